@@ -1,0 +1,181 @@
+# seinstall — plain GNU make. `make help` lists the targets.
+#
+# Library objects are built once (PIC) and used twice: in libseinstall.so.0, which the commands
+# link against, and in an internal archive the unit tests link so they can reach private calls.
+
+VERSION    := 0.1
+SONAME     := libseinstall.so.0
+PREFIX     ?= /usr
+BINDIR     ?= $(PREFIX)/sbin
+LIBDIR     ?= $(PREFIX)/lib/$(shell gcc -dumpmachine 2>/dev/null || echo x86_64-linux-gnu)
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(DATADIR)/man
+UNITDIR    ?= /lib/systemd/system
+DESTDIR    ?=
+
+CC         ?= cc
+CFLAGS     ?= -O2 -g
+PKGS       := blkid mount libselinux libsepol libsemanage libpcre2-8
+# Recursive (=) so that pkg-config runs only when a recipe needs it, after `deps` installed it.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lpthread
+override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes \
+                   -Wno-unused-parameter -fPIC -fvisibility=hidden -MMD -MP \
+                   -DSEINSTALL_VERSION='"$(VERSION)"' -Iinstaller-plugin/include \
+                   -Iinstaller-plugin/lib $(PKG_CFLAGS)
+
+BUILD      := build
+ifeq ($(SANITIZE),1)
+BUILD      := build/san
+override CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+override LDFLAGS += -fsanitize=address,undefined
+endif
+
+LIB_SRC    := $(sort $(wildcard installer-plugin/lib/*.c))
+LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_SO     := installer-plugin/lib/$(SONAME)
+LIB_LINK   := installer-plugin/lib/libseinstall.so
+LIB_AR     := $(BUILD)/libseinstall-internal.a
+LIB_SYM    := installer-plugin/lib/libseinstall.sym
+PC         := installer-plugin/lib/seinstall.pc
+
+CLI_SRC    := $(sort $(wildcard installer-plugin/cli/*.c))
+CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
+CLI        := installer-plugin/cli/seinstall
+
+# The first-boot tool: a UI-free model (firstboot/model*.c, unit tested) and the newt screen.
+FB_MODEL_SRC := $(sort $(wildcard firstboot/model*.c))
+FB_UI_SRC    := $(filter-out $(FB_MODEL_SRC),$(sort $(wildcard firstboot/*.c)))
+FB_MODEL_OBJ := $(FB_MODEL_SRC:%.c=$(BUILD)/%.o)
+FB_UI_OBJ    := $(FB_UI_SRC:%.c=$(BUILD)/%.o)
+FIRSTBOOT    := $(if $(FB_UI_SRC),firstboot/seinstall-firstboot)
+
+UNIT_SRC   := $(sort $(wildcard tests/unit/test-*.c))
+UNIT_BIN   := $(UNIT_SRC:%.c=$(BUILD)/%)
+UNIT_HELPER_SRC := $(filter-out $(UNIT_SRC),$(sort $(wildcard tests/unit/*.c)))
+UNIT_HELPER_OBJ := $(UNIT_HELPER_SRC:%.c=$(BUILD)/%.o)
+INTEG      := $(sort $(wildcard tests/integration/*.sh))
+E2E        := $(wildcard qemu/e2e.sh)
+
+# Debian packages the build, the tests, the demo and the end-to-end test need.
+DEPS_BUILD := build-essential pkg-config clang libblkid-dev libmount-dev libselinux1-dev \
+              libsepol-dev libsemanage-dev libnewt-dev libpcre2-dev check gettext
+DEPS_TEST  := selinux-policy-default policycoreutils selinux-utils e2fsprogs xfsprogs \
+              btrfs-progs dosfstools reiserfsprogs nilfs-tools exfatprogs util-linux \
+              tmux shellcheck attr
+DEPS_E2E   := qemu-system-x86 busybox-static mmdebstrap cpio zstd kmod
+DEPS       := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_E2E)
+
+.PHONY: all help deps check unit integration e2e demo bench fuzz install clean format check-format
+.DEFAULT_GOAL := all
+
+all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT)
+
+help:
+	@echo "make [all]      build the library, seinstall and seinstall-firstboot"
+	@echo "make deps       install the Debian packages everything needs (root)"
+	@echo "make demo       build and run seinstall on a sample target it makes itself"
+	@echo "make check      build and run every test (unit, integration, end-to-end)"
+	@echo "make e2e        only the QEMU end-to-end test"
+	@echo "make bench      relabel speed: seinstall against setfiles, side by side"
+	@echo "make fuzz       run each libFuzzer target for FUZZ_SECONDS"
+	@echo "make install    DESTDIR=... PREFIX=... (default /usr)"
+	@echo "SANITIZE=1      build and test with AddressSanitizer and UBSan"
+
+# ---- dependencies ------------------------------------------------------------------------
+deps:
+	@missing=; for p in $(DEPS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' \
+			|| missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "make deps: installing$$missing"; \
+		if [ "$$(id -u)" != 0 ]; then echo "make deps: run as root to install$$missing" >&2; exit 1; fi; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get update -q && apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+
+# ---- library -------------------------------------------------------------------------------
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIB_SO): $(LIB_OBJ) $(LIB_SYM)
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script,$(LIB_SYM) -Wl,-z,defs \
+		$(LDFLAGS) -o $@ $(LIB_OBJ) $(PKG_LIBS)
+
+$(LIB_LINK): $(LIB_SO)
+	ln -sf $(SONAME) $@
+
+$(LIB_AR): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(PC): installer-plugin/lib/seinstall.pc.in Makefile
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' $< > $@
+
+# ---- commands ------------------------------------------------------------------------------
+# $ORIGIN/../lib finds the library next to the command in this tree and in an installed /usr.
+RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
+
+$(CLI): $(CLI_OBJ) $(LIB_SO)
+	$(CC) $(LDFLAGS) $(RPATH) -o $@ $(CLI_OBJ) -Linstaller-plugin/lib -l:$(SONAME)
+
+firstboot/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_SO)
+	$(CC) $(LDFLAGS) -Wl,-rpath,'$$ORIGIN/../installer-plugin/lib' -o $@ $(FB_UI_OBJ) \
+		$(FB_MODEL_OBJ) -Linstaller-plugin/lib -l:$(SONAME) $(shell pkg-config --libs libnewt)
+
+# ---- tests ---------------------------------------------------------------------------------
+$(BUILD)/tests/unit/test-%: tests/unit/test-%.c $(UNIT_HELPER_OBJ) $(FB_MODEL_OBJ) $(LIB_AR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests/unit -Ifirstboot $(LDFLAGS) -o $@ $< $(UNIT_HELPER_OBJ) \
+		$(FB_MODEL_OBJ) $(LIB_AR) $(PKG_LIBS) $(shell pkg-config --libs check)
+
+unit: all $(UNIT_BIN)
+	@tests/run-tests.sh $(UNIT_BIN)
+
+integration: all
+	@tests/run-tests.sh $(INTEG)
+
+check: deps
+	$(MAKE) --no-print-directory all $(UNIT_BIN)
+	@tests/run-tests.sh $(UNIT_BIN) $(INTEG) $(E2E)
+
+e2e: deps
+	$(MAKE) --no-print-directory all
+	@tests/run-tests.sh $(E2E)
+
+demo: deps
+	$(MAKE) --no-print-directory all
+	@tests/demo.sh
+
+bench: deps
+	$(MAKE) --no-print-directory all
+	@tests/bench/bench.sh
+
+FUZZ_SECONDS ?= 30
+fuzz: deps
+	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk FUZZ_SECONDS=$(FUZZ_SECONDS) run
+
+# ---- install -------------------------------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR)
+	install -m 0755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libseinstall.so
+	install -m 0644 installer-plugin/include/seinstall.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 0644 $(PC) $(DESTDIR)$(LIBDIR)/pkgconfig/
+	install -m 0755 $(CLI) $(DESTDIR)$(BINDIR)/seinstall
+
+clean:
+	rm -rf build $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) firstboot/seinstall-firstboot
+
+# ---- formatting ----------------------------------------------------------------------------
+FORMAT_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
+format:
+	clang-format -i $(FORMAT_FILES)
+check-format:
+	clang-format --dry-run -Werror $(FORMAT_FILES)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* main.c — the `seinstall` command: dispatch to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#ifndef SEINSTALL_VERSION
+#define SEINSTALL_VERSION "0.1"
+#endif
+
+static const struct {
+        const char *name;
+        int (*run)(int argc, char **argv);
+        const char *summary;
+} commands[] = {
+        {"check", cmd_check, "can the target's filesystems carry SELinux labels?"},
+        {"relabel", cmd_relabel, "label every file of the target from its file contexts"},
+        {"apply", cmd_apply, "write the SELinux config and kernel command line of the target"},
+        {"install", cmd_install, "check, policy, relabel and configure, unattended"},
+        {"profile", cmd_profile, "show a profile's effective settings and their sources"},
+        {"status", cmd_status, "show the target's SELinux state"},
+};
+
+static void usage(FILE *f)
+{
+        fprintf(f, "Usage: seinstall COMMAND [OPTIONS]\n\n"
+                   "Make SELinux work on a freshly installed system from its first boot.\n\n"
+                   "Commands:\n");
+        for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+                fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+        fprintf(f, "\nEvery command takes --root DIR (the target, default /) and --json.\n"
+                   "Run 'seinstall COMMAND --help' for a command's options.\n"
+                   "Exit status: 0 ok, 1 refused, 2 bad usage or input, 3 system failure.\n");
+}
+
+int main(int argc, char **argv)
+{
+        if (argc < 2) {
+                usage(stderr);
+                return EXIT_USAGE;
+        }
+        if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+                usage(stdout);
+                return EXIT_OK;
+        }
+        if (strcmp(argv[1], "--version") == 0) {
+                printf("seinstall %s\n", SEINSTALL_VERSION);
+                return EXIT_OK;
+        }
+        for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+                if (strcmp(argv[1], commands[i].name) == 0)
+                        return commands[i].run(argc - 1, argv + 1);
+        fprintf(stderr, "seinstall: unknown command '%s'\n", argv[1]);
+        usage(stderr);
+        return EXIT_USAGE;
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* ctx.c — the library context: the target root, the log callback and the last error. */
+#include <fcntl.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "seinstall-private.h"
+
+static char *normalise_root(const char *root)
+{
+        size_t n = strlen(root);
+        while (n > 1 && root[n - 1] == '/')
+                n--;
+        return strndup(root, n);
+}
+
+SEINSTALL_EXPORT int seinstall_new(const char *root, struct seinstall_ctx **ret_ctx)
+{
+        struct seinstall_ctx *ctx;
+        struct stat st;
+
+        if (!ret_ctx)
+                return -EINVAL;
+        if (!root || !*root)
+                root = "/";
+
+        ctx = calloc(1, sizeof(*ctx));
+        if (!ctx)
+                return -ENOMEM;
+        ctx->refcount = 1;
+        ctx->root_fd = -EBADF;
+        ctx->log_priority = SEINSTALL_LOG_INFO;
+        ctx->root = normalise_root(root);
+        if (!ctx->root) {
+                seinstall_unref(ctx);
+                return -ENOMEM;
+        }
+        ctx->root_fd = open(ctx->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (ctx->root_fd < 0 || fstat(ctx->root_fd, &st) < 0) {
+                int r = -errno;
+                seinstall_unref(ctx);
+                return r;
+        }
+        *ret_ctx = ctx;
+        return 0;
+}
+
+SEINSTALL_EXPORT struct seinstall_ctx *seinstall_ref(struct seinstall_ctx *ctx)
+{
+        if (ctx)
+                ctx->refcount++;
+        return ctx;
+}
+
+SEINSTALL_EXPORT struct seinstall_ctx *seinstall_unref(struct seinstall_ctx *ctx)
+{
+        if (!ctx || --ctx->refcount > 0)
+                return NULL;
+        if (ctx->root_fd >= 0)
+                close(ctx->root_fd);
+        free(ctx->root);
+        free(ctx->last_error);
+        free(ctx);
+        return NULL;
+}
+
+SEINSTALL_EXPORT const char *seinstall_get_root(const struct seinstall_ctx *ctx)
+{
+        return ctx ? ctx->root : NULL;
+}
+
+SEINSTALL_EXPORT void seinstall_set_log_fn(struct seinstall_ctx *ctx, seinstall_log_fn fn,
+                                           void *userdata)
+{
+        if (!ctx)
+                return;
+        ctx->log_fn = fn;
+        ctx->log_data = userdata;
+}
+
+SEINSTALL_EXPORT void seinstall_set_log_priority(struct seinstall_ctx *ctx, int max_priority)
+{
+        if (ctx)
+                ctx->log_priority = max_priority;
+}
+
+SEINSTALL_EXPORT const char *seinstall_last_error(const struct seinstall_ctx *ctx)
+{
+        return ctx ? ctx->last_error : NULL;
+}
+
+static void log_va(struct seinstall_ctx *ctx, int priority, const char *msg)
+{
+        if (ctx->log_fn && priority <= ctx->log_priority)
+                ctx->log_fn(ctx->log_data, priority, msg);
+}
+
+void si_log(struct seinstall_ctx *ctx, int priority, const char *fmt, ...)
+{
+        _cleanup_free_ char *msg = NULL;
+        va_list ap;
+
+        if (!ctx || !ctx->log_fn || priority > ctx->log_priority)
+                return;
+        va_start(ap, fmt);
+        if (vasprintf(&msg, fmt, ap) < 0)
+                msg = NULL;
+        va_end(ap);
+        if (msg)
+                log_va(ctx, priority, msg);
+}
+
+int si_error(struct seinstall_ctx *ctx, int err, const char *fmt, ...)
+{
+        char *msg = NULL;
+        va_list ap;
+
+        if (!ctx)
+                return err;
+        va_start(ap, fmt);
+        if (vasprintf(&msg, fmt, ap) < 0)
+                msg = NULL;
+        va_end(ap);
+        free(ctx->last_error);
+        ctx->last_error = msg;
+        if (msg)
+                log_va(ctx, SEINSTALL_LOG_ERR, msg);
+        return err;
+}
+
+static const char *const mode_names[] = {
+        [SEINSTALL_MODE_ENFORCING] = "enforcing",
+        [SEINSTALL_MODE_PERMISSIVE] = "permissive",
+        [SEINSTALL_MODE_DISABLED] = "disabled",
+};
+
+SEINSTALL_EXPORT enum seinstall_mode seinstall_mode_from_string(const char *s)
+{
+        if (!s)
+                return SEINSTALL_MODE_INVALID;
+        for (size_t i = 0; i < ELEMENTSOF(mode_names); i++)
+                if (strcasecmp(s, mode_names[i]) == 0)
+                        return (enum seinstall_mode) i;
+        return SEINSTALL_MODE_INVALID;
+}
+
+SEINSTALL_EXPORT const char *seinstall_mode_to_string(enum seinstall_mode mode)
+{
+        if (mode < 0 || (size_t) mode >= ELEMENTSOF(mode_names))
+                return NULL;
+        return mode_names[mode];
+}
+
+SEINSTALL_EXPORT const char *seinstall_source_to_string(enum seinstall_source source)
+{
+        static const char *const names[] = {
+                [SEINSTALL_SOURCE_DEFAULT] = "default", [SEINSTALL_SOURCE_TARGET] = "target",
+                [SEINSTALL_SOURCE_PROFILE] = "profile", [SEINSTALL_SOURCE_BOOT] = "boot",
+                [SEINSTALL_SOURCE_HOST] = "host",       [SEINSTALL_SOURCE_BUILTIN] = "builtin",
+        };
+        if ((size_t) source >= ELEMENTSOF(names))
+                return NULL;
+        return names[source];
+}

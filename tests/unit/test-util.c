@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Unit tests of util.c, ctx.c and rootfs.c: strings, lines, JSON escaping, writes in the root. */
+#include <check.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "seinstall-private.h"
+#include "testutil.h"
+
+START_TEST(test_mode_names)
+{
+        ck_assert_int_eq(seinstall_mode_from_string("Enforcing"), SEINSTALL_MODE_ENFORCING);
+        ck_assert_int_eq(seinstall_mode_from_string("permissive"), SEINSTALL_MODE_PERMISSIVE);
+        ck_assert_int_eq(seinstall_mode_from_string("disabled"), SEINSTALL_MODE_DISABLED);
+        ck_assert_int_eq(seinstall_mode_from_string("enforce"), SEINSTALL_MODE_INVALID);
+        ck_assert_int_eq(seinstall_mode_from_string(NULL), SEINSTALL_MODE_INVALID);
+        ck_assert_str_eq(seinstall_mode_to_string(SEINSTALL_MODE_PERMISSIVE), "permissive");
+        ck_assert_ptr_null(seinstall_mode_to_string(SEINSTALL_MODE_INVALID));
+        ck_assert_str_eq(seinstall_source_to_string(SEINSTALL_SOURCE_BOOT), "boot");
+}
+END_TEST
+
+START_TEST(test_lines)
+{
+        const char text[] = "one\r\n  two \t\n\nthree";
+        const char *pos = text, *end = text + sizeof(text) - 1, *line;
+        size_t len;
+
+        ck_assert(next_line(&pos, end, &line, &len));
+        ck_assert_int_eq(len, 3);
+        ck_assert(strncmp(line, "one", 3) == 0);
+        ck_assert(next_line(&pos, end, &line, &len));
+        len = strip_range(&line, len);
+        ck_assert_int_eq(len, 3);
+        ck_assert(strncmp(line, "two", 3) == 0);
+        ck_assert(next_line(&pos, end, &line, &len));
+        ck_assert_int_eq(len, 0);
+        ck_assert(next_line(&pos, end, &line, &len));
+        ck_assert(strncmp(line, "three", len) == 0 && len == 5);
+        ck_assert(!next_line(&pos, end, &line, &len));
+}
+END_TEST
+
+START_TEST(test_json_escape)
+{
+        struct sbuf b = {0};
+        _cleanup_free_ char *s = NULL;
+
+        ck_assert_int_eq(sbuf_json_str(&b, "a\"b\\c\n\x01\xff"), 0);
+        s = sbuf_steal(&b);
+        ck_assert_str_eq(s, "\"a\\\"b\\\\c\\n\\u0001\\u00ff\"");
+}
+END_TEST
+
+START_TEST(test_write_atomic_stays_inside)
+{
+        _cleanup_(tmpdir_removep) char *root = make_tmpdir();
+        _cleanup_(tmpdir_removep) char *outside = make_tmpdir();
+        struct seinstall_ctx *ctx = NULL;
+        _cleanup_free_ char *link = path_join(root, "etc");
+        _cleanup_free_ char *victim = path_join(outside, "config");
+        _cleanup_free_ char *data = NULL;
+        size_t len;
+        struct stat st;
+
+        /* /etc in the target is a symlink to a directory outside it: the write must land in
+         * the target (resolved as <root>/<outside>/config), never in the outside directory. */
+        ck_assert_int_eq(symlink(outside, link), 0);
+        ck_assert_int_eq(seinstall_new(root, &ctx), 0);
+        ck_assert_int_eq(root_mkdir_p(ctx, outside, 0755), 0);
+        ck_assert_int_eq(root_write_atomic(ctx, "/etc/config", "x\n", 2, 0644), 0);
+        ck_assert_int_eq(stat(victim, &st), -1);
+        ck_assert_int_eq(errno, ENOENT);
+        ck_assert_int_eq(root_read_file(ctx, "/etc/config", 1024, &data, &len), 0);
+        ck_assert_str_eq(data, "x\n");
+        ck_assert_int_eq(root_read_file(ctx, "/etc/missing", 1024, &data, &len), -ENOENT);
+        ck_assert_int_eq(root_unlink(ctx, "/etc/config"), 0);
+        ck_assert_int_eq(root_unlink(ctx, "/etc/config"), 0);
+        seinstall_unref(ctx);
+}
+END_TEST
+
+START_TEST(test_read_bounded)
+{
+        _cleanup_(tmpdir_removep) char *root = make_tmpdir();
+        _cleanup_free_ char *p = path_join(root, "big");
+        _cleanup_free_ char *data = NULL;
+        size_t len;
+
+        write_file(p, "0123456789");
+        ck_assert_int_eq(read_file_bounded(p, 5, &data, &len), -EFBIG);
+        ck_assert_ptr_null(data);
+        ck_assert_int_eq(read_file_bounded(p, 10, &data, &len), 0);
+        ck_assert_int_eq(len, 10);
+}
+END_TEST
+
+START_TEST(test_new_bad_root)
+{
+        struct seinstall_ctx *ctx = NULL;
+
+        ck_assert_int_eq(seinstall_new("/nonexistent/seinstall", &ctx), -ENOENT);
+        ck_assert_ptr_null(ctx);
+        ck_assert_int_eq(seinstall_new("/etc/passwd", &ctx), -ENOTDIR);
+        ck_assert_int_eq(seinstall_new("/", NULL), -EINVAL);
+        ck_assert_ptr_null(seinstall_unref(NULL));
+}
+END_TEST
+
+int main(void)
+{
+        Suite *s = suite_create("util");
+        TCase *tc = tcase_create("core");
+
+        tcase_add_test(tc, test_mode_names);
+        tcase_add_test(tc, test_lines);
+        tcase_add_test(tc, test_json_escape);
+        tcase_add_test(tc, test_write_atomic_stays_inside);
+        tcase_add_test(tc, test_read_bounded);
+        tcase_add_test(tc, test_new_bad_root);
+        suite_add_tcase(s, tc);
+        return run_suite(s);
+}

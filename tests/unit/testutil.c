@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+char *make_tmpdir(void)
+{
+        const char *base = getenv("TMPDIR");
+        char *dir;
+
+        ck_assert_int_ge(asprintf(&dir, "%s/seinstall-test.XXXXXX", base ? base : "/tmp"), 0);
+        ck_assert_ptr_nonnull(mkdtemp(dir));
+        return dir;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+        (void) st;
+        (void) flag;
+        (void) ftw;
+        return remove(path);
+}
+
+void tmpdir_removep(char **dir)
+{
+        if (!*dir)
+                return;
+        nftw(*dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        free(*dir);
+}
+
+void write_file(const char *path, const char *content)
+{
+        FILE *f = fopen(path, "we");
+
+        ck_assert_msg(f != NULL, "cannot write %s", path);
+        ck_assert_int_eq(fputs(content, f) >= 0, 1);
+        ck_assert_int_eq(fclose(f), 0);
+}
+
+int run_suite(Suite *s)
+{
+        SRunner *sr = srunner_create(s);
+        int failed;
+
+        srunner_run_all(sr, CK_NORMAL);
+        failed = srunner_ntests_failed(sr);
+        srunner_free(sr);
+        return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

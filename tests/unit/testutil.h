@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Helpers shared by the Check unit tests. */
+#ifndef SEINSTALL_TESTUTIL_H
+#define SEINSTALL_TESTUTIL_H
+
+#include <check.h>
+
+/* A fresh directory under $TMPDIR (or /tmp); aborts the test on failure. */
+char *make_tmpdir(void);
+/* Remove a directory tree made by make_tmpdir() and free the name. For _cleanup_(). */
+void tmpdir_removep(char **dir);
+/* Write @content to @path, creating or truncating it; aborts the test on failure. */
+void write_file(const char *path, const char *content);
+/* Run @s with CK_FORK and a TAP-free normal report; returns the process exit status. */
+int run_suite(Suite *s);
+
+#endif
