@@ -86,8 +86,69 @@ SEINSTALL_EXPORT const char *seinstall_mode_to_string(enum seinstall_mode mode);
 /* Static name: "default", "target", "profile", "boot", "host", "builtin". */
 SEINSTALL_EXPORT const char *seinstall_source_to_string(enum seinstall_source source);
 
+/* ===== Settings: what was chosen, and by whom ============================================= */
+/* (owned by settings.c; loading from profiles, boot options and the target: profile.c,
+ * bootopts.c, config.c)
+ *
+ * The choices an install is made of, each with the source that decided it. A new object holds
+ * the built-in defaults: mode enforcing, policy type unset (meaning "the target's, else
+ * default"), unsupported filesystems refused. A setter only overrides a value when its source
+ * ranks at least as high as the current one (boot > profile > target > default), so sources
+ * can be applied in any order. */
+
+struct seinstall_settings;
+
+/* Returns 0 and a new settings object holding the defaults in *ret, or -ENOMEM. */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_settings_new(struct seinstall_settings **ret);
+SEINSTALL_EXPORT struct seinstall_settings *seinstall_settings_ref(struct seinstall_settings *s);
+SEINSTALL_EXPORT struct seinstall_settings *seinstall_settings_unref(struct seinstall_settings *s);
+
+/* Set the mode. Returns 1 when it took effect, 0 when a higher-ranked source already decided,
+ * -EINVAL for an invalid mode or source. */
+SEINSTALL_EXPORT int seinstall_settings_set_mode(struct seinstall_settings *s,
+                                                 enum seinstall_mode mode,
+                                                 enum seinstall_source source);
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_settings_get_mode(const struct seinstall_settings *s, enum seinstall_source *ret_source);
+
+/* Policy type ("default", "mls", ...: a directory name under /etc/selinux). A type with "/" or
+ * that is empty, ".", ".." is -EINVAL. Same return convention as set_mode(). */
+SEINSTALL_EXPORT int seinstall_settings_set_policy(struct seinstall_settings *s, const char *type,
+                                                   enum seinstall_source source);
+/* The policy type, or NULL when no source set one. Owned by @s. */
+SEINSTALL_EXPORT const char *seinstall_settings_get_policy(const struct seinstall_settings *s,
+                                                           enum seinstall_source *ret_source);
+
+/* Whether a mount that cannot carry labels where it must is refused (false, the default) or
+ * only warned about, with the mode lowered to permissive (true: seinstall.unsupported=warn). */
+SEINSTALL_EXPORT int seinstall_settings_set_unsupported_warn(struct seinstall_settings *s,
+                                                             bool warn,
+                                                             enum seinstall_source source);
+SEINSTALL_EXPORT bool seinstall_settings_get_unsupported_warn(const struct seinstall_settings *s,
+                                                              enum seinstall_source *ret_source);
+
 /* ===== check: can the chosen filesystems carry SELinux labels? ============================ */
 /* (owned by fscheck.c, policy.c, plan.c, mounts.c) */
+
+/* How a filesystem is labeled under the target's policy (DESIGN.md "labeling"). */
+enum seinstall_labeling {
+        SEINSTALL_LABELING_XATTR = 0,     /* per-file labels kept on disk */
+        SEINSTALL_LABELING_TRANS,         /* computed at creation, kept in memory (tmpfs) */
+        SEINSTALL_LABELING_GENFS,         /* one label for every file, from the policy */
+        SEINSTALL_LABELING_MOUNT_CONTEXT, /* one label, from a context= mount option */
+        SEINSTALL_LABELING_NONE,          /* cannot be labeled at all */
+};
+
+enum seinstall_verdict {
+        SEINSTALL_VERDICT_OK = 0,
+        SEINSTALL_VERDICT_NOTE,
+        SEINSTALL_VERDICT_WARN,
+        SEINSTALL_VERDICT_REFUSE,
+};
+
+/* "xattr", "trans", "genfs", "mount-context", "none"; "ok", "note", "warn", "refuse". */
+SEINSTALL_EXPORT const char *seinstall_labeling_to_string(enum seinstall_labeling l);
+SEINSTALL_EXPORT const char *seinstall_verdict_to_string(enum seinstall_verdict v);
 
 /* ===== relabel ============================================================================ */
 /* (owned by fcontext.c, relabel.c) */

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* ctx.c — the library context: the target root, the log callback and the last error. */
 #include <fcntl.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 #include "seinstall-private.h"
@@ -126,39 +125,4 @@ int si_error(struct seinstall_ctx *ctx, int err, const char *fmt, ...)
         if (msg)
                 log_va(ctx, SEINSTALL_LOG_ERR, msg);
         return err;
-}
-
-static const char *const mode_names[] = {
-        [SEINSTALL_MODE_ENFORCING] = "enforcing",
-        [SEINSTALL_MODE_PERMISSIVE] = "permissive",
-        [SEINSTALL_MODE_DISABLED] = "disabled",
-};
-
-SEINSTALL_EXPORT enum seinstall_mode seinstall_mode_from_string(const char *s)
-{
-        if (!s)
-                return SEINSTALL_MODE_INVALID;
-        for (size_t i = 0; i < ELEMENTSOF(mode_names); i++)
-                if (strcasecmp(s, mode_names[i]) == 0)
-                        return (enum seinstall_mode) i;
-        return SEINSTALL_MODE_INVALID;
-}
-
-SEINSTALL_EXPORT const char *seinstall_mode_to_string(enum seinstall_mode mode)
-{
-        if (mode < 0 || (size_t) mode >= ELEMENTSOF(mode_names))
-                return NULL;
-        return mode_names[mode];
-}
-
-SEINSTALL_EXPORT const char *seinstall_source_to_string(enum seinstall_source source)
-{
-        static const char *const names[] = {
-                [SEINSTALL_SOURCE_DEFAULT] = "default", [SEINSTALL_SOURCE_TARGET] = "target",
-                [SEINSTALL_SOURCE_PROFILE] = "profile", [SEINSTALL_SOURCE_BOOT] = "boot",
-                [SEINSTALL_SOURCE_HOST] = "host",       [SEINSTALL_SOURCE_BUILTIN] = "builtin",
-        };
-        if ((size_t) source >= ELEMENTSOF(names))
-                return NULL;
-        return names[source];
 }

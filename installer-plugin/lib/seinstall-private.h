@@ -92,6 +92,11 @@ int si_error(struct seinstall_ctx *ctx, int err, const char *fmt, ...) _printf_(
 #define si_info(ctx, ...)  si_log(ctx, SEINSTALL_LOG_INFO, __VA_ARGS__)
 #define si_debug(ctx, ...) si_log(ctx, SEINSTALL_LOG_DEBUG, __VA_ARGS__)
 
+/* ---- settings (settings.c) ------------------------------------------------------------- */
+
+/* A policy type is a plain directory name under /etc/selinux: not empty, no "/", not "." or "..". */
+bool si_policy_type_valid(const char *type);
+
 /* ---- growable string buffer (util.c) ----------------------------------------------------- */
 
 struct sbuf {

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* names.c — the stable names of the public enums: what --json prints and what parsers accept. */
+#include <strings.h>
+
+#include "seinstall-private.h"
+
+/* Look @i up in a table of names; NULL when out of range. */
+static const char *name_of(const char *const *names, size_t n, int i)
+{
+        return i >= 0 && (size_t) i < n ? names[i] : NULL;
+}
+
+static const char *const mode_names[] = {
+        [SEINSTALL_MODE_ENFORCING] = "enforcing",
+        [SEINSTALL_MODE_PERMISSIVE] = "permissive",
+        [SEINSTALL_MODE_DISABLED] = "disabled",
+};
+
+SEINSTALL_EXPORT enum seinstall_mode seinstall_mode_from_string(const char *s)
+{
+        if (!s)
+                return SEINSTALL_MODE_INVALID;
+        for (size_t i = 0; i < ELEMENTSOF(mode_names); i++)
+                if (strcasecmp(s, mode_names[i]) == 0)
+                        return (enum seinstall_mode) i;
+        return SEINSTALL_MODE_INVALID;
+}
+
+SEINSTALL_EXPORT const char *seinstall_mode_to_string(enum seinstall_mode mode)
+{
+        return name_of(mode_names, ELEMENTSOF(mode_names), mode);
+}
+
+SEINSTALL_EXPORT const char *seinstall_source_to_string(enum seinstall_source source)
+{
+        static const char *const names[] = {
+                [SEINSTALL_SOURCE_DEFAULT] = "default", [SEINSTALL_SOURCE_TARGET] = "target",
+                [SEINSTALL_SOURCE_PROFILE] = "profile", [SEINSTALL_SOURCE_BOOT] = "boot",
+                [SEINSTALL_SOURCE_HOST] = "host",       [SEINSTALL_SOURCE_BUILTIN] = "builtin",
+        };
+        return name_of(names, ELEMENTSOF(names), source);
+}
+
+SEINSTALL_EXPORT const char *seinstall_labeling_to_string(enum seinstall_labeling l)
+{
+        static const char *const names[] = {
+                [SEINSTALL_LABELING_XATTR] = "xattr",
+                [SEINSTALL_LABELING_TRANS] = "trans",
+                [SEINSTALL_LABELING_GENFS] = "genfs",
+                [SEINSTALL_LABELING_MOUNT_CONTEXT] = "mount-context",
+                [SEINSTALL_LABELING_NONE] = "none",
+        };
+        return name_of(names, ELEMENTSOF(names), l);
+}
+
+SEINSTALL_EXPORT const char *seinstall_verdict_to_string(enum seinstall_verdict v)
+{
+        static const char *const names[] = {
+                [SEINSTALL_VERDICT_OK] = "ok",
+                [SEINSTALL_VERDICT_NOTE] = "note",
+                [SEINSTALL_VERDICT_WARN] = "warn",
+                [SEINSTALL_VERDICT_REFUSE] = "refuse",
+        };
+        return name_of(names, ELEMENTSOF(names), v);
+}

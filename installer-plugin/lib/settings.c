@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* settings.c — the choices an install is made of, each with the source that decided it.
+ * Precedence is enforced here, in one place: boot > profile > target > default. The loaders
+ * (profile.c, bootopts.c, config.c) only call the setters. */
+#include "seinstall-private.h"
+
+struct seinstall_settings {
+        int refcount;
+        enum seinstall_mode mode;
+        enum seinstall_source mode_source;
+        char *policy;
+        enum seinstall_source policy_source;
+        bool unsupported_warn;
+        enum seinstall_source unsupported_source;
+};
+
+/* Rank of a source that may decide a setting; -1 for one that may not (host, builtin: those
+ * only describe where policy knowledge came from). */
+static int source_rank(enum seinstall_source source)
+{
+        switch (source) {
+        case SEINSTALL_SOURCE_DEFAULT:
+                return 0;
+        case SEINSTALL_SOURCE_TARGET:
+                return 1;
+        case SEINSTALL_SOURCE_PROFILE:
+                return 2;
+        case SEINSTALL_SOURCE_BOOT:
+                return 3;
+        default:
+                return -1;
+        }
+}
+
+/* 1 when @source may replace a value decided by @current, 0 when it ranks lower, -EINVAL. */
+static int may_override(enum seinstall_source current, enum seinstall_source source)
+{
+        if (source_rank(source) < 0)
+                return -EINVAL;
+        return source_rank(source) >= source_rank(current);
+}
+
+SEINSTALL_EXPORT int seinstall_settings_new(struct seinstall_settings **ret)
+{
+        struct seinstall_settings *s;
+
+        if (!ret)
+                return -EINVAL;
+        s = calloc(1, sizeof(*s));
+        if (!s)
+                return -ENOMEM;
+        s->refcount = 1;
+        s->mode = SEINSTALL_MODE_ENFORCING;
+        *ret = s;
+        return 0;
+}
+
+SEINSTALL_EXPORT struct seinstall_settings *seinstall_settings_ref(struct seinstall_settings *s)
+{
+        if (s)
+                s->refcount++;
+        return s;
+}
+
+SEINSTALL_EXPORT struct seinstall_settings *seinstall_settings_unref(struct seinstall_settings *s)
+{
+        if (!s || --s->refcount > 0)
+                return NULL;
+        free(s->policy);
+        free(s);
+        return NULL;
+}
+
+SEINSTALL_EXPORT int seinstall_settings_set_mode(struct seinstall_settings *s,
+                                                 enum seinstall_mode mode,
+                                                 enum seinstall_source source)
+{
+        int r;
+
+        if (!s || !seinstall_mode_to_string(mode))
+                return -EINVAL;
+        r = may_override(s->mode_source, source);
+        if (r <= 0)
+                return r;
+        s->mode = mode;
+        s->mode_source = source;
+        return 1;
+}
+
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_settings_get_mode(const struct seinstall_settings *s, enum seinstall_source *ret_source)
+{
+        if (!s)
+                return SEINSTALL_MODE_INVALID;
+        if (ret_source)
+                *ret_source = s->mode_source;
+        return s->mode;
+}
+
+bool si_policy_type_valid(const char *type)
+{
+        return type && *type && !strchr(type, '/') && !streq(type, ".") && !streq(type, "..") &&
+               strlen(type) < 256;
+}
+
+SEINSTALL_EXPORT int seinstall_settings_set_policy(struct seinstall_settings *s, const char *type,
+                                                   enum seinstall_source source)
+{
+        char *copy;
+        int r;
+
+        if (!s || !si_policy_type_valid(type))
+                return -EINVAL;
+        r = may_override(s->policy ? s->policy_source : SEINSTALL_SOURCE_DEFAULT, source);
+        if (r <= 0)
+                return r;
+        copy = strdup(type);
+        if (!copy)
+                return -ENOMEM;
+        free(s->policy);
+        s->policy = copy;
+        s->policy_source = source;
+        return 1;
+}
+
+SEINSTALL_EXPORT const char *seinstall_settings_get_policy(const struct seinstall_settings *s,
+                                                           enum seinstall_source *ret_source)
+{
+        if (!s)
+                return NULL;
+        if (ret_source)
+                *ret_source = s->policy_source;
+        return s->policy;
+}
+
+SEINSTALL_EXPORT int seinstall_settings_set_unsupported_warn(struct seinstall_settings *s,
+                                                             bool warn,
+                                                             enum seinstall_source source)
+{
+        int r;
+
+        if (!s)
+                return -EINVAL;
+        r = may_override(s->unsupported_source, source);
+        if (r <= 0)
+                return r;
+        s->unsupported_warn = warn;
+        s->unsupported_source = source;
+        return 1;
+}
+
+SEINSTALL_EXPORT bool seinstall_settings_get_unsupported_warn(const struct seinstall_settings *s,
+                                                              enum seinstall_source *ret_source)
+{
+        if (!s)
+                return false;
+        if (ret_source)
+                *ret_source = s->unsupported_source;
+        return s->unsupported_warn;
+}
