@@ -1,0 +1,95 @@
+# Shell helpers for integration tests. Source it: . "$(dirname "$0")/../lib.sh"
+# Tests print what they check; `fail` exits 1; `skip REASON` exits 77 with the reason as the
+# last line, which the runner shows next to SKIPPED.
+
+set -u
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SEINSTALL=${SEINSTALL:-$TOP/installer-plugin/cli/seinstall}
+_cleanups=()
+
+fail() {
+        echo "FAIL: $*" >&2
+        exit 1
+}
+skip() {
+        echo "SKIPPED: $*"
+        exit 77
+}
+# Run "$@" at exit, last registered first.
+on_exit() {
+        _cleanups=("$*" "${_cleanups[@]}")
+}
+_run_cleanups() {
+        local c
+        for c in "${_cleanups[@]}"; do eval "$c" >/dev/null 2>&1 || true; done
+}
+trap _run_cleanups EXIT
+
+require_root() {
+        [ "$(id -u)" = 0 ] || skip "needs root (loop devices and mounts)"
+}
+require_loop() {
+        require_root
+        [ -e /dev/loop-control ] || skip "no /dev/loop-control: this kernel has no loop devices"
+}
+
+# A scratch directory removed at exit (unmounting anything left below it first).
+scratch_dir() {
+        local d
+        d=$(mktemp -d "${TMPDIR:-/tmp}/seinstall-it.XXXXXX")
+        on_exit "findmnt -rn -o TARGET -R '$d' | sort -r | xargs -r umount -l; rm -rf '$d'"
+        echo "$d"
+}
+
+# make_fs_image FILE FSTYPE [SIZE_MB]: a filesystem image made by the real mkfs.
+make_fs_image() {
+        local img=$1 fs=$2 size=${3:-64}
+        truncate -s "${size}M" "$img"
+        case $fs in
+        ext4 | ext3 | ext2) mkfs."$fs" -q -F "$img" ;;
+        xfs) mkfs.xfs -q -f "$img" ;;
+        btrfs) mkfs.btrfs -q -f "$img" ;;
+        vfat) mkfs.vfat "$img" >/dev/null ;;
+        reiserfs) mkfs.reiserfs -q -f "$img" >/dev/null 2>&1 ;;
+        nilfs2) mkfs.nilfs2 -q -f "$img" ;;
+        exfat) mkfs.exfat "$img" >/dev/null ;;
+        *) fail "make_fs_image: no mkfs for $fs" ;;
+        esac || fail "mkfs.$fs $img failed"
+}
+
+# mount_image IMG DIR [OPTIONS]: loop-mount an image (skips the test when the kernel lacks the
+# filesystem), unmounted at exit.
+mount_image() {
+        local img=$1 dir=$2 opts=${3:-}
+        mkdir -p "$dir"
+        if ! mount -o "loop${opts:+,$opts}" "$img" "$dir" 2>/tmp/seinstall-mount.err; then
+                if grep -qi 'unknown filesystem type' /tmp/seinstall-mount.err; then
+                        skip "kernel cannot mount $(blkid -o value -s TYPE "$img") ($(cat /tmp/seinstall-mount.err))"
+                fi
+                fail "mount $img $dir: $(cat /tmp/seinstall-mount.err)"
+        fi
+        on_exit "umount -l '$dir'"
+}
+
+# assert_eq WHAT EXPECTED ACTUAL
+assert_eq() {
+        [ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"
+        echo "ok: $1 = '$3'"
+}
+# assert_contains WHAT HAYSTACK NEEDLE
+assert_contains() {
+        case $2 in
+        *"$3"*) echo "ok: $1 mentions '$3'" ;;
+        *) fail "$1: '$3' not found in: $2" ;;
+        esac
+}
+# expect_exit CODE CMD...: run CMD, check its exit status, leave its stdout in $OUT and
+# stderr in $ERR.
+expect_exit() {
+        local want=$1 rc
+        shift
+        OUT=$("$@" 2>/tmp/seinstall-it.err) && rc=0 || rc=$?
+        ERR=$(cat /tmp/seinstall-it.err)
+        [ "$rc" = "$want" ] || fail "'$*' exited $rc, expected $want; stderr: $ERR"
+        echo "ok: '$*' exited $rc"
+}
