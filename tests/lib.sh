@@ -24,6 +24,8 @@ _run_cleanups() {
         for c in "${_cleanups[@]}"; do eval "$c" >/dev/null 2>&1 || true; done
 }
 trap _run_cleanups EXIT
+_errf=$(mktemp)
+on_exit "rm -f '$_errf'"
 
 require_root() {
         [ "$(id -u)" = 0 ] || skip "needs root (loop devices and mounts)"
@@ -62,11 +64,11 @@ make_fs_image() {
 mount_image() {
         local img=$1 dir=$2 opts=${3:-}
         mkdir -p "$dir"
-        if ! mount -o "loop${opts:+,$opts}" "$img" "$dir" 2>/tmp/seinstall-mount.err; then
-                if grep -qi 'unknown filesystem type' /tmp/seinstall-mount.err; then
-                        skip "kernel cannot mount $(blkid -o value -s TYPE "$img") ($(cat /tmp/seinstall-mount.err))"
+        if ! mount -o "loop${opts:+,$opts}" "$img" "$dir" 2>"$_errf"; then
+                if grep -qi 'unknown filesystem type' "$_errf"; then
+                        skip "kernel cannot mount $(blkid -o value -s TYPE "$img") ($(cat "$_errf"))"
                 fi
-                fail "mount $img $dir: $(cat /tmp/seinstall-mount.err)"
+                fail "mount $img $dir: $(cat "$_errf")"
         fi
         on_exit "umount -l '$dir'"
 }
@@ -88,8 +90,8 @@ assert_contains() {
 expect_exit() {
         local want=$1 rc
         shift
-        OUT=$("$@" 2>/tmp/seinstall-it.err) && rc=0 || rc=$?
-        ERR=$(cat /tmp/seinstall-it.err)
+        OUT=$("$@" 2>"$_errf") && rc=0 || rc=$?
+        ERR=$(cat "$_errf")
         [ "$rc" = "$want" ] || fail "'$*' exited $rc, expected $want; stderr: $ERR"
         echo "ok: '$*' exited $rc"
 }
