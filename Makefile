@@ -67,7 +67,7 @@ DEPS_TEST  := selinux-policy-default policycoreutils selinux-utils e2fsprogs xfs
 DEPS_E2E   := qemu-system-x86 busybox-static mmdebstrap cpio zstd kmod
 DEPS       := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_E2E)
 
-.PHONY: all help deps check unit integration e2e demo bench fuzz install clean format check-format
+.PHONY: all help deps check check-quick unit integration e2e demo bench fuzz install clean format check-format
 .DEFAULT_GOAL := all
 
 all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT)
@@ -142,6 +142,10 @@ integration: all
 check: deps
 	$(MAKE) --no-print-directory all $(UNIT_BIN)
 	@tests/run-tests.sh $(UNIT_BIN) $(INTEG) $(E2E)
+
+# Everything but the QEMU end-to-end test: what a developer runs before each commit.
+check-quick: all $(UNIT_BIN)
+	@tests/run-tests.sh $(UNIT_BIN) $(INTEG)
 
 e2e: deps
 	$(MAKE) --no-print-directory all
