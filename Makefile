@@ -32,6 +32,12 @@ override CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 override LDFLAGS += -fsanitize=address,undefined
 endif
 
+# The library and commands live at fixed paths in the tree, so switching between a plain and a
+# sanitized build must relink them: they depend on a stamp that changes with the flavour.
+FLAVOR       := $(if $(filter 1,$(SANITIZE)),sanitize,plain)
+FLAVOR_STAMP := build/.flavor
+$(shell mkdir -p build; [ "$$(cat $(FLAVOR_STAMP) 2>/dev/null)" = "$(FLAVOR)" ] || echo $(FLAVOR) > $(FLAVOR_STAMP))
+
 LIB_SRC    := $(sort $(wildcard installer-plugin/lib/*.c))
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB_SO     := installer-plugin/lib/$(SONAME)
@@ -101,7 +107,7 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(LIB_SO): $(LIB_OBJ) $(LIB_SYM)
+$(LIB_SO): $(LIB_OBJ) $(LIB_SYM) $(FLAVOR_STAMP)
 	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script,$(LIB_SYM) -Wl,-z,defs \
 		$(LDFLAGS) -o $@ $(LIB_OBJ) $(PKG_LIBS)
 
@@ -120,10 +126,10 @@ $(PC): installer-plugin/lib/seinstall.pc.in Makefile
 # $ORIGIN/../lib finds the library next to the command in this tree and in an installed /usr.
 RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
 
-$(CLI): $(CLI_OBJ) $(LIB_SO)
+$(CLI): $(CLI_OBJ) $(LIB_SO) $(FLAVOR_STAMP)
 	$(CC) $(LDFLAGS) $(RPATH) -o $@ $(CLI_OBJ) -Linstaller-plugin/lib -l:$(SONAME)
 
-firstboot/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_SO)
+firstboot/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_SO) $(FLAVOR_STAMP)
 	$(CC) $(LDFLAGS) -Wl,-rpath,'$$ORIGIN/../installer-plugin/lib' -o $@ $(FB_UI_OBJ) \
 		$(FB_MODEL_OBJ) -Linstaller-plugin/lib -l:$(SONAME) $(shell pkg-config --libs libnewt)
 
