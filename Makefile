@@ -62,6 +62,12 @@ UNIT_BIN   := $(UNIT_SRC:%.c=$(BUILD)/%)
 UNIT_HELPER_SRC := $(filter-out $(UNIT_SRC),$(sort $(wildcard tests/unit/*.c)))
 UNIT_HELPER_OBJ := $(UNIT_HELPER_SRC:%.c=$(BUILD)/%.o)
 INTEG      := $(sort $(wildcard tests/integration/*.sh))
+# Fuzz targets double as regression tests: built with replay-main.c they replay the committed
+# corpora and crash reproducers (tests/fuzz/replay-all.sh) in every `make check`.
+FUZZ_SRC   := $(sort $(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_REPLAY := $(FUZZ_SRC:tests/fuzz/fuzz-%.c=$(BUILD)/tests/fuzz/replay-%)
+TEST_BINS  := $(UNIT_BIN) $(FUZZ_REPLAY)
+TESTS_RUN  := SEINSTALL_BUILD=$(BUILD) tests/run-tests.sh
 E2E        := $(wildcard qemu/e2e.sh)
 
 # Debian packages the build, the tests, the demo and the end-to-end test need.
@@ -139,23 +145,30 @@ $(BUILD)/tests/unit/test-%: tests/unit/test-%.c $(UNIT_HELPER_OBJ) $(FB_MODEL_OB
 	$(CC) $(CFLAGS) -Itests/unit -Ifirstboot $(LDFLAGS) -o $@ $< $(UNIT_HELPER_OBJ) \
 		$(FB_MODEL_OBJ) $(LIB_AR) $(PKG_LIBS) $(shell pkg-config --libs check)
 
+$(BUILD)/tests/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay-main.c $(LIB_AR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) -o $@ $< tests/fuzz/replay-main.c \
+		$(LIB_AR) $(PKG_LIBS)
+
+FUZZ_CHECK := $(if $(FUZZ_SRC),tests/fuzz/replay-all.sh)
+
 unit: all $(UNIT_BIN)
-	@tests/run-tests.sh $(UNIT_BIN)
+	@$(TESTS_RUN) $(UNIT_BIN)
 
 integration: all
-	@tests/run-tests.sh $(INTEG)
+	@$(TESTS_RUN) $(INTEG)
 
 check: deps
-	$(MAKE) --no-print-directory all $(UNIT_BIN)
-	@tests/run-tests.sh $(UNIT_BIN) $(INTEG) $(E2E)
+	$(MAKE) --no-print-directory all $(TEST_BINS)
+	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(INTEG) $(E2E)
 
 # Everything but the QEMU end-to-end test: what a developer runs before each commit.
-check-quick: all $(UNIT_BIN)
-	@tests/run-tests.sh $(UNIT_BIN) $(INTEG)
+check-quick: all $(TEST_BINS)
+	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(INTEG)
 
 e2e: deps
 	$(MAKE) --no-print-directory all
-	@tests/run-tests.sh $(E2E)
+	@$(TESTS_RUN) $(E2E)
 
 demo: deps
 	$(MAKE) --no-print-directory all

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Fuzz the JSON string writer: every path, device name and label seinstall prints in --json
+ * comes from outside (file names have any bytes). Whatever the input, the output must be one
+ * valid JSON string literal: no raw control characters, every escape well formed, no quote
+ * left unescaped, and only well-formed UTF-8 (RFC 8259). */
+#include <stdint.h>
+
+#include "seinstall-private.h"
+
+/* Length of the well-formed UTF-8 sequence at @p (RFC 3629), 0 when there is none. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+        size_t len;
+        unsigned cp;
+
+        if (p[0] < 0x80)
+                return 1;
+        if (p[0] >= 0xc2 && p[0] <= 0xdf)
+                len = 2, cp = p[0] & 0x1f;
+        else if (p[0] >= 0xe0 && p[0] <= 0xef)
+                len = 3, cp = p[0] & 0x0f;
+        else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+                len = 4, cp = p[0] & 0x07;
+        else
+                return 0;
+        if (n < len)
+                return 0;
+        for (size_t i = 1; i < len; i++) {
+                if ((p[i] & 0xc0) != 0x80)
+                        return 0;
+                cp = cp << 6 | (p[i] & 0x3f);
+        }
+        if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+            (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+                return 0;
+        return len;
+}
+
+static bool valid_json_string(const unsigned char *s, size_t n)
+{
+        if (n < 2 || s[0] != '"' || s[n - 1] != '"')
+                return false;
+        for (size_t i = 1; i < n - 1;) {
+                size_t len;
+
+                if (s[i] == '\\') {
+                        if (i + 1 >= n - 1)
+                                return false;
+                        if (s[i + 1] == 'u') {
+                                if (i + 6 > n - 1)
+                                        return false;
+                                for (size_t k = 2; k < 6; k++)
+                                        if (!strchr("0123456789abcdefABCDEF", s[i + k]) || !s[i + k])
+                                                return false;
+                                i += 6;
+                        } else if (strchr("\"\\/bfnrt", s[i + 1]) && s[i + 1]) {
+                                i += 2;
+                        } else {
+                                return false;
+                        }
+                        continue;
+                }
+                if (s[i] < 0x20 || s[i] == '"')
+                        return false;
+                len = utf8_len(s + i, n - 1 - i);
+                if (len == 0)
+                        return false;
+                i += len;
+        }
+        return true;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+        struct sbuf b = {0};
+        _cleanup_free_ char *in = NULL;
+        size_t n;
+
+        if (size > 65536)
+                return 0;
+        in = strndup((const char *) data, size); /* stops at the first NUL, as C strings do */
+        if (!in || sbuf_json_str(&b, in) < 0) {
+                sbuf_free(&b);
+                return 0;
+        }
+        n = b.len;
+        if (!valid_json_string((const unsigned char *) b.s, n))
+                abort();
+        sbuf_free(&b);
+        return 0;
+}
