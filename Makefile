@@ -12,6 +12,8 @@ INCLUDEDIR ?= $(PREFIX)/include
 DATADIR    ?= $(PREFIX)/share
 MANDIR     ?= $(DATADIR)/man
 UNITDIR    ?= /lib/systemd/system
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+PKGDATADIR ?= $(DATADIR)/seinstall
 DESTDIR    ?=
 
 CC         ?= cc
@@ -124,7 +126,13 @@ $(LIB_AR): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(PC): installer-plugin/lib/seinstall.pc.in Makefile
+# The .pc file carries the install paths: regenerate it when PREFIX, LIBDIR... change, even
+# after a plain `make` (the paths are remembered in a stamp, as the flavour is).
+PATHS        := $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(VERSION)
+PATHS_STAMP  := build/.paths
+$(shell mkdir -p build; [ "$$(cat $(PATHS_STAMP) 2>/dev/null)" = "$(PATHS)" ] || echo "$(PATHS)" > $(PATHS_STAMP))
+
+$(PC): installer-plugin/lib/seinstall.pc.in Makefile $(PATHS_STAMP)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 		-e 's|@VERSION@|$(VERSION)|' $< > $@
 
@@ -183,13 +191,50 @@ fuzz: deps
 	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk FUZZ_SECONDS=$(FUZZ_SECONDS) run
 
 # ---- install -------------------------------------------------------------------------------
-install: all
-	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR)
+# What a distribution package holds. The in-tree commands carry an rpath so they run from the
+# tree; the installed ones are relinked without it (Debian policy, lintian's
+# custom-library-search-path) and find the library in LIBDIR like any other.
+INST       := $(BUILD)/install
+MANPAGES   := $(sort $(wildcard man/*.[1-8]))
+UNITS      := $(sort $(wildcard firstboot/*.service firstboot/*.target firstboot/*.timer))
+PROFILES   := $(sort $(wildcard profiles/*.ks))
+ADAPTERS   := $(sort $(shell find installer-plugin/adapters -type f 2>/dev/null))
+
+$(INST)/seinstall: $(CLI_OBJ) $(LIB_SO)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) -Linstaller-plugin/lib -l:$(SONAME)
+
+$(INST)/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_SO)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $(FB_UI_OBJ) $(FB_MODEL_OBJ) -Linstaller-plugin/lib -l:$(SONAME) \
+		$(shell pkg-config --libs libnewt)
+
+install: all $(INST)/seinstall $(if $(FIRSTBOOT),$(INST)/seinstall-firstboot)
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libseinstall.so
 	install -m 0644 installer-plugin/include/seinstall.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 0644 $(PC) $(DESTDIR)$(LIBDIR)/pkgconfig/
-	install -m 0755 $(CLI) $(DESTDIR)$(BINDIR)/seinstall
+	install -m 0755 $(INST)/seinstall $(DESTDIR)$(BINDIR)/seinstall
+	$(if $(FIRSTBOOT),install -m 0755 $(INST)/seinstall-firstboot $(DESTDIR)$(BINDIR)/)
+	for m in $(MANPAGES); do install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/; done
+	install -m 0644 completion/seinstall $(DESTDIR)$(BASHCOMPDIR)/seinstall
+	ln -sf seinstall $(DESTDIR)$(BASHCOMPDIR)/seinstall-firstboot
+	@# Units name the commands by their /usr/sbin path; follow BINDIR.
+	$(if $(UNITS),install -d $(DESTDIR)$(UNITDIR))
+	for u in $(UNITS); do \
+		sed 's|/usr/sbin/seinstall|$(BINDIR)/seinstall|g' $$u > $(DESTDIR)$(UNITDIR)/$${u##*/} && \
+		chmod 0644 $(DESTDIR)$(UNITDIR)/$${u##*/} || exit 1; \
+	done
+	$(if $(PROFILES),install -d $(DESTDIR)$(PKGDATADIR)/profiles)
+	$(if $(PROFILES),install -m 0644 $(PROFILES) $(DESTDIR)$(PKGDATADIR)/profiles/)
+	@# Adapters keep their layout under share/seinstall/adapters; README says where each goes.
+	for f in $(ADAPTERS); do \
+		d=$(DESTDIR)$(PKGDATADIR)/adapters/$${f#installer-plugin/adapters/}; \
+		install -d "$${d%/*}" && install -m "$$([ -x $$f ] && echo 0755 || echo 0644)" $$f "$$d" \
+			|| exit 1; \
+	done
 
 clean:
 	rm -rf build $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) firstboot/seinstall-firstboot

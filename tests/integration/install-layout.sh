@@ -1,0 +1,133 @@
+#!/bin/bash
+# `make install` into a temporary DESTDIR puts every file a distribution package needs where it
+# belongs, and nothing else: library and links, header, pkg-config file, commands (without an
+# rpath), systemd units, example profiles, adapters, man pages, bash completion. A second
+# install with another PREFIX shows the paths follow it.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../install-lib.sh"
+
+d=$(scratch_dir)
+dest=$d/dest
+install_tree "$dest"
+
+lib=/usr/lib/$MULTIARCH
+expected=$d/expected
+{
+        echo "$lib/libseinstall.so.0"
+        echo "$lib/libseinstall.so"
+        echo "$lib/pkgconfig/seinstall.pc"
+        echo /usr/include/seinstall.h
+        echo /usr/sbin/seinstall
+        echo /usr/share/man/man8/seinstall.8
+        echo /usr/share/man/man8/seinstall-firstboot.8
+        echo /usr/share/man/man5/seinstall.ks.5
+        echo /usr/share/bash-completion/completions/seinstall
+        echo /usr/share/bash-completion/completions/seinstall-firstboot
+} >"$expected"
+
+# The first-boot tool, its units and the profiles are installed once they exist in the tree.
+cd "$TOP" || fail "cd $TOP"
+fb_ui=$(find firstboot -maxdepth 1 -name '*.c' ! -name 'model*' 2>/dev/null)
+if [ -n "$fb_ui" ]; then
+        echo /usr/sbin/seinstall-firstboot >>"$expected"
+        compgen -G 'firstboot/*.service' >/dev/null ||
+                fail "firstboot/ is built but has no .service unit to install"
+fi
+for u in firstboot/*.service firstboot/*.target firstboot/*.timer; do
+        [ -e "$u" ] && echo "/lib/systemd/system/${u##*/}" >>"$expected"
+done
+for p in profiles/*.ks; do
+        [ -e "$p" ] && echo "/usr/share/seinstall/profiles/${p##*/}" >>"$expected"
+done
+adapters=$(find installer-plugin/adapters -type f 2>/dev/null | sort)
+for f in $adapters; do
+        echo "/usr/share/seinstall/adapters/${f#installer-plugin/adapters/}" >>"$expected"
+done
+
+sort -o "$expected" "$expected"
+(cd "$dest" && find . ! -type d | sed 's|^\.||' | sort) >"$d/got"
+diff -u "$expected" "$d/got" >"$d/diff" ||
+        fail "installed files differ from the expected list (- missing, + unexpected):
+$(cat "$d/diff")"
+echo "ok: $(wc -l <"$expected") files installed, each expected, nothing else"
+
+# The library: a real ELF with the right SONAME, the development link pointing at it.
+[ -L "$dest$lib/libseinstall.so" ] || fail "libseinstall.so is not a symlink"
+assert_eq "libseinstall.so link" libseinstall.so.0 "$(readlink "$dest$lib/libseinstall.so")"
+soname=$(readelf -d "$dest$lib/libseinstall.so.0" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+assert_eq "SONAME" libseinstall.so.0 "$soname"
+
+# Modes: executables 0755, data 0644.
+mode() { stat -c %a "$dest$1"; }
+assert_eq "mode of seinstall" 755 "$(mode /usr/sbin/seinstall)"
+assert_eq "mode of libseinstall.so.0" 755 "$(mode "$lib/libseinstall.so.0")"
+assert_eq "mode of seinstall.h" 644 "$(mode /usr/include/seinstall.h)"
+assert_eq "mode of seinstall.8" 644 "$(mode /usr/share/man/man8/seinstall.8)"
+for f in $adapters; do
+        want=644
+        [ -x "$f" ] && want=755
+        assert_eq "mode of adapter ${f#installer-plugin/adapters/}" "$want" \
+                "$(mode "/usr/share/seinstall/adapters/${f#installer-plugin/adapters/}")"
+done
+
+# Installed commands carry no rpath and run against the installed library.
+for b in /usr/sbin/seinstall /usr/sbin/seinstall-firstboot; do
+        [ -e "$dest$b" ] || continue
+        if readelf -d "$dest$b" | grep -Eq 'R(UN)?PATH'; then
+                fail "$b has an rpath: $(readelf -d "$dest$b" | grep -E 'R(UN)?PATH')"
+        fi
+        echo "ok: $b has no rpath"
+        lib_used=$(LD_LIBRARY_PATH=$dest$lib ldd "$dest$b" | awk '/libseinstall/ {print $3}')
+        assert_eq "$b loads" "$dest$lib/libseinstall.so.0" "$lib_used"
+done
+out=$(LD_LIBRARY_PATH=$dest$lib "$dest/usr/sbin/seinstall" --version) ||
+        fail "installed seinstall --version failed"
+assert_contains "installed seinstall --version" "$out" "seinstall 0."
+
+# pkg-config file: names the installed paths.
+pc=$dest$lib/pkgconfig/seinstall.pc
+assert_eq "pc prefix" "prefix=/usr" "$(grep '^prefix=' "$pc")"
+assert_eq "pc libdir" "libdir=$lib" "$(grep '^libdir=' "$pc")"
+assert_eq "pc includedir" "includedir=/usr/include" "$(grep '^includedir=' "$pc")"
+
+# Man pages render without a single warning, under their own name and section.
+for m in "$dest"/usr/share/man/man*/*; do
+        warn=$(groff -man -ww -z -Tutf8 "$m" 2>&1)
+        [ -z "$warn" ] || fail "man page ${m#"$dest"} has warnings: $warn"
+        name=${m##*/}
+        first=$(MANWIDTH=80 man -l "$m" 2>/dev/null | head -n 1)
+        assert_contains "${m#"$dest"} header" "$first" \
+                "$(echo "${name%.*}" | tr '[:lower:]' '[:upper:]')(${name##*.})"
+done
+
+# Units name the installed commands.
+for u in "$dest"/lib/systemd/system/*; do
+        [ -e "$u" ] || continue
+        if grep -q 'ExecStart=.*seinstall' "$u"; then
+                assert_contains "${u##*/}" "$(grep ExecStart= "$u")" "/usr/sbin/seinstall"
+        fi
+done
+
+# Another PREFIX: everything moves with it; the .pc file follows even though the tree was
+# built for /usr first. Units stay where systemd looks for them.
+dest2=$d/dest2
+install_tree "$dest2" PREFIX=/opt/si
+for f in /opt/si/sbin/seinstall "/opt/si/lib/$MULTIARCH/libseinstall.so.0" \
+        /opt/si/include/seinstall.h /opt/si/share/man/man5/seinstall.ks.5 \
+        /opt/si/share/bash-completion/completions/seinstall; do
+        [ -e "$dest2$f" ] || fail "PREFIX=/opt/si: $f missing"
+done
+echo "ok: PREFIX=/opt/si moves every file"
+assert_eq "pc prefix with PREFIX=/opt/si" "prefix=/opt/si" \
+        "$(grep '^prefix=' "$dest2/opt/si/lib/$MULTIARCH/pkgconfig/seinstall.pc")"
+for u in "$dest2"/lib/systemd/system/*; do
+        [ -e "$u" ] || continue
+        if grep -q 'ExecStart=.*seinstall' "$u"; then
+                assert_contains "${u##*/} with PREFIX=/opt/si" "$(grep ExecStart= "$u")" \
+                        "/opt/si/sbin/seinstall"
+        fi
+done
+# Leave the tree's .pc file as a plain build makes it.
+run_make -s all >/dev/null 2>&1 || fail "make all after the PREFIX=/opt/si install failed"
+assert_eq "in-tree .pc back to /usr" "prefix=/usr" \
+        "$(grep '^prefix=' "$TOP/installer-plugin/lib/seinstall.pc")"
