@@ -1,0 +1,110 @@
+#!/bin/bash
+# The plugin ABI: what libseinstall.so.0 exports is exactly what seinstall.h declares with
+# SEINSTALL_EXPORT and what libseinstall.sym lists, every exported symbol carries a version
+# from the .sym file, nothing else leaks out, and every exported call has its documentation
+# comment in the header. On a mismatch it says which line to add where.
+. "$(dirname "$0")/../lib.sh"
+
+header=$TOP/installer-plugin/include/seinstall.h
+symfile=$TOP/installer-plugin/lib/libseinstall.sym
+so=$TOP/installer-plugin/lib/libseinstall.so.0
+[ -f "$so" ] || fail "$so not built (run make)"
+d=$(scratch_dir)
+
+# shellcheck disable=SC2020 # one statement per line: ; { } each end one
+# 1. Declared: functions declared with SEINSTALL_EXPORT, comments stripped by the preprocessor
+#    (macros are left alone with -fpreprocessed), one statement per line.
+gcc -fpreprocessed -dD -E -P "$header" 2>"$d/cpp.err" | grep -v '^#' | tr '\n' ' ' | tr ';{}' '\n\n\n' |
+        grep -w SEINSTALL_EXPORT | grep -o 'seinstall_[A-Za-z0-9_]*[[:space:]]*(' |
+        sed 's/[[:space:]]*($//' | sort -u >"$d/declared"
+[ -s "$d/cpp.err" ] && fail "preprocessing $header: $(cat "$d/cpp.err")"
+[ -s "$d/declared" ] || fail "no SEINSTALL_EXPORT declarations found in $header"
+echo "ok: $(wc -l <"$d/declared") calls declared with SEINSTALL_EXPORT in seinstall.h"
+
+# 2. Exported: the dynamic symbol table, with versions.
+nm -D --defined-only --with-symbol-versions "$so" >"$d/nm" || fail "nm -D $so failed"
+# Version nodes appear as absolute symbols named after the node.
+nodes=$(sed -n 's/^[[:space:]]*\([A-Z][A-Z0-9_.]*\)[[:space:]]*{.*/\1/p' "$symfile")
+[ -n "$nodes" ] || fail "no version node found in $symfile"
+awk '$2 != "A" {print $3}' "$d/nm" | sed 's/@.*//' | sort -u >"$d/exported"
+awk '$2 == "A" {print $3}' "$d/nm" | sed 's/@.*//' | sort -u >"$d/nodes-exported"
+echo "ok: $(wc -l <"$d/exported") symbols exported by libseinstall.so.0"
+
+problems=0
+problem() {
+        echo "ABI: $*" >&2
+        problems=$((problems + 1))
+}
+
+# Every exported symbol: a seinstall_ call, versioned with a node of the .sym file.
+while read -r _ type sym; do
+        [ "$type" = A ] && continue
+        name=${sym%%@*}
+        version=${sym#*@}
+        version=${version#@}
+        case $name in
+        seinstall_*) ;;
+        *) problem "'$name' is exported but is not a seinstall_ call: make it static, or hidden (the build uses -fvisibility=hidden; is it marked SEINSTALL_EXPORT by mistake?)" ;;
+        esac
+        if [ "$version" = "$sym" ] || ! grep -qx "$version" <<<"$nodes"; then
+                problem "'$name' is exported without a version node of libseinstall.sym (got '${version}')"
+        fi
+done <"$d/nm"
+
+# Declared in the header but not exported: the .sym file lacks it (or it is not defined).
+newest=$(tail -n 1 <<<"$nodes")
+comm -23 "$d/declared" "$d/exported" >"$d/missing"
+while read -r name; do
+        [ -n "$name" ] || continue
+        problem "'$name' is declared SEINSTALL_EXPORT in seinstall.h but libseinstall.so.0 does not export it: add the line '        $name;' under 'global:' in node $newest of installer-plugin/lib/libseinstall.sym (and define the call in installer-plugin/lib/)"
+done <"$d/missing"
+
+# Exported but not declared: an ABI nobody documented.
+comm -13 "$d/declared" "$d/exported" >"$d/undeclared"
+while read -r name; do
+        [ -n "$name" ] || continue
+        problem "'$name' is exported but not declared SEINSTALL_EXPORT in seinstall.h: declare and document it there, or drop it from libseinstall.sym and make it static"
+done <"$d/undeclared"
+
+# 3. The version script lists each call by name; a wildcard would export whatever anyone
+#    names seinstall_* next.
+globals=$(awk '/global:/ {g = 1; next} /local:/ {g = 0} g' "$symfile" | tr -d ' \t' |
+        tr ';' '\n' | sed '/^$/d; /^\/\*/d; /^\*/d')
+if grep -q '[*?]' <<<"$globals"; then
+        if [ "${SEINSTALL_ABI_ALLOW_WILDCARD:-1}" = 1 ]; then
+                echo "note: libseinstall.sym still exports by wildcard ($(grep '[*?]' <<<"$globals" | tr '\n' ' ')); header and library compared only"
+        else
+                problem "libseinstall.sym exports by wildcard: list each call"
+        fi
+else
+        sort -u <<<"$globals" >"$d/listed"
+        while read -r name; do
+                problem "'$name' is declared in seinstall.h but not listed in libseinstall.sym: add '        $name;' under 'global:' in node $newest"
+        done < <(comm -23 "$d/declared" "$d/listed")
+        while read -r name; do
+                problem "'$name' is listed in libseinstall.sym but not declared SEINSTALL_EXPORT in seinstall.h: declare and document it, or remove it (only from a node not yet released)"
+        done < <(comm -13 "$d/declared" "$d/listed")
+        echo "ok: libseinstall.sym lists $(wc -l <"$d/listed") calls by name"
+fi
+# Only local: * hides the rest.
+tr -d ' \t\n' <"$symfile" | grep -q 'local:\*;' ||
+        problem "libseinstall.sym has no 'local: *;': everything not listed would be exported"
+
+# 4. Documentation: each SEINSTALL_EXPORT declaration belongs to a group (no blank line in
+#    between) that a comment opens.
+awk -v file="$header" '
+        /^[[:space:]]*$/ { documented = 0; next }
+        /^[[:space:]]*\/\*/ || /^[[:space:]]*\*/ { documented = 1 }
+        /^#define/ { next }
+        /SEINSTALL_EXPORT/ && !documented {
+                match($0, /seinstall_[A-Za-z0-9_]*[[:space:]]*\(/)
+                name = substr($0, RSTART, RLENGTH - 1)
+                if (name == "") name = $0
+                printf "ABI: %s:%d: %s has no documentation comment: say in 2-3 lines above it what it does, who owns what, which errors\n", file, NR, name
+                bad++
+        }
+        END { exit bad > 0 }
+' "$header" >&2 || problems=$((problems + 1))
+
+[ "$problems" = 0 ] || fail "$problems ABI problem(s), listed above"
+echo "ok: exports = SEINSTALL_EXPORT declarations, each versioned and documented"
