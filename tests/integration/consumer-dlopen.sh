@@ -1,0 +1,31 @@
+#!/bin/bash
+# A plugin host that loads the installed libseinstall.so.0 with dlopen: no link-time
+# dependency, every call resolved at version SEINSTALL_0.1, and none of the library's private
+# functions reachable through dlsym.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../install-lib.sh"
+
+d=$(scratch_dir)
+dest=$d/dest
+install_tree "$dest"
+libdir=$dest/usr/lib/$MULTIARCH
+
+# shellcheck disable=SC2086
+gcc -std=c11 -Wall -Wextra -Werror $SAN_FLAGS -I"$dest/usr/include" -o "$d/dlopen" \
+        "$TOP/tests/consumer/dlopen.c" 2>"$d/cc.err" || fail "building dlopen.c: $(cat "$d/cc.err")"
+if readelf -d "$d/dlopen" | grep NEEDED | grep -q seinstall; then
+        fail "the dlopen host links libseinstall at build time"
+fi
+echo "ok: the host has no link-time dependency on libseinstall"
+
+# The private functions: every global function of the library's objects not named seinstall_.
+ar=$TOP/$BUILD_DIR/libseinstall-internal.a
+[ -f "$ar" ] || fail "$ar not built (run make check-quick)"
+mapfile -t private < <(nm --defined-only "$ar" 2>/dev/null | awk '$2 == "T" && $3 !~ /^seinstall_/ {print $3}' | sort -u)
+[ "${#private[@]}" -gt 0 ] || fail "no private functions found in $ar: is the archive empty?"
+
+mkdir -p "$d/root"
+expect_exit 0 "$d/dlopen" "$libdir/libseinstall.so.0" "$d/root" "${private[@]}"
+echo "$OUT"
+assert_contains "dlopen output" "$OUT" "${#private[@]} private symbols checked unreachable"
+assert_contains "dlopen output" "$OUT" "dlopen: ok"
