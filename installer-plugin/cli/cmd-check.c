@@ -1,13 +1,216 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* cmd-check.c — `seinstall check`. Placeholder until the check work lands. */
+/* cmd-check.c — `seinstall check`: can the target's filesystems carry SELinux labels? */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
+static void usage(FILE *f)
+{
+        fprintf(f,
+                "Usage: seinstall check [--root DIR] [--plan FSTAB] [--mode M] [--policy TYPE] "
+                "[--json]\n\n"
+                "Decide for every mount of the target whether its filesystem can carry SELinux\n"
+                "labels under the target's policy, and refuse or warn with a reason.\n\n"
+                "  --root DIR           the target tree (default /); its mounts are checked\n"
+                "  --plan FSTAB         check a planned layout (fstab format) instead; a type of\n"
+                "                       auto, or none, is probed on the device or image\n"
+                "  --mode M             enforcing, permissive or disabled (default: the target's\n"
+                "                       config, else enforcing); reported with source boot\n"
+                "  --policy TYPE        policy type (default: the target's config, else default)\n"
+                "  --unsupported WHAT   refuse (default) or warn: accept what enforcing would\n"
+                "                       refuse, lowering the mode to permissive\n"
+                "  --json               print one JSON document on stdout\n\n"
+                "Exit status: 0 ok (warnings allowed), 1 refused, 2 bad usage or input,\n"
+                "3 the system failed.\n");
+}
+
+static int column_width(const struct seinstall_check *c, const char *head,
+                        const char *(*get)(const struct seinstall_check *, size_t))
+{
+        size_t w = strlen(head);
+
+        for (size_t i = 0; i < seinstall_check_get_n_mounts(c); i++) {
+                const char *s = get(c, i);
+                if (s && strlen(s) > w)
+                        w = strlen(s);
+        }
+        return (int) w;
+}
+
+static const char *labeling_of(const struct seinstall_check *c, size_t i)
+{
+        return seinstall_labeling_to_string(seinstall_check_mount_labeling(c, i));
+}
+
+static const char *or_dash(const char *s)
+{
+        return s && *s ? s : "-";
+}
+
+static void print_human(const struct seinstall_check *c)
+{
+        enum seinstall_source mode_src, pol_src;
+        enum seinstall_mode mode = seinstall_check_get_mode(c, &mode_src);
+        const char *policy = seinstall_check_get_policy(c, &pol_src);
+        const char *file = seinstall_check_get_policy_file(c);
+        size_t n = seinstall_check_get_n_mounts(c);
+        int wm = column_width(c, "MOUNT", seinstall_check_mount_mountpoint);
+        int ws = column_width(c, "SOURCE", seinstall_check_mount_source);
+        int wt = column_width(c, "TYPE", seinstall_check_mount_fstype);
+        int wl = column_width(c, "LABELING", labeling_of);
+        int wb = column_width(c, "LABEL", seinstall_check_mount_label);
+
+        printf("Policy: %s, read from %s (%s)\n", policy,
+               file ? file : "seinstall's built-in table", seinstall_source_to_string(pol_src));
+        printf("Mode:   %s (%s)", seinstall_mode_to_string(mode),
+               seinstall_source_to_string(mode_src));
+        if (seinstall_check_get_mode_lowered(c))
+                printf(", lowered from %s by seinstall.unsupported=warn",
+                       seinstall_mode_to_string(seinstall_check_get_requested_mode(c)));
+        printf("\n\n%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wm, "MOUNT", ws, "SOURCE", wt, "TYPE", wl,
+               "LABELING", wb, "LABEL", "VERDICT");
+        for (size_t i = 0; i < n; i++)
+                printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wm,
+                       seinstall_check_mount_mountpoint(c, i), ws,
+                       or_dash(seinstall_check_mount_source(c, i)), wt,
+                       seinstall_check_mount_fstype(c, i), wl, labeling_of(c, i), wb,
+                       or_dash(seinstall_check_mount_label(c, i)),
+                       seinstall_verdict_to_string(seinstall_check_mount_verdict(c, i)));
+
+        for (size_t i = 0; i < n; i++) {
+                enum seinstall_verdict v = seinstall_check_mount_verdict(c, i);
+                const char *fix = seinstall_check_mount_fix(c, i);
+
+                printf("\n%s %s: %s\n", seinstall_verdict_to_string(v),
+                       seinstall_check_mount_mountpoint(c, i), seinstall_check_mount_reason(c, i));
+                if (fix && *fix)
+                        printf("  fix: %s\n", fix);
+        }
+
+        switch (seinstall_check_get_verdict(c)) {
+        case SEINSTALL_VERDICT_REFUSE:
+                printf("\nRefused: at least one filesystem cannot carry the labels %s mode "
+                       "needs (see fix above).\n",
+                       seinstall_mode_to_string(mode));
+                break;
+        case SEINSTALL_VERDICT_WARN:
+                printf("\nAccepted with warnings.\n");
+                break;
+        default:
+                printf("\nAccepted: every filesystem can carry the labels it needs.\n");
+                break;
+        }
+}
+
 int cmd_check(int argc, char **argv)
 {
-        (void) argc;
-        (void) argv;
-        fprintf(stderr, "seinstall check: not built yet\n");
-        return EXIT_SYSTEM;
+        static const struct option options[] = {
+            CLI_COMMON_OPTIONS,
+            {"plan", required_argument, NULL, 'p'},
+            {"mode", required_argument, NULL, 'm'},
+            {"policy", required_argument, NULL, 'P'},
+            {"unsupported", required_argument, NULL, 'u'},
+            {},
+        };
+        struct cli_common common = {0};
+        struct seinstall_settings *settings = NULL;
+        struct seinstall_ctx *ctx = NULL;
+        struct seinstall_check *check = NULL;
+        const char *plan = NULL;
+        char *json = NULL;
+        int opt, r, status;
+
+        r = seinstall_settings_new(&settings);
+        if (r < 0) {
+                fprintf(stderr, "seinstall check: %s\n", strerror(-r));
+                return EXIT_SYSTEM;
+        }
+        optind = 0;
+        while ((opt = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
+                if (cli_common_option(&common, opt, optarg))
+                        continue;
+                switch (opt) {
+                case 'h':
+                        usage(stdout);
+                        seinstall_settings_unref(settings);
+                        return EXIT_OK;
+                case 'p':
+                        plan = optarg;
+                        break;
+                case 'm':
+                        /* An explicit choice on our command line ranks with boot options. */
+                        if (seinstall_settings_set_mode(settings,
+                                                        seinstall_mode_from_string(optarg),
+                                                        SEINSTALL_SOURCE_BOOT) < 0) {
+                                seinstall_settings_unref(settings);
+                                return cli_usage_error("check",
+                                                       "invalid mode '%s': use enforcing, "
+                                                       "permissive or disabled",
+                                                       optarg);
+                        }
+                        break;
+                case 'P':
+                        if (seinstall_settings_set_policy(settings, optarg, SEINSTALL_SOURCE_BOOT) <
+                            0) {
+                                seinstall_settings_unref(settings);
+                                return cli_usage_error("check",
+                                                       "invalid policy type '%s': give a "
+                                                       "directory name under /etc/selinux",
+                                                       optarg);
+                        }
+                        break;
+                case 'u':
+                        if (strcmp(optarg, "warn") != 0 && strcmp(optarg, "refuse") != 0) {
+                                seinstall_settings_unref(settings);
+                                return cli_usage_error("check",
+                                                       "invalid --unsupported '%s': use refuse "
+                                                       "or warn",
+                                                       optarg);
+                        }
+                        (void) seinstall_settings_set_unsupported_warn(
+                            settings, strcmp(optarg, "warn") == 0, SEINSTALL_SOURCE_BOOT);
+                        break;
+                default:
+                        seinstall_settings_unref(settings);
+                        return cli_usage_error("check", "unknown option");
+                }
+        }
+        if (optind < argc) {
+                seinstall_settings_unref(settings);
+                return cli_usage_error("check", "unexpected argument '%s'", argv[optind]);
+        }
+
+        status = cli_open(&common, &ctx);
+        if (status != 0) {
+                seinstall_settings_unref(settings);
+                return status;
+        }
+        r = seinstall_check_run(ctx, settings, plan, &check);
+        if (r < 0) {
+                status = cli_fail(ctx, r, "check");
+                goto out;
+        }
+        if (common.json) {
+                r = seinstall_check_to_json(check, &json);
+                if (r < 0) {
+                        status = cli_fail(ctx, r, "check");
+                        goto out;
+                }
+                fputs(json, stdout);
+        } else {
+                print_human(check);
+        }
+        status =
+            seinstall_check_get_verdict(check) == SEINSTALL_VERDICT_REFUSE ? EXIT_REFUSED : EXIT_OK;
+out:
+        free(json);
+        seinstall_check_unref(check);
+        seinstall_unref(ctx);
+        seinstall_settings_unref(settings);
+        if (fflush(stdout) != 0 && status == EXIT_OK)
+                status = EXIT_SYSTEM;
+        return status;
 }

@@ -150,6 +150,78 @@ enum seinstall_verdict {
 SEINSTALL_EXPORT const char *seinstall_labeling_to_string(enum seinstall_labeling l);
 SEINSTALL_EXPORT const char *seinstall_verdict_to_string(enum seinstall_verdict v);
 
+/* The result of a check: one entry per mount, each with its labeling class, the one label
+ * where there is one, a verdict, and a reason and fix a person can act on. */
+struct seinstall_check;
+
+/* Check the target of @ctx: the mounts at and below its root (each probed live: can the kernel
+ * store security.selinux there?), or, when @plan_file is not NULL, the planned layout in that
+ * fstab-format file (type "auto" or none: probed with libblkid). The mode, policy type and
+ * seinstall.unsupported come from @settings (NULL: defaults), else the target's
+ * /etc/selinux/config; the policy is the target's newest policy.N of that type, else this
+ * system's, else a built-in table. Returns 0 and a new check in *ret (whatever its verdict);
+ * -EBADMSG for a malformed plan line, -ENOENT for a missing plan/device/policy type, -EINVAL
+ * for a device without a known filesystem, other -errno when the system failed. */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_check_run(struct seinstall_ctx *ctx,
+                                                       const struct seinstall_settings *settings,
+                                                       const char *plan_file,
+                                                       struct seinstall_check **ret);
+SEINSTALL_EXPORT struct seinstall_check *seinstall_check_ref(struct seinstall_check *c);
+/* Drop a reference; frees the check with the last one. Accepts NULL. Returns NULL. */
+SEINSTALL_EXPORT struct seinstall_check *seinstall_check_unref(struct seinstall_check *c);
+
+/* The worst verdict over all mounts (ok < note < warn < refuse). */
+SEINSTALL_EXPORT enum seinstall_verdict
+seinstall_check_get_verdict(const struct seinstall_check *c);
+/* The mode the install should use and the source that decided it. When seinstall.unsupported
+ * =warn turned refusals into warnings, this is permissive (lowered; see get_mode_lowered()),
+ * with the source of the unsupported setting. */
+SEINSTALL_EXPORT enum seinstall_mode seinstall_check_get_mode(const struct seinstall_check *c,
+                                                              enum seinstall_source *ret_source);
+/* The mode asked for before any lowering. */
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_check_get_requested_mode(const struct seinstall_check *c);
+/* True when the mode was lowered to permissive because of seinstall.unsupported=warn. */
+SEINSTALL_EXPORT bool seinstall_check_get_mode_lowered(const struct seinstall_check *c);
+/* The policy type used, and where the policy was read: SEINSTALL_SOURCE_TARGET, _HOST or
+ * _BUILTIN. Owned by @c. */
+SEINSTALL_EXPORT const char *seinstall_check_get_policy(const struct seinstall_check *c,
+                                                        enum seinstall_source *ret_source);
+/* Who chose the policy type: boot, profile, target (its config) or default. */
+SEINSTALL_EXPORT enum seinstall_source
+seinstall_check_get_policy_type_source(const struct seinstall_check *c);
+/* The binary policy file read (a path on this system), NULL for the built-in table. */
+SEINSTALL_EXPORT const char *seinstall_check_get_policy_file(const struct seinstall_check *c);
+
+/* Number of mounts; index @i of the calls below runs from 0 to this minus 1, the target's "/"
+ * first for a mounted target, plan order for a plan. */
+SEINSTALL_EXPORT size_t seinstall_check_get_n_mounts(const struct seinstall_check *c);
+/* Per mount, strings owned by @c; NULL for @i out of range. Mount point as seen in the target
+ * ("/boot/efi"); source device or image (may be NULL for pseudo filesystems); filesystem type;
+ * the one label of a genfs / mount-context / none mount (NULL for xattr and trans); reason;
+ * fix ("" when there is nothing to do). */
+SEINSTALL_EXPORT const char *seinstall_check_mount_mountpoint(const struct seinstall_check *c,
+                                                              size_t i);
+SEINSTALL_EXPORT const char *seinstall_check_mount_source(const struct seinstall_check *c,
+                                                          size_t i);
+SEINSTALL_EXPORT const char *seinstall_check_mount_fstype(const struct seinstall_check *c,
+                                                          size_t i);
+SEINSTALL_EXPORT const char *seinstall_check_mount_label(const struct seinstall_check *c, size_t i);
+SEINSTALL_EXPORT const char *seinstall_check_mount_reason(const struct seinstall_check *c,
+                                                          size_t i);
+SEINSTALL_EXPORT const char *seinstall_check_mount_fix(const struct seinstall_check *c, size_t i);
+/* Labeling class and verdict of a mount; SEINSTALL_LABELING_NONE / SEINSTALL_VERDICT_REFUSE
+ * for @i out of range. */
+SEINSTALL_EXPORT enum seinstall_labeling
+seinstall_check_mount_labeling(const struct seinstall_check *c, size_t i);
+SEINSTALL_EXPORT enum seinstall_verdict
+seinstall_check_mount_verdict(const struct seinstall_check *c, size_t i);
+
+/* The check as one JSON document (DESIGN.md's shape, with extra keys), newly allocated in
+ * *ret; free() it. Returns 0 or -ENOMEM. */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_check_to_json(const struct seinstall_check *c,
+                                                           char **ret);
+
 /* ===== relabel ============================================================================ */
 /* (owned by fcontext.c, relabel.c) */
 

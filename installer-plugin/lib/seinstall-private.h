@@ -154,4 +154,142 @@ int root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void *d
 /* Remove @path inside the target; 0 when it did not exist. */
 int root_unlink(struct seinstall_ctx *ctx, const char *path);
 
+/* ---- policy knowledge (policy.c) --------------------------------------------------------
+ * The target's binary policy, read with libsepol, answers how a filesystem is labeled. Loaded
+ * once per run and shared: check classifies mounts with it, relabel and apply validate
+ * contexts with it. */
+
+struct si_policy;
+
+/* How the policy labels a filesystem type through fs_use_* statements. */
+enum si_fs_use {
+        SI_FS_USE_NONE = 0, /* no fs_use statement for it (genfscon or nothing) */
+        SI_FS_USE_XATTR,    /* fs_use_xattr: per-file labels kept in security.selinux */
+        SI_FS_USE_TRANS,    /* fs_use_trans: computed at creation, kept in memory */
+        SI_FS_USE_TASK,     /* fs_use_task: the creating task's label (pipefs, sockfs) */
+};
+
+/* Tiny read of the target's /etc/selinux/config: SELINUX= and SELINUXTYPE=. Either output may
+ * be NULL; a missing file or key leaves *ret_mode SEINSTALL_MODE_INVALID and *ret_type NULL.
+ * Returns 0, or -errno when the file exists but cannot be read. (config.c owns writing it.) */
+int si_target_config_read(struct seinstall_ctx *ctx, enum seinstall_mode *ret_mode,
+                          char **ret_type);
+
+/* Load the policy of @type ("default", "mls", ...): the newest policy.N under the target's
+ * /etc/selinux/TYPE/policy/ (source TARGET), else the host's (source HOST; only when the
+ * target root is not "/"), else seinstall's built-in table modelled on Debian's default policy
+ * (source BUILTIN, only for "default"). Returns 0 and the policy in *ret, -EINVAL for a bad
+ * type, -ENOENT when no source has it, -EBADMSG for a policy file libsepol cannot read. */
+int si_policy_load(struct seinstall_ctx *ctx, const char *type, struct si_policy **ret);
+/* Load a binary policy file of the host (tests, --policy-file style callers). */
+int si_policy_load_file(struct seinstall_ctx *ctx, const char *path, const char *type,
+                        enum seinstall_source source, struct si_policy **ret);
+/* The built-in table alone. */
+int si_policy_load_builtin(const char *type, struct si_policy **ret);
+struct si_policy *si_policy_free(struct si_policy *p);
+static inline void si_policy_freep(struct si_policy **p)
+{
+        si_policy_free(*p);
+}
+
+const char *si_policy_type(const struct si_policy *p);
+/* TARGET, HOST or BUILTIN. */
+enum seinstall_source si_policy_source(const struct si_policy *p);
+/* The file the policy was read from (a host path), NULL for the built-in table. */
+const char *si_policy_path(const struct si_policy *p);
+/* The libsepol policydb (a sepol_policydb_t *), NULL for the built-in table. Owned by @p. */
+void *si_policy_sepol(const struct si_policy *p);
+
+/* The fs_use statement for @fstype: returns 1 and the behaviour (and, if @ret_context is not
+ * NULL, the statement's context as a newly allocated string), 0 when there is none, -ENOMEM. */
+int si_policy_fs_use(const struct si_policy *p, const char *fstype, enum si_fs_use *ret_use,
+                     char **ret_context);
+/* The genfscon label of @path (relative to the filesystem's root, "/" for the root) on
+ * @fstype, chosen as the kernel does (longest matching prefix). Returns 1 and a new string, 0
+ * when the policy has no genfscon for @fstype, -ENOMEM. */
+int si_policy_genfs(const struct si_policy *p, const char *fstype, const char *path,
+                    char **ret_context);
+/* Names the fs_use_xattr statements of @p, in order, up to @max of them (for advice such as
+ * "choose ext4, xfs or btrfs"): preferred common ones first. Returns the count. */
+size_t si_policy_xattr_fstypes(const struct si_policy *p, const char **ret, size_t max);
+/* Whether @context ("user:role:type[:range]") is defined by the policy: 1 yes, 0 no. With the
+ * built-in table only the syntax and the type can be checked: it returns 1 for any well-formed
+ * context. */
+int si_policy_context_valid(const struct si_policy *p, const char *context);
+/* The label of files the policy cannot label (initial SID "unlabeled"), new string or NULL. */
+char *si_policy_unlabeled_context(const struct si_policy *p);
+
+/* ---- check: mounts, plans, probe, classification (fscheck.c, plan.c, mounts.c, check.c) -- */
+
+/* Whether the kernel can store security.selinux on a mounted filesystem (probe in mounts.c). */
+enum si_probe {
+        SI_PROBE_NOT_RUN = 0, /* planned layout: nothing is mounted */
+        SI_PROBE_YES,
+        SI_PROBE_NO,      /* EOPNOTSUPP: the kernel cannot store the xattr there */
+        SI_PROBE_UNKNOWN, /* the probe could not tell (read-only, no permission, ...) */
+};
+
+/* One mount of the target, planned or mounted, and what check found. */
+struct si_mount {
+        char *mountpoint; /* in the target: "/" for its root */
+        char *path;       /* where it is mounted on this system; NULL when planned */
+        char *source;     /* device, image or "tmpfs"; may be NULL */
+        char *fstype;
+        char *options; /* comma-separated, may be NULL */
+        unsigned line; /* line in the plan, 0 when mounted */
+        enum si_probe probe;
+        int probe_errno;
+        /* filled by si_fscheck_mount() */
+        enum seinstall_labeling labeling;
+        char *label; /* the one label of genfs/mount-context/none, NULL for xattr/trans */
+        enum seinstall_verdict verdict;
+        char *reason;
+        char *fix;
+};
+
+struct si_mount_list {
+        struct si_mount *v;
+        size_t n;
+};
+
+/* Free the strings of one mount and zero it. */
+void si_mount_clear(struct si_mount *m);
+void si_mount_list_free(struct si_mount_list *l);
+/* Append a mount with copies of the given strings (any may be NULL but @mountpoint). */
+int si_mount_list_add(struct si_mount_list *l, const char *mountpoint, const char *path,
+                      const char *source, const char *fstype, const char *options, unsigned line);
+
+/* Read a planned layout, an fstab-format file (plan.c). A type of "auto", or none, is probed
+ * with libblkid on the device (a regular file, an image, is fine). Swap and "none" mount points
+ * are skipped. -EBADMSG naming file and line for a malformed line, -ENOENT for a missing
+ * device that needed probing, -EINVAL for one without a filesystem libblkid knows. */
+int si_plan_read(struct seinstall_ctx *ctx, const char *file, struct si_mount_list *ret);
+
+/* The mounts at and below the target root, as libmount reads them from /proc/self/mountinfo
+ * (mounts.c); the filesystem holding the root comes first as "/" even when the root is not a
+ * mount point itself. Each is probed with si_probe_xattr(). */
+int si_mounts_read(struct seinstall_ctx *ctx, struct si_mount_list *ret);
+/* Try to store security.selinux on a scratch file in the directory @path: an O_TMPFILE, or a
+ * file unlinked right after creation, so nothing is ever left behind. Sets *ret_errno to the
+ * errno that decided a NO or UNKNOWN answer. */
+enum si_probe si_probe_xattr(const char *path, int *ret_errno);
+
+/* The value of the mount option @name ("context", "fscontext", ...) in @options, quotes
+ * removed: 1 and a new string, 0 when absent, -ENOMEM. */
+int si_mount_option(const char *options, const char *name, char **ret);
+
+/* What a mount point holds (fscheck.c). */
+enum si_role {
+        SI_ROLE_SYSTEM,   /* /, /usr, /etc, /var, /home, /root, /opt, /srv, /boot and below */
+        SI_ROLE_EFI,      /* /boot/efi, /efi and below: one label is what the policy means */
+        SI_ROLE_VOLATILE, /* /tmp, /run, /dev/shm and below: in-memory labels are fine */
+        SI_ROLE_OTHER,
+};
+enum si_role si_mount_role(const char *mountpoint);
+/* The verdict rule of DESIGN.md for a labeling class on a mount of @role in @mode. */
+enum seinstall_verdict si_verdict_rule(enum seinstall_labeling labeling, enum si_role role,
+                                       enum seinstall_mode mode);
+/* Classify @m under @policy (labeling, label) and judge it in @mode (verdict, reason, fix). */
+int si_fscheck_mount(const struct si_policy *policy, enum seinstall_mode mode, struct si_mount *m);
+
 #endif
