@@ -4,6 +4,7 @@
 #define SEINSTALL_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "seinstall.h"
 
@@ -38,6 +39,12 @@ int cli_exit_status(int r);
 int cli_fail(struct seinstall_ctx *ctx, int r, const char *what);
 /* Print a usage error naming the command and return EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Print @s as a JSON string literal (NULL: null). */
+void cli_json_str(FILE *f, const char *s);
+/* Print an apply result as text lines (each starting with @indent) or one JSON object. */
+void cli_print_apply_result(const struct seinstall_apply_result *res, bool json, const char *indent,
+                            FILE *f);
 
 int cmd_check(int argc, char **argv);
 int cmd_relabel(int argc, char **argv);

@@ -1,13 +1,169 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* cmd-apply.c — `seinstall apply`. Placeholder until the apply work lands. */
+/* cmd-apply.c — `seinstall apply`: write the target's SELinux config, kernel command line,
+ * relabel scheduling and first-boot mark for a mode. Parsing and printing only. */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
+static void usage(FILE *f)
+{
+        fprintf(f, "Usage: seinstall apply [--root DIR] --mode M [--policy TYPE]\n"
+                   "                       [--bootloader auto|grub|bls|kernel-cmdline|none]\n"
+                   "                       [--regenerate] [--relabel | --labeled] [--firstboot] "
+                   "[--json]\n\n"
+                   "Make the target boot in mode M (enforcing, permissive, disabled): "
+                   "/etc/selinux/config,\nthe boot loader's kernel command line, /.autorelabel "
+                   "when SELinux goes from off to on,\nand (--firstboot) the first-boot mark.\n"
+                   "  --regenerate  run update-grub/grub2-mkconfig in the target when GRUB "
+                   "changed\n"
+                   "  --relabel     schedule a first-boot relabel in any case\n"
+                   "  --labeled     the target was just relabeled: schedule none\n");
+}
+
+void cli_print_apply_result(const struct seinstall_apply_result *res, bool json, const char *indent,
+                            FILE *f)
+{
+        size_t n = seinstall_apply_result_get_n_changes(res);
+        size_t nt = seinstall_apply_result_get_n_todo(res);
+        static const enum seinstall_bootloader bls[] = {SEINSTALL_BOOTLOADER_GRUB,
+                                                        SEINSTALL_BOOTLOADER_BLS,
+                                                        SEINSTALL_BOOTLOADER_KERNEL_CMDLINE};
+        bool first = true;
+
+        if (!json) {
+                fprintf(
+                    f, "%sconfig: SELINUX=%s SELINUXTYPE=%s (kernel: SELinux %s)\n", indent,
+                    seinstall_mode_to_string(seinstall_apply_result_get_config_mode(res)),
+                    seinstall_apply_result_get_policy(res),
+                    seinstall_kernel_case_to_string(seinstall_apply_result_get_kernel_case(res)));
+                if (n == 0)
+                        fprintf(f, "%snothing to change: the target already says so\n", indent);
+                for (size_t i = 0; i < n; i++)
+                        fprintf(f, "%schanged %s: %s\n", indent,
+                                seinstall_apply_result_get_change_file(res, i),
+                                seinstall_apply_result_get_change_what(res, i));
+                for (size_t i = 0; i < nt; i++)
+                        fprintf(f, "%sto do: %s\n", indent,
+                                seinstall_apply_result_get_todo(res, i));
+                return;
+        }
+        fprintf(f, "{\"config_mode\": ");
+        cli_json_str(f, seinstall_mode_to_string(seinstall_apply_result_get_config_mode(res)));
+        fprintf(f, ", \"policy\": ");
+        cli_json_str(f, seinstall_apply_result_get_policy(res));
+        fprintf(f, ", \"kernel\": ");
+        cli_json_str(f,
+                     seinstall_kernel_case_to_string(seinstall_apply_result_get_kernel_case(res)));
+        fprintf(f, ", \"relabel_scheduled\": %s, \"bootloaders\": [",
+                seinstall_apply_result_get_relabel(res) ? "true" : "false");
+        for (size_t i = 0; i < sizeof(bls) / sizeof(bls[0]); i++)
+                if (seinstall_apply_result_has_bootloader(res, bls[i])) {
+                        fprintf(f, "%s", first ? "" : ", ");
+                        cli_json_str(f, seinstall_bootloader_to_string(bls[i]));
+                        first = false;
+                }
+        fprintf(f, "], \"changes\": [");
+        for (size_t i = 0; i < n; i++) {
+                fprintf(f, "%s{\"file\": ", i ? ", " : "");
+                cli_json_str(f, seinstall_apply_result_get_change_file(res, i));
+                fprintf(f, ", \"change\": ");
+                cli_json_str(f, seinstall_apply_result_get_change_what(res, i));
+                fprintf(f, "}");
+        }
+        fprintf(f, "], \"todo\": [");
+        for (size_t i = 0; i < nt; i++) {
+                fprintf(f, "%s", i ? ", " : "");
+                cli_json_str(f, seinstall_apply_result_get_todo(res, i));
+        }
+        fprintf(f, "]}");
+}
+
 int cmd_apply(int argc, char **argv)
 {
-        (void) argc;
-        (void) argv;
-        fprintf(stderr, "seinstall apply: not built yet\n");
-        return EXIT_SYSTEM;
+        static const struct option options[] = {
+            CLI_COMMON_OPTIONS,
+            {"mode", required_argument, NULL, 'm'},
+            {"policy", required_argument, NULL, 'p'},
+            {"bootloader", required_argument, NULL, 'b'},
+            {"regenerate", no_argument, NULL, 'g'},
+            {"relabel", no_argument, NULL, 'r'},
+            {"labeled", no_argument, NULL, 'l'},
+            {"firstboot", no_argument, NULL, 'f'},
+            {},
+        };
+        struct cli_common common = {};
+        struct seinstall_ctx *ctx = NULL;
+        struct seinstall_apply_result *res = NULL;
+        enum seinstall_mode mode = SEINSTALL_MODE_INVALID;
+        enum seinstall_bootloader bl = SEINSTALL_BOOTLOADER_AUTO;
+        const char *policy = NULL;
+        unsigned flags = 0;
+        int opt, r;
+
+        while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+                if (cli_common_option(&common, opt, optarg))
+                        continue;
+                switch (opt) {
+                case 'h':
+                        usage(stdout);
+                        return EXIT_OK;
+                case 'm':
+                        mode = seinstall_mode_from_string(optarg);
+                        if (mode == SEINSTALL_MODE_INVALID)
+                                return cli_usage_error("apply",
+                                                       "--mode: '%s' is not enforcing, "
+                                                       "permissive or disabled",
+                                                       optarg);
+                        break;
+                case 'p':
+                        policy = optarg;
+                        break;
+                case 'b':
+                        bl = seinstall_bootloader_from_string(optarg);
+                        if (bl == SEINSTALL_BOOTLOADER_INVALID)
+                                return cli_usage_error("apply",
+                                                       "--bootloader: '%s' is not auto, grub, "
+                                                       "bls, kernel-cmdline or none",
+                                                       optarg);
+                        break;
+                case 'g':
+                        flags |= SEINSTALL_APPLY_REGENERATE;
+                        break;
+                case 'r':
+                        flags |= SEINSTALL_APPLY_RELABEL;
+                        break;
+                case 'l':
+                        flags |= SEINSTALL_APPLY_LABELED;
+                        break;
+                case 'f':
+                        flags |= SEINSTALL_APPLY_FIRSTBOOT;
+                        break;
+                default:
+                        return cli_usage_error("apply", "unknown option");
+                }
+        }
+        if (optind < argc)
+                return cli_usage_error("apply", "unexpected argument '%s'", argv[optind]);
+        if (mode == SEINSTALL_MODE_INVALID)
+                return cli_usage_error("apply", "--mode is required");
+        if ((flags & SEINSTALL_APPLY_RELABEL) && (flags & SEINSTALL_APPLY_LABELED))
+                return cli_usage_error("apply", "--relabel and --labeled contradict each other");
+        r = cli_open(&common, &ctx);
+        if (r != 0)
+                return r;
+        r = seinstall_apply(ctx, mode, policy, bl, flags, &res);
+        if (r < 0) {
+                r = cli_fail(ctx, r, "apply");
+                seinstall_unref(ctx);
+                return r;
+        }
+        cli_print_apply_result(res, common.json, "", stdout);
+        if (common.json)
+                printf("\n");
+        seinstall_apply_result_unref(res);
+        seinstall_unref(ctx);
+        return EXIT_OK;
 }

@@ -1,13 +1,121 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* cmd-status.c — `seinstall status`. Placeholder until the status work lands. */
+/* cmd-status.c — `seinstall status`: the target's SELinux state. Parsing and printing only. */
+#include <getopt.h>
 #include <stdio.h>
 
 #include "cli.h"
 
+static void usage(FILE *f)
+{
+        fprintf(f, "Usage: seinstall status [--root DIR] [--json]\n\n"
+                   "Show the target's SELinux state: config, kernel command line, kernel, the "
+                   "mode it boots in,\na pending relabel, the first-boot mark, and (root /) "
+                   "SELinux now.\n");
+}
+
+static const char *mode_or(enum seinstall_mode m, const char *dflt)
+{
+        const char *s = seinstall_mode_to_string(m);
+        return s ? s : dflt;
+}
+
+static void print_json(const struct seinstall_status *st, const char *root)
+{
+        static const char *const args[] = {"selinux", "security", "lsm", "enforcing"};
+
+        printf("{\"root\": ");
+        cli_json_str(stdout, root);
+        printf(", \"config_mode\": ");
+        cli_json_str(stdout, seinstall_mode_to_string(seinstall_status_get_config_mode(st)));
+        printf(", \"config_policy\": ");
+        cli_json_str(stdout, seinstall_status_get_config_policy(st));
+        printf(", \"policy_built\": %s, \"bootloader\": ",
+               seinstall_status_get_policy_built(st) ? "true" : "false");
+        cli_json_str(stdout, seinstall_bootloader_to_string(seinstall_status_get_bootloader(st)));
+        printf(", \"cmdline\": ");
+        cli_json_str(stdout, seinstall_status_get_cmdline(st));
+        printf(", \"kernel_args\": {");
+        for (size_t i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+                printf("%s\"%s\": ", i ? ", " : "", args[i]);
+                cli_json_str(stdout, seinstall_status_get_kernel_arg(st, args[i]));
+        }
+        printf("}, \"kernel\": ");
+        cli_json_str(stdout, seinstall_kernel_case_to_string(seinstall_status_get_kernel_case(st)));
+        printf(", \"kernel_config\": ");
+        cli_json_str(stdout, seinstall_status_get_kernel_config(st));
+        printf(", \"boot_mode\": ");
+        cli_json_str(stdout, seinstall_mode_to_string(seinstall_status_get_boot_mode(st)));
+        printf(", \"relabel_pending\": %s, \"firstboot_pending\": %s, \"firstboot_mode\": ",
+               seinstall_status_get_relabel_pending(st) ? "true" : "false",
+               seinstall_status_get_firstboot_pending(st) ? "true" : "false");
+        cli_json_str(stdout, seinstall_mode_to_string(seinstall_status_get_firstboot_mode(st)));
+        printf(", \"active\": ");
+        cli_json_str(stdout, seinstall_mode_to_string(seinstall_status_get_active(st)));
+        printf("}\n");
+}
+
+static void print_text(const struct seinstall_status *st, const char *root)
+{
+        const char *cmdline = seinstall_status_get_cmdline(st);
+        const char *kconfig = seinstall_status_get_kernel_config(st);
+
+        printf("target:          %s\n", root);
+        printf("config:          SELINUX=%s SELINUXTYPE=%s (policy %s)\n",
+               mode_or(seinstall_status_get_config_mode(st), "(unset)"),
+               seinstall_status_get_config_policy(st) ? seinstall_status_get_config_policy(st)
+                                                      : "(unset)",
+               seinstall_status_get_policy_built(st) ? "built" : "NOT built");
+        printf("kernel:          SELinux %s%s%s%s\n",
+               seinstall_kernel_case_to_string(seinstall_status_get_kernel_case(st)),
+               kconfig ? " (" : "", kconfig ? kconfig : "", kconfig ? ")" : "");
+        printf("command line:    %s%s%s\n",
+               seinstall_bootloader_to_string(seinstall_status_get_bootloader(st)),
+               cmdline ? ": " : "", cmdline ? cmdline : "");
+        printf("boots in:        %s\n", mode_or(seinstall_status_get_boot_mode(st), "unknown"));
+        printf("relabel pending: %s\n", seinstall_status_get_relabel_pending(st) ? "yes" : "no");
+        printf("first boot:      %s%s%s\n",
+               seinstall_status_get_firstboot_pending(st) ? "pending, chosen mode " : "done",
+               seinstall_status_get_firstboot_pending(st)
+                   ? mode_or(seinstall_status_get_firstboot_mode(st), "unknown")
+                   : "",
+               "");
+        printf("SELinux now:     %s\n",
+               mode_or(seinstall_status_get_active(st), "(not the running system)"));
+}
+
 int cmd_status(int argc, char **argv)
 {
-        (void) argc;
-        (void) argv;
-        fprintf(stderr, "seinstall status: not built yet\n");
-        return EXIT_SYSTEM;
+        static const struct option options[] = {CLI_COMMON_OPTIONS, {}};
+        struct cli_common common = {};
+        struct seinstall_ctx *ctx = NULL;
+        struct seinstall_status *st = NULL;
+        int opt, r;
+
+        while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+                if (cli_common_option(&common, opt, optarg))
+                        continue;
+                if (opt == 'h') {
+                        usage(stdout);
+                        return EXIT_OK;
+                }
+                return cli_usage_error("status", "unknown option");
+        }
+        if (optind < argc)
+                return cli_usage_error("status", "unexpected argument '%s'", argv[optind]);
+        r = cli_open(&common, &ctx);
+        if (r != 0)
+                return r;
+        r = seinstall_status_read(ctx, &st);
+        if (r < 0) {
+                r = cli_fail(ctx, r, "status");
+                seinstall_unref(ctx);
+                return r;
+        }
+        if (common.json)
+                print_json(st, seinstall_get_root(ctx));
+        else
+                print_text(st, seinstall_get_root(ctx));
+        seinstall_status_unref(st);
+        seinstall_unref(ctx);
+        return EXIT_OK;
 }

@@ -86,3 +86,27 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
         fprintf(stderr, "\nTry 'seinstall %s --help'.\n", cmd);
         return EXIT_USAGE;
 }
+
+void cli_json_str(FILE *f, const char *s)
+{
+        const unsigned char *p = (const unsigned char *) s;
+
+        if (!s) {
+                fputs("null", f);
+                return;
+        }
+        fputc('"', f);
+        for (; *p; p++) {
+                if (*p == '"' || *p == '\\')
+                        fprintf(f, "\\%c", *p);
+                else if (*p == '\n')
+                        fputs("\\n", f);
+                else if (*p < 0x20 || *p == 0x7f || *p >= 0x80)
+                        /* bytes above 0x7f as \u00XX keep the document valid whatever the
+                         * encoding of a path; the library's own strings are ASCII */
+                        fprintf(f, "\\u%04x", *p);
+                else
+                        fputc(*p, f);
+        }
+        fputc('"', f);
+}

@@ -228,6 +228,163 @@ SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_check_to_json(const struct seinstal
 /* ===== policy, config, boot loader, profiles, install ===================================== */
 /* (owned by policy.c, config.c, bootcmd.c, profile.c, bootopts.c, install.c) */
 
+/* ===== configure: SELinux config, kernel command line, relabel, first-boot mark ========== */
+/* (owned by config.c, kconfig.c, bootcmd.c, autorelabel.c, firstbootmark.c, apply.c,
+ * status.c)
+ *
+ * Files seinstall writes in the target (all inside the root, replaced atomically):
+ *  - /etc/selinux/config: SELINUX= and SELINUXTYPE= (exactly one each; comments, order and
+ *    other keys kept);
+ *  - the boot loader's kernel command line: /etc/default/grub (GRUB_CMDLINE_LINUX, and
+ *    /etc/default/grub.d/ *.cfg), Boot Loader Specification entries
+ *    (/boot/loader/entries/ *.conf, /efi/..., /boot/efi/..., their `options` lines) and
+ *    /etc/kernel/cmdline;
+ *  - /.autorelabel containing "-F" (/etc/selinux/.autorelabel when the target's root is
+ *    mounted read-only): distributions relabel at the next boot and pass the content to fixfiles;
+ *  - the first-boot mark SEINSTALL_FIRSTBOOT_MARK, which seinstall-firstboot looks for. */
+
+/* Path of the first-boot mark inside the target. Its content is "key=value" lines:
+ *   mode=enforcing|permissive|disabled   the mode chosen at install time
+ *   policy=TYPE                          the policy type
+ *   relabel=pending|done                 whether a first-boot relabel was scheduled
+ * Unknown keys are to be ignored by readers. The first-boot screen removes it when done. */
+#define SEINSTALL_FIRSTBOOT_MARK "/var/lib/seinstall/firstboot"
+
+enum seinstall_bootloader {
+        SEINSTALL_BOOTLOADER_INVALID = -1,
+        SEINSTALL_BOOTLOADER_AUTO = 0,       /* every form present in the target */
+        SEINSTALL_BOOTLOADER_GRUB,           /* /etc/default/grub */
+        SEINSTALL_BOOTLOADER_BLS,            /* loader/entries/ *.conf */
+        SEINSTALL_BOOTLOADER_KERNEL_CMDLINE, /* /etc/kernel/cmdline */
+        SEINSTALL_BOOTLOADER_NONE,           /* leave the kernel command line alone */
+};
+/* "auto", "grub", "bls", "kernel-cmdline", "none"; from_string is exact (lower case). */
+SEINSTALL_EXPORT const char *seinstall_bootloader_to_string(enum seinstall_bootloader b);
+SEINSTALL_EXPORT enum seinstall_bootloader seinstall_bootloader_from_string(const char *s);
+
+/* How the target's kernel (its /boot/config-*) turns SELinux on and off (DESIGN.md). */
+enum seinstall_kernel_case {
+        SEINSTALL_KERNEL_UNKNOWN = 0,     /* no /boot/config-*, or they disagree: do both */
+        SEINSTALL_KERNEL_SELINUX_DEFAULT, /* SELinux is the default LSM: off needs selinux=0 */
+        SEINSTALL_KERNEL_SELINUX_OPTIN,   /* built in, not default: on needs security=selinux
+                                           * (or selinux in lsm=), off means removing that */
+        SEINSTALL_KERNEL_NO_SELINUX,      /* CONFIG_SECURITY_SELINUX is not set */
+};
+/* "unknown", "default", "opt-in", "none". */
+SEINSTALL_EXPORT const char *seinstall_kernel_case_to_string(enum seinstall_kernel_case k);
+
+/* Flags of seinstall_apply(). */
+enum {
+        /* Run the distribution's boot loader regeneration (update-grub, grub2-mkconfig, inside
+         * the target via chroot when the root is not "/") when the GRUB defaults changed and
+         * the command is present. Without it the result's todo list says what to run. */
+        SEINSTALL_APPLY_REGENERATE = 1 << 0,
+        /* Schedule a first-boot relabel whatever the previous state (the install could not
+         * relabel). Without it one is scheduled when SELinux goes from off to on. */
+        SEINSTALL_APPLY_RELABEL = 1 << 1,
+        /* The tree was just relabeled from the target's file contexts: schedule no relabel. */
+        SEINSTALL_APPLY_LABELED = 1 << 2,
+        /* Write the first-boot mark (installers set it; the first-boot screen does not). */
+        SEINSTALL_APPLY_FIRSTBOOT = 1 << 3,
+};
+
+struct seinstall_apply_result;
+
+/* Make the target boot in @mode with policy @policy_type (NULL: the target's SELINUXTYPE, else
+ * "default"): boot loader command line first, relabel scheduling, the first-boot mark, and the
+ * config that enables SELinux last (first when it lowers the mode). While a relabel is pending
+ * the config says permissive, never enforcing: the mark's mode= keeps the choice and applying
+ * enforcing again after the relabel completes it. Files already right are not rewritten, so a
+ * second call changes nothing. On success *ret_result (may be NULL) gets a new result listing
+ * every change. Errors: -EINVAL bad argument, -EBADMSG a file seinstall cannot edit safely
+ * (named with its line), -ENOENT an explicitly chosen boot loader's file is missing, -ENOPKG
+ * the policy is not built in the target (message names the package), -EOPNOTSUPP enabling on a
+ * kernel without SELinux, other -errno from I/O; changes made before a failure stay. */
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *policy_type,
+                enum seinstall_bootloader bootloader, unsigned flags,
+                struct seinstall_apply_result **ret_result);
+SEINSTALL_EXPORT struct seinstall_apply_result *
+seinstall_apply_result_unref(struct seinstall_apply_result *r);
+/* Changes made, in order: the file (target path) and what changed in it. Owned by @r. */
+SEINSTALL_EXPORT size_t
+seinstall_apply_result_get_n_changes(const struct seinstall_apply_result *r);
+SEINSTALL_EXPORT const char *
+seinstall_apply_result_get_change_file(const struct seinstall_apply_result *r, size_t i);
+SEINSTALL_EXPORT const char *
+seinstall_apply_result_get_change_what(const struct seinstall_apply_result *r, size_t i);
+/* Things the person must still do (a command to run), as sentences. Owned by @r. */
+SEINSTALL_EXPORT size_t seinstall_apply_result_get_n_todo(const struct seinstall_apply_result *r);
+SEINSTALL_EXPORT const char *seinstall_apply_result_get_todo(const struct seinstall_apply_result *r,
+                                                             size_t i);
+/* The mode written to the config (permissive while a relabel is pending), the policy type, the
+ * kernel case, whether a relabel is scheduled, and whether a boot loader form was edited. */
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_apply_result_get_config_mode(const struct seinstall_apply_result *r);
+SEINSTALL_EXPORT const char *
+seinstall_apply_result_get_policy(const struct seinstall_apply_result *r);
+SEINSTALL_EXPORT enum seinstall_kernel_case
+seinstall_apply_result_get_kernel_case(const struct seinstall_apply_result *r);
+SEINSTALL_EXPORT bool seinstall_apply_result_get_relabel(const struct seinstall_apply_result *r);
+SEINSTALL_EXPORT bool seinstall_apply_result_has_bootloader(const struct seinstall_apply_result *r,
+                                                            enum seinstall_bootloader b);
+
+/* Remove the first-boot mark (0 also when there was none). The first-boot screen calls it. */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_firstboot_mark_remove(struct seinstall_ctx *ctx);
+
+/* ===== status: the target's SELinux state ================================================= */
+
+struct seinstall_status;
+
+/* Read the target's state: config, kernel command line of its boot loader, kernel config,
+ * pending relabel, first-boot mark, and (root "/" only) whether SELinux runs now. Returns 0
+ * and a new object in *ret, -EBADMSG for a config or boot loader file it cannot parse, -errno
+ * for I/O errors. A missing file is not an error (it is part of the state). */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_status_read(struct seinstall_ctx *ctx,
+                                                         struct seinstall_status **ret);
+SEINSTALL_EXPORT struct seinstall_status *seinstall_status_unref(struct seinstall_status *st);
+/* SELINUX= of /etc/selinux/config; SEINSTALL_MODE_INVALID when the file or key is missing. */
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_status_get_config_mode(const struct seinstall_status *st);
+/* SELINUXTYPE= of the config, or NULL. Owned by @st. */
+SEINSTALL_EXPORT const char *seinstall_status_get_config_policy(const struct seinstall_status *st);
+/* Whether the policy of that type is built (etc/selinux/TYPE/policy/policy.N exists). */
+SEINSTALL_EXPORT bool seinstall_status_get_policy_built(const struct seinstall_status *st);
+/* The boot loader form the command line was read from (NONE when none was found) and that
+ * command line (arguments of every form joined, as the kernel would see them), or NULL. */
+SEINSTALL_EXPORT enum seinstall_bootloader
+seinstall_status_get_bootloader(const struct seinstall_status *st);
+SEINSTALL_EXPORT const char *seinstall_status_get_cmdline(const struct seinstall_status *st);
+/* Value of the last kernel argument @name ("selinux", "security", "lsm", "enforcing") on that
+ * command line; "" for an argument without "="; NULL when absent. Owned by @st. */
+SEINSTALL_EXPORT const char *seinstall_status_get_kernel_arg(const struct seinstall_status *st,
+                                                             const char *name);
+SEINSTALL_EXPORT enum seinstall_kernel_case
+seinstall_status_get_kernel_case(const struct seinstall_status *st);
+/* The /boot/config-* file the case was read from (target path), or NULL. Owned by @st. */
+SEINSTALL_EXPORT const char *seinstall_status_get_kernel_config(const struct seinstall_status *st);
+/* Whether /.autorelabel or /etc/selinux/.autorelabel exists. */
+SEINSTALL_EXPORT bool seinstall_status_get_relabel_pending(const struct seinstall_status *st);
+/* Whether the first-boot mark exists, and its mode= (SEINSTALL_MODE_INVALID when absent). */
+SEINSTALL_EXPORT bool seinstall_status_get_firstboot_pending(const struct seinstall_status *st);
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_status_get_firstboot_mode(const struct seinstall_status *st);
+/* The mode the target boots in, from the kernel case, command line and config;
+ * SEINSTALL_MODE_INVALID when it cannot be told (kernel config unknown and no explicit arg). */
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_status_get_boot_mode(const struct seinstall_status *st);
+/* SELinux now (from /sys/fs/selinux/enforce): enforcing, permissive, disabled (not active);
+ * SEINSTALL_MODE_INVALID when the root is not "/" (the running system is another one). */
+SEINSTALL_EXPORT enum seinstall_mode seinstall_status_get_active(const struct seinstall_status *st);
+
+/* ===== settings loaders: target config, profile, installer boot options ================== */
+
+/* Feed the target's /etc/selinux/config into @s as source "target" (SELINUX= as mode,
+ * SELINUXTYPE= as policy). A missing file or key sets nothing. Returns 0, or -errno when the
+ * file exists but cannot be read. */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_settings_load_target(struct seinstall_settings *s,
+                                                                  struct seinstall_ctx *ctx);
+
 /* ===== first boot ========================================================================= */
 /* (owned by firstboot model in the library where shared with the installer) */
 

@@ -1,0 +1,396 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * apply.c — seinstall_apply(): make a target boot in a chosen mode. Ties the configure stage
+ * together in a safe order: a pending relabel first, the kernel command line, the first-boot
+ * mark, the boot loader's regeneration, and the config that enables SELinux last (first when
+ * it lowers the mode), so a failure part way never leaves a target that boots more enforcing
+ * than either the old or the new state on files it has not labeled.
+ */
+#include <fcntl.h>
+#include <sys/wait.h>
+
+#include "configure.h"
+
+struct change {
+        char *file;
+        char *what;
+};
+
+struct seinstall_apply_result {
+        struct change *changes;
+        size_t n_changes;
+        char **todo;
+        size_t n_todo;
+        enum seinstall_mode config_mode;
+        char *policy;
+        enum seinstall_kernel_case kcase;
+        bool relabel;
+        unsigned bootloaders; /* 1 << enum seinstall_bootloader */
+};
+
+SEINSTALL_EXPORT struct seinstall_apply_result *
+seinstall_apply_result_unref(struct seinstall_apply_result *r)
+{
+        if (!r)
+                return NULL;
+        for (size_t i = 0; i < r->n_changes; i++) {
+                free(r->changes[i].file);
+                free(r->changes[i].what);
+        }
+        free(r->changes);
+        si_strv_free(r->todo, r->n_todo);
+        free(r->policy);
+        free(r);
+        return NULL;
+}
+
+static int add_change(void *userdata, const char *file, const char *what)
+{
+        struct seinstall_apply_result *res = userdata;
+        struct change *c = realloc(res->changes, (res->n_changes + 1) * sizeof(*c));
+
+        if (!c)
+                return -ENOMEM;
+        res->changes = c;
+        c += res->n_changes;
+        c->file = strdup(file);
+        c->what = strdup(what);
+        if (!c->file || !c->what) {
+                free(c->file);
+                free(c->what);
+                return -ENOMEM;
+        }
+        res->n_changes++;
+        return 0;
+}
+
+static int add_todo(struct seinstall_apply_result *res, const char *fmt, ...) _printf_(2, 3);
+static int add_todo(struct seinstall_apply_result *res, const char *fmt, ...)
+{
+        char **t = realloc(res->todo, (res->n_todo + 1) * sizeof(*t));
+        va_list ap;
+        int n;
+
+        if (!t)
+                return -ENOMEM;
+        res->todo = t;
+        va_start(ap, fmt);
+        n = vasprintf(&t[res->n_todo], fmt, ap);
+        va_end(ap);
+        if (n < 0)
+                return -ENOMEM;
+        res->n_todo++;
+        return 0;
+}
+
+static int mode_rank(enum seinstall_mode m)
+{
+        return m == SEINSTALL_MODE_ENFORCING ? 2 : m == SEINSTALL_MODE_PERMISSIVE ? 1 : 0;
+}
+
+static int write_config(struct seinstall_ctx *ctx, struct seinstall_apply_result *res)
+{
+        struct sbuf what = {};
+        int r = si_config_write(ctx, res->config_mode, res->policy, &what);
+
+        if (r > 0)
+                r = add_change(res, SI_CONFIG_PATH, what.s);
+        sbuf_free(&what);
+        return r;
+}
+
+/* The distribution's command that turns GRUB's defaults into grub.cfg, if the target has one. */
+static const char *const *grub_regen_command(struct seinstall_ctx *ctx)
+{
+        static const char *const update_grub[] = {"/usr/sbin/update-grub", NULL};
+        static const char *const grub2[] = {"/usr/sbin/grub2-mkconfig", "-o",
+                                            "/boot/grub2/grub.cfg", NULL};
+        static const char *const grub[] = {"/usr/sbin/grub-mkconfig", "-o", "/boot/grub/grub.cfg",
+                                           NULL};
+        static const char *const *const all[] = {update_grub, grub2, grub};
+
+        for (size_t i = 0; i < ELEMENTSOF(all); i++) {
+                _cleanup_close_ int fd = root_open(ctx, all[i][0], O_PATH, 0);
+                if (fd >= 0)
+                        return all[i];
+        }
+        return NULL;
+}
+
+/* Run @argv inside the target (chroot unless the root is "/"); its output goes to stderr so
+ * that a caller's stdout (JSON) stays clean. */
+static int run_in_target(struct seinstall_ctx *ctx, const char *const *argv)
+{
+        int status;
+        pid_t pid = fork();
+
+        if (pid < 0)
+                return -errno;
+        if (pid == 0) {
+                if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+                        _exit(127);
+                if (!streq(ctx->root, "/") && (chroot(ctx->root) < 0 || chdir("/") < 0))
+                        _exit(126);
+                execv(argv[0], (char *const *) argv);
+                _exit(127);
+        }
+        while (waitpid(pid, &status, 0) < 0)
+                if (errno != EINTR)
+                        return -errno;
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+                return 0;
+        return si_error(ctx, -EIO, "%s failed in %s (%s %d): run it there by hand", argv[0],
+                        ctx->root, WIFEXITED(status) ? "exit status" : "signal",
+                        WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+}
+
+static int regenerate(struct seinstall_ctx *ctx, unsigned flags,
+                      struct seinstall_apply_result *res)
+{
+        const char *const *cmd = grub_regen_command(ctx);
+        struct sbuf line = {};
+        int r = 0;
+
+        for (size_t i = 0; cmd && cmd[i] && r >= 0; i++)
+                r = sbuf_printf(&line, "%s%s", i ? " " : "", cmd[i]);
+        if (r < 0)
+                return r;
+        if ((flags & SEINSTALL_APPLY_REGENERATE) && cmd) {
+                r = run_in_target(ctx, cmd);
+                if (r >= 0)
+                        r = add_change(res, cmd[cmd[1] ? 2 : 0], "regenerated by running it");
+        } else if (streq(ctx->root, "/")) {
+                r = add_todo(res, "Run %s so the boot menu gets the new kernel command line",
+                             line.s ? line.s : "update-grub (or grub2-mkconfig -o FILE)");
+        } else {
+                r = add_todo(res,
+                             "Run 'chroot %s %s' (or seinstall apply --regenerate) so the boot "
+                             "menu gets the new kernel command line",
+                             ctx->root, line.s ? line.s : "update-grub");
+        }
+        sbuf_free(&line);
+        return r;
+}
+
+static int check_enable(struct seinstall_ctx *ctx, const struct si_kconfig *k, const char *type)
+{
+        if (k->kcase == SEINSTALL_KERNEL_NO_SELINUX)
+                return si_error(ctx, -EOPNOTSUPP,
+                                "The target's kernel (%s%s) is built without SELinux "
+                                "(CONFIG_SECURITY_SELINUX is not set): install a kernel with "
+                                "SELinux in the target, or choose disabled",
+                                ctx->root, k->file);
+        if (!si_policy_built(ctx, type)) {
+                const char *pkg = si_policy_package(type);
+                return si_error(ctx, -ENOPKG,
+                                "No built SELinux policy in %s/etc/selinux/%s/policy: install %s "
+                                "in the target (seinstall install also builds it from installed "
+                                "modules)",
+                                ctx->root, type, pkg ? pkg : "the package that provides it");
+        }
+        return 0;
+}
+
+SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_mode mode,
+                                     const char *policy_type, enum seinstall_bootloader bootloader,
+                                     unsigned flags, struct seinstall_apply_result **ret_result)
+{
+        const unsigned known = SEINSTALL_APPLY_REGENERATE | SEINSTALL_APPLY_RELABEL |
+                               SEINSTALL_APPLY_LABELED | SEINSTALL_APPLY_FIRSTBOOT;
+        struct seinstall_apply_result *res = NULL;
+        struct si_config old = {};
+        struct si_kconfig k = {};
+        struct si_cmdline_goal goal;
+        _cleanup_free_ char *cmdline = NULL, *needed = NULL;
+        enum seinstall_bootloader old_bl;
+        enum seinstall_mode was;
+        bool enable = mode != SEINSTALL_MODE_DISABLED, lowering, grub_changed = false, deferred;
+        const char *relabel_path = NULL;
+        int r;
+
+        if (!ctx || !seinstall_mode_to_string(mode) || !seinstall_bootloader_to_string(bootloader) ||
+            (flags & ~known) ||
+            ((flags & SEINSTALL_APPLY_RELABEL) && (flags & SEINSTALL_APPLY_LABELED)))
+                return -EINVAL;
+        if (policy_type && !si_policy_type_valid(policy_type))
+                return si_error(ctx, -EINVAL, "Invalid policy type '%s'", policy_type);
+        res = calloc(1, sizeof(*res));
+        if (!res)
+                return -ENOMEM;
+
+        r = si_config_read(ctx, &old);
+        if (r >= 0) {
+                const char *t = policy_type               ? policy_type
+                                : si_policy_type_valid(old.type) ? old.type
+                                                                 : "default";
+                res->policy = strdup(t);
+                if (!res->policy)
+                        r = -ENOMEM;
+        }
+        if (r >= 0)
+                r = si_kconfig_read(ctx, &k);
+        res->kcase = k.kcase;
+        if (r >= 0 && enable)
+                r = check_enable(ctx, &k, res->policy);
+        if (r >= 0)
+                r = si_bootcmd_read(ctx, &cmdline, &old_bl);
+        if (r < 0)
+                goto out;
+
+        /* Coming from "SELinux off" (whatever the config said, the kernel may not have run it),
+         * files were created without labels: relabel at first boot unless the tree was just
+         * labeled. While one is pending, boot permissive: enforcing on unlabeled files fails. */
+        was = si_cmdline_boot_mode(cmdline ? cmdline : "", k.kcase, k.bootparam, old.mode);
+        res->relabel = enable && !(flags & SEINSTALL_APPLY_LABELED) &&
+                       ((flags & SEINSTALL_APPLY_RELABEL) || mode_rank(was) == 0);
+        deferred = mode == SEINSTALL_MODE_ENFORCING &&
+                   (res->relabel ||
+                    (!(flags & SEINSTALL_APPLY_LABELED) && si_autorelabel_pending(ctx)));
+        res->config_mode = deferred ? SEINSTALL_MODE_PERMISSIVE : mode;
+        lowering = mode_rank(res->config_mode) < mode_rank(old.present ? old.mode
+                                                                       : SEINSTALL_MODE_DISABLED);
+        goal = (struct si_cmdline_goal){.mode = res->config_mode, .kcase = k.kcase};
+
+        if (lowering)
+                r = write_config(ctx, res);
+        if (r >= 0 && res->relabel) {
+                r = si_autorelabel_schedule(ctx, &relabel_path);
+                if (r > 0)
+                        r = add_change(res, relabel_path, "relabel at next boot scheduled (-F)");
+        }
+        if (r >= 0)
+                r = si_bootcmd_apply(ctx, bootloader, &goal, add_change, res, &res->bootloaders,
+                                     &grub_changed);
+        if (r >= 0 && ((flags & SEINSTALL_APPLY_FIRSTBOOT) || deferred)) {
+                r = si_firstboot_mark_write(ctx, mode, res->policy,
+                                            res->relabel || si_autorelabel_pending(ctx));
+                if (r > 0)
+                        r = add_change(res, SEINSTALL_FIRSTBOOT_MARK,
+                                       deferred ? "first-boot mark: enforcing once relabeled"
+                                                : "first-boot mark written");
+        }
+        if (r >= 0 && grub_changed)
+                r = regenerate(ctx, flags, res);
+        if (r >= 0 && !lowering)
+                r = write_config(ctx, res);
+        if (r < 0)
+                goto out;
+
+        /* What the person still has to do. */
+        r = si_cmdline_missing("", &goal, &needed);
+        if (r >= 0 && res->bootloaders == 0 && bootloader == SEINSTALL_BOOTLOADER_AUTO &&
+            *needed)
+                r = add_todo(res,
+                             "No boot loader configuration found in the target (/etc/default/grub, "
+                             "loader entries, /etc/kernel/cmdline): add '%s' to its kernel command "
+                             "line",
+                             needed);
+        if (r >= 0 && deferred)
+                r = add_todo(res, "SELinux boots permissive until the first-boot relabel is done; "
+                                  "then choose enforcing on the first-boot screen (or run "
+                                  "'seinstall apply --mode enforcing')");
+        if (r >= 0 && !enable && k.kcase == SEINSTALL_KERNEL_SELINUX_DEFAULT && !k.bootparam)
+                r = add_todo(res, "The target's kernel ignores selinux=0 "
+                                  "(CONFIG_SECURITY_SELINUX_BOOTPARAM is not set): SELinux stays "
+                                  "on without a policy loaded");
+out:
+        si_config_done(&old);
+        si_kconfig_done(&k);
+        if (r < 0) {
+                seinstall_apply_result_unref(res);
+                return r;
+        }
+        if (ret_result)
+                *ret_result = res;
+        else
+                seinstall_apply_result_unref(res);
+        return 0;
+}
+
+SEINSTALL_EXPORT size_t seinstall_apply_result_get_n_changes(const struct seinstall_apply_result *r)
+{
+        return r ? r->n_changes : 0;
+}
+
+SEINSTALL_EXPORT const char *
+seinstall_apply_result_get_change_file(const struct seinstall_apply_result *r, size_t i)
+{
+        return r && i < r->n_changes ? r->changes[i].file : NULL;
+}
+
+SEINSTALL_EXPORT const char *
+seinstall_apply_result_get_change_what(const struct seinstall_apply_result *r, size_t i)
+{
+        return r && i < r->n_changes ? r->changes[i].what : NULL;
+}
+
+SEINSTALL_EXPORT size_t seinstall_apply_result_get_n_todo(const struct seinstall_apply_result *r)
+{
+        return r ? r->n_todo : 0;
+}
+
+SEINSTALL_EXPORT const char *seinstall_apply_result_get_todo(const struct seinstall_apply_result *r,
+                                                             size_t i)
+{
+        return r && i < r->n_todo ? r->todo[i] : NULL;
+}
+
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_apply_result_get_config_mode(const struct seinstall_apply_result *r)
+{
+        return r ? r->config_mode : SEINSTALL_MODE_INVALID;
+}
+
+SEINSTALL_EXPORT const char *seinstall_apply_result_get_policy(const struct seinstall_apply_result *r)
+{
+        return r ? r->policy : NULL;
+}
+
+SEINSTALL_EXPORT enum seinstall_kernel_case
+seinstall_apply_result_get_kernel_case(const struct seinstall_apply_result *r)
+{
+        return r ? r->kcase : SEINSTALL_KERNEL_UNKNOWN;
+}
+
+SEINSTALL_EXPORT bool seinstall_apply_result_get_relabel(const struct seinstall_apply_result *r)
+{
+        return r && r->relabel;
+}
+
+SEINSTALL_EXPORT bool seinstall_apply_result_has_bootloader(const struct seinstall_apply_result *r,
+                                                            enum seinstall_bootloader b)
+{
+        return r && b > SEINSTALL_BOOTLOADER_AUTO && b < SEINSTALL_BOOTLOADER_NONE &&
+               (r->bootloaders & (1u << b));
+}
+
+SEINSTALL_EXPORT const char *seinstall_bootloader_to_string(enum seinstall_bootloader b)
+{
+        static const char *const names[] = {
+                [SEINSTALL_BOOTLOADER_AUTO] = "auto",
+                [SEINSTALL_BOOTLOADER_GRUB] = "grub",
+                [SEINSTALL_BOOTLOADER_BLS] = "bls",
+                [SEINSTALL_BOOTLOADER_KERNEL_CMDLINE] = "kernel-cmdline",
+                [SEINSTALL_BOOTLOADER_NONE] = "none",
+        };
+        return b >= 0 && (size_t) b < ELEMENTSOF(names) ? names[b] : NULL;
+}
+
+SEINSTALL_EXPORT enum seinstall_bootloader seinstall_bootloader_from_string(const char *s)
+{
+        for (int b = SEINSTALL_BOOTLOADER_AUTO; s && b <= SEINSTALL_BOOTLOADER_NONE; b++)
+                if (streq(s, seinstall_bootloader_to_string((enum seinstall_bootloader) b)))
+                        return (enum seinstall_bootloader) b;
+        return SEINSTALL_BOOTLOADER_INVALID;
+}
+
+SEINSTALL_EXPORT const char *seinstall_kernel_case_to_string(enum seinstall_kernel_case k)
+{
+        static const char *const names[] = {
+                [SEINSTALL_KERNEL_UNKNOWN] = "unknown",
+                [SEINSTALL_KERNEL_SELINUX_DEFAULT] = "default",
+                [SEINSTALL_KERNEL_SELINUX_OPTIN] = "opt-in",
+                [SEINSTALL_KERNEL_NO_SELINUX] = "none",
+        };
+        return k >= 0 && (size_t) k < ELEMENTSOF(names) ? names[k] : NULL;
+}

@@ -1,0 +1,446 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * bootloader.c — the boot loader forms of a target and their files: which exist (for
+ * --bootloader auto), reading the command line they give the kernel, and writing the edits
+ * bootcmd.c computes. GRUB's defaults are /etc/default/grub followed by the
+ * /etc/default/grub.d/ *.cfg it sources; BLS entries live in /boot, /efi or /boot/efi.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+
+#include "configure.h"
+
+static const char *const bls_dirs[] = {"/boot/loader/entries", "/efi/loader/entries",
+                                       "/boot/efi/loader/entries"};
+
+void si_strv_free(char **v, size_t n)
+{
+        for (size_t i = 0; v && i < n; i++)
+                free(v[i]);
+        free(v);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+#define LIST_MAX 65536
+
+int si_root_list(struct seinstall_ctx *ctx, const char *dir, const char *prefix,
+                 const char *suffix, char ***ret, size_t *ret_n)
+{
+        int dfd = root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
+        char **names = NULL;
+        size_t n = 0;
+        struct dirent *de;
+        DIR *d;
+        int r = 0;
+
+        *ret = NULL;
+        *ret_n = 0;
+        if (dfd == -ENOENT || dfd == -ENOTDIR)
+                return 0;
+        if (dfd < 0)
+                return dfd;
+        d = fdopendir(dfd);
+        if (!d) {
+                r = -errno;
+                close(dfd);
+                return r;
+        }
+        while ((de = readdir(d))) {
+                size_t l = strlen(de->d_name), sl = suffix ? strlen(suffix) : 0;
+                char **p;
+
+                if (de->d_name[0] == '.' || (prefix && !startswith(de->d_name, prefix)) ||
+                    (suffix && (l <= sl || !streq(de->d_name + l - sl, suffix))))
+                        continue;
+                if (n >= LIST_MAX) {
+                        r = -E2BIG;
+                        break;
+                }
+                p = realloc(names, (n + 1) * sizeof(*names));
+                if (!p) {
+                        r = -ENOMEM;
+                        break;
+                }
+                names = p;
+                names[n] = path_join(dir, de->d_name);
+                if (!names[n]) {
+                        r = -ENOMEM;
+                        break;
+                }
+                n++;
+        }
+        closedir(d);
+        if (r < 0) {
+                si_strv_free(names, n);
+                return r;
+        }
+        if (n > 0)
+                qsort(names, n, sizeof(*names), cmp_str);
+        *ret = names;
+        *ret_n = n;
+        return 0;
+}
+
+/* A file of the target read whole; text NULL when it does not exist. */
+struct tfile {
+        char *path;
+        char *text;
+        size_t len;
+        char *new; /* edited text, NULL when unchanged */
+};
+
+static void tfiles_free(struct tfile *f, size_t n)
+{
+        for (size_t i = 0; f && i < n; i++) {
+                free(f[i].path);
+                free(f[i].text);
+                free(f[i].new);
+        }
+        free(f);
+}
+
+static int read_tfile(struct seinstall_ctx *ctx, struct tfile *f)
+{
+        int r = root_read_file(ctx, f->path, SI_TEXT_FILE_MAX, &f->text, &f->len);
+
+        if (r == -ENOENT)
+                return 0;
+        if (r < 0)
+                return si_error(ctx, r, "Could not read %s%s: %s", ctx->root, f->path,
+                                strerror(-r));
+        if (memchr(f->text, '\0', f->len))
+                return si_error(ctx, -EBADMSG, "%s%s is not a text file: leaving it alone",
+                                ctx->root, f->path);
+        return 1;
+}
+
+/* GRUB's defaults files that exist, /etc/default/grub first. */
+static int grub_files(struct seinstall_ctx *ctx, struct tfile **ret, size_t *ret_n)
+{
+        char **cfgs = NULL;
+        size_t ncfg = 0, n = 0;
+        struct tfile *files;
+        int r;
+
+        r = si_root_list(ctx, "/etc/default/grub.d", NULL, ".cfg", &cfgs, &ncfg);
+        if (r < 0)
+                return si_error(ctx, r, "Could not list %s/etc/default/grub.d: %s", ctx->root,
+                                strerror(-r));
+        files = calloc(ncfg + 1, sizeof(*files));
+        if (!files) {
+                si_strv_free(cfgs, ncfg);
+                return -ENOMEM;
+        }
+        for (size_t i = 0; r >= 0 && i <= ncfg; i++) {
+                files[n].path = i == 0 ? strdup("/etc/default/grub") : TAKE_PTR(cfgs[i - 1]);
+                if (!files[n].path) {
+                        r = -ENOMEM;
+                        break;
+                }
+                r = read_tfile(ctx, &files[n]);
+                if (r > 0)
+                        n++;
+                else {
+                        free(files[n].path);
+                        files[n].path = NULL;
+                }
+        }
+        si_strv_free(cfgs, ncfg);
+        /* grub.d snippets without /etc/default/grub: not a GRUB target */
+        if (r >= 0 && n > 0 && !streq(files[0].path, "/etc/default/grub")) {
+                tfiles_free(files, n);
+                files = NULL;
+                n = 0;
+        }
+        if (r < 0) {
+                tfiles_free(files, n);
+                return r;
+        }
+        *ret = files;
+        *ret_n = n;
+        return 0;
+}
+
+static int write_reported(struct seinstall_ctx *ctx, const char *path, const char *text,
+                          struct sbuf *what, si_report_fn report, void *userdata)
+{
+        int r = root_write_atomic(ctx, path, text, strlen(text), 0644);
+
+        if (r < 0)
+                return si_error(ctx, r, "Could not write %s%s: %s", ctx->root, path,
+                                strerror(-r));
+        return report ? report(userdata, path, what->s ? what->s : "rewritten") : 0;
+}
+
+static int grub_bad(struct seinstall_ctx *ctx, const char *path, unsigned line)
+{
+        return si_error(ctx, -EBADMSG,
+                        "%s%s:%u: cannot edit this GRUB_CMDLINE_LINUX safely (a value spanning "
+                        "lines or built from other shell words): put the kernel arguments there "
+                        "by hand, or use --bootloader none",
+                        ctx->root, path, line);
+}
+
+static int grub_join(struct seinstall_ctx *ctx, struct tfile *f, size_t n, bool edited,
+                     struct sbuf *out)
+{
+        int r = 0;
+
+        for (size_t i = 0; r >= 0 && i < n; i++) {
+                const char *t = edited && f[i].new ? f[i].new : f[i].text;
+                struct sbuf one = {};
+                unsigned line = 0;
+                r = si_grub_cmdline(t, strlen(t), &one, &line);
+                if (r == -EBADMSG)
+                        r = grub_bad(ctx, f[i].path, line);
+                if (r >= 0 && one.len)
+                        r = sbuf_printf(out, "%s%s", out->len ? " " : "", one.s);
+                sbuf_free(&one);
+        }
+        if (r >= 0)
+                r = sbuf_puts(out, "");
+        return r;
+}
+
+static int apply_grub(struct seinstall_ctx *ctx, const struct si_cmdline_goal *goal,
+                      si_report_fn report, void *userdata, bool *ret_found, bool *ret_changed)
+{
+        struct tfile *f = NULL;
+        struct sbuf all = {}, fixed_all = {}, *what = NULL;
+        _cleanup_free_ char *add = NULL;
+        size_t n = 0, primary = 0;
+        unsigned line = 0;
+        int r;
+
+        r = grub_files(ctx, &f, &n);
+        if (r < 0)
+                return r;
+        *ret_found = n > 0;
+        what = calloc(n ? n : 1, sizeof(*what));
+        if (!what)
+                r = -ENOMEM;
+        if (r >= 0)
+                r = grub_join(ctx, f, n, false, &all);
+        /* Pass 1: removals and fixes in every file; pass 2: additions where the effective
+         * GRUB_CMDLINE_LINUX is assigned (the last file that assigns it). */
+        for (size_t i = 0; r >= 0 && i < n; i++) {
+                r = si_grub_edit(f[i].text, f[i].len, goal, all.s, NULL, &f[i].new, &line,
+                                 &what[i]);
+                if (r == -EBADMSG)
+                        r = grub_bad(ctx, f[i].path, line);
+        }
+        if (r >= 0)
+                r = grub_join(ctx, f, n, true, &fixed_all);
+        if (r >= 0)
+                r = si_cmdline_missing(fixed_all.s, goal, &add);
+        for (size_t i = 0; r >= 0 && i < n; i++) {
+                const char *t = f[i].new ? f[i].new : f[i].text;
+                if (si_grub_has_cmdline_linux(t, strlen(t)))
+                        primary = i;
+        }
+        if (r >= 0 && n > 0 && *add) {
+                const char *t = f[primary].new ? f[primary].new : f[primary].text;
+                char *again = NULL;
+                r = si_grub_edit(t, strlen(t), goal, fixed_all.s, add, &again, &line,
+                                 &what[primary]);
+                if (r == -EBADMSG)
+                        r = grub_bad(ctx, f[primary].path, line);
+                if (again) {
+                        free(f[primary].new);
+                        f[primary].new = again;
+                }
+        }
+        for (size_t i = 0; r >= 0 && i < n; i++)
+                if (f[i].new) {
+                        r = write_reported(ctx, f[i].path, f[i].new, &what[i], report, userdata);
+                        *ret_changed = true;
+                }
+        for (size_t i = 0; what && i < n; i++)
+                sbuf_free(&what[i]);
+        free(what);
+        sbuf_free(&all);
+        sbuf_free(&fixed_all);
+        tfiles_free(f, n);
+        return r;
+}
+
+/* Every BLS entry of the target, in its directories' order. */
+static int bls_entries(struct seinstall_ctx *ctx, char ***ret, size_t *ret_n)
+{
+        char **all = NULL;
+        size_t n = 0;
+        int r = 0;
+
+        for (size_t d = 0; r >= 0 && d < ELEMENTSOF(bls_dirs); d++) {
+                char **names = NULL, **p;
+                size_t k = 0;
+                r = si_root_list(ctx, bls_dirs[d], NULL, ".conf", &names, &k);
+                if (r < 0) {
+                        r = si_error(ctx, r, "Could not list %s%s: %s", ctx->root, bls_dirs[d],
+                                     strerror(-r));
+                        break;
+                }
+                if (k == 0)
+                        continue;
+                p = realloc(all, (n + k) * sizeof(*all));
+                if (!p) {
+                        si_strv_free(names, k);
+                        r = -ENOMEM;
+                        break;
+                }
+                all = p;
+                memcpy(all + n, names, k * sizeof(*names));
+                free(names);
+                n += k;
+        }
+        if (r < 0) {
+                si_strv_free(all, n);
+                return r;
+        }
+        *ret = all;
+        *ret_n = n;
+        return 0;
+}
+
+/* Edit one self-contained file (a BLS entry or /etc/kernel/cmdline). 0 when it is missing. */
+static int apply_one(struct seinstall_ctx *ctx, const char *path, bool bls,
+                     const struct si_cmdline_goal *goal, si_report_fn report, void *userdata,
+                     bool *ret_found)
+{
+        struct tfile f = {.path = (char *) path};
+        struct sbuf what = {};
+        int r;
+
+        r = read_tfile(ctx, &f);
+        if (r <= 0)
+                return r;
+        *ret_found = true;
+        r = bls ? si_bls_edit(f.text, f.len, goal, &f.new, &what)
+                : si_kernel_cmdline_edit(f.text, f.len, goal, &f.new, &what);
+        if (r >= 0 && f.new)
+                r = write_reported(ctx, path, f.new, &what, report, userdata);
+        sbuf_free(&what);
+        free(f.text);
+        free(f.new);
+        return r;
+}
+
+int si_bootcmd_apply(struct seinstall_ctx *ctx, enum seinstall_bootloader bl,
+                     const struct si_cmdline_goal *goal, si_report_fn report, void *userdata,
+                     unsigned *ret_found, bool *ret_grub_changed)
+{
+        unsigned found = 0;
+        bool any, grub_changed = false;
+        int r = 0;
+
+        if (bl == SEINSTALL_BOOTLOADER_NONE) {
+                *ret_found = 0;
+                *ret_grub_changed = false;
+                return 0;
+        }
+        if (bl == SEINSTALL_BOOTLOADER_AUTO || bl == SEINSTALL_BOOTLOADER_GRUB) {
+                any = false;
+                r = apply_grub(ctx, goal, report, userdata, &any, &grub_changed);
+                if (r < 0)
+                        return r;
+                if (any)
+                        found |= 1u << SEINSTALL_BOOTLOADER_GRUB;
+                else if (bl == SEINSTALL_BOOTLOADER_GRUB)
+                        return si_error(ctx, -ENOENT,
+                                        "%s/etc/default/grub does not exist: is GRUB installed "
+                                        "in the target? (--bootloader auto finds what is there)",
+                                        ctx->root);
+        }
+        if (bl == SEINSTALL_BOOTLOADER_AUTO || bl == SEINSTALL_BOOTLOADER_BLS) {
+                char **entries = NULL;
+                size_t n = 0;
+                r = bls_entries(ctx, &entries, &n);
+                for (size_t i = 0; r >= 0 && i < n; i++) {
+                        any = false;
+                        r = apply_one(ctx, entries[i], true, goal, report, userdata, &any);
+                        if (any)
+                                found |= 1u << SEINSTALL_BOOTLOADER_BLS;
+                }
+                si_strv_free(entries, n);
+                if (r < 0)
+                        return r;
+                if (bl == SEINSTALL_BOOTLOADER_BLS && !(found & (1u << SEINSTALL_BOOTLOADER_BLS)))
+                        return si_error(ctx, -ENOENT,
+                                        "No boot loader entries in %s/boot/loader/entries (nor "
+                                        "/efi, /boot/efi): is a BLS boot loader installed?",
+                                        ctx->root);
+        }
+        if (bl == SEINSTALL_BOOTLOADER_AUTO || bl == SEINSTALL_BOOTLOADER_KERNEL_CMDLINE) {
+                any = false;
+                r = apply_one(ctx, "/etc/kernel/cmdline", false, goal, report, userdata, &any);
+                if (r < 0)
+                        return r;
+                if (any)
+                        found |= 1u << SEINSTALL_BOOTLOADER_KERNEL_CMDLINE;
+                else if (bl == SEINSTALL_BOOTLOADER_KERNEL_CMDLINE)
+                        return si_error(ctx, -ENOENT,
+                                        "%s/etc/kernel/cmdline does not exist: create it with "
+                                        "the target's kernel arguments first",
+                                        ctx->root);
+        }
+        *ret_found = found;
+        *ret_grub_changed = grub_changed;
+        return 0;
+}
+
+int si_bootcmd_read(struct seinstall_ctx *ctx, char **ret, enum seinstall_bootloader *ret_bl)
+{
+        struct tfile *f = NULL;
+        size_t n = 0;
+        struct sbuf out = {};
+        int r;
+
+        *ret = NULL;
+        *ret_bl = SEINSTALL_BOOTLOADER_NONE;
+        r = grub_files(ctx, &f, &n);
+        if (r >= 0 && n > 0) {
+                r = grub_join(ctx, f, n, false, &out);
+                if (r >= 0)
+                        *ret_bl = SEINSTALL_BOOTLOADER_GRUB;
+        }
+        tfiles_free(f, n);
+        if (r >= 0 && *ret_bl == SEINSTALL_BOOTLOADER_NONE) {
+                struct tfile k = {.path = (char *) "/etc/kernel/cmdline"};
+                r = read_tfile(ctx, &k);
+                if (r > 0) {
+                        r = sbuf_puts(&out, k.text);
+                        *ret_bl = SEINSTALL_BOOTLOADER_KERNEL_CMDLINE;
+                }
+                free(k.text);
+        }
+        if (r >= 0 && *ret_bl == SEINSTALL_BOOTLOADER_NONE) {
+                char **entries = NULL;
+                size_t ne = 0;
+                r = bls_entries(ctx, &entries, &ne);
+                if (r >= 0 && ne > 0) {
+                        struct tfile e = {.path = entries[0]};
+                        r = read_tfile(ctx, &e);
+                        if (r > 0) {
+                                r = si_bls_cmdline(e.text, e.len, &out);
+                                *ret_bl = SEINSTALL_BOOTLOADER_BLS;
+                        }
+                        free(e.text);
+                }
+                si_strv_free(entries, ne);
+        }
+        if (r < 0) {
+                sbuf_free(&out);
+                *ret_bl = SEINSTALL_BOOTLOADER_NONE;
+                return r;
+        }
+        if (*ret_bl != SEINSTALL_BOOTLOADER_NONE) {
+                *ret = sbuf_steal(&out);
+                if (!*ret)
+                        return -ENOMEM;
+        }
+        return 0;
+}

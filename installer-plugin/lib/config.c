@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * config.c — the target's /etc/selinux/config: reading SELINUX= and SELINUXTYPE=, rewriting
+ * them (atomically, keeping every comment, the order and the keys seinstall does not own, with
+ * exactly one of each afterwards) and feeding them into the settings as source "target".
+ */
+#include <fcntl.h>
+
+#include "configure.h"
+
+void si_config_done(struct si_config *c)
+{
+        free(c->type);
+        c->type = NULL;
+}
+
+/* If the line (blanks stripped) assigns @key, point *ret_value/len at the value, unquoted. */
+static bool line_assigns(const char *line, size_t len, const char *key, const char **ret_value,
+                         size_t *ret_vlen)
+{
+        size_t klen = strlen(key);
+
+        len = strip_range(&line, len);
+        if (len <= klen || strncmp(line, key, klen) != 0)
+                return false;
+        line += klen, len -= klen;
+        len = strip_range(&line, len);
+        if (len == 0 || *line != '=')
+                return false;
+        line++, len--;
+        len = strip_range(&line, len);
+        if (len >= 2 && (line[0] == '"' || line[0] == '\'') && line[len - 1] == line[0])
+                line++, len -= 2;
+        *ret_value = line;
+        *ret_vlen = len;
+        return true;
+}
+
+int si_config_parse(const char *text, size_t len, struct si_config *ret)
+{
+        const char *pos = text, *end = text + len, *line, *v;
+        size_t n, vlen;
+        struct si_config c = {.present = true, .mode = SEINSTALL_MODE_INVALID};
+
+        /* libselinux takes the first match of each key; so do we. */
+        while (next_line(&pos, end, &line, &n)) {
+                if (c.mode == SEINSTALL_MODE_INVALID && line_assigns(line, n, "SELINUX", &v, &vlen)) {
+                        _cleanup_free_ char *val = strndup(v, vlen);
+                        if (!val)
+                                return -ENOMEM;
+                        c.mode = seinstall_mode_from_string(val);
+                } else if (!c.type && line_assigns(line, n, "SELINUXTYPE", &v, &vlen) && vlen > 0) {
+                        c.type = strndup(v, vlen);
+                        if (!c.type)
+                                return -ENOMEM;
+                }
+        }
+        *ret = c;
+        return 0;
+}
+
+int si_config_read(struct seinstall_ctx *ctx, struct si_config *ret)
+{
+        _cleanup_free_ char *text = NULL;
+        size_t len;
+        int r;
+
+        r = root_read_file(ctx, SI_CONFIG_PATH, SI_TEXT_FILE_MAX, &text, &len);
+        if (r == -ENOENT) {
+                *ret = (struct si_config){.mode = SEINSTALL_MODE_INVALID};
+                return 0;
+        }
+        if (r < 0)
+                return si_error(ctx, r, "Could not read %s%s: %s", ctx->root, SI_CONFIG_PATH,
+                                strerror(-r));
+        return si_config_parse(text, len, ret);
+}
+
+static const char new_config_header[] =
+        "# This file controls the state of SELinux on the system.\n"
+        "# SELINUX= can take one of these three values:\n"
+        "# enforcing - SELinux security policy is enforced.\n"
+        "# permissive - SELinux prints warnings instead of enforcing.\n"
+        "# disabled - No SELinux policy is loaded.\n"
+        "# (written by seinstall)\n";
+
+int si_config_render(const char *old, size_t len, enum seinstall_mode mode, const char *type,
+                     char **ret)
+{
+        struct sbuf b = {};
+        const char *pos = old, *end = old ? old + len : NULL, *line, *v;
+        size_t n, vlen;
+        bool have_mode = false, have_type = false;
+        int r = 0;
+
+        if (!seinstall_mode_to_string(mode) || !si_policy_type_valid(type))
+                return -EINVAL;
+        if (!old)
+                r = sbuf_puts(&b, new_config_header);
+        /* Replace the first assignment of each key in place, drop later ones: two SELINUX= lines
+         * are read differently by different tools. */
+        while (r >= 0 && old && next_line(&pos, end, &line, &n)) {
+                size_t full = (size_t) (pos - line); /* with its line end */
+                if (line_assigns(line, n, "SELINUX", &v, &vlen)) {
+                        if (!have_mode)
+                                r = sbuf_printf(&b, "SELINUX=%s\n", seinstall_mode_to_string(mode));
+                        have_mode = true;
+                } else if (line_assigns(line, n, "SELINUXTYPE", &v, &vlen)) {
+                        if (!have_type)
+                                r = sbuf_printf(&b, "SELINUXTYPE=%s\n", type);
+                        have_type = true;
+                } else {
+                        r = sbuf_append(&b, line, full);
+                        if (r >= 0 && pos == end && full > 0 && line[full - 1] != '\n')
+                                r = sbuf_puts(&b, "\n");
+                }
+        }
+        if (r >= 0 && !have_mode)
+                r = sbuf_printf(&b, "SELINUX=%s\n", seinstall_mode_to_string(mode));
+        if (r >= 0 && !have_type)
+                r = sbuf_printf(&b, "SELINUXTYPE=%s\n", type);
+        if (r < 0) {
+                sbuf_free(&b);
+                return r;
+        }
+        *ret = sbuf_steal(&b);
+        return *ret ? 0 : -ENOMEM;
+}
+
+int si_config_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *type,
+                    struct sbuf *what)
+{
+        _cleanup_free_ char *old = NULL, *new = NULL;
+        struct si_config c = {};
+        size_t len = 0;
+        int r;
+
+        r = root_read_file(ctx, SI_CONFIG_PATH, SI_TEXT_FILE_MAX, &old, &len);
+        if (r < 0 && r != -ENOENT)
+                return si_error(ctx, r, "Could not read %s%s: %s", ctx->root, SI_CONFIG_PATH,
+                                strerror(-r));
+        r = si_config_render(old, len, mode, type, &new);
+        if (r < 0)
+                return r;
+        if (old && streq(old, new))
+                return 0;
+        if (old) {
+                r = si_config_parse(old, len, &c);
+                if (r < 0)
+                        return r;
+        }
+        r = root_mkdir_p(ctx, "/etc/selinux", 0755);
+        if (r >= 0)
+                r = root_write_atomic(ctx, SI_CONFIG_PATH, new, strlen(new), 0644);
+        if (r < 0) {
+                si_config_done(&c);
+                return si_error(ctx, r, "Could not write %s%s: %s", ctx->root, SI_CONFIG_PATH,
+                                strerror(-r));
+        }
+        if (!old)
+                r = sbuf_printf(what, "created: SELINUX=%s SELINUXTYPE=%s",
+                                seinstall_mode_to_string(mode), type);
+        else
+                r = sbuf_printf(what, "SELINUX=%s (was %s), SELINUXTYPE=%s (was %s)",
+                                seinstall_mode_to_string(mode),
+                                c.mode == SEINSTALL_MODE_INVALID ? "unset"
+                                                                 : seinstall_mode_to_string(c.mode),
+                                type, c.type ? c.type : "unset");
+        si_config_done(&c);
+        return r < 0 ? r : 1;
+}
+
+SEINSTALL_EXPORT int seinstall_settings_load_target(struct seinstall_settings *s,
+                                                    struct seinstall_ctx *ctx)
+{
+        struct si_config c = {};
+        int r;
+
+        if (!s || !ctx)
+                return -EINVAL;
+        r = si_config_read(ctx, &c);
+        if (r < 0)
+                return r;
+        if (c.mode != SEINSTALL_MODE_INVALID)
+                r = seinstall_settings_set_mode(s, c.mode, SEINSTALL_SOURCE_TARGET);
+        if (r >= 0 && c.type && si_policy_type_valid(c.type))
+                r = seinstall_settings_set_policy(s, c.type, SEINSTALL_SOURCE_TARGET);
+        si_config_done(&c);
+        return r < 0 ? r : 0;
+}

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* configure.h — private calls of the configure stage (config.c, kconfig.c, bootcmd.c,
+ * autorelabel.c, firstbootmark.c, apply.c, status.c). Not installed. */
+#ifndef SEINSTALL_CONFIGURE_H
+#define SEINSTALL_CONFIGURE_H
+
+#include "seinstall-private.h"
+
+#define SI_CONFIG_PATH     "/etc/selinux/config"
+#define SI_TEXT_FILE_MAX   (1024 * 1024)
+#define SI_KCONFIG_MAX     (8 * 1024 * 1024)
+
+/* ---- listing directories of the target (bootloader.c) ----------------------------------- */
+
+/* Sorted target paths "@dir/NAME" of the entries of @dir whose name starts with @prefix and
+ * ends with @suffix (either NULL: any), hidden ones skipped. A missing @dir gives none. */
+int si_root_list(struct seinstall_ctx *ctx, const char *dir, const char *prefix,
+                 const char *suffix, char ***ret, size_t *ret_n);
+void si_strv_free(char **v, size_t n);
+
+/* ---- /etc/selinux/config (config.c) ------------------------------------------------------ */
+
+struct si_config {
+        bool present;             /* the file exists */
+        enum seinstall_mode mode; /* SELINUX=, SEINSTALL_MODE_INVALID when missing/unknown */
+        char *type;               /* SELINUXTYPE=, NULL when missing */
+};
+void si_config_done(struct si_config *c);
+/* Parse a config's text. Never fails on content (unknown values read as missing). */
+int si_config_parse(const char *text, size_t len, struct si_config *ret);
+/* Read the target's config; a missing file gives present=false and returns 0. */
+int si_config_read(struct seinstall_ctx *ctx, struct si_config *ret);
+/* The text of @old (NULL: a new file) with exactly one SELINUX=@mode and one SELINUXTYPE=@type,
+ * everything else kept in order. */
+int si_config_render(const char *old, size_t len, enum seinstall_mode mode, const char *type,
+                     char **ret);
+/* Write the config when it differs. Returns 1 written (what changed appended to @what), 0
+ * already right, -errno. */
+int si_config_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *type,
+                    struct sbuf *what);
+
+/* ---- kernel config (kconfig.c) ----------------------------------------------------------- */
+
+struct si_kconfig {
+        enum seinstall_kernel_case kcase;
+        bool bootparam;   /* CONFIG_SECURITY_SELINUX_BOOTPARAM=y (selinux=0 works) */
+        char *file;       /* the /boot/config-* decided on (target path), or NULL */
+};
+void si_kconfig_done(struct si_kconfig *k);
+/* The case one kernel config text describes. */
+enum seinstall_kernel_case si_kconfig_case_of(const char *text, size_t len, bool *ret_bootparam);
+/* Whether selinux comes before every other exclusive LSM (apparmor, smack) in a comma list. */
+bool si_lsm_list_selinux_first(const char *list);
+/* Read every /boot/config-* of the target: one case when they agree, UNKNOWN otherwise. */
+int si_kconfig_read(struct seinstall_ctx *ctx, struct si_kconfig *ret);
+
+/* ---- kernel command line (bootcmd.c) ----------------------------------------------------- */
+
+/* What a command line must say for @mode on a kernel of case @kcase. */
+struct si_cmdline_goal {
+        enum seinstall_mode mode;
+        enum seinstall_kernel_case kcase;
+};
+/* Remove and fix arguments of one part of a command line (@text, @len), given @all (every
+ * part of the same command line joined) for context. Appends "removed X; " style notes to
+ * @what. Returns 0 and the new text in *ret. */
+int si_cmdline_fix(const char *text, size_t len, const char *all,
+                   const struct si_cmdline_goal *goal, char **ret, struct sbuf *what);
+/* The arguments (space separated, "" when none) that @all lacks for @goal. */
+int si_cmdline_missing(const char *all, const struct si_cmdline_goal *goal, char **ret);
+/* Value of the last argument @name in @cmdline ("" without "="), NULL when absent; the result
+ * is allocated. */
+char *si_cmdline_get(const char *cmdline, const char *name);
+/* The mode a kernel of @kcase boots in with @cmdline, given the config's @config_mode. */
+enum seinstall_mode si_cmdline_boot_mode(const char *cmdline, enum seinstall_kernel_case kcase,
+                                         bool bootparam, enum seinstall_mode config_mode);
+
+/* Edit the GRUB defaults text @old so the command line meets @goal. Returns 0 and the new text
+ * (NULL when nothing changes) in *ret; -EBADMSG (with *ret_line set) for an assignment it cannot
+ * edit safely. @add: arguments to append to the last GRUB_CMDLINE_LINUX (a new line when there
+ * is none), or NULL. */
+int si_grub_edit(const char *old, size_t len, const struct si_cmdline_goal *goal, const char *all,
+                 const char *add, char **ret, unsigned *ret_line, struct sbuf *what);
+/* Whether a GRUB defaults text assigns GRUB_CMDLINE_LINUX. */
+bool si_grub_has_cmdline_linux(const char *text, size_t len);
+/* The GRUB_CMDLINE_LINUX and _DEFAULT values of a GRUB defaults text, joined by a space;
+ * -EBADMSG with *ret_line (may be NULL) as si_grub_edit(). */
+int si_grub_cmdline(const char *text, size_t len, struct sbuf *out, unsigned *ret_line);
+/* The same for a BLS entry (its options lines) and /etc/kernel/cmdline. */
+int si_bls_edit(const char *old, size_t len, const struct si_cmdline_goal *goal, char **ret,
+                struct sbuf *what);
+int si_bls_cmdline(const char *text, size_t len, struct sbuf *out);
+int si_kernel_cmdline_edit(const char *old, size_t len, const struct si_cmdline_goal *goal,
+                           char **ret, struct sbuf *what);
+
+/* Edit every boot loader form @bl selects (AUTO: every one present). Each edited file is
+ * reported through @report; @ret_found gets a bit (1 << SEINSTALL_BOOTLOADER_x) per form
+ * found. */
+typedef int (*si_report_fn)(void *userdata, const char *file, const char *what);
+int si_bootcmd_apply(struct seinstall_ctx *ctx, enum seinstall_bootloader bl,
+                     const struct si_cmdline_goal *goal, si_report_fn report, void *userdata,
+                     unsigned *ret_found, bool *ret_grub_changed);
+/* The command line of the target's boot loader as the kernel would see it: the first form
+ * found of GRUB, /etc/kernel/cmdline, BLS (first entry). *ret NULL and NONE when none. */
+int si_bootcmd_read(struct seinstall_ctx *ctx, char **ret, enum seinstall_bootloader *ret_bl);
+
+/* ---- relabel scheduling and the first-boot mark (autorelabel.c, firstbootmark.c) ------- */
+
+/* Whether a relabel is scheduled in the target. */
+bool si_autorelabel_pending(struct seinstall_ctx *ctx);
+/* Write "-F" into /.autorelabel, or /etc/selinux/.autorelabel on a read-only root. Returns 1
+ * written, 0 already there, -errno; *ret_path names the file used (static). */
+int si_autorelabel_schedule(struct seinstall_ctx *ctx, const char **ret_path);
+
+struct si_firstboot_mark {
+        bool present;
+        enum seinstall_mode mode;
+        bool relabel;
+};
+int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *ret);
+/* 1 written, 0 already so, -errno. */
+int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *policy,
+                            bool relabel);
+
+/* Whether etc/selinux/@type/policy/policy.N exists in the target. */
+bool si_policy_built(struct seinstall_ctx *ctx, const char *type);
+/* The Debian package that provides policy @type (static string). */
+const char *si_policy_package(const char *type);
+
+#endif

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * firstbootmark.c — the first-boot mark (SEINSTALL_FIRSTBOOT_MARK): written by an install so
+ * that seinstall-firstboot shows its screen on the installed system's first boot, with the
+ * mode chosen at install time and whether a relabel was scheduled; removed by that screen.
+ */
+#include "configure.h"
+
+int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *ret)
+{
+        _cleanup_free_ char *text = NULL;
+        const char *pos, *end, *line;
+        struct si_firstboot_mark m = {.mode = SEINSTALL_MODE_INVALID};
+        size_t len, n;
+        int r;
+
+        r = root_read_file(ctx, SEINSTALL_FIRSTBOOT_MARK, 64 * 1024, &text, &len);
+        if (r == -ENOENT) {
+                *ret = m;
+                return 0;
+        }
+        if (r < 0)
+                return si_error(ctx, r, "Could not read %s%s: %s", ctx->root,
+                                SEINSTALL_FIRSTBOOT_MARK, strerror(-r));
+        m.present = true;
+        pos = text, end = text + len;
+        while (next_line(&pos, end, &line, &n)) {
+                _cleanup_free_ char *l = strndup(line, n);
+                const char *v;
+                if (!l)
+                        return -ENOMEM;
+                if ((v = startswith(l, "mode=")))
+                        m.mode = seinstall_mode_from_string(v);
+                else if ((v = startswith(l, "relabel=")))
+                        m.relabel = streq(v, "pending");
+        }
+        *ret = m;
+        return 0;
+}
+
+int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *policy,
+                            bool relabel)
+{
+        _cleanup_free_ char *text = NULL, *old = NULL;
+        size_t len;
+        int r;
+
+        if (asprintf(&text, "mode=%s\npolicy=%s\nrelabel=%s\n", seinstall_mode_to_string(mode),
+                     policy, relabel ? "pending" : "done") < 0)
+                return -ENOMEM;
+        if (root_read_file(ctx, SEINSTALL_FIRSTBOOT_MARK, 64 * 1024, &old, &len) >= 0 &&
+            streq(old, text))
+                return 0;
+        r = root_mkdir_p(ctx, "/var/lib/seinstall", 0755);
+        if (r >= 0)
+                r = root_write_atomic(ctx, SEINSTALL_FIRSTBOOT_MARK, text, strlen(text), 0644);
+        if (r < 0)
+                return si_error(ctx, r, "Could not write the first-boot mark %s%s: %s", ctx->root,
+                                SEINSTALL_FIRSTBOOT_MARK, strerror(-r));
+        return 1;
+}
+
+SEINSTALL_EXPORT int seinstall_firstboot_mark_remove(struct seinstall_ctx *ctx)
+{
+        int r;
+
+        if (!ctx)
+                return -EINVAL;
+        r = root_unlink(ctx, SEINSTALL_FIRSTBOOT_MARK);
+        if (r < 0)
+                return si_error(ctx, r, "Could not remove %s%s: %s", ctx->root,
+                                SEINSTALL_FIRSTBOOT_MARK, strerror(-r));
+        return 0;
+}

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * status.c — seinstall_status_read(): the target's SELinux state as the first-boot screen and
+ * `seinstall status` show it: config, the boot loader's kernel command line, the kernel's case,
+ * the mode it will boot in, a pending relabel, the first-boot mark, and SELinux now.
+ */
+#include <fcntl.h>
+
+#include "configure.h"
+
+struct seinstall_status {
+        struct si_config config;
+        bool policy_built;
+        enum seinstall_bootloader bootloader;
+        char *cmdline;
+        char *args[4]; /* selinux, security, lsm, enforcing */
+        struct si_kconfig kconfig;
+        bool relabel_pending;
+        struct si_firstboot_mark mark;
+        enum seinstall_mode boot_mode;
+        enum seinstall_mode active;
+};
+
+static const char *const arg_names[] = {"selinux", "security", "lsm", "enforcing"};
+
+SEINSTALL_EXPORT struct seinstall_status *seinstall_status_unref(struct seinstall_status *st)
+{
+        if (!st)
+                return NULL;
+        si_config_done(&st->config);
+        free(st->cmdline);
+        for (size_t i = 0; i < ELEMENTSOF(st->args); i++)
+                free(st->args[i]);
+        si_kconfig_done(&st->kconfig);
+        free(st);
+        return NULL;
+}
+
+/* SELinux of the running system: only meaningful when the target is the running system. */
+static enum seinstall_mode active_mode(struct seinstall_ctx *ctx)
+{
+        _cleanup_free_ char *v = NULL;
+
+        if (!streq(ctx->root, "/"))
+                return SEINSTALL_MODE_INVALID;
+        if (read_file_bounded("/sys/fs/selinux/enforce", 64, &v, NULL) < 0)
+                return SEINSTALL_MODE_DISABLED;
+        return v[0] == '1' ? SEINSTALL_MODE_ENFORCING : SEINSTALL_MODE_PERMISSIVE;
+}
+
+SEINSTALL_EXPORT int seinstall_status_read(struct seinstall_ctx *ctx, struct seinstall_status **ret)
+{
+        struct seinstall_status *st;
+        int r;
+
+        if (!ctx || !ret)
+                return -EINVAL;
+        st = calloc(1, sizeof(*st));
+        if (!st)
+                return -ENOMEM;
+        r = si_config_read(ctx, &st->config);
+        if (r >= 0)
+                r = si_bootcmd_read(ctx, &st->cmdline, &st->bootloader);
+        for (size_t i = 0; r >= 0 && st->cmdline && i < ELEMENTSOF(arg_names); i++)
+                st->args[i] = si_cmdline_get(st->cmdline, arg_names[i]);
+        if (r >= 0)
+                r = si_kconfig_read(ctx, &st->kconfig);
+        if (r >= 0)
+                r = si_firstboot_mark_read(ctx, &st->mark);
+        if (r < 0) {
+                seinstall_status_unref(st);
+                return r;
+        }
+        st->policy_built = si_policy_built(ctx, st->config.type ? st->config.type : "default");
+        st->relabel_pending = si_autorelabel_pending(ctx);
+        st->boot_mode = si_cmdline_boot_mode(st->cmdline ? st->cmdline : "", st->kconfig.kcase,
+                                             st->kconfig.bootparam, st->config.mode);
+        if (st->boot_mode != SEINSTALL_MODE_DISABLED && !st->policy_built)
+                st->boot_mode = SEINSTALL_MODE_DISABLED; /* nothing to load */
+        st->active = active_mode(ctx);
+        *ret = st;
+        return 0;
+}
+
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_status_get_config_mode(const struct seinstall_status *st)
+{
+        return st ? st->config.mode : SEINSTALL_MODE_INVALID;
+}
+
+SEINSTALL_EXPORT const char *seinstall_status_get_config_policy(const struct seinstall_status *st)
+{
+        return st ? st->config.type : NULL;
+}
+
+SEINSTALL_EXPORT bool seinstall_status_get_policy_built(const struct seinstall_status *st)
+{
+        return st && st->policy_built;
+}
+
+SEINSTALL_EXPORT enum seinstall_bootloader
+seinstall_status_get_bootloader(const struct seinstall_status *st)
+{
+        return st ? st->bootloader : SEINSTALL_BOOTLOADER_NONE;
+}
+
+SEINSTALL_EXPORT const char *seinstall_status_get_cmdline(const struct seinstall_status *st)
+{
+        return st ? st->cmdline : NULL;
+}
+
+SEINSTALL_EXPORT const char *seinstall_status_get_kernel_arg(const struct seinstall_status *st,
+                                                             const char *name)
+{
+        for (size_t i = 0; st && name && i < ELEMENTSOF(arg_names); i++)
+                if (streq(name, arg_names[i]))
+                        return st->args[i];
+        return NULL;
+}
+
+SEINSTALL_EXPORT enum seinstall_kernel_case
+seinstall_status_get_kernel_case(const struct seinstall_status *st)
+{
+        return st ? st->kconfig.kcase : SEINSTALL_KERNEL_UNKNOWN;
+}
+
+SEINSTALL_EXPORT const char *seinstall_status_get_kernel_config(const struct seinstall_status *st)
+{
+        return st ? st->kconfig.file : NULL;
+}
+
+SEINSTALL_EXPORT bool seinstall_status_get_relabel_pending(const struct seinstall_status *st)
+{
+        return st && st->relabel_pending;
+}
+
+SEINSTALL_EXPORT bool seinstall_status_get_firstboot_pending(const struct seinstall_status *st)
+{
+        return st && st->mark.present;
+}
+
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_status_get_firstboot_mode(const struct seinstall_status *st)
+{
+        return st ? st->mark.mode : SEINSTALL_MODE_INVALID;
+}
+
+SEINSTALL_EXPORT enum seinstall_mode seinstall_status_get_boot_mode(const struct seinstall_status *st)
+{
+        return st ? st->boot_mode : SEINSTALL_MODE_INVALID;
+}
+
+SEINSTALL_EXPORT enum seinstall_mode seinstall_status_get_active(const struct seinstall_status *st)
+{
+        return st ? st->active : SEINSTALL_MODE_INVALID;
+}

@@ -1,0 +1,68 @@
+#!/bin/bash
+# seinstall apply and status through the command line, on a Debian-like target directory:
+# exit status of the contract, JSON on stdout only, idempotence, and what lands in the files.
+. "$(dirname "$0")/../lib.sh"
+
+T=$(scratch_dir)
+mkdir -p "$T/boot" "$T/etc/default" "$T/etc/selinux/default/policy"
+printf 'CONFIG_SECURITY_SELINUX=y\nCONFIG_LSM="landlock,lockdown,yama,apparmor,selinux"\n' \
+        >"$T/boot/config-6.1.0-13-amd64"
+printf '# GRUB\nGRUB_CMDLINE_LINUX_DEFAULT="quiet enforcing=0"\nGRUB_CMDLINE_LINUX="console=ttyS0,115200n8"\n' \
+        >"$T/etc/default/grub"
+
+# usage errors are exit 2
+expect_exit 2 "$SEINSTALL" apply --root "$T"
+expect_exit 2 "$SEINSTALL" apply --root "$T" --mode enforce
+expect_exit 2 "$SEINSTALL" apply --root "$T" --mode enforcing --bootloader lilo
+expect_exit 2 "$SEINSTALL" apply --root "$T/nonexistent" --mode enforcing
+# no built policy: exit 3 naming the package, nothing written
+expect_exit 3 "$SEINSTALL" apply --root "$T" --mode enforcing
+assert_contains "missing policy message" "$ERR" "selinux-policy-default"
+[ ! -e "$T/etc/selinux/config" ] || fail "config written although apply failed"
+
+: >"$T/etc/selinux/default/policy/policy.33"
+expect_exit 0 "$SEINSTALL" apply --root "$T" --mode enforcing --firstboot --json
+if command -v python3 >/dev/null; then
+        echo "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["config_mode"]=="permissive", d; assert d["relabel_scheduled"] is True; assert [c["file"] for c in d["changes"]][-1]=="/etc/selinux/config"' ||
+                fail "apply --json: unexpected document: $OUT"
+        echo "ok: apply --json is one JSON document with the config written last"
+fi
+assert_eq "GRUB_CMDLINE_LINUX" 'GRUB_CMDLINE_LINUX="console=ttyS0,115200n8 security=selinux"' \
+        "$(grep '^GRUB_CMDLINE_LINUX=' "$T/etc/default/grub")"
+# permissive until relabeled: enforcing=0 may stay until then
+assert_eq "GRUB_CMDLINE_LINUX_DEFAULT while permissive" \
+        'GRUB_CMDLINE_LINUX_DEFAULT="quiet enforcing=0"' "$(grep '^GRUB_CMDLINE_LINUX_DEFAULT=' "$T/etc/default/grub")"
+assert_eq ".autorelabel" "-F" "$(cat "$T/.autorelabel")"
+assert_eq "SELINUX= while the relabel is pending" "SELINUX=permissive" \
+        "$(grep '^SELINUX=' "$T/etc/selinux/config")"
+
+# a second run changes nothing
+before=$(cd "$T" && find . -type f -exec md5sum {} + | sort)
+expect_exit 0 "$SEINSTALL" apply --root "$T" --mode enforcing --firstboot
+assert_contains "second run" "$OUT" "nothing to change"
+after=$(cd "$T" && find . -type f -exec md5sum {} + | sort)
+assert_eq "files after a second run" "$before" "$after"
+
+expect_exit 0 "$SEINSTALL" status --root "$T" --json
+if command -v python3 >/dev/null; then
+        echo "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["boot_mode"]=="permissive" and d["relabel_pending"] and d["firstboot_mode"]=="enforcing" and d["kernel"]=="opt-in" and d["kernel_args"]["security"]=="selinux", d' ||
+                fail "status --json: $OUT"
+        echo "ok: status --json"
+fi
+expect_exit 0 "$SEINSTALL" status --root "$T"
+assert_contains "status text" "$OUT" "relabel pending: yes"
+
+# after the relabel: enforcing for real
+rm "$T/.autorelabel"
+expect_exit 0 "$SEINSTALL" apply --root "$T" --mode enforcing
+assert_eq "SELINUX= after the relabel" "SELINUX=enforcing" "$(grep '^SELINUX=' "$T/etc/selinux/config")"
+assert_eq "GRUB_CMDLINE_LINUX_DEFAULT (enforcing=0 removed for enforcing)" \
+        'GRUB_CMDLINE_LINUX_DEFAULT="quiet"' "$(grep '^GRUB_CMDLINE_LINUX_DEFAULT=' "$T/etc/default/grub")"
+expect_exit 0 "$SEINSTALL" status --root "$T"
+assert_contains "status text" "$OUT" "boots in:        enforcing"
+
+# disabled on this kernel: remove security=selinux, add nothing
+expect_exit 0 "$SEINSTALL" apply --root "$T" --mode disabled
+assert_eq "GRUB_CMDLINE_LINUX when disabled" 'GRUB_CMDLINE_LINUX="console=ttyS0,115200n8"' \
+        "$(grep '^GRUB_CMDLINE_LINUX=' "$T/etc/default/grub")"
+assert_contains "todo names update-grub" "$OUT" "update-grub"

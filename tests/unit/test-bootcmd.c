@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Unit tests of bootcmd.c and kconfig.c: the arguments each mode needs on each kernel case,
+ * and each boot loader form edited (added, removed, idempotent, others kept, quoting kept). */
+#include <check.h>
+
+#include "configure.h"
+#include "testutil.h"
+
+static const struct si_cmdline_goal enf_optin = {SEINSTALL_MODE_ENFORCING,
+                                                 SEINSTALL_KERNEL_SELINUX_OPTIN};
+static const struct si_cmdline_goal perm_optin = {SEINSTALL_MODE_PERMISSIVE,
+                                                  SEINSTALL_KERNEL_SELINUX_OPTIN};
+static const struct si_cmdline_goal dis_optin = {SEINSTALL_MODE_DISABLED,
+                                                 SEINSTALL_KERNEL_SELINUX_OPTIN};
+static const struct si_cmdline_goal enf_default = {SEINSTALL_MODE_ENFORCING,
+                                                   SEINSTALL_KERNEL_SELINUX_DEFAULT};
+static const struct si_cmdline_goal dis_default = {SEINSTALL_MODE_DISABLED,
+                                                   SEINSTALL_KERNEL_SELINUX_DEFAULT};
+static const struct si_cmdline_goal enf_unknown = {SEINSTALL_MODE_ENFORCING,
+                                                   SEINSTALL_KERNEL_UNKNOWN};
+static const struct si_cmdline_goal dis_unknown = {SEINSTALL_MODE_DISABLED,
+                                                   SEINSTALL_KERNEL_UNKNOWN};
+
+/* The kernel command line file edited for @goal; "=" when unchanged. */
+static char *kcmd(const char *in, const struct si_cmdline_goal *goal)
+{
+        char *out = NULL;
+        ck_assert_int_eq(si_kernel_cmdline_edit(in, strlen(in), goal, &out, NULL), 0);
+        return out ? out : strdup("=");
+}
+
+#define ck_edit(fn, in, goal, want)                                                                \
+        do {                                                                                       \
+                _cleanup_free_ char *_o = fn(in, goal);                                            \
+                ck_assert_str_eq(_o, want);                                                        \
+        } while (0)
+
+START_TEST(test_kernel_cases)
+{
+        bool bp;
+        const char debian[] = "CONFIG_SECURITY_SELINUX=y\n"
+                              "# CONFIG_SECURITY_SELINUX_BOOTPARAM is not set\n"
+                              "CONFIG_LSM=\"landlock,lockdown,yama,loadpin,safesetid,integrity,"
+                              "apparmor,selinux,smack,tomoyo,bpf\"\n";
+        const char fedora[] = "CONFIG_SECURITY_SELINUX=y\nCONFIG_SECURITY_SELINUX_BOOTPARAM=y\n"
+                              "CONFIG_LSM=\"lockdown,yama,integrity,selinux,bpf,landlock\"\n";
+        const char old[] = "CONFIG_SECURITY_SELINUX=y\nCONFIG_DEFAULT_SECURITY=\"selinux\"\n";
+        const char none[] = "# CONFIG_SECURITY_SELINUX is not set\nCONFIG_LSM=\"selinux\"\n";
+
+        ck_assert_int_eq(si_kconfig_case_of(debian, strlen(debian), &bp),
+                         SEINSTALL_KERNEL_SELINUX_OPTIN);
+        ck_assert(!bp);
+        ck_assert_int_eq(si_kconfig_case_of(fedora, strlen(fedora), &bp),
+                         SEINSTALL_KERNEL_SELINUX_DEFAULT);
+        ck_assert(bp);
+        ck_assert_int_eq(si_kconfig_case_of(old, strlen(old), NULL),
+                         SEINSTALL_KERNEL_SELINUX_DEFAULT);
+        ck_assert_int_eq(si_kconfig_case_of(none, strlen(none), NULL),
+                         SEINSTALL_KERNEL_NO_SELINUX);
+}
+END_TEST
+
+START_TEST(test_cmdline_modes)
+{
+        /* opt-in kernel (Debian): on needs security=selinux, off removes it and adds nothing */
+        ck_edit(kcmd, "root=/dev/vda1 ro quiet\n", &enf_optin,
+                "root=/dev/vda1 ro quiet security=selinux\n");
+        ck_edit(kcmd, "root=/dev/vda1 ro security=selinux quiet\n", &enf_optin, "=");
+        ck_edit(kcmd, "root=/dev/vda1 security=selinux ro\n", &dis_optin, "root=/dev/vda1 ro\n");
+        ck_edit(kcmd, "root=/dev/vda1 ro\n", &dis_optin, "=");
+        /* another major LSM named in security= would keep SELinux off */
+        ck_edit(kcmd, "security=apparmor ro\n", &enf_optin, "security=selinux ro\n");
+        /* enforcing=0 overrides the config: gone for enforcing, kept for permissive */
+        ck_edit(kcmd, "ro enforcing=0 security=selinux\n", &enf_optin, "ro security=selinux\n");
+        ck_edit(kcmd, "ro enforcing=0 security=selinux\n", &perm_optin, "=");
+        ck_edit(kcmd, "ro enforcing=1 security=selinux\n", &perm_optin, "ro security=selinux\n");
+        /* SELinux-default kernel (Fedora): off needs selinux=0, on removes it */
+        ck_edit(kcmd, "ro quiet\n", &dis_default, "ro quiet selinux=0\n");
+        ck_edit(kcmd, "ro selinux=0 quiet\n", &enf_default, "ro quiet\n");
+        ck_edit(kcmd, "ro quiet\n", &enf_default, "=");
+        /* unknown kernel: both */
+        ck_edit(kcmd, "ro\n", &enf_unknown, "ro security=selinux\n");
+        ck_edit(kcmd, "ro security=selinux\n", &dis_unknown, "ro selinux=0\n");
+        /* lsm= makes security= ignored: selinux goes into the list, before apparmor */
+        ck_edit(kcmd, "ro lsm=landlock,lockdown,yama,apparmor,bpf\n", &enf_optin,
+                "ro lsm=landlock,lockdown,yama,selinux,apparmor,bpf\n");
+        ck_edit(kcmd, "ro lsm=landlock,yama,selinux,apparmor\n", &enf_optin, "=");
+        ck_edit(kcmd, "ro lsm=apparmor,selinux\n", &enf_optin, "ro lsm=selinux,apparmor\n");
+        ck_edit(kcmd, "ro lsm=yama,selinux,bpf\n", &dis_optin, "ro lsm=yama,bpf\n");
+        ck_edit(kcmd, "ro lsm=selinux\n", &dis_optin, "ro\n");
+        ck_edit(kcmd, "lsm=yama security=apparmor\n", &enf_optin, "lsm=yama,selinux security=apparmor\n");
+        /* names that only start like ours are other arguments */
+        ck_edit(kcmd, "selinuxfoo=0 enforcing_x=0 securityx=1\n", &enf_default, "=");
+}
+END_TEST
+
+START_TEST(test_cmdline_spacing)
+{
+        /* other arguments, their order and spacing stay; leading blanks too */
+        ck_edit(kcmd, "  a=1\tenforcing=0   b=\"x y\"  selinux=0 c\n", &enf_default,
+                "  a=1   b=\"x y\" c\n");
+        ck_edit(kcmd, "enforcing=0 a", &enf_default, "a");
+        ck_edit(kcmd, "", &enf_optin, "security=selinux");
+        ck_edit(kcmd, "a\nb\n", &enf_optin, "a\nb security=selinux\n");
+}
+END_TEST
+
+static char *grub(const char *in, const struct si_cmdline_goal *goal)
+{
+        _cleanup_free_ char *fixed = NULL, *add = NULL;
+        struct sbuf all = {}, fall = {};
+        char *out = NULL;
+        unsigned line = 0;
+
+        /* as bootloader.c does: fix, then add what the fixed whole lacks */
+        ck_assert_int_eq(si_grub_cmdline(in, strlen(in), &all, NULL), 0);
+        ck_assert_int_eq(sbuf_puts(&all, ""), 0);
+        ck_assert_int_eq(si_grub_edit(in, strlen(in), goal, all.s, NULL, &fixed, &line, NULL), 0);
+        if (!fixed)
+                fixed = strdup(in);
+        ck_assert_int_eq(si_grub_cmdline(fixed, strlen(fixed), &fall, NULL), 0);
+        ck_assert_int_eq(sbuf_puts(&fall, ""), 0);
+        ck_assert_int_eq(si_cmdline_missing(fall.s, goal, &add), 0);
+        ck_assert_int_eq(si_grub_edit(fixed, strlen(fixed), goal, fall.s, add, &out, &line, NULL),
+                         0);
+        sbuf_free(&all);
+        sbuf_free(&fall);
+        if (!out)
+                return streq(fixed, in) ? strdup("=") : TAKE_PTR(fixed);
+        return out;
+}
+
+START_TEST(test_grub)
+{
+        ck_edit(grub, "GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX=\"\"\n", &enf_optin,
+                "GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX=\"security=selinux\"\n");
+        /* quoting kept: single quotes, double quotes, unquoted becomes quoted when needed */
+        ck_edit(grub, "GRUB_CMDLINE_LINUX='console=ttyS0'\n", &enf_optin,
+                "GRUB_CMDLINE_LINUX='console=ttyS0 security=selinux'\n");
+        ck_edit(grub, "GRUB_CMDLINE_LINUX=console=ttyS0\n", &enf_optin,
+                "GRUB_CMDLINE_LINUX=\"console=ttyS0 security=selinux\"\n");
+        ck_edit(grub, "GRUB_CMDLINE_LINUX=\n", &enf_optin,
+                "GRUB_CMDLINE_LINUX=security=selinux\n");
+        /* comments after the value, export, indentation */
+        ck_edit(grub, "  export GRUB_CMDLINE_LINUX=\"a \\\"b\\\"\" # note\n", &enf_optin,
+                "  export GRUB_CMDLINE_LINUX=\"a \\\"b\\\" security=selinux\" # note\n");
+        /* removed from _DEFAULT too, added only to GRUB_CMDLINE_LINUX */
+        ck_edit(grub, "GRUB_CMDLINE_LINUX_DEFAULT=\"quiet enforcing=0\"\nGRUB_CMDLINE_LINUX=\"\"\n",
+                &enf_optin,
+                "GRUB_CMDLINE_LINUX_DEFAULT=\"quiet\"\nGRUB_CMDLINE_LINUX=\"security=selinux\"\n");
+        /* already right: unchanged */
+        ck_edit(grub, "GRUB_CMDLINE_LINUX_DEFAULT=\"quiet security=selinux\"\n", &enf_optin, "=");
+        /* no assignment at all: one is appended */
+        ck_edit(grub, "GRUB_TIMEOUT=5", &enf_optin,
+                "GRUB_TIMEOUT=5\nGRUB_CMDLINE_LINUX=\"security=selinux\"\n");
+        /* the last assignment is the effective one */
+        ck_edit(grub, "GRUB_CMDLINE_LINUX=\"a\"\nGRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX b\"\n",
+                &enf_optin,
+                "GRUB_CMDLINE_LINUX=\"a\"\nGRUB_CMDLINE_LINUX=\"$GRUB_CMDLINE_LINUX b "
+                "security=selinux\"\n");
+        ck_edit(grub, "GRUB_CMDLINE_LINUX=\"security=selinux quiet\"\n", &dis_optin,
+                "GRUB_CMDLINE_LINUX=\"quiet\"\n");
+        ck_edit(grub, "GRUB_CMDLINE_LINUX=\"quiet\"\r\n", &dis_default,
+                "GRUB_CMDLINE_LINUX=\"quiet selinux=0\"\r\n");
+        /* commented lines are not assignments */
+        ck_edit(grub, "#GRUB_CMDLINE_LINUX=\"enforcing=0\"\nGRUB_CMDLINE_LINUX=\"security=selinux\"\n",
+                &enf_optin, "=");
+}
+END_TEST
+
+START_TEST(test_grub_refused)
+{
+        const char *bad[] = {
+                "GRUB_CMDLINE_LINUX=\"a\nb\"\n",
+                "GRUB_CMDLINE_LINUX=\"a\"'b'\n",
+                "GRUB_CMDLINE_LINUX=$(cat /x)\n",
+                "GRUB_CMDLINE_LINUX='a\n",
+        };
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+                char *out = NULL;
+                unsigned line = 0;
+                ck_assert_int_eq(si_grub_edit(bad[i], strlen(bad[i]), &enf_optin, "", "x", &out,
+                                              &line, NULL),
+                                 -EBADMSG);
+                ck_assert_uint_eq(line, 1);
+                ck_assert_ptr_null(out);
+        }
+}
+END_TEST
+
+static char *bls(const char *in, const struct si_cmdline_goal *goal)
+{
+        char *out = NULL;
+        ck_assert_int_eq(si_bls_edit(in, strlen(in), goal, &out, NULL), 0);
+        return out ? out : strdup("=");
+}
+
+START_TEST(test_bls)
+{
+        ck_edit(bls, "title Debian\nlinux /vmlinuz\noptions root=UUID=1 ro quiet\n", &enf_optin,
+                "title Debian\nlinux /vmlinuz\noptions root=UUID=1 ro quiet security=selinux\n");
+        ck_edit(bls, "title Debian\noptions root=UUID=1 ro security=selinux\n", &enf_optin, "=");
+        ck_edit(bls, "title Fedora\noptions  root=x  selinux=0 rhgb\n", &enf_default,
+                "title Fedora\noptions  root=x rhgb\n");
+        /* two options lines: removals in both, the addition in the last */
+        ck_edit(bls, "options enforcing=0 a\noptions b\n", &enf_optin,
+                "options a\noptions b security=selinux\n");
+        /* no options line: one is added */
+        ck_edit(bls, "title x\nlinux /vmlinuz", &dis_default,
+                "title x\nlinux /vmlinuz\noptions selinux=0\n");
+        /* "optionsfoo" is not the options key */
+        ck_edit(bls, "optionsfoo enforcing=0\noptions a\n", &enf_default, "=");
+}
+END_TEST
+
+START_TEST(test_boot_mode)
+{
+        ck_assert_int_eq(si_cmdline_boot_mode("ro", SEINSTALL_KERNEL_SELINUX_OPTIN, false,
+                                              SEINSTALL_MODE_ENFORCING),
+                         SEINSTALL_MODE_DISABLED);
+        ck_assert_int_eq(si_cmdline_boot_mode("security=selinux", SEINSTALL_KERNEL_SELINUX_OPTIN,
+                                              false, SEINSTALL_MODE_ENFORCING),
+                         SEINSTALL_MODE_ENFORCING);
+        ck_assert_int_eq(si_cmdline_boot_mode("security=selinux enforcing=0",
+                                              SEINSTALL_KERNEL_SELINUX_OPTIN, false,
+                                              SEINSTALL_MODE_ENFORCING),
+                         SEINSTALL_MODE_PERMISSIVE);
+        ck_assert_int_eq(si_cmdline_boot_mode("lsm=apparmor,selinux", SEINSTALL_KERNEL_SELINUX_OPTIN,
+                                              false, SEINSTALL_MODE_ENFORCING),
+                         SEINSTALL_MODE_DISABLED);
+        ck_assert_int_eq(si_cmdline_boot_mode("", SEINSTALL_KERNEL_SELINUX_DEFAULT, true,
+                                              SEINSTALL_MODE_PERMISSIVE),
+                         SEINSTALL_MODE_PERMISSIVE);
+        ck_assert_int_eq(si_cmdline_boot_mode("selinux=0", SEINSTALL_KERNEL_SELINUX_DEFAULT, true,
+                                              SEINSTALL_MODE_ENFORCING),
+                         SEINSTALL_MODE_DISABLED);
+        ck_assert_int_eq(si_cmdline_boot_mode("", SEINSTALL_KERNEL_SELINUX_DEFAULT, true,
+                                              SEINSTALL_MODE_DISABLED),
+                         SEINSTALL_MODE_DISABLED);
+        ck_assert_int_eq(si_cmdline_boot_mode("", SEINSTALL_KERNEL_UNKNOWN, false,
+                                              SEINSTALL_MODE_ENFORCING),
+                         SEINSTALL_MODE_INVALID);
+        ck_assert_int_eq(si_cmdline_boot_mode("security=selinux", SEINSTALL_KERNEL_NO_SELINUX,
+                                              false, SEINSTALL_MODE_ENFORCING),
+                         SEINSTALL_MODE_DISABLED);
+}
+END_TEST
+
+int main(void)
+{
+        Suite *suite = suite_create("bootcmd");
+        TCase *tc = tcase_create("cmdline");
+
+        tcase_add_test(tc, test_kernel_cases);
+        tcase_add_test(tc, test_cmdline_modes);
+        tcase_add_test(tc, test_cmdline_spacing);
+        tcase_add_test(tc, test_grub);
+        tcase_add_test(tc, test_grub_refused);
+        tcase_add_test(tc, test_bls);
+        tcase_add_test(tc, test_boot_mode);
+        suite_add_tcase(suite, tc);
+        return run_suite(suite);
+}
