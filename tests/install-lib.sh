@@ -37,3 +37,49 @@ require_command() {
         *"not built yet"*) skip "seinstall $1 is not on main yet ('$out')" ;;
         esac
 }
+
+# make_target DIR: a small installed system in DIR (normally a loop-mounted ext4): Debian's
+# default policy copied from the host, a Debian 12-like kernel config (SELinux built in, not the
+# default LSM), GRUB defaults, and a few files to label.
+make_target() {
+        local t=$1
+        [ -d /etc/selinux/default/policy ] || skip "the host has no selinux-policy-default (make deps)"
+        mkdir -p "$t"/{etc/selinux,etc/default,boot,usr/bin,usr/sbin,var/log,home/person,root,tmp}
+        cp -a /etc/selinux/default "$t/etc/selinux/" || fail "copying the host's policy into $t"
+        [ -f /etc/selinux/semanage.conf ] && cp /etc/selinux/semanage.conf "$t/etc/selinux/"
+        cat >"$t/boot/config-6.1.0-test-amd64" <<'CONFIG'
+CONFIG_SECURITY=y
+CONFIG_SECURITY_SELINUX=y
+# CONFIG_SECURITY_SELINUX_BOOTPARAM is not set
+CONFIG_SECURITY_SELINUX_DEVELOP=y
+CONFIG_DEFAULT_SECURITY_APPARMOR=y
+CONFIG_LSM="landlock,lockdown,yama,loadpin,safesetid,integrity,apparmor,selinux,smack,tomoyo,bpf"
+CONFIG
+        printf 'GRUB_DEFAULT=0\nGRUB_TIMEOUT=5\nGRUB_CMDLINE_LINUX_DEFAULT="quiet"\nGRUB_CMDLINE_LINUX=""\n' \
+                >"$t/etc/default/grub"
+        echo target >"$t/etc/hostname"
+        cp /bin/true "$t/usr/bin/true"
+        echo "hello" >"$t/home/person/notes"
+        : >"$t/var/log/installer.log"
+}
+
+# label_of FILE: its security.selinux label ("" when it has none).
+label_of() {
+        getfattr --absolute-names --only-values -n security.selinux "$1" 2>/dev/null | tr -d '\0'
+}
+
+# fake_debconf DIR: debian-installer's debconf confmodule in a fake installer root DIR. Every
+# call is appended to DIR/debconf.log ("INPUT critical seinstall/refused", "SUBST ..."); the
+# calls succeed as cdebconf's do.
+fake_debconf() {
+        mkdir -p "$1/usr/share/debconf"
+        cat >"$1/usr/share/debconf/confmodule" <<CONFMODULE
+# fake cdebconf confmodule for tests
+_log() { printf '%s\n' "\$*" >>'$1/debconf.log'; }
+db_capb() { _log "CAPB \$*"; }
+db_subst() { _log "SUBST \$*"; }
+db_input() { _log "INPUT \$*"; }
+db_go() { _log "GO"; }
+db_get() { _log "GET \$*"; RET=; }
+CONFMODULE
+}

@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Calamares job module: run seinstall on the mounted target.
+
+action "check" (after the mount module): ask seinstall whether the target's file systems can
+carry SELinux labels; a refusal stops the install and Calamares shows seinstall's reason and
+fix. action "install" (before the umount module): policy, relabel, config, boot loader and
+first-boot mark. Boot options (seinstall.mode=, selinux=0, ...) are read by seinstall itself.
+"""
+
+import json
+import subprocess
+
+import libcalamares
+
+
+def _conf():
+    return libcalamares.job.configuration or {}
+
+
+def pretty_name():
+    if _conf().get("action", "check") == "install":
+        return "Setting up SELinux on the installed system"
+    return "Checking that the file systems can carry SELinux labels"
+
+
+def _run(cmd, timeout):
+    libcalamares.utils.debug("seinstall: running " + " ".join(cmd))
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True, timeout=timeout)
+    except FileNotFoundError:
+        return 127, "{} not found: install seinstall in the live system".format(cmd[0])
+    except subprocess.TimeoutExpired:
+        return 124, "{} did not finish within {} s (timeout in the module's .conf)".format(
+            " ".join(cmd), timeout)
+    for line in p.stdout.splitlines():
+        libcalamares.utils.debug("seinstall: " + line)
+    return p.returncode, p.stdout.strip()
+
+
+def _profile_settings(command, profile):
+    """The mode and unsupported-filesystem policy a profile chooses, as seinstall reads it."""
+    rc, out = _run([command, "profile", profile, "--json"], 60)
+    if rc != 0:
+        return None, None, out
+    try:
+        doc = json.loads(out)
+    except ValueError:
+        return None, None, "seinstall profile printed no JSON: " + out
+    return doc.get("mode"), doc.get("unsupported"), None
+
+
+def run():
+    conf = _conf()
+    action = conf.get("action", "check")
+    command = conf.get("command", "seinstall")
+    profile = conf.get("profile")
+    timeout = int(conf.get("timeout", 3600))
+    root = libcalamares.globalstorage.value("rootMountPoint")
+    if action not in ("check", "install"):
+        return ("SELinux: bad module configuration",
+                "action must be 'check' or 'install', not '{}'".format(action))
+    if not root:
+        return ("SELinux: no target mounted",
+                "rootMountPoint is not set: put seinstall@{} after the mount module.".format(action))
+
+    unsupported = None
+    cmd = [command, action, "--root", root]
+    if profile and action == "install":
+        cmd += ["--profile", profile]
+    elif profile:
+        mode, unsupported, err = _profile_settings(command, profile)
+        if err:
+            return ("SELinux: the profile {} cannot be used".format(profile), err)
+        if mode:
+            cmd += ["--mode", mode]
+
+    rc, out = _run(cmd, timeout)
+    if rc == 0:
+        return None
+    if rc == 1 and action == "check" and unsupported == "warn":
+        libcalamares.utils.warning("seinstall: the profile allows unsupported file systems; "
+                                   "the system will boot permissive:\n" + out)
+        return None
+    if rc == 1:
+        return ("SELinux cannot work on the file systems chosen",
+                out + "\n\nGo back, choose file systems that keep per-file labels (ext4, xfs, "
+                "btrfs) for the mount points named above, and start the install again.")
+    return ("SELinux setup failed (seinstall {} exited {})".format(action, rc), out)
