@@ -64,7 +64,6 @@ def run():
         return ("SELinux: no target mounted",
                 "rootMountPoint is not set: put seinstall@{} after the mount module.".format(action))
 
-    unsupported = None
     cmd = [command, action, "--root", root]
     if profile and action == "install":
         cmd += ["--profile", profile]
@@ -74,13 +73,11 @@ def run():
             return ("SELinux: the profile {} cannot be used".format(profile), err)
         if mode:
             cmd += ["--mode", mode]
+        if unsupported:
+            cmd += ["--unsupported", unsupported]
 
     rc, out = _run(cmd, timeout)
     if rc == 0:
-        return None
-    if rc == 1 and action == "check" and unsupported == "warn":
-        libcalamares.utils.warning("seinstall: the profile allows unsupported file systems; "
-                                   "the system will boot permissive:\n" + out)
         return None
     if rc == 1:
         return ("SELinux cannot work on the file systems chosen",
