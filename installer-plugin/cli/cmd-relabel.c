@@ -1,13 +1,176 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* cmd-relabel.c — `seinstall relabel`. Placeholder until the relabel work lands. */
+/* cmd-relabel.c — `seinstall relabel`: options, a progress line, and the summary. */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "cli.h"
 
+static void usage(FILE *f)
+{
+        fprintf(f, "Usage: seinstall relabel [--root DIR] [--policy TYPE | --file-contexts FILE]\n"
+                   "                         [--threads N] [--progress | --no-progress]\n"
+                   "                         [--dry-run] [--json]\n\n"
+                   "Label every file of the target from its policy's file contexts, as\n"
+                   "'setfiles -F' would, on every mount that keeps per-file labels.\n\n"
+                   "  --root DIR            the target tree (default /)\n"
+                   "  --policy TYPE         policy under DIR/etc/selinux (default: the target's)\n"
+                   "  --file-contexts FILE  use this file_contexts (on the host) instead\n"
+                   "  --threads N           worker threads (default: one per CPU)\n"
+                   "  --progress            show progress on stderr (default on a terminal)\n"
+                   "  --no-progress         never show progress\n"
+                   "  --dry-run             count what would change, write nothing\n"
+                   "  --json                print a JSON summary on stdout\n");
+}
+
+static void show_progress(void *userdata, unsigned long long done, unsigned long long total,
+                          double elapsed)
+{
+        double rate = elapsed > 0 ? (double) done / elapsed : 0;
+        unsigned long long t = total > done ? total : done;
+
+        (void) userdata;
+        if (rate > 0 && t > done) {
+                double left = (double) (t - done) / rate;
+                fprintf(stderr,
+                        "\r\033[Kseinstall: relabel: %llu of ~%llu entries, %.0f/s, ~%.0fs left",
+                        done, t, rate, left);
+        } else {
+                fprintf(stderr, "\r\033[Kseinstall: relabel: %llu entries, %.0f/s", done, rate);
+        }
+        fflush(stderr);
+}
+
+/* A deep tree needs an open directory per level and per thread. */
+static void raise_fd_limit(void)
+{
+        struct rlimit rl;
+
+        if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+                rl.rlim_cur = rl.rlim_max;
+                (void) setrlimit(RLIMIT_NOFILE, &rl);
+        }
+}
+
+static void print_text(const struct seinstall_relabel_result *res, bool dry_run)
+{
+        printf("%s: %llu entries, %llu %s, %llu already right, %llu without a context, "
+               "%llu errors\n",
+               dry_run ? "relabel (dry run)" : "relabel",
+               seinstall_relabel_result_count(res, SEINSTALL_RELABEL_SEEN),
+               seinstall_relabel_result_count(res, SEINSTALL_RELABEL_CHANGED),
+               dry_run ? "to change" : "changed",
+               seinstall_relabel_result_count(res, SEINSTALL_RELABEL_UNCHANGED),
+               seinstall_relabel_result_count(res, SEINSTALL_RELABEL_NO_CONTEXT),
+               seinstall_relabel_result_count(res, SEINSTALL_RELABEL_ERRORS));
+        for (size_t i = 0; i < seinstall_relabel_result_n_skipped(res); i++) {
+                const char *fstype, *reason;
+                const char *mp = seinstall_relabel_result_skipped(res, i, &fstype, &reason);
+                printf("skipped mount %s (%s): %s\n", mp, fstype, reason);
+        }
+        for (size_t i = 0; i < seinstall_relabel_result_n_verified(res); i++) {
+                const char *actual, *expected;
+                const char *p = seinstall_relabel_result_verified(res, i, &actual, &expected);
+                if (!actual || strcmp(actual, expected) != 0)
+                        printf("verify: %s has %s, expected %s\n", p, actual ? actual : "(none)",
+                               expected);
+        }
+        for (size_t i = 0; i < seinstall_relabel_result_n_errors(res); i++)
+                fprintf(stderr, "seinstall: %s\n", seinstall_relabel_result_error(res, i));
+}
+
 int cmd_relabel(int argc, char **argv)
 {
-        (void) argc;
-        (void) argv;
-        fprintf(stderr, "seinstall relabel: not built yet\n");
-        return EXIT_SYSTEM;
+        static const struct option options[] = {
+            CLI_COMMON_OPTIONS,
+            {"policy", required_argument, NULL, 'P'},
+            {"file-contexts", required_argument, NULL, 'f'},
+            {"threads", required_argument, NULL, 't'},
+            {"progress", no_argument, NULL, 'p'},
+            {"no-progress", no_argument, NULL, 'n'},
+            {"dry-run", no_argument, NULL, 'd'},
+            {},
+        };
+        struct cli_common c = {0};
+        const char *policy = NULL, *fc = NULL;
+        unsigned threads = 0, flags = 0;
+        int progress = -1, opt, r, status;
+        struct seinstall_ctx *ctx = NULL;
+        struct seinstall_relabel_result *res = NULL;
+
+        optind = 1;
+        while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+                if (cli_common_option(&c, opt, optarg))
+                        continue;
+                switch (opt) {
+                case 'h':
+                        usage(stdout);
+                        return EXIT_OK;
+                case 'P':
+                        policy = optarg;
+                        break;
+                case 'f':
+                        fc = optarg;
+                        break;
+                case 't': {
+                        char *end;
+                        unsigned long n = strtoul(optarg, &end, 10);
+                        if (!*optarg || *end || n == 0 || n > 1024)
+                                return cli_usage_error("relabel",
+                                                       "--threads takes a number from 1 to 1024, "
+                                                       "not '%s'",
+                                                       optarg);
+                        threads = (unsigned) n;
+                        break;
+                }
+                case 'p':
+                        progress = 1;
+                        break;
+                case 'n':
+                        progress = 0;
+                        break;
+                case 'd':
+                        flags |= SEINSTALL_RELABEL_DRY_RUN;
+                        break;
+                default:
+                        return cli_usage_error("relabel", "unknown option");
+                }
+        }
+        if (optind < argc)
+                return cli_usage_error("relabel", "unexpected argument '%s'", argv[optind]);
+        if (policy && fc)
+                return cli_usage_error("relabel",
+                                       "--policy and --file-contexts exclude each other");
+        if (progress < 0)
+                progress = isatty(STDERR_FILENO);
+
+        status = cli_open(&c, &ctx);
+        if (status)
+                return status;
+        raise_fd_limit();
+        r = seinstall_relabel(ctx, policy, fc, threads, flags, progress ? show_progress : NULL,
+                              NULL, &res);
+        if (progress)
+                fprintf(stderr, "\r\033[K");
+        if (res) {
+                if (c.json) {
+                        char *json = NULL;
+                        if (seinstall_relabel_result_to_json(res, &json) == 0) {
+                                printf("%s\n", json);
+                                free(json);
+                        }
+                        for (size_t i = 0; i < seinstall_relabel_result_n_errors(res); i++)
+                                fprintf(stderr, "seinstall: %s\n",
+                                        seinstall_relabel_result_error(res, i));
+                } else {
+                        print_text(res, flags & SEINSTALL_RELABEL_DRY_RUN);
+                }
+        }
+        status = r < 0 ? cli_fail(ctx, r, "relabel") : EXIT_OK;
+        seinstall_relabel_result_unref(res);
+        seinstall_unref(ctx);
+        return status;
 }

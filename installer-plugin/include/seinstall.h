@@ -223,7 +223,78 @@ SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_check_to_json(const struct seinstal
                                                            char **ret);
 
 /* ===== relabel ============================================================================ */
-/* (owned by fcontext.c, relabel.c) */
+/* (owned by fcontext.c, relabel.c)
+ *
+ * Give every file of the target the label its policy's file contexts assign, as
+ * `setfiles -F -r ROOT FILE_CONTEXTS ROOT` would (full contexts, user and role included), on
+ * every mount below the root that keeps per-file labels; other mounts are skipped and listed. */
+
+struct seinstall_relabel_result;
+
+#define SEINSTALL_RELABEL_DRY_RUN   (1u << 0) /* count what would change, write nothing */
+#define SEINSTALL_RELABEL_NO_VERIFY (1u << 1) /* skip the check of boot-critical files */
+
+/* Called about four times a second from the thread that called seinstall_relabel(): entries
+ * done so far, the estimated total (used inodes of the labeled filesystems; may be exceeded)
+ * and seconds since the start. */
+typedef void (*seinstall_relabel_progress_fn)(void *userdata, unsigned long long done,
+                                              unsigned long long estimated_total,
+                                              double elapsed_seconds);
+
+/* Relabel the target of @ctx. @policy_type: a policy under the target's /etc/selinux (NULL: the
+ * target's SELINUXTYPE, else "default"); @file_contexts: a file_contexts path on the host to
+ * use instead of the target's (its .homedirs/.local/.subs/.subs_dist next to it), or NULL.
+ * @threads: 0 means one per online CPU. @flags: SEINSTALL_RELABEL_*. @progress may be NULL.
+ * Returns 0 when every entry got its label and the boot-critical files verified; -EBADMSG/
+ * -ENOENT/-EINVAL for bad file contexts, policy or arguments; -EPERM when the running system
+ * refuses the target's contexts (its own policy does not know them: the message says what to
+ * do); -EIO when some entries could not be labeled or verified; -ENOMEM. Unlike other calls,
+ * *ret_result (if not NULL) is set whenever the walk started, also on failure, so the caller
+ * can show what happened; the caller unrefs it. */
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_relabel(struct seinstall_ctx *ctx, const char *policy_type, const char *file_contexts,
+                  unsigned threads, unsigned flags, seinstall_relabel_progress_fn progress,
+                  void *userdata, struct seinstall_relabel_result **ret_result);
+
+/* Take and drop a reference to a result; unref frees it with the last one, accepts NULL and
+ * returns NULL. */
+SEINSTALL_EXPORT struct seinstall_relabel_result *
+seinstall_relabel_result_ref(struct seinstall_relabel_result *r);
+SEINSTALL_EXPORT struct seinstall_relabel_result *
+seinstall_relabel_result_unref(struct seinstall_relabel_result *r);
+
+enum seinstall_relabel_count {
+        SEINSTALL_RELABEL_SEEN = 0,   /* entries walked on labeled mounts */
+        SEINSTALL_RELABEL_CHANGED,    /* labels written (or that would be, with DRY_RUN) */
+        SEINSTALL_RELABEL_UNCHANGED,  /* already right */
+        SEINSTALL_RELABEL_NO_CONTEXT, /* no spec, or <<none>>: left as they are */
+        SEINSTALL_RELABEL_ERRORS,     /* entries that could not be read or labeled */
+};
+/* One of the counts above (0 for a NULL result or an unknown count). */
+SEINSTALL_EXPORT unsigned long long
+seinstall_relabel_result_count(const struct seinstall_relabel_result *r,
+                               enum seinstall_relabel_count which);
+/* Mounts below the root that were not labeled: mount point (inside the target), filesystem
+ * type and reason. Strings owned by @r; NULL beyond the last index. */
+SEINSTALL_EXPORT size_t
+seinstall_relabel_result_n_skipped(const struct seinstall_relabel_result *r);
+SEINSTALL_EXPORT const char *
+seinstall_relabel_result_skipped(const struct seinstall_relabel_result *r, size_t i,
+                                 const char **ret_fstype, const char **ret_reason);
+/* The first error messages (at most 100; the count above has them all). Owned by @r. */
+SEINSTALL_EXPORT size_t seinstall_relabel_result_n_errors(const struct seinstall_relabel_result *r);
+SEINSTALL_EXPORT const char *
+seinstall_relabel_result_error(const struct seinstall_relabel_result *r, size_t i);
+/* Boot-critical files checked after labeling: path, label found, label expected. */
+SEINSTALL_EXPORT size_t
+seinstall_relabel_result_n_verified(const struct seinstall_relabel_result *r);
+SEINSTALL_EXPORT const char *
+seinstall_relabel_result_verified(const struct seinstall_relabel_result *r, size_t i,
+                                  const char **ret_actual, const char **ret_expected);
+/* The whole result as one JSON object (the `relabel --json` document). Returns 0 and a string
+ * the caller frees, or -ENOMEM. */
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_relabel_result_to_json(const struct seinstall_relabel_result *r, char **ret_json);
 
 /* ===== policy, config, boot loader, profiles, install ===================================== */
 /* (owned by policy.c, config.c, bootcmd.c, profile.c, bootopts.c, install.c) */

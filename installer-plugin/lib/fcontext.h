@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* fcontext.h — private interface of the file-contexts lookup engine (fcontext.c). */
+#ifndef SEINSTALL_FCONTEXT_H
+#define SEINSTALL_FCONTEXT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "seinstall-private.h"
+
+struct si_fcontext;
+struct si_fc_scratch;
+
+/* Load file_contexts from the host path @path plus its companions (@path.homedirs, .local,
+ * .subs_dist, .subs; each optional), as selabel_open(SELABEL_OPT_PATH=@path) does. */
+int si_fcontext_load_path(struct seinstall_ctx *ctx, const char *path, struct si_fcontext **ret);
+/* Load the target's own file contexts of policy @type, read inside the target root. */
+int si_fcontext_load_target(struct seinstall_ctx *ctx, const char *type, struct si_fcontext **ret);
+void si_fcontext_free(struct si_fcontext *fc);
+
+/* Per-thread scratch space for lookups (match data, key buffers). */
+int si_fc_scratch_new(const struct si_fcontext *fc, struct si_fc_scratch **ret);
+void si_fc_scratch_free(struct si_fc_scratch *s);
+
+/* Look up the context for @path (absolute, as seen from the target's root) of file type @mode
+ * (st_mode; only S_IFMT bits are used, 0 matches any spec). Returns the index of the winning
+ * spec (>= 0) and its context in *ret_context (owned by @fc), or -ENOENT when nothing matches
+ * or the winning spec says <<none>>, or -ENOMEM. Thread-safe with one scratch per thread. */
+int si_fcontext_lookup(const struct si_fcontext *fc, struct si_fc_scratch *s, const char *path,
+                       mode_t mode, const char **ret_context);
+
+/* Distinct contexts of the loaded specs, for validation against a policy. */
+size_t si_fcontext_n_contexts(const struct si_fcontext *fc);
+const char *si_fcontext_context(const struct si_fcontext *fc, size_t i);
+/* Mark context @i invalid: lookups that end on it return -EPROTO (the spec's context is not
+ * valid in the target's policy) with the context in *ret_context. */
+void si_fcontext_invalidate(struct si_fcontext *fc, size_t i);
+/* Where the spec at @index came from ("file:line"), for messages. */
+const char *si_fcontext_spec_origin(const struct si_fcontext *fc, int index, unsigned *ret_line);
+size_t si_fcontext_n_specs(const struct si_fcontext *fc);
+
+#endif

@@ -1,0 +1,1197 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * relabel.c — the relabel stage: a parallel walk of the target that gives every entry the full
+ * context its file contexts assign (setfiles -F semantics), then checks the files a boot
+ * depends on.
+ *
+ * The walk never follows a symlink and works only with directory fds and single names: each
+ * worker thread has its own working directory (unshare(CLONE_FS)) and fchdir()s into the
+ * directory it reads, so lgetxattr/lsetxattr get a bare name, which works for every file type
+ * and for paths of any length. (Without unshare, "/proc/self/fd/N/NAME" does the same.)
+ * Memory: a worker keeps one open directory per level of its descent, and the shared queue
+ * holds at most one directory per thread, so memory grows with depth and threads, never with
+ * the number of files. A directory on another filesystem is a mount: it is labeled only when
+ * that filesystem keeps per-file labels, and listed as skipped otherwise.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sepol/sepol.h>
+#include <stdatomic.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/xattr.h>
+#include <time.h>
+
+#include "fcontext.h"
+
+#define XATTR_SELINUX  "security.selinux"
+#define MAX_ERRORS     100
+#define LABEL_BUF      4096
+#define POLICY_MAX     (256u << 20)
+
+/* ---- result ---------------------------------------------------------------------------- */
+
+struct skipped_mount {
+        char *path, *fstype, *reason;
+};
+
+struct verified {
+        char *path, *actual, *expected;
+};
+
+struct seinstall_relabel_result {
+        int refcount;
+        unsigned long long counts[SEINSTALL_RELABEL_ERRORS + 1];
+        struct skipped_mount *skipped;
+        size_t nskipped;
+        char **errors;
+        size_t nerrors;
+        struct verified *verified;
+        size_t nverified;
+        char *root, *policy, *file_contexts;
+        unsigned threads;
+        bool dry_run;
+        double seconds;
+        int status;
+};
+
+struct seinstall_relabel_result *seinstall_relabel_result_ref(struct seinstall_relabel_result *r)
+{
+        if (r)
+                r->refcount++;
+        return r;
+}
+
+struct seinstall_relabel_result *seinstall_relabel_result_unref(struct seinstall_relabel_result *r)
+{
+        if (!r || --r->refcount > 0)
+                return NULL;
+        for (size_t i = 0; i < r->nskipped; i++) {
+                free(r->skipped[i].path);
+                free(r->skipped[i].fstype);
+                free(r->skipped[i].reason);
+        }
+        free(r->skipped);
+        for (size_t i = 0; i < r->nerrors; i++)
+                free(r->errors[i]);
+        free(r->errors);
+        for (size_t i = 0; i < r->nverified; i++) {
+                free(r->verified[i].path);
+                free(r->verified[i].actual);
+                free(r->verified[i].expected);
+        }
+        free(r->verified);
+        free(r->root);
+        free(r->policy);
+        free(r->file_contexts);
+        free(r);
+        return NULL;
+}
+
+unsigned long long seinstall_relabel_result_count(const struct seinstall_relabel_result *r,
+                                                  enum seinstall_relabel_count which)
+{
+        if (!r || (unsigned) which > SEINSTALL_RELABEL_ERRORS)
+                return 0;
+        return r->counts[which];
+}
+
+size_t seinstall_relabel_result_n_skipped(const struct seinstall_relabel_result *r)
+{
+        return r ? r->nskipped : 0;
+}
+
+const char *seinstall_relabel_result_skipped(const struct seinstall_relabel_result *r, size_t i,
+                                             const char **ret_fstype, const char **ret_reason)
+{
+        if (!r || i >= r->nskipped)
+                return NULL;
+        if (ret_fstype)
+                *ret_fstype = r->skipped[i].fstype;
+        if (ret_reason)
+                *ret_reason = r->skipped[i].reason;
+        return r->skipped[i].path;
+}
+
+size_t seinstall_relabel_result_n_errors(const struct seinstall_relabel_result *r)
+{
+        return r ? r->nerrors : 0;
+}
+
+const char *seinstall_relabel_result_error(const struct seinstall_relabel_result *r, size_t i)
+{
+        return r && i < r->nerrors ? r->errors[i] : NULL;
+}
+
+size_t seinstall_relabel_result_n_verified(const struct seinstall_relabel_result *r)
+{
+        return r ? r->nverified : 0;
+}
+
+const char *seinstall_relabel_result_verified(const struct seinstall_relabel_result *r, size_t i,
+                                              const char **ret_actual, const char **ret_expected)
+{
+        if (!r || i >= r->nverified)
+                return NULL;
+        if (ret_actual)
+                *ret_actual = r->verified[i].actual;
+        if (ret_expected)
+                *ret_expected = r->verified[i].expected;
+        return r->verified[i].path;
+}
+
+int seinstall_relabel_result_to_json(const struct seinstall_relabel_result *r, char **ret_json)
+{
+        struct sbuf b = {0};
+        int ok = 0;
+
+        if (!r)
+                return -EINVAL;
+        ok |= sbuf_puts(&b, "{\"root\": ");
+        ok |= sbuf_json_str(&b, r->root);
+        ok |= sbuf_puts(&b, ", \"policy\": ");
+        ok |= sbuf_json_str(&b, r->policy);
+        ok |= sbuf_puts(&b, ", \"file_contexts\": ");
+        ok |= sbuf_json_str(&b, r->file_contexts);
+        ok |= sbuf_printf(&b,
+                          ", \"dry_run\": %s, \"threads\": %u, \"seconds\": %.3f, "
+                          "\"entries\": %llu, \"changed\": %llu, \"unchanged\": %llu, "
+                          "\"no_context\": %llu, \"errors\": %llu, \"skipped_mounts\": [",
+                          r->dry_run ? "true" : "false", r->threads, r->seconds,
+                          r->counts[SEINSTALL_RELABEL_SEEN], r->counts[SEINSTALL_RELABEL_CHANGED],
+                          r->counts[SEINSTALL_RELABEL_UNCHANGED],
+                          r->counts[SEINSTALL_RELABEL_NO_CONTEXT],
+                          r->counts[SEINSTALL_RELABEL_ERRORS]);
+        for (size_t i = 0; i < r->nskipped; i++) {
+                ok |= sbuf_puts(&b, i ? ", {\"mountpoint\": " : "{\"mountpoint\": ");
+                ok |= sbuf_json_str(&b, r->skipped[i].path);
+                ok |= sbuf_puts(&b, ", \"fstype\": ");
+                ok |= sbuf_json_str(&b, r->skipped[i].fstype);
+                ok |= sbuf_puts(&b, ", \"reason\": ");
+                ok |= sbuf_json_str(&b, r->skipped[i].reason);
+                ok |= sbuf_puts(&b, "}");
+        }
+        ok |= sbuf_puts(&b, "], \"error_messages\": [");
+        for (size_t i = 0; i < r->nerrors; i++) {
+                ok |= sbuf_puts(&b, i ? ", " : "");
+                ok |= sbuf_json_str(&b, r->errors[i]);
+        }
+        ok |= sbuf_puts(&b, "], \"verified\": [");
+        for (size_t i = 0; i < r->nverified; i++) {
+                const struct verified *v = &r->verified[i];
+                ok |= sbuf_puts(&b, i ? ", {\"path\": " : "{\"path\": ");
+                ok |= sbuf_json_str(&b, v->path);
+                ok |= sbuf_puts(&b, ", \"label\": ");
+                ok |= sbuf_json_str(&b, v->actual);
+                ok |= sbuf_puts(&b, ", \"expected\": ");
+                ok |= sbuf_json_str(&b, v->expected);
+                ok |= sbuf_printf(&b, ", \"ok\": %s}",
+                                  streq_ptr(v->actual, v->expected) ? "true" : "false");
+        }
+        ok |= sbuf_printf(&b, "], \"ok\": %s}", r->status == 0 ? "true" : "false");
+        if (ok < 0) {
+                sbuf_free(&b);
+                return -ENOMEM;
+        }
+        *ret_json = sbuf_steal(&b);
+        return 0;
+}
+
+/* ---- the policy: which contexts are valid ---------------------------------------------- */
+
+static void sepol_quiet(void *arg, sepol_handle_t *h, const char *fmt, ...)
+{
+}
+
+static long policy_version(const char *name)
+{
+        const char *v = startswith(name, "policy.");
+        char *end;
+        long n;
+
+        if (!v || !*v)
+                return -1;
+        n = strtol(v, &end, 10);
+        return *end ? -1 : n;
+}
+
+/* Mark the contexts of @fc that the target's binary policy does not accept. A target without a
+ * binary policy is an error: its labels could not be trusted. */
+static int validate_contexts(struct seinstall_ctx *ctx, const char *type, struct si_fcontext *fc)
+{
+        _cleanup_free_ char *dir = NULL, *best = NULL, *path = NULL;
+        _cleanup_close_ int dfd = -EBADF, fd = -EBADF;
+        long best_v = -1;
+        DIR *d;
+        struct dirent *de;
+        FILE *f;
+        sepol_handle_t *h;
+        sepol_policy_file_t *pf = NULL;
+        sepol_policydb_t *db = NULL;
+        int r;
+
+        if (asprintf(&dir, "/etc/selinux/%s/policy", type) < 0)
+                return -ENOMEM;
+        dfd = root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
+        if (dfd < 0)
+                return si_error(ctx, dfd == -ENOENT ? -ENOENT : dfd,
+                                "No binary policy in the target: %s: %s (install the policy "
+                                "package in the target first)",
+                                dir, strerror(-dfd));
+        d = fdopendir(dfd);
+        if (!d)
+                return -errno;
+        dfd = -EBADF;
+        while ((de = readdir(d))) {
+                long v = policy_version(de->d_name);
+                if (v > best_v) {
+                        free(best);
+                        best = strdup(de->d_name);
+                        if (!best) {
+                                closedir(d);
+                                return -ENOMEM;
+                        }
+                        best_v = v;
+                }
+        }
+        closedir(d);
+        if (!best)
+                return si_error(ctx, -ENOENT,
+                                "No binary policy in the target: no policy.N in %s (build it "
+                                "with semodule -B in the target)",
+                                dir);
+        if (asprintf(&path, "%s/%s", dir, best) < 0)
+                return -ENOMEM;
+        fd = root_open(ctx, path, O_RDONLY, 0);
+        if (fd < 0)
+                return si_error(ctx, fd, "Could not open %s: %s", path, strerror(-fd));
+        f = fdopen(fd, "r");
+        if (!f)
+                return -errno;
+        fd = -EBADF;
+        h = sepol_handle_create();
+        if (!h) {
+                fclose(f);
+                return -ENOMEM;
+        }
+        sepol_msg_set_callback(h, sepol_quiet, NULL);
+        r = -ENOMEM;
+        if (sepol_policy_file_create(&pf) < 0 || sepol_policydb_create(&db) < 0)
+                goto out;
+        sepol_policy_file_set_fp(pf, f);
+        sepol_policy_file_set_handle(pf, h);
+        if (sepol_policydb_read(db, pf) < 0) {
+                r = si_error(ctx, -EBADMSG, "Could not read the binary policy %s", path);
+                goto out;
+        }
+        for (size_t i = 0; i < si_fcontext_n_contexts(fc); i++) {
+                sepol_context_t *c = NULL;
+                if (sepol_context_from_string(h, si_fcontext_context(fc, i), &c) < 0 ||
+                    sepol_context_check(h, db, c) < 0)
+                        si_fcontext_invalidate(fc, i);
+                sepol_context_free(c);
+        }
+        r = 0;
+out:
+        sepol_policydb_free(db);
+        sepol_policy_file_free(pf);
+        sepol_handle_destroy(h);
+        fclose(f);
+        return r;
+}
+
+/* The target's SELINUXTYPE from /etc/selinux/config, else "default". */
+static int target_policy_type(struct seinstall_ctx *ctx, char **ret)
+{
+        _cleanup_free_ char *data = NULL;
+        const char *pos, *end, *l;
+        size_t len, llen;
+        char *type = NULL;
+        int r = root_read_file(ctx, "/etc/selinux/config", 1 << 20, &data, &len);
+
+        if (r < 0 && r != -ENOENT)
+                return r;
+        if (r == 0) {
+                pos = data;
+                end = data + len;
+                while (next_line(&pos, end, &l, &llen)) {
+                        llen = strip_range(&l, llen);
+                        if (llen > 12 && strncmp(l, "SELINUXTYPE=", 12) == 0) {
+                                free(type);
+                                type = strndup(l + 12, llen - 12);
+                                if (!type)
+                                        return -ENOMEM;
+                        }
+                }
+        }
+        if (!type)
+                type = strdup("default");
+        if (!type)
+                return -ENOMEM;
+        *ret = type;
+        return 0;
+}
+
+/* ---- which filesystems keep per-file labels -------------------------------------------- */
+
+static const struct {
+        unsigned long magic;
+        const char *name;
+        bool xattr;
+        const char *reason;
+} fs_table[] = {
+        {0xEF53, "ext4", true, NULL},
+        {0x58465342, "xfs", true, NULL},
+        {0x9123683E, "btrfs", true, NULL},
+        {0xF2F52010, "f2fs", true, NULL},
+        {0x3153464a, "jfs", true, NULL},
+        {0x01021994, "tmpfs", false, "labels of tmpfs are set when files are created (trans)"},
+        {0x858458f6, "ramfs", false, "ramfs cannot keep labels"},
+        {0x9fa0, "proc", false, "pseudo filesystem"},
+        {0x62656572, "sysfs", false, "pseudo filesystem"},
+        {0x1cd1, "devpts", false, "pseudo filesystem"},
+        {0x73636673, "securityfs", false, "pseudo filesystem"},
+        {0xf97cff8c, "selinuxfs", false, "pseudo filesystem"},
+        {0x63677270, "cgroup2", false, "pseudo filesystem"},
+        {0x27e0eb, "cgroup", false, "pseudo filesystem"},
+        {0x64626720, "debugfs", false, "pseudo filesystem"},
+        {0x74726163, "tracefs", false, "pseudo filesystem"},
+        {0x6e736673, "nsfs", false, "pseudo filesystem"},
+        {0xcafe4a11, "bpf", false, "pseudo filesystem"},
+        {0x4d44, "vfat", false, "one label for every file, from the policy (genfs)"},
+        {0x2011BAB0, "exfat", false, "one label for every file, from the policy (genfs)"},
+        {0x52654973, "reiserfs", false, "one label for every file, from the policy (genfs)"},
+        {0x3434, "nilfs2", false, "the policy does not name nilfs2"},
+        {0x6969, "nfs", false, "network filesystem"},
+        {0xFF534D42, "cifs", false, "network filesystem"},
+        {0x794c7630, "overlay", false, "overlay filesystem"},
+        {0x9660, "iso9660", false, "read-only filesystem labeled by the policy (genfs)"},
+        {0x73717368, "squashfs", false, "read-only filesystem labeled by the policy (genfs)"},
+};
+
+/* Whether the filesystem of @fd is to be labeled; else its name and why not. */
+static bool fs_labelable(int fd, const char **ret_name, const char **ret_reason)
+{
+        struct statfs sf;
+
+        *ret_name = "unknown";
+        *ret_reason = "filesystem type not known to keep per-file labels";
+        if (fstatfs(fd, &sf) < 0) {
+                *ret_reason = "cannot read its filesystem type";
+                return false;
+        }
+        for (size_t i = 0; i < ELEMENTSOF(fs_table); i++)
+                if ((unsigned long) sf.f_type == fs_table[i].magic) {
+                        *ret_name = fs_table[i].name;
+                        *ret_reason = fs_table[i].reason;
+                        return fs_table[i].xattr;
+                }
+        return false;
+}
+
+static unsigned long long used_inodes(int fd)
+{
+        struct statfs sf;
+
+        if (fstatfs(fd, &sf) < 0 || sf.f_files < sf.f_ffree)
+                return 0;
+        return (unsigned long long) (sf.f_files - sf.f_ffree);
+}
+
+/* ---- the walk ----------------------------------------------------------------------------- */
+
+struct work {
+        int fd; /* open directory, O_RDONLY */
+        char *path;
+        size_t len;
+        dev_t dev;
+};
+
+struct job;
+
+struct worker {
+        struct job *job;
+        pthread_t thread;
+        struct si_fc_scratch *scratch;
+        bool own_cwd;  /* unshare(CLONE_FS) worked: names are relative to our cwd */
+        int cwd;       /* the directory our cwd is in (not owned) */
+        struct sbuf path;
+        char procpath[64 + 256];
+        atomic_ullong counts[SEINSTALL_RELABEL_ERRORS + 1];
+};
+
+struct job {
+        struct seinstall_ctx *ctx;
+        struct si_fcontext *fc;
+        struct seinstall_relabel_result *res;
+        bool dry_run;
+        unsigned nthreads;
+        struct worker *workers;
+
+        pthread_mutex_t lock; /* everything below */
+        pthread_cond_t cond;
+        struct work *queue;
+        size_t qlen;
+        unsigned idle;
+        unsigned running; /* worker threads that have not exited */
+        bool done;
+        atomic_bool abort;
+        atomic_uint qlen_hint, idle_hint;
+        int fatal; /* negative errno that stopped the walk */
+        unsigned long long total_estimate;
+        bool *invalid_reported; /* per context */
+};
+
+static void job_error(struct job *j, struct worker *w, const char *fmt, ...) _printf_(3, 4);
+static void job_error(struct job *j, struct worker *w, const char *fmt, ...)
+{
+        va_list ap;
+        char *msg = NULL;
+
+        if (w)
+                atomic_fetch_add_explicit(&w->counts[SEINSTALL_RELABEL_ERRORS], 1,
+                                          memory_order_relaxed);
+        va_start(ap, fmt);
+        if (vasprintf(&msg, fmt, ap) < 0)
+                msg = NULL;
+        va_end(ap);
+        pthread_mutex_lock(&j->lock);
+        if (msg && j->res->nerrors < MAX_ERRORS) {
+                char **n = realloc(j->res->errors, (j->res->nerrors + 1) * sizeof(*n));
+                if (n) {
+                        j->res->errors = n;
+                        n[j->res->nerrors++] = TAKE_PTR(msg);
+                }
+        }
+        pthread_mutex_unlock(&j->lock);
+        free(msg);
+}
+
+static void job_fatal(struct job *j, int err)
+{
+        pthread_mutex_lock(&j->lock);
+        if (!j->fatal)
+                j->fatal = err;
+        atomic_store(&j->abort, true);
+        pthread_cond_broadcast(&j->cond);
+        pthread_mutex_unlock(&j->lock);
+}
+
+static int add_skipped(struct job *j, const char *path, const char *fstype, const char *reason)
+{
+        struct skipped_mount *n;
+        int r = 0;
+
+        pthread_mutex_lock(&j->lock);
+        n = realloc(j->res->skipped, (j->res->nskipped + 1) * sizeof(*n));
+        if (n) {
+                j->res->skipped = n;
+                n[j->res->nskipped] = (struct skipped_mount){
+                        .path = strdup(*path ? path : "/"),
+                        .fstype = strdup(fstype),
+                        .reason = strdup(reason),
+                };
+                j->res->nskipped++;
+        } else {
+                r = -ENOMEM;
+        }
+        pthread_mutex_unlock(&j->lock);
+        return r;
+}
+
+/* The name to hand to the *xattr calls for @name in directory @dfd. */
+static const char *xattr_name(struct worker *w, int dfd, const char *name)
+{
+        if (w->own_cwd) {
+                if (w->cwd != dfd) {
+                        if (fchdir(dfd) < 0)
+                                goto proc;
+                        w->cwd = dfd;
+                }
+                return name;
+        }
+proc:
+        w->cwd = -1;
+        snprintf(w->procpath, sizeof(w->procpath), "/proc/self/fd/%d/%s", dfd, name);
+        return w->procpath;
+}
+
+static void count(struct worker *w, enum seinstall_relabel_count which)
+{
+        atomic_fetch_add_explicit(&w->counts[which], 1, memory_order_relaxed);
+}
+
+/* Label one entry: @fd when we have it open (directories), else @name in @dfd. @path is its
+ * path inside the target ("" for the root). */
+static void label_entry(struct worker *w, int fd, int dfd, const char *name, const char *path,
+                        mode_t mode)
+{
+        struct job *j = w->job;
+        const char *want = NULL, *xname = NULL, *shown = *path ? path : "/";
+        char cur[LABEL_BUF];
+        ssize_t n;
+        int r;
+
+        count(w, SEINSTALL_RELABEL_SEEN);
+        r = si_fcontext_lookup(j->fc, w->scratch, shown, mode, &want);
+        if (r == -ENOENT) {
+                count(w, SEINSTALL_RELABEL_NO_CONTEXT);
+                return;
+        }
+        if (r == -EPROTO) {
+                job_error(j, w,
+                          "%s: context %s from the file contexts is not valid in the target's "
+                          "policy; not written",
+                          shown, want);
+                return;
+        }
+        if (r < 0) {
+                job_fatal(j, r);
+                return;
+        }
+
+        if (fd >= 0) {
+                n = fgetxattr(fd, XATTR_SELINUX, cur, sizeof(cur) - 1);
+        } else {
+                xname = xattr_name(w, dfd, name);
+                n = lgetxattr(xname, XATTR_SELINUX, cur, sizeof(cur) - 1);
+        }
+        if (n < 0 && errno != ENODATA && errno != ERANGE) {
+                if (errno == ENOENT)
+                        return; /* removed while we walk */
+                job_error(j, w, "Could not read the label of %s: %m", shown);
+                return;
+        }
+        if (n >= 0) {
+                while (n > 0 && cur[n - 1] == '\0')
+                        n--;
+                cur[n] = '\0';
+                if (streq(cur, want)) {
+                        count(w, SEINSTALL_RELABEL_UNCHANGED);
+                        return;
+                }
+        }
+        count(w, SEINSTALL_RELABEL_CHANGED);
+        if (j->dry_run)
+                return;
+        if (fd >= 0)
+                r = fsetxattr(fd, XATTR_SELINUX, want, strlen(want) + 1, 0);
+        else
+                r = lsetxattr(xname, XATTR_SELINUX, want, strlen(want) + 1, 0);
+        if (r < 0) {
+                if (errno == EINVAL) {
+                        pthread_mutex_lock(&j->lock);
+                        if (!j->fatal)
+                                si_error(j->ctx, -EPERM,
+                                         "The running system refused the label %s for %s "
+                                         "(EINVAL): its own SELinux policy does not know this "
+                                         "context of the target's policy. Run the installer "
+                                         "with SELinux permissive (enforcing=0) or disabled, "
+                                         "then relabel again.",
+                                         want, shown);
+                        pthread_mutex_unlock(&j->lock);
+                        atomic_fetch_add_explicit(&w->counts[SEINSTALL_RELABEL_ERRORS], 1,
+                                                  memory_order_relaxed);
+                        job_fatal(j, -EPERM);
+                        return;
+                }
+                if (errno == ENOENT)
+                        return;
+                job_error(j, w, "Could not set the label %s on %s: %m", want, shown);
+        }
+}
+
+/* Hand a directory to an idle worker when there is one; returns true when it took it. */
+static bool offer(struct job *j, int fd, const char *path, size_t len, dev_t dev)
+{
+        bool taken = false;
+
+        if (atomic_load_explicit(&j->idle_hint, memory_order_relaxed) == 0 ||
+            atomic_load_explicit(&j->qlen_hint, memory_order_relaxed) >= j->nthreads)
+                return false;
+        pthread_mutex_lock(&j->lock);
+        if (j->idle > 0 && j->qlen < j->nthreads) {
+                char *p = strndup(path, len);
+                if (p) {
+                        j->queue[j->qlen++] = (struct work){.fd = fd, .path = p, .len = len,
+                                                            .dev = dev};
+                        atomic_store_explicit(&j->qlen_hint, (unsigned) j->qlen,
+                                              memory_order_relaxed);
+                        pthread_cond_signal(&j->cond);
+                        taken = true;
+                }
+        }
+        pthread_mutex_unlock(&j->lock);
+        return taken;
+}
+
+struct frame {
+        DIR *dir;
+        size_t len; /* path length of this directory */
+        dev_t dev;
+};
+
+/* A directory entry that is a directory: open it, check for a mount, label it, and return its
+ * fd to descend into (or -1 to not descend). */
+static int enter_dir(struct worker *w, int dfd, const char *name, dev_t parent_dev,
+                     dev_t *ret_dev)
+{
+        struct job *j = w->job;
+        const char *path = w->path.s;
+        struct stat st;
+        int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+
+        if (fd < 0) {
+                if (errno != ENOENT)
+                        job_error(j, w, "Could not open directory %s: %m", path);
+                return -1;
+        }
+        if (fstat(fd, &st) < 0) {
+                job_error(j, w, "Could not stat %s: %m", path);
+                close(fd);
+                return -1;
+        }
+        if (st.st_dev != parent_dev) {
+                const char *fsname, *reason;
+                if (!fs_labelable(fd, &fsname, &reason)) {
+                        add_skipped(j, path, fsname, reason);
+                        close(fd);
+                        return -1;
+                }
+                pthread_mutex_lock(&j->lock);
+                j->total_estimate += used_inodes(fd);
+                pthread_mutex_unlock(&j->lock);
+        }
+        label_entry(w, fd, -1, NULL, path, S_IFDIR);
+        *ret_dev = st.st_dev;
+        return fd;
+}
+
+static int path_push(struct worker *w, size_t len, const char *name)
+{
+        w->path.len = len;
+        if (w->path.s)
+                w->path.s[len] = '\0';
+        if (sbuf_puts(&w->path, "/") < 0 || sbuf_puts(&w->path, name) < 0)
+                return -ENOMEM;
+        return 0;
+}
+
+static mode_t dtype_mode(unsigned char t)
+{
+        switch (t) {
+        case DT_REG:
+                return S_IFREG;
+        case DT_DIR:
+                return S_IFDIR;
+        case DT_LNK:
+                return S_IFLNK;
+        case DT_CHR:
+                return S_IFCHR;
+        case DT_BLK:
+                return S_IFBLK;
+        case DT_FIFO:
+                return S_IFIFO;
+        case DT_SOCK:
+                return S_IFSOCK;
+        default:
+                return 0;
+        }
+}
+
+/* Depth-first walk of one directory (already labeled) with an explicit stack. */
+static void walk(struct worker *w, struct work *start)
+{
+        struct job *j = w->job;
+        struct frame *stack = NULL;
+        size_t depth = 0, cap = 0;
+        int fd = start->fd;
+        dev_t dev = start->dev;
+
+        w->path.len = 0;
+        if (w->path.s)
+                w->path.s[0] = '\0';
+        if (sbuf_append(&w->path, start->path, start->len) < 0) {
+                close(fd);
+                job_fatal(j, -ENOMEM);
+                return;
+        }
+        for (;;) {
+                struct dirent *de;
+
+                if (fd >= 0) {
+                        /* push a frame for fd */
+                        if (depth == cap) {
+                                size_t ncap = cap ? cap * 2 : 32;
+                                struct frame *ns = realloc(stack, ncap * sizeof(*ns));
+                                if (!ns) {
+                                        close(fd);
+                                        job_fatal(j, -ENOMEM);
+                                        break;
+                                }
+                                stack = ns;
+                                cap = ncap;
+                        }
+                        stack[depth].dir = fdopendir(fd);
+                        if (!stack[depth].dir) {
+                                job_error(j, w, "Could not read directory %s: %m",
+                                          *w->path.s ? w->path.s : "/");
+                                close(fd);
+                        } else {
+                                stack[depth].len = w->path.len;
+                                stack[depth].dev = dev;
+                                depth++;
+                        }
+                        fd = -1;
+                }
+                if (depth == 0 || atomic_load_explicit(&j->abort, memory_order_relaxed))
+                        break;
+
+                struct frame *f = &stack[depth - 1];
+                errno = 0;
+                de = readdir(f->dir);
+                if (!de) {
+                        if (errno)
+                                job_error(j, w, "Could not read directory %s: %m",
+                                          *w->path.s ? w->path.s : "/");
+                        if (w->cwd == dirfd(f->dir))
+                                w->cwd = -1;
+                        closedir(f->dir);
+                        depth--;
+                        if (depth > 0) {
+                                w->path.len = stack[depth - 1].len;
+                                w->path.s[w->path.len] = '\0';
+                        }
+                        continue;
+                }
+                if (de->d_name[0] == '.' &&
+                    (!de->d_name[1] || (de->d_name[1] == '.' && !de->d_name[2])))
+                        continue;
+                if (path_push(w, f->len, de->d_name) < 0) {
+                        job_fatal(j, -ENOMEM);
+                        break;
+                }
+                mode_t mode = dtype_mode(de->d_type);
+                if (!mode) {
+                        struct stat st;
+                        if (fstatat(dirfd(f->dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+                                if (errno != ENOENT)
+                                        job_error(j, w, "Could not stat %s: %m", w->path.s);
+                                continue;
+                        }
+                        mode = st.st_mode & S_IFMT;
+                }
+                if (mode != S_IFDIR) {
+                        label_entry(w, -1, dirfd(f->dir), de->d_name, w->path.s, mode);
+                        continue;
+                }
+                dev_t ndev;
+                int nfd = enter_dir(w, dirfd(f->dir), de->d_name, f->dev, &ndev);
+                if (nfd < 0)
+                        continue;
+                if (offer(j, nfd, w->path.s, w->path.len, ndev))
+                        continue;
+                fd = nfd;
+                dev = ndev;
+        }
+        while (depth > 0) {
+                closedir(stack[--depth].dir);
+        }
+        w->cwd = -1;
+        free(stack);
+}
+
+static void *worker_main(void *arg)
+{
+        struct worker *w = arg;
+        struct job *j = w->job;
+
+        /* Our own working directory, so that fchdir() here does not move the other threads. */
+        w->own_cwd = unshare(CLONE_FS) == 0;
+        w->cwd = -1;
+        for (;;) {
+                struct work item;
+
+                pthread_mutex_lock(&j->lock);
+                j->idle++;
+                atomic_store_explicit(&j->idle_hint, j->idle, memory_order_relaxed);
+                while (j->qlen == 0 && !j->done && !atomic_load(&j->abort)) {
+                        if (j->idle == j->nthreads) {
+                                j->done = true;
+                                pthread_cond_broadcast(&j->cond);
+                                break;
+                        }
+                        pthread_cond_wait(&j->cond, &j->lock);
+                }
+                if (j->qlen == 0 || atomic_load(&j->abort)) {
+                        pthread_cond_broadcast(&j->cond);
+                        pthread_mutex_unlock(&j->lock);
+                        break;
+                }
+                item = j->queue[--j->qlen];
+                atomic_store_explicit(&j->qlen_hint, (unsigned) j->qlen, memory_order_relaxed);
+                j->idle--;
+                atomic_store_explicit(&j->idle_hint, j->idle, memory_order_relaxed);
+                pthread_mutex_unlock(&j->lock);
+
+                walk(w, &item);
+                free(item.path);
+        }
+        pthread_mutex_lock(&j->lock);
+        j->running--;
+        pthread_cond_broadcast(&j->cond);
+        pthread_mutex_unlock(&j->lock);
+        return NULL;
+}
+
+static unsigned long long sum_counts(struct job *j, enum seinstall_relabel_count which)
+{
+        unsigned long long n = 0;
+
+        for (unsigned i = 0; i < j->nthreads; i++)
+                n += atomic_load_explicit(&j->workers[i].counts[which], memory_order_relaxed);
+        return n;
+}
+
+static double now_seconds(void)
+{
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* Run the workers over the root (already labeled, open as @root_fd) and report progress. */
+static int run_walk(struct job *j, int root_fd, dev_t dev, seinstall_relabel_progress_fn progress,
+                    void *userdata, double start)
+{
+        unsigned started = 0;
+        int r = 0;
+
+        j->workers = calloc(j->nthreads, sizeof(*j->workers));
+        j->queue = calloc(j->nthreads + 1, sizeof(*j->queue));
+        if (!j->workers || !j->queue) {
+                close(root_fd);
+                return -ENOMEM;
+        }
+        j->queue[0] = (struct work){.fd = root_fd, .path = strdup(""), .len = 0, .dev = dev};
+        if (!j->queue[0].path) {
+                close(root_fd);
+                return -ENOMEM;
+        }
+        j->qlen = 1;
+        for (unsigned i = 0; i < j->nthreads; i++) {
+                struct worker *w = &j->workers[i];
+                w->job = j;
+                r = si_fc_scratch_new(j->fc, &w->scratch);
+                if (r < 0)
+                        break;
+        }
+        pthread_mutex_lock(&j->lock);
+        if (r == 0)
+                for (; started < j->nthreads; started++) {
+                        if (pthread_create(&j->workers[started].thread, NULL, worker_main,
+                                           &j->workers[started]) != 0)
+                                break;
+                        j->running++;
+                }
+        if (started < j->nthreads) {
+                /* The threads that did start must not wait for the others: stop them. */
+                if (!j->fatal)
+                        j->fatal = r < 0 ? r : -EAGAIN;
+                atomic_store(&j->abort, true);
+                pthread_cond_broadcast(&j->cond);
+        }
+        while (j->running > 0) {
+                struct timespec ts;
+                clock_gettime(CLOCK_REALTIME, &ts);
+                ts.tv_nsec += 250 * 1000 * 1000;
+                if (ts.tv_nsec >= 1000000000) {
+                        ts.tv_sec++;
+                        ts.tv_nsec -= 1000000000;
+                }
+                pthread_cond_timedwait(&j->cond, &j->lock, &ts);
+                if (progress && j->running > 0) {
+                        unsigned long long total = j->total_estimate;
+                        pthread_mutex_unlock(&j->lock);
+                        progress(userdata, sum_counts(j, SEINSTALL_RELABEL_SEEN), total,
+                                 now_seconds() - start);
+                        pthread_mutex_lock(&j->lock);
+                }
+        }
+        pthread_mutex_unlock(&j->lock);
+        for (unsigned i = 0; i < started; i++)
+                pthread_join(j->workers[i].thread, NULL);
+        if (progress)
+                progress(userdata, sum_counts(j, SEINSTALL_RELABEL_SEEN), j->total_estimate,
+                         now_seconds() - start);
+        /* What the workers left in the queue when they stopped early. */
+        for (size_t i = 0; i < j->qlen; i++) {
+                close(j->queue[i].fd);
+                free(j->queue[i].path);
+        }
+        j->qlen = 0;
+        return r < 0 ? r : j->fatal;
+}
+
+/* ---- verification --------------------------------------------------------------------- */
+
+static const char *const boot_files[] = {
+        "/sbin/init",
+        "/usr/sbin/init",
+        "/lib/systemd/systemd",
+        "/usr/lib/systemd/systemd",
+        "/bin/sh",
+        "/usr/bin/sh",
+        "/bin/bash",
+        "/usr/bin/bash",
+        "/bin/dash",
+        "/usr/bin/dash",
+        "/lib64/ld-linux-x86-64.so.2",
+        "/usr/lib64/ld-linux-x86-64.so.2",
+        "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+        "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+        "/lib/ld-linux-aarch64.so.1",
+        "/usr/lib/ld-linux-aarch64.so.1",
+        "/etc/passwd",
+        "/etc/shadow",
+        "/etc/group",
+        "/etc/selinux/config",
+};
+
+/* Open the directory holding @path without following any symlink on the way, so that the path
+ * we look up is the path the walk labeled. -ENOENT/-ELOOP/-ENOTDIR: not verifiable. */
+static int open_parent_nofollow(struct seinstall_ctx *ctx, const char *path, const char **ret_base)
+{
+        _cleanup_free_ char *copy = strdup(path);
+        char *p, *slash;
+        int fd;
+
+        if (!copy)
+                return -ENOMEM;
+        fd = openat(ctx->root_fd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        p = copy + 1;
+        while ((slash = strchr(p, '/'))) {
+                int nfd;
+                *slash = '\0';
+                nfd = openat(fd, p, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                close(fd);
+                if (nfd < 0)
+                        return -errno;
+                fd = nfd;
+                p = slash + 1;
+        }
+        *ret_base = path + (p - copy);
+        return fd;
+}
+
+static int verify_one(struct job *j, const char *path)
+{
+        struct seinstall_relabel_result *res = j->res;
+        const char *base = NULL, *want = NULL;
+        char cur[LABEL_BUF], proc[64 + 256];
+        struct stat st;
+        ssize_t n;
+        struct verified *nv;
+        _cleanup_close_ int dfd = open_parent_nofollow(j->ctx, path, &base);
+
+        if (dfd == -ENOMEM)
+                return dfd;
+        if (dfd < 0 || strlen(base) > 255)
+                return 0;
+        if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return 0;
+        if (si_fcontext_lookup(j->fc, j->workers[0].scratch, path, st.st_mode, &want) < 0)
+                return 0;
+        snprintf(proc, sizeof(proc), "/proc/self/fd/%d/%s", dfd, base);
+        n = lgetxattr(proc, XATTR_SELINUX, cur, sizeof(cur) - 1);
+        if (n < 0)
+                n = 0;
+        while (n > 0 && cur[n - 1] == '\0')
+                n--;
+        cur[n] = '\0';
+        nv = realloc(res->verified, (res->nverified + 1) * sizeof(*nv));
+        if (!nv)
+                return -ENOMEM;
+        res->verified = nv;
+        nv[res->nverified] = (struct verified){
+                .path = strdup(path),
+                .actual = n > 0 ? strdup(cur) : NULL,
+                .expected = strdup(want),
+        };
+        res->nverified++;
+        if (!streq(cur, want))
+                job_error(j, NULL, "Boot-critical file %s has label %s, expected %s", path,
+                          n > 0 ? cur : "(none)", want);
+        return streq(cur, want) ? 0 : 1;
+}
+
+static int verify(struct job *j, const char *type)
+{
+        _cleanup_free_ char *fc_path = NULL;
+        int bad = 0, r;
+
+        if (asprintf(&fc_path, "/etc/selinux/%s/contexts/files/file_contexts", type) < 0)
+                return -ENOMEM;
+        for (size_t i = 0; i < ELEMENTSOF(boot_files); i++) {
+                r = verify_one(j, boot_files[i]);
+                if (r < 0)
+                        return r;
+                bad += r;
+        }
+        r = verify_one(j, fc_path);
+        if (r < 0)
+                return r;
+        bad += r;
+        /* the policy file: policy.N, whichever N */
+        for (int v = 40; v >= 15; v--) {
+                _cleanup_free_ char *p = NULL;
+                if (asprintf(&p, "/etc/selinux/%s/policy/policy.%d", type, v) < 0)
+                        return -ENOMEM;
+                r = verify_one(j, p);
+                if (r < 0)
+                        return r;
+                bad += r;
+        }
+        return bad;
+}
+
+/* ---- entry point ------------------------------------------------------------------------ */
+
+int seinstall_relabel(struct seinstall_ctx *ctx, const char *policy_type, const char *file_contexts,
+                      unsigned threads, unsigned flags, seinstall_relabel_progress_fn progress,
+                      void *userdata, struct seinstall_relabel_result **ret_result)
+{
+        struct job j = {.ctx = ctx, .dry_run = flags & SEINSTALL_RELABEL_DRY_RUN};
+        _cleanup_free_ char *type = NULL;
+        struct seinstall_relabel_result *res = NULL;
+        const char *fsname, *reason;
+        double start = now_seconds();
+        struct stat st;
+        int root_fd, r;
+
+        if (!ctx || (flags & ~(SEINSTALL_RELABEL_DRY_RUN | SEINSTALL_RELABEL_NO_VERIFY)))
+                return -EINVAL;
+        if (policy_type) {
+                if (!si_policy_type_valid(policy_type))
+                        return si_error(ctx, -EINVAL, "Invalid policy type '%s'", policy_type);
+                type = strdup(policy_type);
+                if (!type)
+                        return -ENOMEM;
+        } else {
+                r = target_policy_type(ctx, &type);
+                if (r < 0)
+                        return si_error(ctx, r, "Could not read the target's SELinux config: %s",
+                                        strerror(-r));
+        }
+        if (threads == 0) {
+                long n = sysconf(_SC_NPROCESSORS_ONLN);
+                threads = n > 0 ? (unsigned) n : 1;
+        }
+        if (threads > 1024)
+                threads = 1024;
+        j.nthreads = threads;
+
+        r = file_contexts ? si_fcontext_load_path(ctx, file_contexts, &j.fc)
+                          : si_fcontext_load_target(ctx, type, &j.fc);
+        if (r < 0)
+                return r;
+        r = validate_contexts(ctx, type, j.fc);
+        if (r < 0)
+                goto out_fc;
+
+        root_fd = openat(ctx->root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (root_fd < 0) {
+                r = si_error(ctx, -errno, "Could not open the target root %s: %m", ctx->root);
+                goto out_fc;
+        }
+        if (fstat(root_fd, &st) < 0 || !fs_labelable(root_fd, &fsname, &reason)) {
+                r = si_error(ctx, -EOPNOTSUPP,
+                             "The target root %s is on %s, which cannot keep per-file SELinux "
+                             "labels (%s); run 'seinstall check' for what to do",
+                             ctx->root, fsname, reason);
+                close(root_fd);
+                goto out_fc;
+        }
+
+        res = calloc(1, sizeof(*res));
+        if (!res) {
+                close(root_fd);
+                r = -ENOMEM;
+                goto out_fc;
+        }
+        res->refcount = 1;
+        res->root = strdup(ctx->root);
+        res->policy = strdup(type);
+        res->file_contexts = file_contexts ? strdup(file_contexts) : NULL;
+        res->threads = threads;
+        res->dry_run = j.dry_run;
+        j.res = res;
+        pthread_mutex_init(&j.lock, NULL);
+        pthread_cond_init(&j.cond, NULL);
+        j.total_estimate = used_inodes(root_fd);
+
+        /* The root itself, then everything below it. */
+        {
+                struct worker w0 = {.job = &j, .cwd = -1};
+                r = si_fc_scratch_new(j.fc, &w0.scratch);
+                if (r < 0) {
+                        close(root_fd);
+                        goto out_res;
+                }
+                label_entry(&w0, root_fd, -1, NULL, "", S_IFDIR);
+                for (int i = 0; i <= SEINSTALL_RELABEL_ERRORS; i++)
+                        res->counts[i] += atomic_load(&w0.counts[i]);
+                si_fc_scratch_free(w0.scratch);
+        }
+        r = j.fatal;
+        if (r == 0)
+                r = run_walk(&j, root_fd, st.st_dev, progress, userdata, start);
+        else
+                close(root_fd);
+        for (unsigned i = 0; j.workers && i < j.nthreads; i++)
+                for (int c = 0; c <= SEINSTALL_RELABEL_ERRORS; c++)
+                        res->counts[c] += atomic_load(&j.workers[i].counts[c]);
+        if (r == 0 && !j.dry_run && !(flags & SEINSTALL_RELABEL_NO_VERIFY) && j.workers &&
+            j.workers[0].scratch) {
+                r = verify(&j, type);
+                if (r > 0) {
+                        res->counts[SEINSTALL_RELABEL_ERRORS] += (unsigned) r;
+                        r = si_error(ctx, -EIO,
+                                     "%d boot-critical file(s) of %s do not carry the label the "
+                                     "policy expects",
+                                     r, ctx->root);
+                }
+        }
+        if (r == 0 && res->counts[SEINSTALL_RELABEL_ERRORS] > 0)
+                r = si_error(ctx, -EIO, "%llu entries of %s could not be labeled (first: %s)",
+                             res->counts[SEINSTALL_RELABEL_ERRORS], ctx->root,
+                             res->nerrors ? res->errors[0] : "?");
+        else if (r == -ENOMEM)
+                si_error(ctx, r, "Out of memory while relabeling %s", ctx->root);
+out_res:
+        res->seconds = now_seconds() - start;
+        res->status = r;
+        if (j.workers)
+                for (unsigned i = 0; i < j.nthreads; i++) {
+                        si_fc_scratch_free(j.workers[i].scratch);
+                        sbuf_free(&j.workers[i].path);
+                }
+        free(j.workers);
+        free(j.queue);
+        pthread_mutex_destroy(&j.lock);
+        pthread_cond_destroy(&j.cond);
+        si_fcontext_free(j.fc);
+        if (ret_result)
+                *ret_result = res;
+        else
+                seinstall_relabel_result_unref(res);
+        return r;
+out_fc:
+        si_fcontext_free(j.fc);
+        return r;
+}
