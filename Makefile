@@ -58,6 +58,7 @@ FB_UI_SRC    := $(filter-out $(FB_MODEL_SRC),$(sort $(wildcard firstboot/*.c)))
 FB_MODEL_OBJ := $(FB_MODEL_SRC:%.c=$(BUILD)/%.o)
 FB_UI_OBJ    := $(FB_UI_SRC:%.c=$(BUILD)/%.o)
 FIRSTBOOT    := $(if $(FB_UI_SRC),firstboot/seinstall-firstboot)
+POT          := firstboot/po/seinstall.pot
 
 UNIT_SRC   := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BIN   := $(UNIT_SRC:%.c=$(BUILD)/%)
@@ -81,13 +82,14 @@ DEPS_TEST  := selinux-policy-default policycoreutils selinux-utils e2fsprogs xfs
 DEPS_E2E   := qemu-system-x86 busybox-static mmdebstrap cpio zstd kmod
 DEPS       := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_E2E)
 
-.PHONY: all help deps check check-quick unit integration e2e demo bench fuzz install clean format check-format
+.PHONY: pot all help deps check check-quick unit integration e2e demo bench fuzz install clean format check-format
 .DEFAULT_GOAL := all
 
-all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT)
+all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT) $(if $(FIRSTBOOT),$(POT))
 
 help:
 	@echo "make [all]      build the library, seinstall and seinstall-firstboot"
+	@echo "make pot       firstboot/po/seinstall.pot, the strings to translate (also by all)"
 	@echo "make deps       install the Debian packages everything needs (root)"
 	@echo "make demo       build and run seinstall on a sample target it makes itself"
 	@echo "make check      build and run every test (unit, integration, end-to-end)"
@@ -145,7 +147,15 @@ $(CLI): $(CLI_OBJ) $(LIB_SO) $(FLAVOR_STAMP)
 
 firstboot/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_SO) $(FLAVOR_STAMP)
 	$(CC) $(LDFLAGS) -Wl,-rpath,'$$ORIGIN/../installer-plugin/lib' -o $@ $(FB_UI_OBJ) \
-		$(FB_MODEL_OBJ) -Linstaller-plugin/lib -l:$(SONAME) $(shell pkg-config --libs libnewt)
+		$(FB_MODEL_OBJ) -Linstaller-plugin/lib -l:$(SONAME) $(shell pkg-config --libs libnewt libselinux)
+
+# Translations: the template of every string seinstall-firstboot shows (gettext's xgettext).
+pot: $(POT)
+$(POT): $(FB_UI_SRC) $(FB_MODEL_SRC)
+	@mkdir -p $(@D)
+	xgettext --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ --add-comments=TRANSLATORS \
+		--package-name=seinstall --package-version=$(VERSION) --msgid-bugs-address= \
+		-o $@ $(sort $^)
 
 # ---- tests ---------------------------------------------------------------------------------
 $(BUILD)/tests/unit/test-%: tests/unit/test-%.c $(UNIT_HELPER_OBJ) $(FB_MODEL_OBJ) $(LIB_AR)
@@ -207,7 +217,7 @@ $(INST)/seinstall: $(CLI_OBJ) $(LIB_SO)
 $(INST)/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_SO)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $(FB_UI_OBJ) $(FB_MODEL_OBJ) -Linstaller-plugin/lib -l:$(SONAME) \
-		$(shell pkg-config --libs libnewt)
+		$(shell pkg-config --libs libnewt libselinux)
 
 install: all $(INST)/seinstall $(if $(FIRSTBOOT),$(INST)/seinstall-firstboot)
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \
@@ -227,6 +237,10 @@ install: all $(INST)/seinstall $(if $(FIRSTBOOT),$(INST)/seinstall-firstboot)
 		sed 's|/usr/sbin/seinstall|$(BINDIR)/seinstall|g' $$u > $(DESTDIR)$(UNITDIR)/$${u##*/} && \
 		chmod 0644 $(DESTDIR)$(UNITDIR)/$${u##*/} || exit 1; \
 	done
+	@# The distribution's autorelabel yields to seinstall-relabel.service (see that unit).
+	$(if $(UNITS),install -d $(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d)
+	$(if $(UNITS),install -m 0644 firstboot/selinux-autorelabel-seinstall.conf \
+		$(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d/seinstall.conf)
 	$(if $(PROFILES),install -d $(DESTDIR)$(PKGDATADIR)/profiles)
 	$(if $(PROFILES),install -m 0644 $(PROFILES) $(DESTDIR)$(PKGDATADIR)/profiles/)
 	@# Adapters keep their layout under share/seinstall/adapters; README says where each goes.
@@ -237,7 +251,7 @@ install: all $(INST)/seinstall $(if $(FIRSTBOOT),$(INST)/seinstall-firstboot)
 	done
 
 clean:
-	rm -rf build $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) firstboot/seinstall-firstboot
+	rm -rf build $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) firstboot/seinstall-firstboot $(POT)
 
 # ---- formatting ----------------------------------------------------------------------------
 FORMAT_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* firstboot.h — what the parts of seinstall-firstboot (main, state, text, screen) share. */
+#ifndef SEINSTALL_FIRSTBOOT_H
+#define SEINSTALL_FIRSTBOOT_H
+
+#include <libintl.h>
+#include <stdbool.h>
+
+#include "model.h"
+#include "seinstall.h"
+
+#define _(s)  gettext(s)
+#define N_(s) s
+
+/* Exit status of the command-line contract (DESIGN.md). */
+#define FB_EXIT_OK     0
+#define FB_EXIT_USAGE  2
+#define FB_EXIT_SYSTEM 3
+
+/* Everything the screen and the printers need, gathered before the screen starts. */
+struct fb_info {
+        struct fb_state state;
+        enum seinstall_mode mark_mode; /* mode= of the first-boot mark, INVALID when none */
+        const char *root;              /* the target, "/" for the running system */
+        const char *cmdline;           /* the boot loader's command line, or NULL */
+};
+
+/* Read the target's state through seinstall_status_read() into @info (strings stay owned by
+ * *ret_status, which the caller unrefs). Returns 0 or a negative errno. */
+int fb_info_read(struct seinstall_ctx *ctx, struct fb_info *info,
+                 struct seinstall_status **ret_status);
+/* The mode the screen starts on: the mode chosen at install (the mark) when there is one,
+ * else the mode the next boot gets. */
+enum seinstall_mode fb_info_initial_mode(const struct fb_info *info);
+
+/* Texts, translated, newly allocated (NULL on ENOMEM). */
+char *fb_text_state(const struct fb_info *info);
+char *fb_text_plan(const struct fb_info *info, const struct fb_plan *plan);
+const char *fb_text_mode_name(enum seinstall_mode mode);
+const char *fb_text_mode_line(enum seinstall_mode mode);
+const char *fb_text_help(void);
+
+enum fb_screen_result {
+        FB_SCREEN_OK = 0,
+        FB_SCREEN_CANCEL,
+        FB_SCREEN_TIMEOUT,
+        FB_SCREEN_ERROR,
+};
+
+/* Show the screen (newtInit .. newtFinished) starting on @initial; on FB_SCREEN_OK the chosen
+ * mode is in *ret_mode. @timeout_sec > 0 ends an untouched screen with FB_SCREEN_TIMEOUT. */
+enum fb_screen_result fb_screen_run(const struct fb_info *info, enum seinstall_mode initial,
+                                    int timeout_sec, enum seinstall_mode *ret_mode);
+
+#endif

@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * main.c — seinstall-firstboot: parse the options, gather the state, show the screen (or not),
+ * then apply the choice with the same library call the installer uses (seinstall_apply()),
+ * switching a running system between enforcing and permissive at once where that is possible.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <locale.h>
+#include <selinux/selinux.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "firstboot.h"
+
+#ifndef LOCALEDIR
+#define LOCALEDIR "/usr/share/locale"
+#endif
+
+static const char *arg_root = "/";
+static enum seinstall_mode arg_mode = SEINSTALL_MODE_INVALID;
+static bool arg_yes;
+static bool arg_status;
+static int arg_timeout;
+
+static const char *prog = "seinstall-firstboot";
+
+static void help(FILE *f)
+{
+        fprintf(f,
+                _("Usage: %s [--root DIR] [--mode MODE --yes] [--status] [--timeout SECONDS]\n\n"
+                  "Choose how SELinux runs on this system: enforcing, permissive or disabled.\n\n"
+                  "  --root DIR         work on the system installed at DIR (default /)\n"
+                  "  --mode MODE        enforcing, permissive or disabled (with --yes: apply it;\n"
+                  "                     else the screen starts on it)\n"
+                  "  --yes              apply without the screen (the install's choice when no\n"
+                  "                     --mode is given)\n"
+                  "  --status           print the state and what each choice would do\n"
+                  "  --timeout SECONDS  leave an untouched screen after SECONDS, keeping the\n"
+                  "                     mode already chosen\n\n"
+                  "Exit status: 0 ok, 2 bad usage or input, 3 system failure.\n"),
+                prog);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+        fprintf(stderr, "%s: ", prog);
+        fprintf(stderr, fmt, arg);
+        fprintf(stderr, _("\nTry '%s --help'.\n"), prog);
+        return FB_EXIT_USAGE;
+}
+
+static int parse_argv(int argc, char **argv)
+{
+        static const struct option options[] = {
+                {"root", required_argument, NULL, 'R'},
+                {"mode", required_argument, NULL, 'm'},
+                {"yes", no_argument, NULL, 'y'},
+                {"status", no_argument, NULL, 's'},
+                {"timeout", required_argument, NULL, 't'},
+                {"help", no_argument, NULL, 'h'},
+                {"version", no_argument, NULL, 'V'},
+                {},
+        };
+        char *end;
+        long n;
+        int c;
+
+        while ((c = getopt_long(argc, argv, "", options, NULL)) >= 0) {
+                switch (c) {
+                case 'R':
+                        arg_root = optarg;
+                        break;
+                case 'm':
+                        arg_mode = seinstall_mode_from_string(optarg);
+                        if (arg_mode == SEINSTALL_MODE_INVALID)
+                                return usage_error(_("unknown mode '%s' (enforcing, permissive "
+                                                     "or disabled)"),
+                                                   optarg);
+                        break;
+                case 'y':
+                        arg_yes = true;
+                        break;
+                case 's':
+                        arg_status = true;
+                        break;
+                case 't':
+                        errno = 0;
+                        n = strtol(optarg, &end, 10);
+                        if (errno || *end || end == optarg || n < 0 || n > 86400)
+                                return usage_error(_("bad --timeout '%s' (seconds, 0 to 86400)"),
+                                                   optarg);
+                        arg_timeout = (int) n;
+                        break;
+                case 'h':
+                        help(stdout);
+                        exit(FB_EXIT_OK);
+                case 'V':
+                        printf("seinstall-firstboot %s\n", SEINSTALL_VERSION);
+                        exit(FB_EXIT_OK);
+                default:
+                        fprintf(stderr, _("Try '%s --help'.\n"), prog);
+                        return FB_EXIT_USAGE;
+                }
+        }
+        if (optind < argc)
+                return usage_error(_("unexpected argument '%s'"), argv[optind]);
+        if (arg_yes && arg_status)
+                return usage_error("%s", _("--yes and --status exclude each other"));
+        return 0;
+}
+
+static int exit_status(int r)
+{
+        switch (-r) {
+        case EINVAL:
+        case EBADMSG:
+        case ENOENT:
+        case ENOTDIR:
+                return FB_EXIT_USAGE;
+        default:
+                return FB_EXIT_SYSTEM;
+        }
+}
+
+static int fail(struct seinstall_ctx *ctx, int r, const char *what)
+{
+        const char *msg = ctx ? seinstall_last_error(ctx) : NULL;
+
+        if (msg)
+                fprintf(stderr, "%s: %s\n", prog, msg);
+        else
+                fprintf(stderr, "%s: %s: %s\n", prog, what, strerror(-r));
+        return exit_status(r);
+}
+
+static void log_stderr(void *userdata, int priority, const char *message)
+{
+        (void) userdata;
+        /* Errors are printed once by fail(). */
+        if (priority <= SEINSTALL_LOG_ERR)
+                return;
+        fprintf(stderr, "%s: %s%s\n", prog, priority == SEINSTALL_LOG_WARNING ? _("warning: ") : "",
+                message);
+}
+
+static int print_status(const struct fb_info *info)
+{
+        static const enum seinstall_mode modes[] = {
+                SEINSTALL_MODE_ENFORCING,
+                SEINSTALL_MODE_PERMISSIVE,
+                SEINSTALL_MODE_DISABLED,
+        };
+        char *text = fb_text_state(info);
+
+        if (!text)
+                return -ENOMEM;
+        printf("%s\n", text);
+        free(text);
+        printf(_("Kernel command line: %s\n"), info->cmdline ? info->cmdline : _("(none found)"));
+        printf(_("First-boot mark: %s\n"), info->state.firstboot_mark ? _("present") : _("absent"));
+        printf(_("Choices:\n"));
+        for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+                struct fb_plan plan;
+
+                if (fb_plan_for(&info->state, modes[i], &plan) < 0)
+                        return -EINVAL;
+                text = fb_text_plan(info, &plan);
+                if (!text)
+                        return -ENOMEM;
+                printf("  %s: %s\n", fb_text_mode_name(modes[i]), text);
+                free(text);
+        }
+        return 0;
+}
+
+/* Apply @mode: the same seinstall_apply() the installer uses, then the immediate switch. */
+static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum seinstall_mode mode)
+{
+        struct seinstall_apply_result *result = NULL;
+        unsigned flags = SEINSTALL_APPLY_REGENERATE;
+        bool keep_mark;
+        struct fb_plan plan;
+        int r;
+
+        r = fb_plan_for(&info->state, mode, &plan);
+        if (r < 0)
+                return fail(ctx, r, "plan");
+        if (plan.relabel)
+                flags |= SEINSTALL_APPLY_RELABEL;
+        /* Enforcing after a relabel is completed on the boot after the relabel: the mark keeps
+         * the choice until then, and this screen comes back to finish it. */
+        keep_mark = plan.relabel && mode == SEINSTALL_MODE_ENFORCING;
+        if (keep_mark)
+                flags |= SEINSTALL_APPLY_FIRSTBOOT;
+
+        r = seinstall_apply(ctx, mode, info->state.policy_type, SEINSTALL_BOOTLOADER_AUTO, flags,
+                            &result);
+        if (r < 0)
+                return fail(ctx, r, _("applying the choice"));
+        for (size_t i = 0; i < seinstall_apply_result_get_n_changes(result); i++)
+                printf(_("Changed %s: %s\n"), seinstall_apply_result_get_change_file(result, i),
+                       seinstall_apply_result_get_change_what(result, i));
+        for (size_t i = 0; i < seinstall_apply_result_get_n_todo(result); i++)
+                printf(_("To do: %s\n"), seinstall_apply_result_get_todo(result, i));
+        seinstall_apply_result_unref(result);
+
+        if (plan.switch_now && security_setenforce(mode == SEINSTALL_MODE_ENFORCING) < 0) {
+                r = -errno;
+                fprintf(stderr,
+                        _("%s: could not switch SELinux to %s now: %s; it takes effect at the "
+                          "next boot.\n"),
+                        prog, seinstall_mode_to_string(mode), strerror(-r));
+                return FB_EXIT_SYSTEM;
+        }
+        if (plan.switch_now)
+                printf(_("SELinux is %s now.\n"), seinstall_mode_to_string(mode));
+        if (plan.relabel)
+                printf("%s\n", _("Every file is relabeled at the next boot."));
+        if (plan.reboot)
+                printf("%s\n", _("Reboot for the choice to take effect."));
+
+        if (!keep_mark) {
+                r = seinstall_firstboot_mark_remove(ctx);
+                if (r < 0)
+                        return fail(ctx, r, _("removing the first-boot mark"));
+        }
+        return FB_EXIT_OK;
+}
+
+/* Cancel or timeout: nothing is chosen now. A timeout completes the choice made at install
+ * when it only waited for a relabel that is done (the mark keeps it); otherwise nothing
+ * changes. Either way the first boot is over: the mark goes. */
+static int leave(struct seinstall_ctx *ctx, const struct fb_info *info, bool timeout)
+{
+        int r;
+
+        if (timeout && info->mark_mode != SEINSTALL_MODE_INVALID &&
+            !info->state.relabel_pending) {
+                printf(_("No answer: keeping %s, the mode chosen at install.\n"),
+                       seinstall_mode_to_string(info->mark_mode));
+                return apply(ctx, info, info->mark_mode);
+        }
+        printf("%s\n", timeout ? _("No answer: nothing changed.") : _("Cancelled: nothing changed."));
+        r = seinstall_firstboot_mark_remove(ctx);
+        if (r < 0)
+                return fail(ctx, r, _("removing the first-boot mark"));
+        return FB_EXIT_OK;
+}
+
+static int run(int argc, char **argv)
+{
+        struct seinstall_status *status = NULL;
+        struct seinstall_ctx *ctx = NULL;
+        enum seinstall_mode mode = SEINSTALL_MODE_INVALID;
+        struct fb_info info;
+        int r;
+
+        r = parse_argv(argc, argv);
+        if (r != 0)
+                return r;
+        /* Never wait for an answer nobody can give. */
+        if (!arg_yes && !arg_status && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))) {
+                fprintf(stderr,
+                        _("%s: no terminal to show the screen on (standard input and output "
+                          "must be a terminal).\nUse --mode MODE --yes to apply a mode without "
+                          "the screen, or --status to print the state.\n"),
+                        prog);
+                return FB_EXIT_USAGE;
+        }
+
+        r = seinstall_new(arg_root, &ctx);
+        if (r < 0) {
+                fprintf(stderr, _("%s: target root %s: %s\n"), prog, arg_root, strerror(-r));
+                return exit_status(r);
+        }
+        seinstall_set_log_fn(ctx, log_stderr, NULL);
+
+        r = fb_info_read(ctx, &info, &status);
+        if (r < 0) {
+                r = fail(ctx, r, _("reading the SELinux state"));
+                goto out;
+        }
+
+        if (arg_status) {
+                r = print_status(&info);
+                r = r < 0 ? fail(ctx, r, "status") : FB_EXIT_OK;
+        } else if (arg_yes) {
+                mode = arg_mode != SEINSTALL_MODE_INVALID ? arg_mode : info.mark_mode;
+                if (mode == SEINSTALL_MODE_INVALID) {
+                        fprintf(stderr,
+                                _("%s: --yes needs --mode MODE: no mode was chosen at install "
+                                  "(no first-boot mark).\n"),
+                                prog);
+                        r = FB_EXIT_USAGE;
+                } else {
+                        r = apply(ctx, &info, mode);
+                }
+        } else {
+                enum seinstall_mode initial =
+                        arg_mode != SEINSTALL_MODE_INVALID ? arg_mode : fb_info_initial_mode(&info);
+
+                switch (fb_screen_run(&info, initial, arg_timeout, &mode)) {
+                case FB_SCREEN_OK:
+                        r = apply(ctx, &info, mode);
+                        break;
+                case FB_SCREEN_CANCEL:
+                        r = leave(ctx, &info, false);
+                        break;
+                case FB_SCREEN_TIMEOUT:
+                        r = leave(ctx, &info, true);
+                        break;
+                default:
+                        fprintf(stderr,
+                                _("%s: the screen failed on this terminal; use --mode MODE "
+                                  "--yes.\n"),
+                                prog);
+                        r = FB_EXIT_SYSTEM;
+                        break;
+                }
+        }
+out:
+        seinstall_status_unref(status);
+        seinstall_unref(ctx);
+        return r;
+}
+
+int main(int argc, char **argv)
+{
+        setlocale(LC_ALL, "");
+        bindtextdomain("seinstall", LOCALEDIR);
+        textdomain("seinstall");
+        return run(argc, argv);
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * text.c — every sentence seinstall-firstboot shows a person, marked for translation, shared
+ * by the screen and by --status / --yes, so both say the same thing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "firstboot.h"
+
+const char *fb_text_mode_name(enum seinstall_mode mode)
+{
+        switch (mode) {
+        case SEINSTALL_MODE_ENFORCING:
+                return _("Enforcing");
+        case SEINSTALL_MODE_PERMISSIVE:
+                return _("Permissive");
+        case SEINSTALL_MODE_DISABLED:
+                return _("Disabled");
+        default:
+                return _("not configured");
+        }
+}
+
+const char *fb_text_mode_line(enum seinstall_mode mode)
+{
+        switch (mode) {
+        case SEINSTALL_MODE_ENFORCING:
+                return _("The policy is enforced: what it does not allow is denied and logged.");
+        case SEINSTALL_MODE_PERMISSIVE:
+                return _("Nothing is denied; what the policy would deny is only logged.");
+        case SEINSTALL_MODE_DISABLED:
+                return _("No SELinux protection at all, and new files get no labels.");
+        default:
+                return "";
+        }
+}
+
+const char *fb_text_help(void)
+{
+        return _("SELinux confines each program to what the system's policy allows.\n"
+                 "Enforcing: what the policy does not allow is denied and logged. This is the "
+                 "protected setting.\n"
+                 "Permissive: nothing is denied; what the policy would deny is logged. Use it "
+                 "to find problems before enforcing.\n"
+                 "Disabled: SELinux does not run and new files get no labels, so enabling it "
+                 "again later needs a full relabel.\n"
+                 "Relabel: gives every file the label the policy assigns. It runs at the next "
+                 "boot, in permissive mode, with its progress on the console, then reboots.\n"
+                 "Keys: arrows move, Space selects, Tab moves between widgets, Enter presses "
+                 "the focused button, F12 accepts, F1 shows this help.");
+}
+
+char *fb_text_state(const struct fb_info *info)
+{
+        const struct fb_state *st = &info->state;
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+
+        if (!f)
+                return NULL;
+        if (!st->running)
+                fprintf(f, _("Target: %s (not the running system)."), info->root);
+        else if (!st->active)
+                fputs(_("Now: SELinux is not active."), f);
+        else
+                fprintf(f, _("Now: SELinux is active, %s."),
+                        fb_text_mode_name(fb_state_running_mode(st)));
+        fputc('\n', f);
+        fprintf(f, _("Next boot: %s (config: %s, policy: %s)."),
+                fb_text_mode_name(fb_state_boot_mode(st)), fb_text_mode_name(st->config_mode),
+                st->policy_type ? st->policy_type : _("none"));
+        fputc('\n', f);
+        if (info->mark_mode != SEINSTALL_MODE_INVALID)
+                fprintf(f, _("Chosen at install: %s. "), fb_text_mode_name(info->mark_mode));
+        fputs(st->relabel_pending ? _("A full relabel is pending.") : _("No relabel is pending."),
+              f);
+        if (fclose(f) != 0) {
+                free(buf);
+                return NULL;
+        }
+        return buf;
+}
+
+static void print_kargs(FILE *f, const char *fmt, unsigned mask)
+{
+        bool first = true;
+
+        if (!mask)
+                return;
+        fputs(fmt, f);
+        for (unsigned bit = 1; bit && bit <= mask; bit <<= 1)
+                if (mask & bit) {
+                        fprintf(f, "%s%s", first ? " " : ", ", fb_karg_to_string(bit));
+                        first = false;
+                }
+        fputs(". ", f);
+}
+
+char *fb_text_plan(const struct fb_info *info, const struct fb_plan *p)
+{
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+
+        if (!f)
+                return NULL;
+        if (!p->possible)
+                fputs(_("This kernel cannot run SELinux: only Disabled is possible. "), f);
+        else if (!fb_plan_changes(p))
+                fputs(_("This is the current setting: nothing changes. "), f);
+        else {
+                if (p->config_change)
+                        fprintf(f, _("Sets SELINUX=%s in /etc/selinux/config. "),
+                                seinstall_mode_to_string(p->mode));
+                print_kargs(f, _("Kernel command line adds"), p->kargs_add);
+                print_kargs(f, _("Kernel command line removes"), p->kargs_remove);
+                if (p->switch_now)
+                        fprintf(f, _("Switches to %s at once. "), fb_text_mode_name(p->mode));
+                if (p->relabel)
+                        fputs(_("Every file is relabeled first, at the next boot, in permissive "
+                                "mode. "),
+                              f);
+                if (p->reboot)
+                        fputs(_("Needs a reboot to take effect. "), f);
+                else if (!info->state.running)
+                        fputs(_("Takes effect when the target boots. "), f);
+        }
+        if (p->possible && p->warn_enable_later &&
+            fb_state_boot_mode(&info->state) != SEINSTALL_MODE_DISABLED)
+                fputs(_("Enabling SELinux again later needs a full relabel."), f);
+        if (fclose(f) != 0) {
+                free(buf);
+                return NULL;
+        }
+        /* Drop the trailing blank the sentences leave. */
+        if (len > 0 && buf[len - 1] == ' ')
+                buf[len - 1] = '\0';
+        return buf;
+}
