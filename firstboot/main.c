@@ -55,14 +55,10 @@ static int usage_error(const char *fmt, const char *arg)
 static int parse_argv(int argc, char **argv)
 {
         static const struct option options[] = {
-                {"root", required_argument, NULL, 'R'},
-                {"mode", required_argument, NULL, 'm'},
-                {"yes", no_argument, NULL, 'y'},
-                {"status", no_argument, NULL, 's'},
-                {"timeout", required_argument, NULL, 't'},
-                {"help", no_argument, NULL, 'h'},
-                {"version", no_argument, NULL, 'V'},
-                {},
+            {"root", required_argument, NULL, 'R'},    {"mode", required_argument, NULL, 'm'},
+            {"yes", no_argument, NULL, 'y'},           {"status", no_argument, NULL, 's'},
+            {"timeout", required_argument, NULL, 't'}, {"help", no_argument, NULL, 'h'},
+            {"version", no_argument, NULL, 'V'},       {},
         };
         char *end;
         long n;
@@ -149,9 +145,9 @@ static void log_stderr(void *userdata, int priority, const char *message)
 static int print_status(const struct fb_info *info)
 {
         static const enum seinstall_mode modes[] = {
-                SEINSTALL_MODE_ENFORCING,
-                SEINSTALL_MODE_PERMISSIVE,
-                SEINSTALL_MODE_DISABLED,
+            SEINSTALL_MODE_ENFORCING,
+            SEINSTALL_MODE_PERMISSIVE,
+            SEINSTALL_MODE_DISABLED,
         };
         char *text = fb_text_state(info);
 
@@ -237,13 +233,13 @@ static int leave(struct seinstall_ctx *ctx, const struct fb_info *info, bool tim
 {
         int r;
 
-        if (timeout && info->mark_mode != SEINSTALL_MODE_INVALID &&
-            !info->state.relabel_pending) {
+        if (timeout && info->mark_mode != SEINSTALL_MODE_INVALID && !info->state.relabel_pending) {
                 printf(_("No answer: keeping %s, the mode chosen at install.\n"),
                        seinstall_mode_to_string(info->mark_mode));
                 return apply(ctx, info, info->mark_mode);
         }
-        printf("%s\n", timeout ? _("No answer: nothing changed.") : _("Cancelled: nothing changed."));
+        printf("%s\n",
+               timeout ? _("No answer: nothing changed.") : _("Cancelled: nothing changed."));
         r = seinstall_firstboot_mark_remove(ctx);
         if (r < 0)
                 return fail(ctx, r, _("removing the first-boot mark"));
@@ -300,7 +296,7 @@ static int run(int argc, char **argv)
                 }
         } else {
                 enum seinstall_mode initial =
-                        arg_mode != SEINSTALL_MODE_INVALID ? arg_mode : fb_info_initial_mode(&info);
+                    arg_mode != SEINSTALL_MODE_INVALID ? arg_mode : fb_info_initial_mode(&info);
 
                 switch (fb_screen_run(&info, initial, arg_timeout, &mode)) {
                 case FB_SCREEN_OK:

@@ -10,14 +10,15 @@
 
 #include "firstboot.h"
 
-#define WIDTH      70 /* text width inside the window: 80 columns minus frame and shadow */
-#define PLAN_LINES 4
-#define HELP_LINES 12
+#define WIDTH       70 /* text width inside the window: 80 columns minus frame and shadow */
+#define STATE_LINES 4
+#define PLAN_LINES  3
+#define HELP_LINES  12
 
 static const enum seinstall_mode modes[3] = {
-        SEINSTALL_MODE_ENFORCING,
-        SEINSTALL_MODE_PERMISSIVE,
-        SEINSTALL_MODE_DISABLED,
+    SEINSTALL_MODE_ENFORCING,
+    SEINSTALL_MODE_PERMISSIVE,
+    SEINSTALL_MODE_DISABLED,
 };
 
 struct screen {
@@ -149,14 +150,14 @@ static newtComponent build(struct screen *s, enum seinstall_mode initial, newtCo
         newtComponent form, state_box, prev = NULL;
         char *state = fb_text_state(s->info);
 
-        state_box = newtTextbox(-1, -1, WIDTH, 3, NEWT_FLAG_WRAP);
+        state_box = newtTextbox(-1, -1, WIDTH, STATE_LINES, NEWT_FLAG_WRAP);
         newtTextboxSetText(state_box, state ? state : "");
         free(state);
 
         radios = newtCreateGrid(1, 6);
         for (size_t i = 0; i < 3; i++) {
-                s->radio[i] = prev = newtRadiobutton(-1, -1, fb_text_mode_name(modes[i]),
-                                                     modes[i] == initial, prev);
+                s->radio[i] = prev =
+                    newtRadiobutton(-1, -1, fb_text_mode_name(modes[i]), modes[i] == initial, prev);
                 newtComponentAddCallback(s->radio[i], radio_changed, s);
                 newtGridSetField(radios, 0, 2 * i, NEWT_GRID_COMPONENT, s->radio[i], 0, 0, 0, 0,
                                  NEWT_ANCHOR_LEFT, 0);
@@ -171,8 +172,8 @@ static newtComponent build(struct screen *s, enum seinstall_mode initial, newtCo
         newtGridSetField(grid, 0, 0, NEWT_GRID_COMPONENT, state_box, 0, 0, 0, 1, NEWT_ANCHOR_LEFT,
                          0);
         newtGridSetField(grid, 0, 1, NEWT_GRID_SUBGRID, radios, 0, 0, 0, 1, NEWT_ANCHOR_LEFT, 0);
-        newtGridSetField(grid, 0, 2, NEWT_GRID_COMPONENT, s->plan_box, 0, 0, 0, 0,
-                         NEWT_ANCHOR_LEFT, 0);
+        newtGridSetField(grid, 0, 2, NEWT_GRID_COMPONENT, s->plan_box, 0, 0, 0, 0, NEWT_ANCHOR_LEFT,
+                         0);
         newtGridSetField(grid, 0, 3, NEWT_GRID_SUBGRID, buttons, 0, 0, 0, 0, 0,
                          NEWT_GRID_FLAG_GROWX);
         newtGridWrappedWindow(grid, _("SELinux on this system"));

@@ -74,8 +74,8 @@ int fb_info_read(struct seinstall_ctx *ctx, struct fb_info *info,
         info->root = seinstall_get_root(ctx);
         info->cmdline = seinstall_status_get_cmdline(status);
         info->mark_mode = seinstall_status_get_firstboot_pending(status)
-                                  ? seinstall_status_get_firstboot_mode(status)
-                                  : SEINSTALL_MODE_INVALID;
+                              ? seinstall_status_get_firstboot_mode(status)
+                              : SEINSTALL_MODE_INVALID;
 
         st->config_mode = seinstall_status_get_config_mode(status);
         st->policy_type = seinstall_status_get_config_policy(status);

@@ -83,18 +83,20 @@ char *fb_text_state(const struct fb_info *info)
         return buf;
 }
 
-static void print_kargs(FILE *f, const char *fmt, unsigned mask)
+/* "Kernel command line: +security=selinux, -enforcing=0. " */
+static void print_kargs(FILE *f, unsigned add, unsigned remove)
 {
-        bool first = true;
+        const char *sep = " ";
 
-        if (!mask)
+        if (!add && !remove)
                 return;
-        fputs(fmt, f);
-        for (unsigned bit = 1; bit && bit <= mask; bit <<= 1)
-                if (mask & bit) {
-                        fprintf(f, "%s%s", first ? " " : ", ", fb_karg_to_string(bit));
-                        first = false;
-                }
+        fputs(_("Kernel command line:"), f);
+        for (unsigned bit = 1; bit && bit <= (add | remove); bit <<= 1) {
+                if (!((add | remove) & bit))
+                        continue;
+                fprintf(f, "%s%c%s", sep, add & bit ? '+' : '-', fb_karg_to_string(bit));
+                sep = ", ";
+        }
         fputs(". ", f);
 }
 
@@ -112,18 +114,16 @@ char *fb_text_plan(const struct fb_info *info, const struct fb_plan *p)
                 fputs(_("This is the current setting: nothing changes. "), f);
         else {
                 if (p->config_change)
-                        fprintf(f, _("Sets SELINUX=%s in /etc/selinux/config. "),
+                        fprintf(f, _("SELINUX=%s in /etc/selinux/config. "),
                                 seinstall_mode_to_string(p->mode));
-                print_kargs(f, _("Kernel command line adds"), p->kargs_add);
-                print_kargs(f, _("Kernel command line removes"), p->kargs_remove);
+                print_kargs(f, p->kargs_add, p->kargs_remove);
                 if (p->switch_now)
                         fprintf(f, _("Switches to %s at once. "), fb_text_mode_name(p->mode));
                 if (p->relabel)
-                        fputs(_("Every file is relabeled first, at the next boot, in permissive "
-                                "mode. "),
+                        fputs(_("Every file is relabeled at the next boot, in permissive mode. "),
                               f);
                 if (p->reboot)
-                        fputs(_("Needs a reboot to take effect. "), f);
+                        fputs(_("Needs a reboot. "), f);
                 else if (!info->state.running)
                         fputs(_("Takes effect when the target boots. "), f);
         }

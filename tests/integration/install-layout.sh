@@ -36,6 +36,9 @@ fi
 for u in firstboot/*.service firstboot/*.target firstboot/*.timer; do
         [ -e "$u" ] && echo "/lib/systemd/system/${u##*/}" >>"$expected"
 done
+# The drop-in that makes the distribution's autorelabel yield to seinstall-relabel.service.
+[ -e firstboot/selinux-autorelabel-seinstall.conf ] &&
+        echo /lib/systemd/system/selinux-autorelabel.service.d/seinstall.conf >>"$expected"
 for p in profiles/*.ks; do
         [ -e "$p" ] && echo "/usr/share/seinstall/profiles/${p##*/}" >>"$expected"
 done

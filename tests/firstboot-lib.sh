@@ -1,0 +1,136 @@
+# shellcheck shell=bash disable=SC2034
+# Helpers for the seinstall-firstboot tests: a target tree to work on, and a tmux session that
+# shows the screen at 80x24 and is driven with keys as a person would. Source after lib.sh.
+
+FIRSTBOOT=${FIRSTBOOT:-$TOP/firstboot/seinstall-firstboot}
+[ -x "$FIRSTBOOT" ] || fail "$FIRSTBOOT is not built (make all)"
+
+# make_target DIR MODE: a Debian 12-like installed tree configured for MODE: its config, GRUB
+# defaults (security=selinux when enabled: the kernel is SELinux opt-in), the kernel's config,
+# a built policy, and the first-boot mark an install leaves.
+make_target() {
+        local t=$1 mode=$2 args="quiet"
+        mkdir -p "$t/etc/selinux/default/policy" "$t/etc/default" "$t/boot" "$t/var/lib/seinstall"
+        [ "$mode" = disabled ] || args="quiet security=selinux"
+        printf '# This file controls the state of SELinux on the system.\nSELINUX=%s\nSELINUXTYPE=default\n' \
+                "$mode" >"$t/etc/selinux/config"
+        if [ -d /etc/selinux/default/policy ]; then
+                cp /etc/selinux/default/policy/policy.* "$t/etc/selinux/default/policy/"
+        else
+                : >"$t/etc/selinux/default/policy/policy.33"
+        fi
+        printf 'GRUB_DEFAULT=0\nGRUB_TIMEOUT=5\nGRUB_CMDLINE_LINUX_DEFAULT=""\nGRUB_CMDLINE_LINUX="%s"\n' \
+                "$args" >"$t/etc/default/grub"
+        cat >"$t/boot/config-6.1.0-13-amd64" <<'EOF'
+CONFIG_SECURITY=y
+CONFIG_SECURITY_SELINUX=y
+# CONFIG_SECURITY_SELINUX_BOOTPARAM is not set
+CONFIG_SECURITY_SELINUX_DEVELOP=y
+CONFIG_SECURITY_APPARMOR=y
+CONFIG_DEFAULT_SECURITY_APPARMOR=y
+CONFIG_LSM="landlock,lockdown,yama,integrity,apparmor"
+EOF
+        printf 'mode=%s\npolicy=default\nrelabel=done\n' "$mode" >"$t/var/lib/seinstall/firstboot"
+}
+
+# config_mode DIR: SELINUX= of the target's config.
+config_mode() {
+        sed -n 's/^SELINUX=//p' "$1/etc/selinux/config"
+}
+
+# fingerprint DIR: one line per file of the SELinux state (config, boot loader, relabel marks)
+# with its checksum, to show that nothing changed.
+fingerprint() {
+        (cd "$1" && find etc/selinux/config etc/default .autorelabel etc/selinux/.autorelabel \
+                -type f 2>/dev/null | sort | xargs -r sha256sum)
+}
+
+# ---- the screen in tmux --------------------------------------------------------------------
+TMUX_DIR=
+tm() {
+        tmux -S "$TMUX_DIR/sock" -f /dev/null "$@"
+}
+
+# start_screen TERM LOCALE TARGET [ARGS...]: run seinstall-firstboot in an 80x24 tmux pane.
+start_screen() {
+        local term=$1 locale=$2 target=$3
+        shift 3
+        command -v tmux >/dev/null || skip "tmux is not installed (make deps)"
+        [ -n "$TMUX_DIR" ] || {
+                TMUX_DIR=$(scratch_dir)
+                on_exit "tmux -S '$TMUX_DIR/sock' kill-server"
+        }
+        rm -f "$TMUX_DIR/rc" "$TMUX_DIR/err"
+        tm kill-server 2>/dev/null
+        printf '%q ' env TERM="$term" LANG="$locale" LC_ALL="$locale" "$FIRSTBOOT" --root \
+                "$target" "$@" >"$TMUX_DIR/cmd"
+        # The screen needs the terminal as stdout too; what it prints at the end stays on the
+        # pane (kept open) for wait_exit to read.
+        printf '2>%q; echo $? >%q; exec sleep 600\n' "$TMUX_DIR/err" "$TMUX_DIR/rc" \
+                >>"$TMUX_DIR/cmd"
+        tm new-session -d -x 80 -y 24 -s fb "sh $TMUX_DIR/cmd" ||
+                fail "tmux could not start a session"
+        wait_screen "SELinux on this system"
+}
+
+screen_text() {
+        tm capture-pane -p -t fb 2>/dev/null
+}
+
+# wait_screen TEXT: wait (5 s at most) until the screen shows TEXT.
+wait_screen() {
+        local i
+        for i in $(seq 50); do
+                screen_text | grep -qF -- "$1" && return 0
+                [ -e "$TMUX_DIR/rc" ] && break
+                sleep 0.1
+        done
+        fail "the screen never showed '$1'; it shows:
+$(screen_text)
+stderr: $(cat "$TMUX_DIR/err" 2>/dev/null)"
+}
+
+# wait_gone TEXT: wait until the screen no longer shows TEXT.
+wait_gone() {
+        local i
+        for i in $(seq 50); do
+                screen_text | grep -qF -- "$1" || return 0
+                sleep 0.1
+        done
+        fail "the screen still shows '$1':
+$(screen_text)"
+}
+
+keys() {
+        local k
+        for k in "$@"; do
+                tm send-keys -t fb "$k" || fail "tmux send-keys $k"
+                sleep 0.15
+        done
+}
+
+# wait_exit: wait (10 s at most) for the program to end; its status in $RC, the screen it left
+# (what it printed at the end) in $OUT, its stderr in $ERR.
+wait_exit() {
+        local i
+        for _ in $(seq 100); do
+                [ -s "$TMUX_DIR/rc" ] && break
+                sleep 0.1
+        done
+        [ -s "$TMUX_DIR/rc" ] || fail "seinstall-firstboot did not exit; the screen shows:
+$(screen_text)"
+        RC=$(cat "$TMUX_DIR/rc")
+        OUT=$(screen_text)
+        ERR=$(cat "$TMUX_DIR/err")
+}
+
+# assert_screen WHAT TEXT: the screen shows TEXT now.
+assert_screen() {
+        local s
+        s=$(screen_text)
+        case $s in
+        *"$2"*) echo "ok: $1: screen shows '$2'" ;;
+        *) fail "$1: the screen does not show '$2':
+$s" ;;
+        esac
+}
