@@ -154,7 +154,7 @@ pot: $(POT)
 $(POT): $(FB_UI_SRC) $(FB_MODEL_SRC)
 	@mkdir -p $(@D)
 	xgettext --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ --add-comments=TRANSLATORS \
-		--package-name=seinstall --package-version=$(VERSION) --msgid-bugs-address= \
+		--package-name=seinstall --package-version=$(VERSION) --msgid-bugs-address="seinstall maintainers" \
 		-o $@ $(sort $^)
 
 # ---- tests ---------------------------------------------------------------------------------

@@ -1,0 +1,22 @@
+#!/bin/bash
+# `make pot` collects every string seinstall-firstboot shows a person: the screen's title, the
+# three modes and their lines, the help, the confirmations, the messages of --status and --yes.
+. "$(dirname "$0")/../lib.sh"
+
+command -v xgettext >/dev/null || skip "xgettext is not installed (make deps: gettext)"
+make -s -C "$TOP" pot >/dev/null || fail "make pot failed"
+pot=$TOP/firstboot/po/seinstall.pot
+d_err=$(scratch_dir)/msgfmt.err
+[ -s "$pot" ] || fail "make pot did not write $pot"
+msgfmt --check-format -o /dev/null "$pot" 2>"$d_err" ||
+        fail "$pot is not a valid catalog: $(cat "$d_err")"
+for s in "SELinux on this system" "Enforcing" "Permissive" "Disabled" "Before applying" \
+        "Help" "Cancel" "SELinux confines each program" "no terminal to show the screen on" \
+        "Cancelled: nothing changed." "Next boot: %s (config: %s, policy: %s)."; do
+        grep -qF -- "$s" "$pot" || fail "'$s' is not in $pot: not marked with _()?"
+        echo "ok: '$s' is in the template"
+done
+# Format strings are recognised as such, so translators' catalogs are checked against them.
+grep -B1 -F 'msgid "Switches to %s at once. "' "$pot" | grep -q c-format ||
+        fail "printf formats are not flagged c-format in $pot"
+echo "ok: formats flagged c-format"
