@@ -46,9 +46,12 @@ fingerprint() {
 }
 
 # ---- the screen in tmux --------------------------------------------------------------------
+# Each screen gets its own tmux server: reusing one right after kill-server races with its
+# exit ("server exited unexpectedly").
 TMUX_DIR=
+TMUX_N=0
 tm() {
-        tmux -S "$TMUX_DIR/sock" -f /dev/null "$@"
+        tmux -S "$TMUX_DIR/sock$TMUX_N" -f /dev/null "$@"
 }
 
 # start_screen TERM LOCALE TARGET [ARGS...]: run seinstall-firstboot in an 80x24 tmux pane.
@@ -56,12 +59,11 @@ start_screen() {
         local term=$1 locale=$2 target=$3
         shift 3
         command -v tmux >/dev/null || skip "tmux is not installed (make deps)"
-        [ -n "$TMUX_DIR" ] || {
-                TMUX_DIR=$(scratch_dir)
-                on_exit "tmux -S '$TMUX_DIR/sock' kill-server"
-        }
+        [ -n "$TMUX_DIR" ] || TMUX_DIR=$(scratch_dir)
+        [ "$TMUX_N" = 0 ] || tm kill-server 2>/dev/null
+        TMUX_N=$((TMUX_N + 1))
+        on_exit "tmux -S '$TMUX_DIR/sock$TMUX_N' kill-server"
         rm -f "$TMUX_DIR/rc" "$TMUX_DIR/err"
-        tm kill-server 2>/dev/null
         printf '%q ' env TERM="$term" LANG="$locale" LC_ALL="$locale" "$FIRSTBOOT" --root \
                 "$target" "$@" >"$TMUX_DIR/cmd"
         # The screen needs the terminal as stdout too; what it prints at the end stays on the

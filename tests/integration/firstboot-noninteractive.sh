@@ -78,7 +78,7 @@ wait_screen "(*) Enforcing"
 assert_screen "what Enforcing does" "relabeled"
 keys F12
 wait_screen "SELinux is disabled now"
-assert_screen "the explanation" "reboots once more"
+assert_screen "the explanation" "then reboots once"
 [ ! -e "$t/.autorelabel" ] || fail "/.autorelabel written before the person confirmed"
 keys Enter
 wait_exit
