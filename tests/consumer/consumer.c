@@ -2,14 +2,17 @@
 /*
  * consumer.c — an installer's view of libseinstall: built against an installed tree with
  * `pkg-config --cflags --libs seinstall` only (tests/integration/consumer-pkgconfig.sh), it
- * uses nothing but the public header. Usage: consumer ROOT
+ * uses nothing but the public header. Usage: consumer ROOT [PLAN]
  *
  * It opens a context on the target, routes the library's messages to its own log function,
- * decides settings with sources as an installer does, and checks the error convention on a
- * root that does not exist. Prints what it did; exit 0 when every call behaved as documented.
+ * decides settings with sources as an installer does, checks the error convention on a root
+ * that does not exist, and, given a planned layout (fstab format), checks it in enforcing mode
+ * as the installer's profile asks and prints every mount's verdict, reason and fix. Exit 0
+ * when every call behaved as documented (whatever the check's verdict).
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <seinstall.h>
@@ -60,14 +63,66 @@ static void settings_like_an_installer(void)
         expect(seinstall_settings_unref(s) == NULL, "settings_unref did not return NULL");
 }
 
+static void check_plan(struct seinstall_ctx *ctx, const char *plan)
+{
+        struct seinstall_settings *s = NULL;
+        struct seinstall_check *c = NULL;
+        enum seinstall_source src;
+        char *json = NULL;
+        int r;
+
+        r = seinstall_settings_new(&s);
+        expect(r == 0, "seinstall_settings_new: %d", r);
+        if (r < 0)
+                return;
+        r = seinstall_settings_set_mode(s, SEINSTALL_MODE_ENFORCING, SEINSTALL_SOURCE_PROFILE);
+        expect(r == 1, "set_mode(profile) returned %d", r);
+        r = seinstall_check_run(ctx, s, plan, &c);
+        expect(r == 0 && c, "seinstall_check_run(%s): %s: %s", plan, strerror(-r),
+               seinstall_last_error(ctx) ? seinstall_last_error(ctx) : "no message");
+        if (r < 0) {
+                seinstall_settings_unref(s);
+                return;
+        }
+        enum seinstall_mode m = seinstall_check_get_mode(c, &src);
+        expect(m == SEINSTALL_MODE_ENFORCING && src == SEINSTALL_SOURCE_PROFILE,
+               "check mode %s from %s, expected enforcing from profile",
+               seinstall_mode_to_string(m), seinstall_source_to_string(src));
+        printf("consumer: check verdict=%s mode=%s mode_source=%s policy=%s\n",
+               seinstall_verdict_to_string(seinstall_check_get_verdict(c)),
+               seinstall_mode_to_string(m), seinstall_source_to_string(src),
+               seinstall_check_get_policy(c, NULL));
+        size_t n = seinstall_check_get_n_mounts(c);
+        expect(n > 0, "the check has no mounts");
+        for (size_t i = 0; i < n; i++) {
+                const char *label = seinstall_check_mount_label(c, i);
+
+                printf("consumer: mount %s %s labeling=%s label=%s verdict=%s\n"
+                       "consumer:   reason: %s\nconsumer:   fix: %s\n",
+                       seinstall_check_mount_mountpoint(c, i), seinstall_check_mount_fstype(c, i),
+                       seinstall_labeling_to_string(seinstall_check_mount_labeling(c, i)),
+                       label ? label : "-",
+                       seinstall_verdict_to_string(seinstall_check_mount_verdict(c, i)),
+                       seinstall_check_mount_reason(c, i), seinstall_check_mount_fix(c, i));
+        }
+        expect(seinstall_check_mount_mountpoint(c, n) == NULL, "mount index %zu out of range", n);
+        r = seinstall_check_to_json(c, &json);
+        expect(r == 0 && json && json[0] == '{', "seinstall_check_to_json: %d", r);
+        if (json)
+                printf("consumer: check as JSON, %zu bytes\n", strlen(json));
+        free(json);
+        expect(seinstall_check_unref(c) == NULL, "check_unref did not return NULL");
+        seinstall_settings_unref(s);
+}
+
 int main(int argc, char **argv)
 {
         struct seinstall_ctx *ctx = NULL, *bad = NULL;
         unsigned messages = 0;
         int r;
 
-        if (argc != 2) {
-                fprintf(stderr, "usage: consumer ROOT\n");
+        if (argc != 2 && argc != 3) {
+                fprintf(stderr, "usage: consumer ROOT [PLAN]\n");
                 return 2;
         }
         r = seinstall_new(argv[1], &ctx);
@@ -85,6 +140,8 @@ int main(int argc, char **argv)
                (void *) bad);
 
         settings_like_an_installer();
+        if (argc == 3)
+                check_plan(ctx, argv[2]);
 
         expect(seinstall_ref(ctx) == ctx, "seinstall_ref did not return its argument");
         seinstall_unref(ctx);
