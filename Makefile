@@ -69,7 +69,10 @@ INTEG      := $(sort $(wildcard tests/integration/*.sh))
 # corpora and crash reproducers (tests/fuzz/replay-all.sh) in every `make check`.
 FUZZ_SRC   := $(sort $(wildcard tests/fuzz/fuzz-*.c))
 FUZZ_REPLAY := $(FUZZ_SRC:tests/fuzz/fuzz-%.c=$(BUILD)/tests/fuzz/replay-%)
-TEST_BINS  := $(UNIT_BIN) $(FUZZ_REPLAY)
+# Small programs integration tests drive private library calls with (tests/helpers/NAME.c).
+HELPER_SRC := $(sort $(wildcard tests/helpers/*.c))
+HELPER_BIN := $(HELPER_SRC:%.c=$(BUILD)/%)
+TEST_BINS  := $(UNIT_BIN) $(FUZZ_REPLAY) $(HELPER_BIN)
 TESTS_RUN  := SEINSTALL_BUILD=$(BUILD) tests/run-tests.sh
 E2E        := $(wildcard qemu/e2e.sh)
 
@@ -168,12 +171,16 @@ $(BUILD)/tests/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay-main.c $(LIB
 	$(CC) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) -o $@ $< tests/fuzz/replay-main.c \
 		$(LIB_AR) $(PKG_LIBS)
 
+$(BUILD)/tests/helpers/%: tests/helpers/%.c $(LIB_AR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_AR) $(PKG_LIBS)
+
 FUZZ_CHECK := $(if $(FUZZ_SRC),tests/fuzz/replay-all.sh)
 
 unit: all $(UNIT_BIN)
 	@$(TESTS_RUN) $(UNIT_BIN)
 
-integration: all
+integration: all $(HELPER_BIN)
 	@$(TESTS_RUN) $(INTEG)
 
 check: deps

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* rootfs-tool — drive the private rootfs.c calls from shell tests, so faults (strace syscall
+ * injection, a full or read-only filesystem) and hostile targets can be arranged around one
+ * call at a time:
+ *   rootfs-tool write ROOT PATH SRC   replace PATH in ROOT with the content of host file SRC
+ *   rootfs-tool mkdir ROOT PATH       create PATH and its parents in ROOT
+ *   rootfs-tool read ROOT PATH        print PATH of ROOT
+ *   rootfs-tool unlink ROOT PATH
+ * Exit status as the CLI's: 0 ok, 2 bad input, 3 the system failed; the error on stderr. */
+#include "seinstall-private.h"
+
+static int exit_status(int r)
+{
+        switch (-r) {
+        case 0:
+                return 0;
+        case EINVAL:
+        case EBADMSG:
+        case ENOENT:
+        case ENOTDIR:
+        case EISDIR:
+        case EFBIG:
+        case ELOOP:
+        case ENAMETOOLONG:
+                return 2;
+        default:
+                return 3;
+        }
+}
+
+int main(int argc, char **argv)
+{
+        struct seinstall_ctx *ctx = NULL;
+        _cleanup_free_ char *data = NULL;
+        size_t len = 0;
+        int r;
+
+        if (argc < 4) {
+                fprintf(stderr, "usage: rootfs-tool write|mkdir|read|unlink ROOT PATH [SRC]\n");
+                return 2;
+        }
+        r = seinstall_new(argv[2], &ctx);
+        if (r < 0) {
+                fprintf(stderr, "rootfs-tool: root %s: %s\n", argv[2], strerror(-r));
+                return exit_status(r);
+        }
+        if (streq(argv[1], "write") && argc == 5) {
+                r = read_file_bounded(argv[4], 64 << 20, &data, &len);
+                if (r >= 0)
+                        r = root_write_atomic(ctx, argv[3], data, len, 0644);
+        } else if (streq(argv[1], "mkdir")) {
+                r = root_mkdir_p(ctx, argv[3], 0755);
+        } else if (streq(argv[1], "read")) {
+                r = root_read_file(ctx, argv[3], 64 << 20, &data, &len);
+                if (r >= 0)
+                        r = write_all(STDOUT_FILENO, data, len);
+        } else if (streq(argv[1], "unlink")) {
+                r = root_unlink(ctx, argv[3]);
+        } else {
+                r = -EINVAL;
+        }
+        if (r < 0)
+                fprintf(stderr, "rootfs-tool: %s %s: %s\n", argv[1], argv[3], strerror(-r));
+        seinstall_unref(ctx);
+        return exit_status(r);
+}
