@@ -18,9 +18,9 @@
 int root_open(struct seinstall_ctx *ctx, const char *path, int flags, mode_t mode)
 {
         struct open_how how = {
-                .flags = (unsigned long long) (flags | O_CLOEXEC),
-                .mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
-                .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+            .flags = (unsigned long long) (flags | O_CLOEXEC),
+            .mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
+            .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
         };
         int fd;
 
@@ -35,9 +35,19 @@ int root_open(struct seinstall_ctx *ctx, const char *path, int flags, mode_t mod
 int root_read_file(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
                    size_t *ret_len)
 {
-        _cleanup_close_ int fd = root_open(ctx, path, O_RDONLY | O_NOCTTY, 0);
+        /* O_NONBLOCK: a FIFO or a device planted where a config should be must not block the
+         * open, and is refused before any read (reading /dev/kmsg blocks at its end). */
+        _cleanup_close_ int fd = root_open(ctx, path, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0);
+        struct stat st;
+
         if (fd < 0)
                 return fd;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (S_ISDIR(st.st_mode))
+                return -EISDIR;
+        if (!S_ISREG(st.st_mode))
+                return -EBADFD;
         return read_fd_bounded(fd, max, ret, ret_len);
 }
 
@@ -99,7 +109,10 @@ int root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode)
                 *slash = '/';
                 p = slash + 1;
         }
-        return 0;
+        /* EEXIST above also covers a file or a dangling symlink by that name: make sure the
+         * result is a directory. */
+        _cleanup_close_ int fd = root_open(ctx, path, O_RDONLY | O_DIRECTORY, 0);
+        return fd < 0 ? fd : 0;
 }
 
 static int make_temp_at(int dfd, const char *base, char **ret_name)
@@ -109,8 +122,9 @@ static int make_temp_at(int dfd, const char *base, char **ret_name)
                 char *name;
                 int fd;
 
-                if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
-                        return -errno;
+                ssize_t n = getrandom(&rnd, sizeof(rnd), 0);
+                if (n != (ssize_t) sizeof(rnd))
+                        return n < 0 ? -errno : -EIO;
                 if (asprintf(&name, ".#%.200s.%016llx", base, rnd) < 0)
                         return -ENOMEM;
                 fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -137,7 +151,8 @@ static int copy_attributes(int dfd, const char *base, int fd, mode_t mode)
                 if (errno != ENOENT)
                         return -errno;
         } else if (S_ISREG(st.st_mode)) {
-                _cleanup_close_ int old = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+                _cleanup_close_ int old =
+                    openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
                 if (old >= 0)
                         n = fgetxattr(old, "security.selinux", label, sizeof(label));
                 if (fchown(fd, st.st_uid, st.st_gid) < 0)
