@@ -46,6 +46,21 @@ void cli_json_str(FILE *f, const char *s);
 void cli_print_apply_result(const struct seinstall_apply_result *res, bool json, const char *indent,
                             FILE *f);
 
+/* Where an install's settings come from. */
+struct cli_settings_args {
+        const char *profile;      /* --profile FILE (or profile's FILE); NULL: inst.ks= */
+        const char *cmdline_file; /* --cmdline FILE; NULL: /proc/cmdline */
+        bool no_cmdline;          /* --no-cmdline */
+        bool load_target;         /* read the target's /etc/selinux/config */
+};
+/* Load the settings: boot options, profile, target. Prints the reason and returns the exit
+ * status on failure, 0 on success with *ret (and the profile path used, or NULL). */
+int cli_load_settings(struct seinstall_ctx *ctx, const struct cli_settings_args *a,
+                      struct seinstall_settings **ret, char **ret_profile);
+/* Print the effective settings and their sources (text, or one JSON object without newline). */
+void cli_print_settings(const struct seinstall_settings *s, const char *profile, bool json,
+                        FILE *f);
+
 int cmd_check(int argc, char **argv);
 int cmd_relabel(int argc, char **argv);
 int cmd_apply(int argc, char **argv);

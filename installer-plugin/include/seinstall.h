@@ -456,6 +456,46 @@ SEINSTALL_EXPORT enum seinstall_mode seinstall_status_get_active(const struct se
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_settings_load_target(struct seinstall_settings *s,
                                                                   struct seinstall_ctx *ctx);
 
+/* When an install labels the target: during the install (default), or at first boot through
+ * /.autorelabel. Chosen by a profile's `%addon org_seinstall --relabel=install|firstboot`. */
+enum seinstall_relabel {
+        SEINSTALL_RELABEL_INVALID = -1,
+        SEINSTALL_RELABEL_INSTALL = 0,
+        SEINSTALL_RELABEL_FIRSTBOOT,
+};
+/* "install", "firstboot"; from_string is exact. */
+SEINSTALL_EXPORT const char *seinstall_relabel_to_string(enum seinstall_relabel r);
+SEINSTALL_EXPORT enum seinstall_relabel seinstall_relabel_from_string(const char *s);
+/* Same convention as seinstall_settings_set_mode(); the default is SEINSTALL_RELABEL_INSTALL. */
+SEINSTALL_EXPORT int seinstall_settings_set_relabel(struct seinstall_settings *s,
+                                                    enum seinstall_relabel relabel,
+                                                    enum seinstall_source source);
+SEINSTALL_EXPORT enum seinstall_relabel
+seinstall_settings_get_relabel(const struct seinstall_settings *s, enum seinstall_source *ret_source);
+
+/* Feed the kickstart profile @path (a file of this system, not of the target) into @s as
+ * source "profile": the `selinux` command (pykickstart's grammar: --enforcing, --permissive,
+ * --disabled and their unambiguous prefixes, case-sensitive, the last one wins; a bare
+ * `selinux` chooses nothing) and `%addon org_seinstall --policy=TYPE --unsupported=refuse|warn
+ * --relabel=install|firstboot`. Everything else is skipped. Returns 0; -ENOENT for a missing
+ * file; -EBADMSG for a section without %end, an unknown option or value, an option given a
+ * value, a bare word, or NUL bytes (the message in @ctx names file and line). */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_settings_load_profile(struct seinstall_settings *s,
+                                                                   struct seinstall_ctx *ctx,
+                                                                   const char *path);
+
+/* Feed the installer's kernel command line into @s as source "boot": selinux=0, inst.selinux=0
+ * and noselinux (disabled), enforcing=0 (permissive), enforcing=1, seinstall.mode=M,
+ * seinstall.policy=TYPE, seinstall.unsupported=refuse|warn (seinstall.mode= wins over the
+ * others, then disabled over permissive). Read from @cmdline_file, NULL meaning /proc/cmdline.
+ * When @ret_profile is not NULL it gets the path of inst.ks=file:PATH (allocated) or NULL.
+ * Returns 0; -ENOENT for a missing file; -EBADMSG for a bad seinstall.* value (message names
+ * it). */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_settings_load_boot_options(struct seinstall_settings *s,
+                                                                        struct seinstall_ctx *ctx,
+                                                                        const char *cmdline_file,
+                                                                        char **ret_profile);
+
 /* ===== first boot ========================================================================= */
 /* (owned by firstboot model in the library where shared with the installer) */
 

@@ -144,8 +144,7 @@ static int run_in_target(struct seinstall_ctx *ctx, const char *const *argv)
                         WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 }
 
-static int regenerate(struct seinstall_ctx *ctx, unsigned flags,
-                      struct seinstall_apply_result *res)
+static int regenerate(struct seinstall_ctx *ctx, unsigned flags, struct seinstall_apply_result *res)
 {
         const char *const *cmd = grub_regen_command(ctx);
         struct sbuf line = {};
@@ -208,8 +207,8 @@ SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_m
         const char *relabel_path = NULL;
         int r;
 
-        if (!ctx || !seinstall_mode_to_string(mode) || !seinstall_bootloader_to_string(bootloader) ||
-            (flags & ~known) ||
+        if (!ctx || !seinstall_mode_to_string(mode) ||
+            !seinstall_bootloader_to_string(bootloader) || (flags & ~known) ||
             ((flags & SEINSTALL_APPLY_RELABEL) && (flags & SEINSTALL_APPLY_LABELED)))
                 return -EINVAL;
         if (policy_type && !si_policy_type_valid(policy_type))
@@ -220,7 +219,7 @@ SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_m
 
         r = si_config_read(ctx, &old);
         if (r >= 0) {
-                const char *t = policy_type               ? policy_type
+                const char *t = policy_type                      ? policy_type
                                 : si_policy_type_valid(old.type) ? old.type
                                                                  : "default";
                 res->policy = strdup(t);
@@ -243,12 +242,12 @@ SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_m
         was = si_cmdline_boot_mode(cmdline ? cmdline : "", k.kcase, k.bootparam, old.mode);
         res->relabel = enable && !(flags & SEINSTALL_APPLY_LABELED) &&
                        ((flags & SEINSTALL_APPLY_RELABEL) || mode_rank(was) == 0);
-        deferred = mode == SEINSTALL_MODE_ENFORCING &&
-                   (res->relabel ||
-                    (!(flags & SEINSTALL_APPLY_LABELED) && si_autorelabel_pending(ctx)));
+        deferred =
+            mode == SEINSTALL_MODE_ENFORCING &&
+            (res->relabel || (!(flags & SEINSTALL_APPLY_LABELED) && si_autorelabel_pending(ctx)));
         res->config_mode = deferred ? SEINSTALL_MODE_PERMISSIVE : mode;
-        lowering = mode_rank(res->config_mode) < mode_rank(old.present ? old.mode
-                                                                       : SEINSTALL_MODE_DISABLED);
+        lowering = mode_rank(res->config_mode) <
+                   mode_rank(old.present ? old.mode : SEINSTALL_MODE_DISABLED);
         goal = (struct si_cmdline_goal){.mode = res->config_mode, .kcase = k.kcase};
 
         if (lowering)
@@ -278,8 +277,7 @@ SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_m
 
         /* What the person still has to do. */
         r = si_cmdline_missing("", &goal, &needed);
-        if (r >= 0 && res->bootloaders == 0 && bootloader == SEINSTALL_BOOTLOADER_AUTO &&
-            *needed)
+        if (r >= 0 && res->bootloaders == 0 && bootloader == SEINSTALL_BOOTLOADER_AUTO && *needed)
                 r = add_todo(res,
                              "No boot loader configuration found in the target (/etc/default/grub, "
                              "loader entries, /etc/kernel/cmdline): add '%s' to its kernel command "
@@ -341,7 +339,8 @@ seinstall_apply_result_get_config_mode(const struct seinstall_apply_result *r)
         return r ? r->config_mode : SEINSTALL_MODE_INVALID;
 }
 
-SEINSTALL_EXPORT const char *seinstall_apply_result_get_policy(const struct seinstall_apply_result *r)
+SEINSTALL_EXPORT const char *
+seinstall_apply_result_get_policy(const struct seinstall_apply_result *r)
 {
         return r ? r->policy : NULL;
 }
@@ -367,11 +366,11 @@ SEINSTALL_EXPORT bool seinstall_apply_result_has_bootloader(const struct seinsta
 SEINSTALL_EXPORT const char *seinstall_bootloader_to_string(enum seinstall_bootloader b)
 {
         static const char *const names[] = {
-                [SEINSTALL_BOOTLOADER_AUTO] = "auto",
-                [SEINSTALL_BOOTLOADER_GRUB] = "grub",
-                [SEINSTALL_BOOTLOADER_BLS] = "bls",
-                [SEINSTALL_BOOTLOADER_KERNEL_CMDLINE] = "kernel-cmdline",
-                [SEINSTALL_BOOTLOADER_NONE] = "none",
+            [SEINSTALL_BOOTLOADER_AUTO] = "auto",
+            [SEINSTALL_BOOTLOADER_GRUB] = "grub",
+            [SEINSTALL_BOOTLOADER_BLS] = "bls",
+            [SEINSTALL_BOOTLOADER_KERNEL_CMDLINE] = "kernel-cmdline",
+            [SEINSTALL_BOOTLOADER_NONE] = "none",
         };
         return b >= 0 && (size_t) b < ELEMENTSOF(names) ? names[b] : NULL;
 }
@@ -387,10 +386,10 @@ SEINSTALL_EXPORT enum seinstall_bootloader seinstall_bootloader_from_string(cons
 SEINSTALL_EXPORT const char *seinstall_kernel_case_to_string(enum seinstall_kernel_case k)
 {
         static const char *const names[] = {
-                [SEINSTALL_KERNEL_UNKNOWN] = "unknown",
-                [SEINSTALL_KERNEL_SELINUX_DEFAULT] = "default",
-                [SEINSTALL_KERNEL_SELINUX_OPTIN] = "opt-in",
-                [SEINSTALL_KERNEL_NO_SELINUX] = "none",
+            [SEINSTALL_KERNEL_UNKNOWN] = "unknown",
+            [SEINSTALL_KERNEL_SELINUX_DEFAULT] = "default",
+            [SEINSTALL_KERNEL_SELINUX_OPTIN] = "opt-in",
+            [SEINSTALL_KERNEL_NO_SELINUX] = "none",
         };
         return k >= 0 && (size_t) k < ELEMENTSOF(names) ? names[k] : NULL;
 }

@@ -71,8 +71,8 @@ int si_autorelabel_schedule(struct seinstall_ctx *ctx, const char **ret_path)
                         r = write_flags(ctx, path);
         }
         if (r < 0)
-                return si_error(ctx, r, "Could not schedule a relabel: writing %s%s: %s",
-                                ctx->root, path, strerror(-r));
+                return si_error(ctx, r, "Could not schedule a relabel: writing %s%s: %s", ctx->root,
+                                path, strerror(-r));
         *ret_path = path;
         return r;
 }

@@ -288,8 +288,8 @@ static int edit_parts(const char *text, size_t len, const struct part *parts, si
                         _cleanup_free_ char *joined = NULL;
                         while (keep > 0 && is_blank(fixed[keep - 1]))
                                 keep--;
-                        if (asprintf(&joined, "%.*s%s%s%s", (int) keep, fixed, keep ? " " : "",
-                                     add, fixed + keep) < 0) {
+                        if (asprintf(&joined, "%.*s%s%s%s", (int) keep, fixed, keep ? " " : "", add,
+                                     fixed + keep) < 0) {
                                 r = -ENOMEM;
                                 break;
                         }
@@ -399,7 +399,8 @@ static int grub_parts(const char *text, size_t len, struct part **ret, size_t *r
                 } else {
                         const char *q = v;
                         while (q < le && !is_blank(*q) && *q != ';' && *q != '#') {
-                                if (*q == '\\' || *q == '`' || (*q == '$' && q + 1 < le && q[1] == '('))
+                                if (*q == '\\' || *q == '`' ||
+                                    (*q == '$' && q + 1 < le && q[1] == '('))
                                         break;
                                 q++;
                         }
@@ -547,8 +548,8 @@ static int edit_self_contained(const char *old, size_t len, const struct part *p
                 r = sbuf_puts(&all, ""); /* never NULL below */
         for (size_t i = 0; r >= 0 && i < n; i++) {
                 _cleanup_free_ char *f = NULL;
-                r = si_cmdline_fix(old + parts[i].start, parts[i].end - parts[i].start, all.s,
-                                   goal, &f, NULL);
+                r = si_cmdline_fix(old + parts[i].start, parts[i].end - parts[i].start, all.s, goal,
+                                   &f, NULL);
                 if (r >= 0)
                         r = sbuf_printf(&fixed_all, "%s%s", fixed_all.len ? " " : "", f);
         }

@@ -27,8 +27,8 @@ static int cmp_str(const void *a, const void *b)
 
 #define LIST_MAX 65536
 
-int si_root_list(struct seinstall_ctx *ctx, const char *dir, const char *prefix,
-                 const char *suffix, char ***ret, size_t *ret_n)
+int si_root_list(struct seinstall_ctx *ctx, const char *dir, const char *prefix, const char *suffix,
+                 char ***ret, size_t *ret_n)
 {
         int dfd = root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
         char **names = NULL;
@@ -171,8 +171,7 @@ static int write_reported(struct seinstall_ctx *ctx, const char *path, const cha
         int r = root_write_atomic(ctx, path, text, strlen(text), 0644);
 
         if (r < 0)
-                return si_error(ctx, r, "Could not write %s%s: %s", ctx->root, path,
-                                strerror(-r));
+                return si_error(ctx, r, "Could not write %s%s: %s", ctx->root, path, strerror(-r));
         return report ? report(userdata, path, what->s ? what->s : "rewritten") : 0;
 }
 

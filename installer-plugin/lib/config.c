@@ -44,7 +44,8 @@ int si_config_parse(const char *text, size_t len, struct si_config *ret)
 
         /* libselinux takes the first match of each key; so do we. */
         while (next_line(&pos, end, &line, &n)) {
-                if (c.mode == SEINSTALL_MODE_INVALID && line_assigns(line, n, "SELINUX", &v, &vlen)) {
+                if (c.mode == SEINSTALL_MODE_INVALID &&
+                    line_assigns(line, n, "SELINUX", &v, &vlen)) {
                         _cleanup_free_ char *val = strndup(v, vlen);
                         if (!val)
                                 return -ENOMEM;
@@ -77,12 +78,12 @@ int si_config_read(struct seinstall_ctx *ctx, struct si_config *ret)
 }
 
 static const char new_config_header[] =
-        "# This file controls the state of SELinux on the system.\n"
-        "# SELINUX= can take one of these three values:\n"
-        "# enforcing - SELinux security policy is enforced.\n"
-        "# permissive - SELinux prints warnings instead of enforcing.\n"
-        "# disabled - No SELinux policy is loaded.\n"
-        "# (written by seinstall)\n";
+    "# This file controls the state of SELinux on the system.\n"
+    "# SELINUX= can take one of these three values:\n"
+    "# enforcing - SELinux security policy is enforced.\n"
+    "# permissive - SELinux prints warnings instead of enforcing.\n"
+    "# disabled - No SELinux policy is loaded.\n"
+    "# (written by seinstall)\n";
 
 int si_config_render(const char *old, size_t len, enum seinstall_mode mode, const char *type,
                      char **ret)

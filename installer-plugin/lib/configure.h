@@ -6,16 +6,16 @@
 
 #include "seinstall-private.h"
 
-#define SI_CONFIG_PATH     "/etc/selinux/config"
-#define SI_TEXT_FILE_MAX   (1024 * 1024)
-#define SI_KCONFIG_MAX     (8 * 1024 * 1024)
+#define SI_CONFIG_PATH   "/etc/selinux/config"
+#define SI_TEXT_FILE_MAX (1024 * 1024)
+#define SI_KCONFIG_MAX   (8 * 1024 * 1024)
 
 /* ---- listing directories of the target (bootloader.c) ----------------------------------- */
 
 /* Sorted target paths "@dir/NAME" of the entries of @dir whose name starts with @prefix and
  * ends with @suffix (either NULL: any), hidden ones skipped. A missing @dir gives none. */
-int si_root_list(struct seinstall_ctx *ctx, const char *dir, const char *prefix,
-                 const char *suffix, char ***ret, size_t *ret_n);
+int si_root_list(struct seinstall_ctx *ctx, const char *dir, const char *prefix, const char *suffix,
+                 char ***ret, size_t *ret_n);
 void si_strv_free(char **v, size_t n);
 
 /* ---- /etc/selinux/config (config.c) ------------------------------------------------------ */
@@ -43,8 +43,8 @@ int si_config_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const c
 
 struct si_kconfig {
         enum seinstall_kernel_case kcase;
-        bool bootparam;   /* CONFIG_SECURITY_SELINUX_BOOTPARAM=y (selinux=0 works) */
-        char *file;       /* the /boot/config-* decided on (target path), or NULL */
+        bool bootparam; /* CONFIG_SECURITY_SELINUX_BOOTPARAM=y (selinux=0 works) */
+        char *file;     /* the /boot/config-* decided on (target path), or NULL */
 };
 void si_kconfig_done(struct si_kconfig *k);
 /* The case one kernel config text describes. */
@@ -121,6 +121,16 @@ int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *
 /* 1 written, 0 already so, -errno. */
 int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *policy,
                             bool relabel);
+
+/* ---- profiles and boot options (profile.c, bootopts.c) ---------------------------------- */
+
+/* Parse a kickstart text (@name for messages) into @s as source "profile". */
+int si_profile_parse(struct seinstall_ctx *ctx, const char *name, const char *text, size_t len,
+                     struct seinstall_settings *s);
+/* Parse a kernel command line text into @s as source "boot"; *ret_profile as in
+ * seinstall_settings_load_boot_options(). */
+int si_bootopts_parse(struct seinstall_ctx *ctx, const char *name, const char *text,
+                      struct seinstall_settings *s, char **ret_profile);
 
 /* Whether etc/selinux/@type/policy/policy.N exists in the target. */
 bool si_policy_built(struct seinstall_ctx *ctx, const char *type);

@@ -51,11 +51,12 @@ bool si_lsm_list_selinux_first(const char *list)
 enum seinstall_kernel_case si_kconfig_case_of(const char *text, size_t len, bool *ret_bootparam)
 {
         _cleanup_free_ char *selinux = kconfig_get(text, len, "CONFIG_SECURITY_SELINUX");
-        _cleanup_free_ char *bootparam = kconfig_get(text, len, "CONFIG_SECURITY_SELINUX_BOOTPARAM");
+        _cleanup_free_ char *bootparam =
+            kconfig_get(text, len, "CONFIG_SECURITY_SELINUX_BOOTPARAM");
         _cleanup_free_ char *lsm = kconfig_get(text, len, "CONFIG_LSM");
         _cleanup_free_ char *dflt = kconfig_get(text, len, "CONFIG_DEFAULT_SECURITY");
         _cleanup_free_ char *dflt_selinux =
-                kconfig_get(text, len, "CONFIG_DEFAULT_SECURITY_SELINUX");
+            kconfig_get(text, len, "CONFIG_DEFAULT_SECURITY_SELINUX");
 
         if (ret_bootparam)
                 *ret_bootparam = bootparam && streq(bootparam, "y");
@@ -65,7 +66,7 @@ enum seinstall_kernel_case si_kconfig_case_of(const char *text, size_t len, bool
          * CONFIG_DEFAULT_SECURITY named the one major LSM. */
         if (lsm)
                 return si_lsm_list_selinux_first(lsm) ? SEINSTALL_KERNEL_SELINUX_DEFAULT
-                                                 : SEINSTALL_KERNEL_SELINUX_OPTIN;
+                                                      : SEINSTALL_KERNEL_SELINUX_OPTIN;
         if ((dflt && streq(dflt, "selinux")) || (dflt_selinux && streq(dflt_selinux, "y")))
                 return SEINSTALL_KERNEL_SELINUX_DEFAULT;
         return SEINSTALL_KERNEL_SELINUX_OPTIN;

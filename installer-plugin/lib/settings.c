@@ -12,6 +12,8 @@ struct seinstall_settings {
         enum seinstall_source policy_source;
         bool unsupported_warn;
         enum seinstall_source unsupported_source;
+        enum seinstall_relabel relabel;
+        enum seinstall_source relabel_source;
 };
 
 /* Rank of a source that may decide a setting; -1 for one that may not (host, builtin: those
@@ -157,4 +159,30 @@ SEINSTALL_EXPORT bool seinstall_settings_get_unsupported_warn(const struct seins
         if (ret_source)
                 *ret_source = s->unsupported_source;
         return s->unsupported_warn;
+}
+
+SEINSTALL_EXPORT int seinstall_settings_set_relabel(struct seinstall_settings *s,
+                                                    enum seinstall_relabel relabel,
+                                                    enum seinstall_source source)
+{
+        int r;
+
+        if (!s || !seinstall_relabel_to_string(relabel))
+                return -EINVAL;
+        r = may_override(s->relabel_source, source);
+        if (r <= 0)
+                return r;
+        s->relabel = relabel;
+        s->relabel_source = source;
+        return 1;
+}
+
+SEINSTALL_EXPORT enum seinstall_relabel
+seinstall_settings_get_relabel(const struct seinstall_settings *s, enum seinstall_source *ret_source)
+{
+        if (!s)
+                return SEINSTALL_RELABEL_INVALID;
+        if (ret_source)
+                *ret_source = s->relabel_source;
+        return s->relabel;
 }

@@ -145,7 +145,8 @@ seinstall_status_get_firstboot_mode(const struct seinstall_status *st)
         return st ? st->mark.mode : SEINSTALL_MODE_INVALID;
 }
 
-SEINSTALL_EXPORT enum seinstall_mode seinstall_status_get_boot_mode(const struct seinstall_status *st)
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_status_get_boot_mode(const struct seinstall_status *st)
 {
         return st ? st->boot_mode : SEINSTALL_MODE_INVALID;
 }

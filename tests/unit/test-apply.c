@@ -13,8 +13,8 @@ static char *root;
 static struct seinstall_ctx *ctx;
 
 static const char debian_kconfig[] =
-        "CONFIG_SECURITY_SELINUX=y\n"
-        "CONFIG_LSM=\"landlock,lockdown,yama,loadpin,safesetid,integrity,apparmor,selinux\"\n";
+    "CONFIG_SECURITY_SELINUX=y\n"
+    "CONFIG_LSM=\"landlock,lockdown,yama,loadpin,safesetid,integrity,apparmor,selinux\"\n";
 static const char fedora_kconfig[] = "CONFIG_SECURITY_SELINUX=y\n"
                                      "CONFIG_SECURITY_SELINUX_BOOTPARAM=y\n"
                                      "CONFIG_LSM=\"lockdown,yama,integrity,selinux,bpf\"\n";
@@ -142,9 +142,9 @@ START_TEST(test_labeled_enforcing_and_status)
         seinstall_status_unref(st);
 
         /* and back to disabled: security=selinux removed, nothing added (opt-in kernel) */
-        ck_assert_int_eq(seinstall_apply(ctx, SEINSTALL_MODE_DISABLED, NULL,
-                                         SEINSTALL_BOOTLOADER_AUTO, 0, NULL),
-                         0);
+        ck_assert_int_eq(
+            seinstall_apply(ctx, SEINSTALL_MODE_DISABLED, NULL, SEINSTALL_BOOTLOADER_AUTO, 0, NULL),
+            0);
         free(cfg);
         cfg = get("etc/default/grub");
         ck_assert_str_eq(cfg, "GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX_DEFAULT=\"quiet\"\n"
@@ -166,9 +166,9 @@ START_TEST(test_fedora_bls_disabled)
         put("boot/loader/entries/notes.txt", "options enforcing=0\n");
         put("etc/kernel/cmdline", "root=UUID=1 ro enforcing=0\n");
         /* disabling needs no policy */
-        ck_assert_int_eq(seinstall_apply(ctx, SEINSTALL_MODE_DISABLED, NULL,
-                                         SEINSTALL_BOOTLOADER_AUTO, 0, NULL),
-                         0);
+        ck_assert_int_eq(
+            seinstall_apply(ctx, SEINSTALL_MODE_DISABLED, NULL, SEINSTALL_BOOTLOADER_AUTO, 0, NULL),
+            0);
         e1 = get("boot/loader/entries/a.conf");
         e2 = get("boot/loader/entries/b.conf");
         k = get("etc/kernel/cmdline");
@@ -220,9 +220,9 @@ START_TEST(test_refusals_change_nothing)
                          -EBADMSG);
         ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "/etc/default/grub:2:"));
         ck_assert_ptr_null(get("etc/selinux/config"));
-        ck_assert_int_eq(seinstall_apply(ctx, SEINSTALL_MODE_INVALID, NULL,
-                                         SEINSTALL_BOOTLOADER_AUTO, 0, NULL),
-                         -EINVAL);
+        ck_assert_int_eq(
+            seinstall_apply(ctx, SEINSTALL_MODE_INVALID, NULL, SEINSTALL_BOOTLOADER_AUTO, 0, NULL),
+            -EINVAL);
         ck_assert_int_eq(seinstall_apply(ctx, SEINSTALL_MODE_ENFORCING, "../x",
                                          SEINSTALL_BOOTLOADER_AUTO, 0, NULL),
                          -EINVAL);
@@ -265,8 +265,7 @@ START_TEST(test_symlinks_out_of_target)
         /* relative links climbing out are clamped at the root the same way */
         ck_assert_int_eq(unlink(l_sel), 0);
         ck_assert_int_eq(symlink("../../../../../../../../../..", l_sel), 0);
-        r = seinstall_apply(ctx, SEINSTALL_MODE_DISABLED, NULL, SEINSTALL_BOOTLOADER_NONE, 0,
-                            NULL);
+        r = seinstall_apply(ctx, SEINSTALL_MODE_DISABLED, NULL, SEINSTALL_BOOTLOADER_NONE, 0, NULL);
         /* "etc/selinux" -> "/" inside the root: the config lands in ROOT/config, not /config */
         ck_assert_int_eq(r, 0);
         ck_assert_ptr_nonnull(get("config"));

@@ -55,8 +55,7 @@ START_TEST(test_kernel_cases)
         ck_assert(bp);
         ck_assert_int_eq(si_kconfig_case_of(old, strlen(old), NULL),
                          SEINSTALL_KERNEL_SELINUX_DEFAULT);
-        ck_assert_int_eq(si_kconfig_case_of(none, strlen(none), NULL),
-                         SEINSTALL_KERNEL_NO_SELINUX);
+        ck_assert_int_eq(si_kconfig_case_of(none, strlen(none), NULL), SEINSTALL_KERNEL_NO_SELINUX);
 }
 END_TEST
 
@@ -88,7 +87,8 @@ START_TEST(test_cmdline_modes)
         ck_edit(kcmd, "ro lsm=apparmor,selinux\n", &enf_optin, "ro lsm=selinux,apparmor\n");
         ck_edit(kcmd, "ro lsm=yama,selinux,bpf\n", &dis_optin, "ro lsm=yama,bpf\n");
         ck_edit(kcmd, "ro lsm=selinux\n", &dis_optin, "ro\n");
-        ck_edit(kcmd, "lsm=yama security=apparmor\n", &enf_optin, "lsm=yama,selinux security=apparmor\n");
+        ck_edit(kcmd, "lsm=yama security=apparmor\n", &enf_optin,
+                "lsm=yama,selinux security=apparmor\n");
         /* names that only start like ours are other arguments */
         ck_edit(kcmd, "selinuxfoo=0 enforcing_x=0 securityx=1\n", &enf_default, "=");
 }
@@ -139,8 +139,7 @@ START_TEST(test_grub)
                 "GRUB_CMDLINE_LINUX='console=ttyS0 security=selinux'\n");
         ck_edit(grub, "GRUB_CMDLINE_LINUX=console=ttyS0\n", &enf_optin,
                 "GRUB_CMDLINE_LINUX=\"console=ttyS0 security=selinux\"\n");
-        ck_edit(grub, "GRUB_CMDLINE_LINUX=\n", &enf_optin,
-                "GRUB_CMDLINE_LINUX=security=selinux\n");
+        ck_edit(grub, "GRUB_CMDLINE_LINUX=\n", &enf_optin, "GRUB_CMDLINE_LINUX=security=selinux\n");
         /* comments after the value, export, indentation */
         ck_edit(grub, "  export GRUB_CMDLINE_LINUX=\"a \\\"b\\\"\" # note\n", &enf_optin,
                 "  export GRUB_CMDLINE_LINUX=\"a \\\"b\\\" security=selinux\" # note\n");
@@ -163,7 +162,8 @@ START_TEST(test_grub)
         ck_edit(grub, "GRUB_CMDLINE_LINUX=\"quiet\"\r\n", &dis_default,
                 "GRUB_CMDLINE_LINUX=\"quiet selinux=0\"\r\n");
         /* commented lines are not assignments */
-        ck_edit(grub, "#GRUB_CMDLINE_LINUX=\"enforcing=0\"\nGRUB_CMDLINE_LINUX=\"security=selinux\"\n",
+        ck_edit(grub,
+                "#GRUB_CMDLINE_LINUX=\"enforcing=0\"\nGRUB_CMDLINE_LINUX=\"security=selinux\"\n",
                 &enf_optin, "=");
 }
 END_TEST
@@ -171,17 +171,17 @@ END_TEST
 START_TEST(test_grub_refused)
 {
         const char *bad[] = {
-                "GRUB_CMDLINE_LINUX=\"a\nb\"\n",
-                "GRUB_CMDLINE_LINUX=\"a\"'b'\n",
-                "GRUB_CMDLINE_LINUX=$(cat /x)\n",
-                "GRUB_CMDLINE_LINUX='a\n",
+            "GRUB_CMDLINE_LINUX=\"a\nb\"\n",
+            "GRUB_CMDLINE_LINUX=\"a\"'b'\n",
+            "GRUB_CMDLINE_LINUX=$(cat /x)\n",
+            "GRUB_CMDLINE_LINUX='a\n",
         };
         for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
                 char *out = NULL;
                 unsigned line = 0;
-                ck_assert_int_eq(si_grub_edit(bad[i], strlen(bad[i]), &enf_optin, "", "x", &out,
-                                              &line, NULL),
-                                 -EBADMSG);
+                ck_assert_int_eq(
+                    si_grub_edit(bad[i], strlen(bad[i]), &enf_optin, "", "x", &out, &line, NULL),
+                    -EBADMSG);
                 ck_assert_uint_eq(line, 1);
                 ck_assert_ptr_null(out);
         }
@@ -225,8 +225,9 @@ START_TEST(test_boot_mode)
                                               SEINSTALL_KERNEL_SELINUX_OPTIN, false,
                                               SEINSTALL_MODE_ENFORCING),
                          SEINSTALL_MODE_PERMISSIVE);
-        ck_assert_int_eq(si_cmdline_boot_mode("lsm=apparmor,selinux", SEINSTALL_KERNEL_SELINUX_OPTIN,
-                                              false, SEINSTALL_MODE_ENFORCING),
+        ck_assert_int_eq(si_cmdline_boot_mode("lsm=apparmor,selinux",
+                                              SEINSTALL_KERNEL_SELINUX_OPTIN, false,
+                                              SEINSTALL_MODE_ENFORCING),
                          SEINSTALL_MODE_DISABLED);
         ck_assert_int_eq(si_cmdline_boot_mode("", SEINSTALL_KERNEL_SELINUX_DEFAULT, true,
                                               SEINSTALL_MODE_PERMISSIVE),
@@ -237,9 +238,9 @@ START_TEST(test_boot_mode)
         ck_assert_int_eq(si_cmdline_boot_mode("", SEINSTALL_KERNEL_SELINUX_DEFAULT, true,
                                               SEINSTALL_MODE_DISABLED),
                          SEINSTALL_MODE_DISABLED);
-        ck_assert_int_eq(si_cmdline_boot_mode("", SEINSTALL_KERNEL_UNKNOWN, false,
-                                              SEINSTALL_MODE_ENFORCING),
-                         SEINSTALL_MODE_INVALID);
+        ck_assert_int_eq(
+            si_cmdline_boot_mode("", SEINSTALL_KERNEL_UNKNOWN, false, SEINSTALL_MODE_ENFORCING),
+            SEINSTALL_MODE_INVALID);
         ck_assert_int_eq(si_cmdline_boot_mode("security=selinux", SEINSTALL_KERNEL_NO_SELINUX,
                                               false, SEINSTALL_MODE_ENFORCING),
                          SEINSTALL_MODE_DISABLED);

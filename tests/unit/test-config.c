@@ -76,9 +76,8 @@ START_TEST(test_load_target)
         mkdir(sel, 0755);
         write_file(cfg, "SELINUX=permissive\nSELINUXTYPE=mls\n");
         /* a profile already decided the mode: the target only fills in the policy */
-        ck_assert_int_eq(seinstall_settings_set_mode(s, SEINSTALL_MODE_DISABLED,
-                                                     SEINSTALL_SOURCE_PROFILE),
-                         1);
+        ck_assert_int_eq(
+            seinstall_settings_set_mode(s, SEINSTALL_MODE_DISABLED, SEINSTALL_SOURCE_PROFILE), 1);
         ck_assert_int_eq(seinstall_settings_load_target(s, ctx), 0);
         ck_assert_int_eq(seinstall_settings_get_mode(s, &src), SEINSTALL_MODE_DISABLED);
         ck_assert_int_eq(src, SEINSTALL_SOURCE_PROFILE);

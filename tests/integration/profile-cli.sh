@@ -1,0 +1,56 @@
+#!/bin/bash
+# seinstall profile: effective settings and their sources from a kickstart profile, the
+# installer's boot options and the target; bad profiles are exit 2 naming file and line.
+. "$(dirname "$0")/../lib.sh"
+
+D=$(scratch_dir)
+cat >"$D/server.ks" <<'KS'
+# a server profile
+lang en_US.UTF-8
+selinux --perm        # trial first
+selinux --enforcing
+%addon org_seinstall --policy=default --unsupported=refuse --relabel=install
+%end
+%post
+selinux --disabled
+%end
+KS
+printf 'BOOT_IMAGE=/vmlinuz ro quiet\n' >"$D/plain.cmdline"
+printf 'BOOT_IMAGE=/vmlinuz ro enforcing=0 seinstall.unsupported=warn inst.ks=file:%s\n' \
+        "$D/server.ks" >"$D/boot.cmdline"
+
+expect_exit 0 "$SEINSTALL" profile "$D/server.ks" --cmdline "$D/plain.cmdline" --json
+py_check() {
+        command -v python3 >/dev/null || return 0
+        echo "$OUT" | python3 -c "import json,sys; d=json.load(sys.stdin); $1" || fail "$2: $OUT"
+        echo "ok: $2"
+}
+py_check 'assert (d["mode"], d["mode_source"]) == ("enforcing", "profile"), d; assert (d["policy"], d["policy_source"]) == ("default", "profile")' \
+        "profile decides mode and policy"
+
+expect_exit 0 "$SEINSTALL" profile "$D/server.ks" --cmdline "$D/boot.cmdline" --json
+py_check 'assert (d["mode"], d["mode_source"]) == ("permissive", "boot"); assert (d["unsupported"], d["unsupported_source"]) == ("warn", "boot")' \
+        "boot options win over the profile"
+
+# with a target, its config fills in what nobody else said
+T=$(scratch_dir)
+mkdir -p "$T/etc/selinux"
+printf 'SELINUX=disabled\nSELINUXTYPE=mls\n' >"$T/etc/selinux/config"
+printf 'selinux\n' >"$D/bare.ks"
+expect_exit 0 "$SEINSTALL" profile "$D/bare.ks" --no-cmdline --root "$T" --json
+py_check 'assert (d["mode"], d["mode_source"]) == ("disabled", "target"); assert (d["policy"], d["policy_source"]) == ("mls", "target")' \
+        "bare selinux leaves the target's choice"
+expect_exit 0 "$SEINSTALL" profile "$D/bare.ks" --no-cmdline
+assert_contains "text output" "$OUT" "mode:        enforcing    (from default)"
+
+printf 'selinux --permissive\n\nselinux enforcing\n' >"$D/bad.ks"
+expect_exit 2 "$SEINSTALL" profile "$D/bad.ks" --no-cmdline
+assert_contains "error names file and line" "$ERR" "$D/bad.ks:3:"
+printf '%%pre\necho hi\n' >"$D/noend.ks"
+expect_exit 2 "$SEINSTALL" profile "$D/noend.ks" --no-cmdline --json
+assert_contains "missing %end" "$ERR" "noend.ks:1: section %pre has no %end"
+[ -z "$OUT" ] || fail "stdout not empty on error: $OUT"
+expect_exit 2 "$SEINSTALL" profile "$D/missing.ks" --no-cmdline
+printf 'seinstall.mode=strict\n' >"$D/bad.cmdline"
+expect_exit 2 "$SEINSTALL" profile "$D/server.ks" --cmdline "$D/bad.cmdline"
+assert_contains "bad boot option" "$ERR" "seinstall.mode=strict"
