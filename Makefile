@@ -80,7 +80,7 @@ E2E        := $(wildcard qemu/e2e.sh)
 DEPS_BUILD := build-essential pkg-config clang libblkid-dev libmount-dev libselinux1-dev \
               libsepol-dev libsemanage-dev libnewt-dev libpcre2-dev check gettext
 DEPS_TEST  := selinux-policy-default policycoreutils selinux-utils e2fsprogs xfsprogs \
-              btrfs-progs dosfstools reiserfsprogs nilfs-tools exfatprogs util-linux \
+              btrfs-progs dosfstools reiserfsprogs nilfs-tools exfatprogs f2fs-tools util-linux \
               tmux shellcheck attr
 DEPS_E2E   := qemu-system-x86 busybox-static mmdebstrap cpio zstd kmod
 DEPS       := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_E2E)

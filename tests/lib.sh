@@ -43,9 +43,17 @@ scratch_dir() {
         echo "$d"
 }
 
-# make_fs_image FILE FSTYPE [SIZE_MB]: a filesystem image made by the real mkfs.
+# make_fs_image FILE FSTYPE [SIZE_MB]: a filesystem image made by the real mkfs. The default
+# size is each mkfs's minimum or 64 MB (the file is sparse: it costs only what mkfs writes).
 make_fs_image() {
-        local img=$1 fs=$2 size=${3:-64}
+        local img=$1 fs=$2 size=${3:-}
+        if [ -z "$size" ]; then
+                case $fs in
+                xfs) size=320 ;;
+                btrfs | nilfs2) size=256 ;;
+                *) size=64 ;;
+                esac
+        fi
         truncate -s "${size}M" "$img"
         case $fs in
         ext4 | ext3 | ext2) mkfs."$fs" -q -F "$img" ;;
@@ -55,6 +63,7 @@ make_fs_image() {
         reiserfs) mkfs.reiserfs -q -f "$img" >/dev/null 2>&1 ;;
         nilfs2) mkfs.nilfs2 -q -f "$img" ;;
         exfat) mkfs.exfat "$img" >/dev/null ;;
+        f2fs) mkfs.f2fs -q -f "$img" >/dev/null ;;
         *) fail "make_fs_image: no mkfs for $fs" ;;
         esac || fail "mkfs.$fs $img failed"
 }

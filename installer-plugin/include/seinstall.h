@@ -160,8 +160,9 @@ struct seinstall_check;
  * seinstall.unsupported come from @settings (NULL: defaults), else the target's
  * /etc/selinux/config; the policy is the target's newest policy.N of that type, else this
  * system's, else a built-in table. Returns 0 and a new check in *ret (whatever its verdict);
- * -EBADMSG for a malformed plan line, -ENOENT for a missing plan/device/policy type, -EINVAL
- * for a device without a known filesystem, other -errno when the system failed. */
+ * -EBADMSG for a malformed plan line, -ENOENT for a missing plan or device, -EINVAL for a
+ * device without a known filesystem, -ENOPKG when no policy of the type exists anywhere, other
+ * -errno when the system failed. */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_check_run(struct seinstall_ctx *ctx,
                                                        const struct seinstall_settings *settings,
                                                        const char *plan_file,

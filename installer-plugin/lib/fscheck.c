@@ -171,10 +171,13 @@ static int classify(const struct si_policy *policy, struct si_mount *m, struct w
 
 /* ---- reason and fix ------------------------------------------------------------------------ */
 
-/* A device, an image or a tag (UUID=...), rather than the "none" or "proc" of a pseudo fs. */
-static bool is_device(const char *source)
+/* A device, an image or a tag (UUID=...), rather than the "none", "proc" or "tmpfs" a pseudo
+ * filesystem is mounted from. Every source of a plan is a device, unless it is such a name. */
+static bool is_device(const struct si_mount *m)
 {
-        return source && (source[0] == '/' || strchr(source, '='));
+        if (!m->source || !*m->source || streq(m->source, "none") || streq(m->source, m->fstype))
+                return false;
+        return !m->path || strchr(m->source, '/') || strchr(m->source, '=');
 }
 
 static const char *role_need(enum si_role role)
@@ -228,7 +231,7 @@ static int write_reason(const struct si_policy *policy, const struct si_mount *m
         int r;
 
         /* "/dev/vda2 on / is reiserfs", but "proc on /proc" for a source that is no device. */
-        if (is_device(m->source))
+        if (is_device(m))
                 r = sbuf_printf(b, "%s on %s is %s: ", src, m->mountpoint, m->fstype);
         else
                 r = sbuf_printf(b, "%s on %s: ", m->fstype, m->mountpoint);
@@ -321,7 +324,7 @@ static int write_fix(const struct si_policy *policy, const struct si_mount *m,
                                         "built with the filesystem's security labels), or "
                                         "format it as ",
                                         src);
-                } else if (is_device(m->source)) {
+                } else if (is_device(m)) {
                         r = sbuf_printf(b, "format %s for %s as ", src, m->mountpoint);
                 } else {
                         r = sbuf_printf(b, "put %s on a partition formatted as ", m->mountpoint);

@@ -369,8 +369,9 @@ int si_policy_load(struct seinstall_ctx *ctx, const char *type, struct si_policy
                 si_debug(ctx, "This system has no built %s policy either", type);
         }
         r = si_policy_load_builtin(type, ret);
+        /* Not bad input but a missing piece of the system: -ENOPKG, exit status 3. */
         if (r == -ENOENT)
-                return si_error(ctx, -ENOENT,
+                return si_error(ctx, -ENOPKG,
                                 "No SELinux policy of type '%s': neither the target %s nor this "
                                 "system has /etc/selinux/%s/policy/policy.N, and seinstall only "
                                 "knows the default policy by itself; install the policy package "

@@ -179,7 +179,7 @@ int si_target_config_read(struct seinstall_ctx *ctx, enum seinstall_mode *ret_mo
  * /etc/selinux/TYPE/policy/ (source TARGET), else the host's (source HOST; only when the
  * target root is not "/"), else seinstall's built-in table modelled on Debian's default policy
  * (source BUILTIN, only for "default"). Returns 0 and the policy in *ret, -EINVAL for a bad
- * type, -ENOENT when no source has it, -EBADMSG for a policy file libsepol cannot read. */
+ * type, -ENOPKG when no source has it, -EBADMSG for a policy file libsepol cannot read. */
 int si_policy_load(struct seinstall_ctx *ctx, const char *type, struct si_policy **ret);
 /* Load a binary policy file of the host (tests, --policy-file style callers). */
 int si_policy_load_file(struct seinstall_ctx *ctx, const char *path, const char *type,

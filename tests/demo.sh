@@ -1,0 +1,132 @@
+#!/bin/bash
+# make demo: build a sample target out of loop images and show what seinstall does with it.
+#
+# Each step is a function; DEMO_STEPS lists them in order. To show more (apply, install,
+# relabel), add a function and put its name in DEMO_STEPS. Steps share:
+#   $SEINSTALL  the command        $DEMO_DIR  scratch directory and the current directory
+#                                             (removed at exit; paths below are relative to it)
+#   $TARGET     the mounted good target (ext4 / with xfs /home), after demo_mount_target
+#   $GOOD_PLAN  fstab plan: ext4 /, vfat /boot/efi, xfs /home (types probed by libblkid)
+#   $SEED_PLAN  fstab plan: the seed's mistake, ReiserFS / (with the same /boot/efi, /home)
+set -u
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SEINSTALL=${SEINSTALL:-$TOP/installer-plugin/cli/seinstall}
+DEMO_STEPS=(demo_images demo_check_good_plan demo_mount_target demo_check_mounted
+        demo_check_seed demo_check_seed_json demo_check_seed_warn)
+
+if [ -t 1 ]; then
+        B=$'\e[1m' N=$'\e[0m'
+else
+        B='' N=''
+fi
+# say TEXT: a step's title. run CMD...: show the command, run it, show its exit status.
+say() {
+        printf '\n%s==== %s%s\n' "$B" "$*" "$N"
+}
+run() {
+        local rc
+        printf '%s$ %s%s\n' "$B" "${*/#$SEINSTALL/seinstall}" "$N"
+        "$@" && rc=0 || rc=$?
+        printf '%s(exit status %d)%s\n' "$B" "$rc" "$N"
+        return 0
+}
+die() {
+        echo "demo: $*" >&2
+        exit 1
+}
+
+cleanup() {
+        [ -n "${DEMO_DIR:-}" ] || return 0
+        cd / || true
+        if findmnt -rn "$DEMO_DIR/target" >/dev/null 2>&1; then
+                umount -R "$DEMO_DIR/target" 2>/dev/null || umount -R -l "$DEMO_DIR/target"
+        fi
+        rm -rf "$DEMO_DIR"
+}
+
+# ---- steps -----------------------------------------------------------------------------------
+
+demo_images() {
+        say "Making loop images: ext4 /, vfat /boot/efi, xfs /home, and the seed's ReiserFS /"
+        truncate -s 256M root.img
+        truncate -s 64M efi.img
+        truncate -s 320M home.img
+        truncate -s 64M seed-root.img
+        mkfs.ext4 -q -F -L root root.img || die "mkfs.ext4 failed"
+        mkfs.vfat -n EFI efi.img >/dev/null || die "mkfs.vfat failed"
+        mkfs.xfs -q -f -L home home.img || die "mkfs.xfs failed"
+        mkfs.reiserfs -q -f -l seedroot seed-root.img >/dev/null 2>&1 ||
+                die "mkfs.reiserfs failed"
+        ls -s --block-size=M ./*.img
+
+        GOOD_PLAN=good.fstab
+        cat >"$GOOD_PLAN" <<EOF
+# The good layout, as an installer plans it (types left to libblkid)
+root.img       /          auto  errors=remount-ro  0 1
+efi.img        /boot/efi  auto  umask=0077         0 1
+home.img       /home      auto  defaults           0 2
+EOF
+        SEED_PLAN=seed.fstab
+        cat >"$SEED_PLAN" <<EOF
+# The seed's layout: the root on ReiserFS
+seed-root.img  /          auto  defaults    0 1
+efi.img        /boot/efi  auto  umask=0077  0 1
+home.img       /home      auto  defaults    0 2
+EOF
+        echo
+        cat "$GOOD_PLAN"
+        echo
+        cat "$SEED_PLAN"
+}
+
+demo_check_good_plan() {
+        say "Before formatting: the good plan, in enforcing mode (the host's policy: the target is empty)"
+        run "$SEINSTALL" check --root "$TARGET" --plan "$GOOD_PLAN" --mode enforcing
+}
+
+demo_mount_target() {
+        say "Mounting the good target: ext4 / with xfs /home (this kernel cannot mount vfat)"
+        mount -o loop root.img "$TARGET" || die "cannot mount the ext4 image"
+        mkdir -p "$TARGET/home" "$TARGET/boot/efi"
+        mount -o loop home.img "$TARGET/home" || die "cannot mount the xfs image"
+        findmnt -R -o TARGET,SOURCE,FSTYPE "$TARGET"
+}
+
+demo_check_mounted() {
+        say "After mounting: the mounted target, probed live (can the kernel store security.selinux?)"
+        run "$SEINSTALL" check --root "$TARGET" --mode enforcing --json
+}
+
+demo_check_seed() {
+        say "The seed's mistake: ReiserFS / in enforcing mode is refused"
+        run "$SEINSTALL" check --root "$TARGET" --plan "$SEED_PLAN" --mode enforcing
+}
+
+demo_check_seed_json() {
+        say "The same, as JSON for an installer"
+        run "$SEINSTALL" check --root "$TARGET" --plan "$SEED_PLAN" --mode enforcing --json
+}
+
+demo_check_seed_warn() {
+        say "With seinstall.unsupported=warn: accepted, but only permissive (never enforcing on unlabeled files)"
+        run "$SEINSTALL" check --root "$TARGET" --plan "$SEED_PLAN" --mode enforcing --unsupported warn
+}
+
+# ---- main ------------------------------------------------------------------------------------
+
+[ "$(id -u)" = 0 ] || die "needs root (loop devices and mounts): run 'sudo make demo'"
+[ -x "$SEINSTALL" ] || die "$SEINSTALL is not built: run 'make'"
+for tool in mkfs.ext4 mkfs.vfat mkfs.xfs mkfs.reiserfs findmnt; do
+        command -v "$tool" >/dev/null || die "$tool is missing: run 'make deps'"
+done
+DEMO_DIR=$(mktemp -d "${TMPDIR:-/tmp}/seinstall-demo.XXXXXX") || die "mktemp failed"
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+TARGET=target
+cd "$DEMO_DIR" || die "cannot enter $DEMO_DIR"
+mkdir -p "$TARGET"
+
+for step in "${DEMO_STEPS[@]}"; do
+        "$step"
+done
+say "Done: the good layout is accepted, the seed's ReiserFS root is refused. Cleaning up."
