@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Helpers shared by the check-*.sh integration tests. Source it after lib.sh:
 #   . "$(dirname "$0")/lib/check.sh"
 #
