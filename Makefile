@@ -82,7 +82,7 @@ DEPS_BUILD := build-essential pkg-config clang libblkid-dev libmount-dev libseli
 DEPS_TEST  := selinux-policy-default policycoreutils selinux-utils e2fsprogs xfsprogs \
               btrfs-progs dosfstools reiserfsprogs nilfs-tools exfatprogs f2fs-tools util-linux \
               tmux shellcheck attr
-DEPS_E2E   := qemu-system-x86 busybox-static mmdebstrap cpio zstd kmod
+DEPS_E2E   := qemu-system-x86 busybox-static mmdebstrap cpio zstd kmod checkpolicy
 DEPS       := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_E2E)
 
 .PHONY: pot all help deps check check-quick unit integration e2e demo bench fuzz install clean format check-format

@@ -1,0 +1,3 @@
+# The smallest scenario: the installer environment itself works (the KVM probe boots it).
+echo "E2E-HELLO $(uname -r)"
+seinstall --version

@@ -1,0 +1,18 @@
+# Installer for the "seed" scenario, first boot: / planned on ReiserFS (vdb). The target's
+# files come from the payload disk (vda, read-only), as an installer's would. `seinstall check`
+# on the plan must refuse; then format and copy anyway and `seinstall install` must refuse too.
+. /e2e/lib.sh
+mount -o ro -t ext4 /dev/vda /payload || say error "mount /dev/vda failed"
+echo "/dev/vdb  /  reiserfs  defaults  0 1" >/tmp/plan.fstab
+run check-json seinstall check --plan /tmp/plan.fstab --root /payload --json
+run check seinstall check --plan /tmp/plan.fstab --root /payload
+grep -q 'e2e.install=1' /proc/cmdline || exit 0
+
+mkfs.reiserfs -q -f /dev/vdb >/dev/null 2>&1 || say error "mkfs.reiserfs /dev/vdb failed"
+mount -t reiserfs /dev/vdb /target || say error "mount /dev/vdb failed"
+start=$(date +%s)
+cp -a /payload/. /target/ || say error "copying the payload failed"
+say copy-seconds $(($(date +%s) - start))
+run install seinstall install --root /target --profile /e2e/ks-enforcing.cfg
+say config "$(grep -E '^SELINUX(TYPE)?=' /target/etc/selinux/config | tr '\n' ' ')"
+umount /target
