@@ -29,7 +29,7 @@ write() {
 }
 
 reset
-strace -qq -f -o "$d/trace" "$ROOTFS_TOOL" write "$root" /etc/selinux/config "$d/new" ||
+under_strace -qq -f -o "$d/trace" "$ROOTFS_TOOL" write "$root" /etc/selinux/config "$d/new" ||
         fail "the write does not work without faults"
 cmp -s "$cfg" "$d/new" || fail "the write without faults did not give the new file"
 syscalls_after "$root" "$d/trace" >"$d/calls"
