@@ -27,6 +27,15 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wmissi
                    -DSEINSTALL_VERSION='"$(VERSION)"' -Iinstaller-plugin/include \
                    -Iinstaller-plugin/lib $(PKG_CFLAGS)
 
+# Quiet by default, one short line per step; `make V=1` prints whole commands.
+ifeq ($(V),1)
+Q :=
+quiet = @true
+else
+Q := @
+quiet = @printf '  %-6s %s\n' $(1) $(2)
+endif
+
 BUILD      := build
 ifeq ($(SANITIZE),1)
 BUILD      := build/san
@@ -118,10 +127,12 @@ deps:
 # ---- library -------------------------------------------------------------------------------
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call quiet,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 $(LIB_SO): $(LIB_OBJ) $(LIB_SYM) $(FLAVOR_STAMP)
-	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script,$(LIB_SYM) -Wl,-z,defs \
+	$(call quiet,LD,$@)
+	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script,$(LIB_SYM) -Wl,-z,defs \
 		$(LDFLAGS) -o $@ $(LIB_OBJ) $(PKG_LIBS)
 
 $(LIB_LINK): $(LIB_SO)
@@ -129,7 +140,8 @@ $(LIB_LINK): $(LIB_SO)
 
 $(LIB_AR): $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call quiet,AR,$@)
+	$(Q)ar rcs $@ $^
 
 # The .pc file carries the install paths: regenerate it when PREFIX, LIBDIR... change, even
 # after a plain `make` (the paths are remembered in a stamp, as the flavour is).
@@ -146,10 +158,12 @@ $(PC): installer-plugin/lib/seinstall.pc.in Makefile $(PATHS_STAMP)
 RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
 
 $(CLI): $(CLI_OBJ) $(LIB_SO) $(FLAVOR_STAMP)
-	$(CC) $(LDFLAGS) $(RPATH) -o $@ $(CLI_OBJ) -Linstaller-plugin/lib -l:$(SONAME)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) $(RPATH) -o $@ $(CLI_OBJ) -Linstaller-plugin/lib -l:$(SONAME)
 
 firstboot/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_SO) $(FLAVOR_STAMP)
-	$(CC) $(LDFLAGS) -Wl,-rpath,'$$ORIGIN/../installer-plugin/lib' -o $@ $(FB_UI_OBJ) \
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -Wl,-rpath,'$$ORIGIN/../installer-plugin/lib' -o $@ $(FB_UI_OBJ) \
 		$(FB_MODEL_OBJ) -Linstaller-plugin/lib -l:$(SONAME) $(shell pkg-config --libs libnewt libselinux)
 
 # Translations: the template of every string seinstall-firstboot shows (gettext's xgettext).
@@ -163,17 +177,20 @@ $(POT): $(FB_UI_SRC) $(FB_MODEL_SRC)
 # ---- tests ---------------------------------------------------------------------------------
 $(BUILD)/tests/unit/test-%: tests/unit/test-%.c $(UNIT_HELPER_OBJ) $(FB_MODEL_OBJ) $(LIB_AR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests/unit -Ifirstboot $(LDFLAGS) -o $@ $< $(UNIT_HELPER_OBJ) \
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(CFLAGS) -Itests/unit -Ifirstboot $(LDFLAGS) -o $@ $< $(UNIT_HELPER_OBJ) \
 		$(FB_MODEL_OBJ) $(LIB_AR) $(PKG_LIBS) $(shell pkg-config --libs check)
 
 $(BUILD)/tests/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay-main.c $(LIB_AR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) -o $@ $< tests/fuzz/replay-main.c \
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) -o $@ $< tests/fuzz/replay-main.c \
 		$(LIB_AR) $(PKG_LIBS)
 
 $(BUILD)/tests/helpers/%: tests/helpers/%.c $(LIB_AR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_AR) $(PKG_LIBS)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_AR) $(PKG_LIBS)
 
 FUZZ_CHECK := $(if $(FUZZ_SRC),tests/fuzz/replay-all.sh)
 
@@ -219,11 +236,13 @@ ADAPTERS   := $(sort $(shell find installer-plugin/adapters -type f 2>/dev/null)
 
 $(INST)/seinstall: $(CLI_OBJ) $(LIB_SO)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) -Linstaller-plugin/lib -l:$(SONAME)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) -Linstaller-plugin/lib -l:$(SONAME)
 
 $(INST)/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_SO)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(FB_UI_OBJ) $(FB_MODEL_OBJ) -Linstaller-plugin/lib -l:$(SONAME) \
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(FB_UI_OBJ) $(FB_MODEL_OBJ) -Linstaller-plugin/lib -l:$(SONAME) \
 		$(shell pkg-config --libs libnewt libselinux)
 
 install: all $(INST)/seinstall $(if $(FIRSTBOOT),$(INST)/seinstall-firstboot)
@@ -268,3 +287,6 @@ check-format:
 	clang-format --dry-run -Werror $(FORMAT_FILES)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Keep intermediate objects (test helpers) so a second make does nothing.
+.SECONDARY:
