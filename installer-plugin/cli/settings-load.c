@@ -60,7 +60,7 @@ void cli_print_settings(const struct seinstall_settings *s, const char *profile,
         enum seinstall_mode mode = seinstall_settings_get_mode(s, &ms);
         const char *policy = seinstall_settings_get_policy(s, &ps);
         bool warn = seinstall_settings_get_unsupported_warn(s, &us);
-        enum seinstall_relabel relabel = seinstall_settings_get_relabel(s, &rs);
+        enum seinstall_relabel_when relabel = seinstall_settings_get_relabel_when(s, &rs);
 
         if (!policy) {
                 policy = "default";
@@ -74,8 +74,8 @@ void cli_print_settings(const struct seinstall_settings *s, const char *profile,
                         seinstall_source_to_string(ps));
                 fprintf(f, "unsupported: %-12s (from %s)\n", warn ? "warn" : "refuse",
                         seinstall_source_to_string(us));
-                fprintf(f, "relabel:     %-12s (from %s)\n", seinstall_relabel_to_string(relabel),
-                        seinstall_source_to_string(rs));
+                fprintf(f, "relabel:     %-12s (from %s)\n",
+                        seinstall_relabel_when_to_string(relabel), seinstall_source_to_string(rs));
                 return;
         }
         fprintf(f, "{\"profile\": ");
@@ -87,6 +87,6 @@ void cli_print_settings(const struct seinstall_settings *s, const char *profile,
                 ", \"policy_source\": \"%s\", \"unsupported\": \"%s\", \"unsupported_source\": "
                 "\"%s\", \"relabel\": \"%s\", \"relabel_source\": \"%s\"}",
                 seinstall_source_to_string(ps), warn ? "warn" : "refuse",
-                seinstall_source_to_string(us), seinstall_relabel_to_string(relabel),
+                seinstall_source_to_string(us), seinstall_relabel_when_to_string(relabel),
                 seinstall_source_to_string(rs));
 }

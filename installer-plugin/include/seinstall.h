@@ -401,6 +401,16 @@ SEINSTALL_EXPORT bool seinstall_apply_result_get_relabel(const struct seinstall_
 SEINSTALL_EXPORT bool seinstall_apply_result_has_bootloader(const struct seinstall_apply_result *r,
                                                             enum seinstall_bootloader b);
 
+/* Make sure the target has a built policy of @type (NULL: "default"): when
+ * /etc/selinux/TYPE/policy/policy.N is missing but the modules are installed in
+ * /var/lib/selinux/TYPE, build it with libsemanage for the target's root, as
+ * `semodule -p ROOT -n -B` (never loaded into the running kernel; libsemanage's root is
+ * process-wide, so do not run two builds at once). Returns 0 already built, 1 built, -ENOPKG
+ * when the target has neither (the message names the package to install), -ENOTDIR when a
+ * policy directory is a symlink, -EIO when libsemanage failed. */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_policy_ensure(struct seinstall_ctx *ctx,
+                                                           const char *type);
+
 /* Remove the first-boot mark (0 also when there was none). The first-boot screen calls it. */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_firstboot_mark_remove(struct seinstall_ctx *ctx);
 
@@ -459,20 +469,21 @@ SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_settings_load_target(struct seinsta
 
 /* When an install labels the target: during the install (default), or at first boot through
  * /.autorelabel. Chosen by a profile's `%addon org_seinstall --relabel=install|firstboot`. */
-enum seinstall_relabel {
-        SEINSTALL_RELABEL_INVALID = -1,
-        SEINSTALL_RELABEL_INSTALL = 0,
-        SEINSTALL_RELABEL_FIRSTBOOT,
+enum seinstall_relabel_when {
+        SEINSTALL_RELABEL_WHEN_INVALID = -1,
+        SEINSTALL_RELABEL_WHEN_INSTALL = 0,
+        SEINSTALL_RELABEL_WHEN_FIRSTBOOT,
 };
 /* "install", "firstboot"; from_string is exact. */
-SEINSTALL_EXPORT const char *seinstall_relabel_to_string(enum seinstall_relabel r);
-SEINSTALL_EXPORT enum seinstall_relabel seinstall_relabel_from_string(const char *s);
-/* Same convention as seinstall_settings_set_mode(); the default is SEINSTALL_RELABEL_INSTALL. */
-SEINSTALL_EXPORT int seinstall_settings_set_relabel(struct seinstall_settings *s,
-                                                    enum seinstall_relabel relabel,
-                                                    enum seinstall_source source);
-SEINSTALL_EXPORT enum seinstall_relabel
-seinstall_settings_get_relabel(const struct seinstall_settings *s, enum seinstall_source *ret_source);
+SEINSTALL_EXPORT const char *seinstall_relabel_when_to_string(enum seinstall_relabel_when r);
+SEINSTALL_EXPORT enum seinstall_relabel_when seinstall_relabel_when_from_string(const char *s);
+/* Same convention as seinstall_settings_set_mode(); the default is "install". */
+SEINSTALL_EXPORT int seinstall_settings_set_relabel_when(struct seinstall_settings *s,
+                                                         enum seinstall_relabel_when when,
+                                                         enum seinstall_source source);
+SEINSTALL_EXPORT enum seinstall_relabel_when
+seinstall_settings_get_relabel_when(const struct seinstall_settings *s,
+                                    enum seinstall_source *ret_source);
 
 /* Feed the kickstart profile @path (a file of this system, not of the target) into @s as
  * source "profile": the `selinux` command (pykickstart's grammar: --enforcing, --permissive,
@@ -492,10 +503,9 @@ SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_settings_load_profile(struct seinst
  * When @ret_profile is not NULL it gets the path of inst.ks=file:PATH (allocated) or NULL.
  * Returns 0; -ENOENT for a missing file; -EBADMSG for a bad seinstall.* value (message names
  * it). */
-SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_settings_load_boot_options(struct seinstall_settings *s,
-                                                                        struct seinstall_ctx *ctx,
-                                                                        const char *cmdline_file,
-                                                                        char **ret_profile);
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_settings_load_boot_options(struct seinstall_settings *s, struct seinstall_ctx *ctx,
+                                     const char *cmdline_file, char **ret_profile);
 
 /* ===== first boot ========================================================================= */
 /* (owned by firstboot model in the library where shared with the installer) */

@@ -134,6 +134,10 @@ int si_bootopts_parse(struct seinstall_ctx *ctx, const char *name, const char *t
 
 /* Whether etc/selinux/@type/policy/policy.N exists in the target. */
 bool si_policy_built(struct seinstall_ctx *ctx, const char *type);
+/* Build the policy @type from the modules installed in the target (/var/lib/selinux/TYPE) with
+ * libsemanage, as `semodule -p ROOT -n -B`. 0 already built, 1 built, -ENOPKG no modules
+ * either (message names the package), -ENOTDIR a symlinked policy directory, -EIO. */
+int si_policy_build(struct seinstall_ctx *ctx, const char *type);
 /* The Debian package that provides policy @type (static string). */
 const char *si_policy_package(const char *type);
 

@@ -118,7 +118,7 @@ struct profile {
         enum seinstall_mode mode;
         char *policy;
         int unsupported_warn; /* -1 unset */
-        int relabel;          /* -1 unset, else enum seinstall_relabel */
+        int relabel;          /* -1 unset, else enum seinstall_relabel_when */
 };
 
 static int bad(struct profile *pf, unsigned line, const char *fmt, const char *a, const char *b)
@@ -218,8 +218,8 @@ static int parse_addon(struct profile *pf, unsigned line, const struct tokens *t
                                            v, NULL);
                         pf->unsupported_warn = streq(v, "warn");
                 } else {
-                        enum seinstall_relabel rl = seinstall_relabel_from_string(v);
-                        if (rl == SEINSTALL_RELABEL_INVALID)
+                        enum seinstall_relabel_when rl = seinstall_relabel_when_from_string(v);
+                        if (rl == SEINSTALL_RELABEL_WHEN_INVALID)
                                 return bad(pf, line,
                                            "%%addon org_seinstall: --relabel=%s: use install or "
                                            "firstboot%s",
@@ -320,8 +320,8 @@ int si_profile_parse(struct seinstall_ctx *ctx, const char *name, const char *te
                 r = seinstall_settings_set_unsupported_warn(s, pf.unsupported_warn,
                                                             SEINSTALL_SOURCE_PROFILE);
         if (r >= 0 && pf.relabel >= 0)
-                r = seinstall_settings_set_relabel(s, (enum seinstall_relabel) pf.relabel,
-                                                   SEINSTALL_SOURCE_PROFILE);
+                r = seinstall_settings_set_relabel_when(s, (enum seinstall_relabel_when) pf.relabel,
+                                                        SEINSTALL_SOURCE_PROFILE);
         free(pf.policy);
         return r < 0 ? r : 0;
 }
@@ -343,19 +343,19 @@ SEINSTALL_EXPORT int seinstall_settings_load_profile(struct seinstall_settings *
         return si_profile_parse(ctx, path, text, len, s);
 }
 
-SEINSTALL_EXPORT const char *seinstall_relabel_to_string(enum seinstall_relabel r)
+SEINSTALL_EXPORT const char *seinstall_relabel_when_to_string(enum seinstall_relabel_when r)
 {
         static const char *const names[] = {
-            [SEINSTALL_RELABEL_INSTALL] = "install",
-            [SEINSTALL_RELABEL_FIRSTBOOT] = "firstboot",
+            [SEINSTALL_RELABEL_WHEN_INSTALL] = "install",
+            [SEINSTALL_RELABEL_WHEN_FIRSTBOOT] = "firstboot",
         };
         return r >= 0 && (size_t) r < ELEMENTSOF(names) ? names[r] : NULL;
 }
 
-SEINSTALL_EXPORT enum seinstall_relabel seinstall_relabel_from_string(const char *s)
+SEINSTALL_EXPORT enum seinstall_relabel_when seinstall_relabel_when_from_string(const char *s)
 {
-        for (int i = 0; s && i <= SEINSTALL_RELABEL_FIRSTBOOT; i++)
-                if (streq(s, seinstall_relabel_to_string((enum seinstall_relabel) i)))
-                        return (enum seinstall_relabel) i;
-        return SEINSTALL_RELABEL_INVALID;
+        for (int i = 0; s && i <= SEINSTALL_RELABEL_WHEN_FIRSTBOOT; i++)
+                if (streq(s, seinstall_relabel_when_to_string((enum seinstall_relabel_when) i)))
+                        return (enum seinstall_relabel_when) i;
+        return SEINSTALL_RELABEL_WHEN_INVALID;
 }

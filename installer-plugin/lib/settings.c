@@ -12,7 +12,7 @@ struct seinstall_settings {
         enum seinstall_source policy_source;
         bool unsupported_warn;
         enum seinstall_source unsupported_source;
-        enum seinstall_relabel relabel;
+        enum seinstall_relabel_when relabel;
         enum seinstall_source relabel_source;
 };
 
@@ -161,13 +161,13 @@ SEINSTALL_EXPORT bool seinstall_settings_get_unsupported_warn(const struct seins
         return s->unsupported_warn;
 }
 
-SEINSTALL_EXPORT int seinstall_settings_set_relabel(struct seinstall_settings *s,
-                                                    enum seinstall_relabel relabel,
-                                                    enum seinstall_source source)
+SEINSTALL_EXPORT int seinstall_settings_set_relabel_when(struct seinstall_settings *s,
+                                                         enum seinstall_relabel_when relabel,
+                                                         enum seinstall_source source)
 {
         int r;
 
-        if (!s || !seinstall_relabel_to_string(relabel))
+        if (!s || !seinstall_relabel_when_to_string(relabel))
                 return -EINVAL;
         r = may_override(s->relabel_source, source);
         if (r <= 0)
@@ -177,11 +177,12 @@ SEINSTALL_EXPORT int seinstall_settings_set_relabel(struct seinstall_settings *s
         return 1;
 }
 
-SEINSTALL_EXPORT enum seinstall_relabel
-seinstall_settings_get_relabel(const struct seinstall_settings *s, enum seinstall_source *ret_source)
+SEINSTALL_EXPORT enum seinstall_relabel_when
+seinstall_settings_get_relabel_when(const struct seinstall_settings *s,
+                                    enum seinstall_source *ret_source)
 {
         if (!s)
-                return SEINSTALL_RELABEL_INVALID;
+                return SEINSTALL_RELABEL_WHEN_INVALID;
         if (ret_source)
                 *ret_source = s->relabel_source;
         return s->relabel;

@@ -309,6 +309,30 @@ START_TEST(test_readonly_root_and_mark)
 }
 END_TEST
 
+START_TEST(test_policy_ensure)
+{
+        _cleanup_(tmpdir_removep) char *out = make_tmpdir();
+        _cleanup_free_ char *link = path_join(root, "var/lib/selinux");
+
+        /* nothing at all: -ENOPKG naming the package */
+        ck_assert_int_eq(seinstall_policy_ensure(ctx, NULL), -ENOPKG);
+        ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "install selinux-policy-default"));
+        ck_assert_int_eq(seinstall_policy_ensure(ctx, "mls"), -ENOPKG);
+        ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "selinux-policy-mls"));
+        ck_assert_int_eq(seinstall_policy_ensure(ctx, "../x"), -EINVAL);
+        /* already built: nothing to do */
+        put("etc/selinux/default/policy/policy.33", "x");
+        ck_assert_int_eq(seinstall_policy_ensure(ctx, "default"), 0);
+        /* modules behind a symlink: libsemanage works by path, so it is refused */
+        put("var/lib", NULL);
+        ck_assert_int_eq(symlink("/", link), 0);
+        put("etc/selinux/mls", NULL);
+        put("mls/active/modules", NULL); /* var/lib/selinux/mls through the link, in the root */
+        ck_assert_int_eq(seinstall_policy_ensure(ctx, "mls"), -ENOTDIR);
+        ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "var/lib/selinux is not a dir"));
+}
+END_TEST
+
 int main(void)
 {
         Suite *suite = suite_create("apply");
@@ -321,6 +345,7 @@ int main(void)
         tcase_add_test(tc, test_refusals_change_nothing);
         tcase_add_test(tc, test_symlinks_out_of_target);
         tcase_add_test(tc, test_readonly_root_and_mark);
+        tcase_add_test(tc, test_policy_ensure);
         suite_add_tcase(suite, tc);
         return run_suite(suite);
 }

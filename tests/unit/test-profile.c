@@ -121,7 +121,8 @@ START_TEST(test_sections)
         ck_assert_int_eq(src, SEINSTALL_SOURCE_PROFILE);
         ck_assert(seinstall_settings_get_unsupported_warn(s, &src));
         ck_assert_int_eq(src, SEINSTALL_SOURCE_PROFILE);
-        ck_assert_int_eq(seinstall_settings_get_relabel(s, &src), SEINSTALL_RELABEL_FIRSTBOOT);
+        ck_assert_int_eq(seinstall_settings_get_relabel_when(s, &src),
+                         SEINSTALL_RELABEL_WHEN_FIRSTBOOT);
         ck_assert_int_eq(src, SEINSTALL_SOURCE_PROFILE);
         ks_bad("%addon org_seinstall --polisy=mls\n%end\n", "test.ks:1: %addon org_seinstall: "
                                                             "unknown option '--polisy=mls'");
