@@ -186,11 +186,9 @@ static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum sei
                 return fail(ctx, r, "plan");
         if (plan.relabel)
                 flags |= SEINSTALL_APPLY_RELABEL;
-        /* Enforcing after a relabel is completed on the boot after the relabel: the mark keeps
-         * the choice until then, and this screen comes back to finish it. */
-        keep_mark = plan.relabel && mode == SEINSTALL_MODE_ENFORCING;
-        if (keep_mark)
-                flags |= SEINSTALL_APPLY_FIRSTBOOT;
+        /* Enforcing after a relabel is completed on the boot after the relabel: the library
+         * keeps the choice in the first-boot mark, and this screen comes back to finish it. */
+        keep_mark = plan.config_mode != mode;
 
         r = seinstall_apply(ctx, mode, info->state.policy_type, SEINSTALL_BOOTLOADER_AUTO, flags,
                             &result);

@@ -29,6 +29,7 @@ enum {
         FB_KARG_SELINUX_0 = 1u << 2,        /* selinux=0 */
         FB_KARG_ENFORCING_0 = 1u << 3,      /* enforcing=0 */
         FB_KARG_ENFORCING_1 = 1u << 4,      /* enforcing=1 */
+        FB_KARG_SELINUX_1 = 1u << 5,        /* selinux=1 */
 };
 
 /* The SELinux-related part of the boot loader's kernel command line (the next boot's). */
@@ -37,13 +38,18 @@ struct fb_cmdline {
         bool security_selinux; /* security=selinux */
         bool security_other;   /* security= naming another LSM (then SELinux is not chosen) */
         bool lsm;              /* an lsm= list is present (security= is then ignored) */
-        bool lsm_selinux;      /* ... and it names selinux */
+        bool lsm_selinux;      /* ... and selinux comes in it before apparmor and smack, the
+                                * exclusive LSMs that would otherwise take its place */
+        bool lsm_has_selinux;  /* ... it names selinux at all */
         int enforcing;         /* enforcing=N: -1 when absent */
 };
 
-/* What the system looks like. Maps one to one onto seinstall_status(). */
+/* What the system looks like. Maps one to one onto seinstall_status_read()'s object. */
 struct fb_state {
         enum seinstall_mode config_mode; /* SELINUX= of /etc/selinux/config; INVALID: none */
+        enum seinstall_mode boot_mode;   /* what the next boot gets from the kernel, its command
+                                          * line and the config, as the library tells it;
+                                          * INVALID when it cannot be told (unknown kernel) */
         const char *policy_type;         /* SELINUXTYPE=, NULL when unknown; not owned */
         struct fb_cmdline cmdline;
         enum fb_kernel kernel;
@@ -55,19 +61,21 @@ struct fb_state {
 };
 
 struct fb_plan {
-        enum seinstall_mode mode; /* the chosen mode */
-        bool possible;            /* false: the kernel cannot run SELinux (enabling only) */
-        bool config_change;       /* /etc/selinux/config's SELINUX= changes */
-        unsigned kargs_add;       /* FB_KARG_* bits added to the kernel command line */
-        unsigned kargs_remove;    /* FB_KARG_* bits removed from it */
-        bool relabel;             /* a full relabel must run (at the next boot) first */
-        bool reboot;              /* running system: it takes effect only after a reboot */
-        bool switch_now;          /* running system: security_setenforce() switches at once */
-        bool warn_enable_later;   /* disabling: enabling again later needs a full relabel */
+        enum seinstall_mode mode;        /* the chosen mode */
+        bool possible;                   /* false: the kernel cannot run SELinux (enabling only) */
+        enum seinstall_mode config_mode; /* SELINUX= written: permissive while a relabel is
+                                          * pending, even when enforcing is chosen */
+        bool config_change;              /* ... and that differs from the config now */
+        unsigned kargs_add;              /* FB_KARG_* bits added to the kernel command line */
+        unsigned kargs_remove;           /* FB_KARG_* bits removed from it */
+        bool relabel;                    /* a full relabel must run (at the next boot) first */
+        bool reboot;                     /* running system: it takes effect only after a reboot */
+        bool switch_now;        /* running system: security_setenforce() switches at once */
+        bool warn_enable_later; /* disabling: enabling again later needs a full relabel */
 };
 
-/* The mode the next boot gets from the config, the kernel command line and the kernel. */
-enum seinstall_mode fb_state_boot_mode(const struct fb_state *st);
+/* Whether SELinux is (or may be) off on the next boot: disabled, or not known to be on. */
+bool fb_state_off(const struct fb_state *st);
 /* The mode SELinux runs in now (disabled when not running or not active). */
 enum seinstall_mode fb_state_running_mode(const struct fb_state *st);
 /* What choosing @mode does. Returns 0, or -EINVAL for an invalid mode. */

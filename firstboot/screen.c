@@ -109,7 +109,7 @@ static void radio_changed(newtComponent co, void *data)
 static bool confirm(const struct screen *s, enum seinstall_mode mode)
 {
         const struct fb_state *st = &s->info->state;
-        bool from_disabled = fb_state_boot_mode(st) == SEINSTALL_MODE_DISABLED;
+        bool from_disabled = fb_state_off(st);
         const char *text;
         struct fb_plan p;
 

@@ -41,6 +41,23 @@ static int int_arg(const struct seinstall_status *status, const char *name)
         return n != 0;
 }
 
+/* Whether selinux comes in the lsm= list before apparmor and smack, the exclusive LSMs that
+ * would take its place (the library's rule in kconfig.c). */
+static bool lsm_selinux_first(const char *list)
+{
+        for (const char *p = list; p && *p;) {
+                size_t n = strcspn(p, ",");
+
+                if (n == 7 && strncmp(p, "selinux", 7) == 0)
+                        return true;
+                if ((n == 8 && strncmp(p, "apparmor", 8) == 0) ||
+                    (n == 5 && strncmp(p, "smack", 5) == 0))
+                        return false;
+                p += n + (p[n] == ',');
+        }
+        return false;
+}
+
 /* Whether the comma-separated list @list names @item. */
 static bool list_has(const char *list, const char *item)
 {
@@ -88,7 +105,9 @@ int fb_info_read(struct seinstall_ctx *ctx, struct fb_info *info,
         st->cmdline.security_other = security && !st->cmdline.security_selinux;
         lsm = seinstall_status_get_kernel_arg(status, "lsm");
         st->cmdline.lsm = lsm != NULL;
-        st->cmdline.lsm_selinux = list_has(lsm, "selinux");
+        st->cmdline.lsm_selinux = lsm_selinux_first(lsm);
+        st->cmdline.lsm_has_selinux = list_has(lsm, "selinux");
+        st->boot_mode = seinstall_status_get_boot_mode(status);
 
         /* INVALID: the root is not "/", the running system is another one. */
         active = seinstall_status_get_active(status);
@@ -106,5 +125,9 @@ enum seinstall_mode fb_info_initial_mode(const struct fb_info *info)
 {
         if (info->mark_mode != SEINSTALL_MODE_INVALID)
                 return info->mark_mode;
-        return fb_state_boot_mode(&info->state);
+        if (info->state.boot_mode != SEINSTALL_MODE_INVALID)
+                return info->state.boot_mode;
+        if (info->state.config_mode != SEINSTALL_MODE_INVALID)
+                return info->state.config_mode;
+        return SEINSTALL_MODE_DISABLED;
 }

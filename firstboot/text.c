@@ -69,8 +69,9 @@ char *fb_text_state(const struct fb_info *info)
                         fb_text_mode_name(fb_state_running_mode(st)));
         fputc('\n', f);
         fprintf(f, _("Next boot: %s (config: %s, policy: %s)."),
-                fb_text_mode_name(fb_state_boot_mode(st)), fb_text_mode_name(st->config_mode),
-                st->policy_type ? st->policy_type : _("none"));
+                st->boot_mode == SEINSTALL_MODE_INVALID ? _("unknown (no kernel config in /boot)")
+                                                        : fb_text_mode_name(st->boot_mode),
+                fb_text_mode_name(st->config_mode), st->policy_type ? st->policy_type : _("none"));
         fputc('\n', f);
         if (info->mark_mode != SEINSTALL_MODE_INVALID)
                 fprintf(f, _("Chosen at install: %s. "), fb_text_mode_name(info->mark_mode));
@@ -113,9 +114,15 @@ char *fb_text_plan(const struct fb_info *info, const struct fb_plan *p)
         else if (!fb_plan_changes(p))
                 fputs(_("This is the current setting: nothing changes. "), f);
         else {
-                if (p->config_change)
+                if (p->config_mode != p->mode)
+                        fprintf(f,
+                                _("SELINUX=%s in /etc/selinux/config until the relabel is "
+                                  "done, then %s from this screen. "),
+                                seinstall_mode_to_string(p->config_mode),
+                                fb_text_mode_name(p->mode));
+                else if (p->config_change)
                         fprintf(f, _("SELINUX=%s in /etc/selinux/config. "),
-                                seinstall_mode_to_string(p->mode));
+                                seinstall_mode_to_string(p->config_mode));
                 print_kargs(f, p->kargs_add, p->kargs_remove);
                 if (p->switch_now)
                         fprintf(f, _("Switches to %s at once. "), fb_text_mode_name(p->mode));
@@ -127,8 +134,7 @@ char *fb_text_plan(const struct fb_info *info, const struct fb_plan *p)
                 else if (!info->state.running)
                         fputs(_("Takes effect when the target boots. "), f);
         }
-        if (p->possible && p->warn_enable_later &&
-            fb_state_boot_mode(&info->state) != SEINSTALL_MODE_DISABLED)
+        if (p->possible && p->warn_enable_later && !fb_state_off(&info->state))
                 fputs(_("Enabling SELinux again later needs a full relabel."), f);
         if (fclose(f) != 0) {
                 free(buf);

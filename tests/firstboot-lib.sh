@@ -5,23 +5,26 @@
 FIRSTBOOT=${FIRSTBOOT:-$TOP/firstboot/seinstall-firstboot}
 [ -x "$FIRSTBOOT" ] || fail "$FIRSTBOOT is not built (make all)"
 
-# make_target DIR MODE: a Debian 12-like installed tree configured for MODE: its config, GRUB
-# defaults (security=selinux when enabled: the kernel is SELinux opt-in), the kernel's config,
-# a built policy, and the first-boot mark an install leaves.
+# make_target DIR MODE [KERNEL [CMDLINE]]: an installed tree configured for MODE: its config,
+# GRUB defaults, the kernel's config, a built policy, and the first-boot mark an install
+# leaves. KERNEL is opt-in (Debian 12's, the default), default (Fedora-like: SELinux is the
+# default LSM) or unknown (no /boot/config-*). CMDLINE defaults to what MODE needs on Debian.
 make_target() {
-        local t=$1 mode=$2 args="quiet"
+        local t=$1 mode=$2 kernel=${3:-opt-in} args=${4:-}
+        if [ -z "$args" ]; then
+                args="quiet"
+                [ "$mode" = disabled ] || args="quiet security=selinux"
+        fi
         mkdir -p "$t/etc/selinux/default/policy" "$t/etc/default" "$t/boot" "$t/var/lib/seinstall"
-        [ "$mode" = disabled ] || args="quiet security=selinux"
         printf '# This file controls the state of SELinux on the system.\nSELINUX=%s\nSELINUXTYPE=default\n' \
                 "$mode" >"$t/etc/selinux/config"
-        if [ -d /etc/selinux/default/policy ]; then
-                cp /etc/selinux/default/policy/policy.* "$t/etc/selinux/default/policy/"
-        else
-                : >"$t/etc/selinux/default/policy/policy.33"
-        fi
+        # Applying only needs the policy to be built (the file present); nothing loads it here.
+        : >"$t/etc/selinux/default/policy/policy.33"
         printf 'GRUB_DEFAULT=0\nGRUB_TIMEOUT=5\nGRUB_CMDLINE_LINUX_DEFAULT=""\nGRUB_CMDLINE_LINUX="%s"\n' \
                 "$args" >"$t/etc/default/grub"
-        cat >"$t/boot/config-6.1.0-13-amd64" <<'EOF'
+        case $kernel in
+        opt-in)
+                cat >"$t/boot/config-6.1.0-13-amd64" <<'EOF'
 CONFIG_SECURITY=y
 CONFIG_SECURITY_SELINUX=y
 # CONFIG_SECURITY_SELINUX_BOOTPARAM is not set
@@ -30,7 +33,27 @@ CONFIG_SECURITY_APPARMOR=y
 CONFIG_DEFAULT_SECURITY_APPARMOR=y
 CONFIG_LSM="landlock,lockdown,yama,integrity,apparmor"
 EOF
+                ;;
+        default)
+                cat >"$t/boot/config-6.5.6-300.fc39.x86_64" <<'EOF'
+CONFIG_SECURITY=y
+CONFIG_SECURITY_SELINUX=y
+CONFIG_SECURITY_SELINUX_BOOTPARAM=y
+CONFIG_SECURITY_SELINUX_DEVELOP=y
+CONFIG_DEFAULT_SECURITY_SELINUX=y
+CONFIG_LSM="lockdown,yama,integrity,selinux,bpf,landlock"
+EOF
+                ;;
+        unknown) ;;
+        *) fail "make_target: unknown kernel '$kernel'" ;;
+        esac
         printf 'mode=%s\npolicy=default\nrelabel=done\n' "$mode" >"$t/var/lib/seinstall/firstboot"
+}
+
+# grub_args DIR: GRUB_CMDLINE_LINUX of the target, one argument a line.
+grub_args() {
+        sed -n 's/^GRUB_CMDLINE_LINUX="\(.*\)"$/\1/p' "$1/etc/default/grub" | tr ' ' '\n' |
+                grep -v '^$'
 }
 
 # config_mode DIR: SELINUX= of the target's config.

@@ -16,13 +16,14 @@
 #define SEC FB_KARG_SECURITY_SELINUX
 
 /* A running Debian 12 system (SELinux opt-in kernel) configured as @from, with the kernel
- * command line that goes with it. Active means a policy is loaded; a system configured
- * disabled but still active is one where disabled was chosen and no reboot happened yet,
- * still enforcing. */
+ * command line that goes with it; the library says it boots as configured. Active means a
+ * policy is loaded; a system configured disabled but still active is one where disabled was
+ * chosen and no reboot happened yet, still enforcing. */
 static struct fb_state debian(enum seinstall_mode from, bool active, bool pending)
 {
         struct fb_state st = {
             .config_mode = from,
+            .boot_mode = from,
             .policy_type = "default",
             .cmdline = {.selinux = -1, .enforcing = -1, .security_selinux = from != D},
             .kernel = FB_KERNEL_OPT_IN,
@@ -43,20 +44,21 @@ static const struct row {
         bool relabel, reboot, switch_now;
 } matrix[] = {
     /* from to active pending | config add remove relabel reboot switch */
-    /* SELinux not active this boot: files are being made without labels. */
-    {E, E, 0, 0, 0, 0, 0, 1, 1, 0},
+    /* SELinux not active this boot: files are being made without labels. Enforcing then
+     * waits for the relabel: the config says permissive until it is done. */
+    {E, E, 0, 0, 1, 0, 0, 1, 1, 0},
     {E, P, 0, 0, 1, 0, 0, 1, 1, 0},
     {E, D, 0, 0, 1, 0, SEC, 0, 0, 0},
-    {P, E, 0, 0, 1, 0, 0, 1, 1, 0},
+    {P, E, 0, 0, 0, 0, 0, 1, 1, 0},
     {P, P, 0, 0, 0, 0, 0, 1, 1, 0},
     {P, D, 0, 0, 1, 0, SEC, 0, 0, 0},
     {D, E, 0, 0, 1, SEC, 0, 1, 1, 0},
     {D, P, 0, 0, 1, SEC, 0, 1, 1, 0},
     {D, D, 0, 0, 0, 0, 0, 0, 0, 0},
-    {E, E, 0, 1, 0, 0, 0, 1, 1, 0},
+    {E, E, 0, 1, 1, 0, 0, 1, 1, 0},
     {E, P, 0, 1, 1, 0, 0, 1, 1, 0},
     {E, D, 0, 1, 1, 0, SEC, 0, 0, 0},
-    {P, E, 0, 1, 1, 0, 0, 1, 1, 0},
+    {P, E, 0, 1, 0, 0, 0, 1, 1, 0},
     {P, P, 0, 1, 0, 0, 0, 1, 1, 0},
     {P, D, 0, 1, 1, 0, SEC, 0, 0, 0},
     {D, E, 0, 1, 1, SEC, 0, 1, 1, 0},
@@ -73,10 +75,10 @@ static const struct row {
     {D, P, 1, 0, 1, SEC, 0, 1, 1, 1},
     {D, D, 1, 0, 0, 0, 0, 0, 1, 0},
     /* Active with a relabel pending: never enforce at once, relabel at the next boot. */
-    {E, E, 1, 1, 0, 0, 0, 1, 1, 0},
+    {E, E, 1, 1, 1, 0, 0, 1, 1, 0},
     {E, P, 1, 1, 1, 0, 0, 1, 1, 1},
     {E, D, 1, 1, 1, 0, SEC, 0, 1, 0},
-    {P, E, 1, 1, 1, 0, 0, 1, 1, 0},
+    {P, E, 1, 1, 0, 0, 0, 1, 1, 0},
     {P, P, 1, 1, 0, 0, 0, 1, 1, 0},
     {P, D, 1, 1, 1, 0, SEC, 0, 1, 0},
     {D, E, 1, 1, 1, SEC, 0, 1, 1, 0},
@@ -91,9 +93,10 @@ START_TEST(test_matrix)
         struct fb_plan p;
         const char *what = seinstall_mode_to_string(r->to);
 
-        ck_assert_int_eq(fb_state_boot_mode(&st), r->from);
         ck_assert_int_eq(fb_plan_for(&st, r->to, &p), 0);
         ck_assert_int_eq(p.mode, r->to);
+        /* Enforcing waits in permissive for a relabel; otherwise the config says the choice. */
+        ck_assert_int_eq(p.config_mode, (r->to == E && r->relabel ? P : r->to));
         ck_assert_msg(p.possible, "%s", what);
         ck_assert_int_eq(p.config_change, r->config);
         ck_assert_uint_eq(p.kargs_add, r->add);
@@ -141,19 +144,21 @@ START_TEST(test_target_tree)
         ck_assert(!p.reboot);
         ck_assert(!p.switch_now);
 
-        st.config_mode = D;
-        st.cmdline.security_selinux = false;
+        st = debian(D, false, false);
+        st.running = false;
         ck_assert_int_eq(fb_plan_for(&st, E, &p), 0);
         ck_assert(p.relabel);
+        ck_assert_int_eq(p.config_mode, P);
         ck_assert(!p.reboot);
         ck_assert_uint_eq(p.kargs_add, SEC);
 
-        st.config_mode = P;
-        st.cmdline.security_selinux = true;
-        st.relabel_pending = true;
+        st = debian(P, false, true);
+        st.running = false;
         ck_assert_int_eq(fb_plan_for(&st, E, &p), 0);
         ck_assert(p.relabel);
+        ck_assert(!p.config_change); /* stays permissive until the relabel is done */
         ck_assert(!p.reboot);
+        ck_assert(fb_plan_changes(&p));
 }
 END_TEST
 
@@ -165,16 +170,17 @@ START_TEST(test_kernel_default)
 
         st.kernel = FB_KERNEL_DEFAULT;
         st.cmdline.security_selinux = false;
-        ck_assert_int_eq(fb_state_boot_mode(&st), E);
-
         ck_assert_int_eq(fb_plan_for(&st, D, &p), 0);
         ck_assert_uint_eq(p.kargs_add, FB_KARG_SELINUX_0);
         ck_assert_uint_eq(p.kargs_remove, 0);
+        /* A security=selinux there goes too, as the library removes it. */
+        st.cmdline.security_selinux = true;
+        ck_assert_int_eq(fb_plan_for(&st, D, &p), 0);
+        ck_assert_uint_eq(p.kargs_remove, SEC);
 
+        st = debian(D, false, false);
+        st.kernel = FB_KERNEL_DEFAULT;
         st.cmdline.selinux = 0;
-        st.config_mode = D;
-        st.active = false;
-        ck_assert_int_eq(fb_state_boot_mode(&st), D);
         ck_assert_int_eq(fb_plan_for(&st, D, &p), 0);
         ck_assert_uint_eq(p.kargs_add, 0);
         ck_assert(!fb_plan_changes(&p));
@@ -184,46 +190,53 @@ START_TEST(test_kernel_default)
         ck_assert_uint_eq(p.kargs_remove, FB_KARG_SELINUX_0);
         ck_assert(p.relabel);
 
-        /* security=apparmor on a SELinux-default kernel still picks AppArmor. */
+        /* security=apparmor on a SELinux-default kernel still picks AppArmor: replaced. */
         st.cmdline.selinux = -1;
         st.cmdline.security_other = true;
-        st.config_mode = E;
-        ck_assert_int_eq(fb_state_boot_mode(&st), D);
         ck_assert_int_eq(fb_plan_for(&st, E, &p), 0);
         ck_assert_uint_eq(p.kargs_add, SEC);
+
+        /* selinux=1 goes when disabling. */
+        st = debian(E, false, false);
+        st.kernel = FB_KERNEL_DEFAULT;
+        st.cmdline.security_selinux = false;
+        st.cmdline.selinux = 1;
+        ck_assert_int_eq(fb_plan_for(&st, D, &p), 0);
+        ck_assert_uint_eq(p.kargs_add, FB_KARG_SELINUX_0);
+        ck_assert_uint_eq(p.kargs_remove, FB_KARG_SELINUX_1);
 }
 END_TEST
 
-/* Debian 12: selinux=0 is ignored, so it neither disables nor is added. */
+/* Debian 12: selinux=0 is ignored, so it is never added; security=selinux is the switch. */
 START_TEST(test_kernel_opt_in)
 {
         struct fb_state st = debian(E, false, false);
         struct fb_plan p;
 
-        st.cmdline.selinux = 0;
-        ck_assert_int_eq(fb_state_boot_mode(&st), E);
-        st.cmdline.security_selinux = false;
-        ck_assert_int_eq(fb_state_boot_mode(&st), D);
-        st.cmdline.selinux = -1;
-        st.cmdline.security_selinux = true;
         ck_assert_int_eq(fb_plan_for(&st, D, &p), 0);
         ck_assert_uint_eq(p.kargs_add, 0);
         ck_assert_uint_eq(p.kargs_remove, SEC);
 
-        /* With an lsm= list, security= is ignored and selinux must be in the list. */
+        /* With an lsm= list, security= is ignored and selinux must come before apparmor. */
+        st.cmdline.security_selinux = false;
         st.cmdline.lsm = true;
-        st.cmdline.lsm_selinux = false;
-        ck_assert_int_eq(fb_state_boot_mode(&st), D);
+        st.cmdline.lsm_has_selinux = true; /* lsm=...,apparmor,selinux: AppArmor wins */
+        st.boot_mode = D;
         ck_assert_int_eq(fb_plan_for(&st, E, &p), 0);
         ck_assert_uint_eq(p.kargs_add, FB_KARG_LSM_SELINUX);
+        ck_assert(p.relabel);
         st.cmdline.lsm_selinux = true;
-        ck_assert_int_eq(fb_state_boot_mode(&st), E);
+        st.boot_mode = E;
+        ck_assert_int_eq(fb_plan_for(&st, E, &p), 0);
+        ck_assert_uint_eq(p.kargs_add | p.kargs_remove, 0);
         ck_assert_int_eq(fb_plan_for(&st, D, &p), 0);
-        ck_assert_uint_eq(p.kargs_remove, SEC | FB_KARG_LSM_SELINUX);
+        ck_assert_uint_eq(p.kargs_remove, FB_KARG_LSM_SELINUX);
+        ck_assert_uint_eq(p.kargs_add, 0);
 }
 END_TEST
 
-/* No /boot/config-*: do both. */
+/* No /boot/config-*: do both. The library cannot tell the boot mode without an explicit
+ * argument; that counts as off, so enabling relabels. */
 START_TEST(test_kernel_unknown)
 {
         struct fb_state st = debian(D, false, false);
@@ -240,6 +253,17 @@ START_TEST(test_kernel_unknown)
         ck_assert_int_eq(fb_plan_for(&st, D, &p), 0);
         ck_assert_uint_eq(p.kargs_add, FB_KARG_SELINUX_0);
         ck_assert_uint_eq(p.kargs_remove, SEC);
+
+        st = debian(E, false, false);
+        st.running = false;
+        st.kernel = FB_KERNEL_UNKNOWN;
+        st.cmdline.security_selinux = false;
+        st.boot_mode = SEINSTALL_MODE_INVALID;
+        ck_assert(fb_state_off(&st));
+        ck_assert_int_eq(fb_plan_for(&st, E, &p), 0);
+        ck_assert(p.relabel);
+        ck_assert_uint_eq(p.kargs_add, SEC);
+        ck_assert_int_eq(p.config_mode, P);
 }
 END_TEST
 
@@ -251,7 +275,7 @@ START_TEST(test_enforcing_arg)
 
         st.cmdline.enforcing = 0;
         st.enforce_now = false;
-        ck_assert_int_eq(fb_state_boot_mode(&st), P);
+        st.boot_mode = P;
         ck_assert_int_eq(fb_plan_for(&st, E, &p), 0);
         ck_assert(!p.config_change);
         ck_assert_uint_eq(p.kargs_remove, FB_KARG_ENFORCING_0);
@@ -264,7 +288,7 @@ START_TEST(test_enforcing_arg)
 
         st = debian(P, true, false);
         st.cmdline.enforcing = 1;
-        ck_assert_int_eq(fb_state_boot_mode(&st), E);
+        st.boot_mode = E;
         ck_assert_int_eq(fb_plan_for(&st, P, &p), 0);
         ck_assert_uint_eq(p.kargs_remove, FB_KARG_ENFORCING_1);
         ck_assert_str_eq(fb_karg_to_string(FB_KARG_ENFORCING_1), "enforcing=1");
@@ -277,22 +301,22 @@ START_TEST(test_no_selinux_kernel_and_invalid)
         struct fb_plan p = {.possible = true};
 
         st.kernel = FB_KERNEL_NO_SELINUX;
-        ck_assert_int_eq(fb_state_boot_mode(&st), D);
+        st.boot_mode = D;
         ck_assert_int_eq(fb_plan_for(&st, E, &p), 0);
         ck_assert(!p.possible);
         ck_assert(!fb_plan_changes(&p));
         ck_assert_int_eq(fb_plan_for(&st, D, &p), 0);
         ck_assert(p.possible);
-        ck_assert_uint_eq(p.kargs_add | p.kargs_remove, 0);
+        ck_assert_uint_eq(p.kargs_add, 0);
+        ck_assert_uint_eq(p.kargs_remove, SEC); /* a leftover, removed as the library does */
 
         p.mode = P;
         ck_assert_int_eq(fb_plan_for(&st, SEINSTALL_MODE_INVALID, &p), -EINVAL);
         ck_assert_int_eq(p.mode, P); /* untouched on failure */
 
-        /* No config at all counts as disabled, and choosing any mode writes one. */
-        st = debian(E, false, false);
+        /* No config at all: choosing any mode writes one. */
+        st = debian(D, false, false);
         st.config_mode = SEINSTALL_MODE_INVALID;
-        ck_assert_int_eq(fb_state_boot_mode(&st), D);
         ck_assert_int_eq(fb_plan_for(&st, D, &p), 0);
         ck_assert(p.config_change);
 }
