@@ -4,7 +4,7 @@
  * policy, list the planned or mounted filesystems, probe and classify each (fscheck.c), apply
  * seinstall.unsupported=warn, and hand the result out through accessors and as JSON.
  */
-#include "seinstall-private.h"
+#include "configure.h"
 
 struct seinstall_check {
         int refcount;
@@ -33,8 +33,7 @@ static int decide(struct seinstall_ctx *ctx, const struct seinstall_settings *se
                   struct seinstall_check *c)
 {
         enum seinstall_source type_source = SEINSTALL_SOURCE_DEFAULT;
-        enum seinstall_mode config_mode = SEINSTALL_MODE_INVALID;
-        _cleanup_free_ char *config_type = NULL;
+        _cleanup_(si_config_done) struct si_config config = {.mode = SEINSTALL_MODE_INVALID};
         const char *type = NULL;
         int r;
 
@@ -44,15 +43,15 @@ static int decide(struct seinstall_ctx *ctx, const struct seinstall_settings *se
                 c->mode = seinstall_settings_get_mode(settings, &c->mode_source);
                 type = seinstall_settings_get_policy(settings, &type_source);
         }
-        r = si_target_config_read(ctx, &config_mode, &config_type);
+        r = si_config_read(ctx, &config);
         if (r < 0)
                 return r;
-        if (c->mode_source == SEINSTALL_SOURCE_DEFAULT && config_mode != SEINSTALL_MODE_INVALID) {
-                c->mode = config_mode;
+        if (c->mode_source == SEINSTALL_SOURCE_DEFAULT && config.mode != SEINSTALL_MODE_INVALID) {
+                c->mode = config.mode;
                 c->mode_source = SEINSTALL_SOURCE_TARGET;
         }
-        if (!type && config_type) {
-                type = config_type;
+        if (!type && config.type && si_policy_type_valid(config.type)) {
+                type = config.type;
                 type_source = SEINSTALL_SOURCE_TARGET;
         }
         if (!type) {

@@ -24,7 +24,6 @@
 
 /* Binary policies are a few MB (Debian ~3 MB, Fedora ~10 MB); anything above is not one. */
 #define POLICY_MAX  (256u * 1024 * 1024)
-#define CONFIG_MAX  (1024u * 1024)
 #define CONTEXT_MAX 4096
 
 /* The initial SID the kernel gives files it cannot label (SECINITSID_UNLABELED). */
@@ -624,43 +623,4 @@ char *si_policy_unlabeled_context(const struct si_policy *p)
                 if (o->sid[0] == SECINITSID_UNLABELED)
                         return context_to_str(&p->db->p, &o->context[0]);
         return NULL;
-}
-
-/* ---- the target's config (read only; config.c owns writing it) --------------------------- */
-
-int si_target_config_read(struct seinstall_ctx *ctx, enum seinstall_mode *ret_mode, char **ret_type)
-{
-        _cleanup_free_ char *data = NULL, *type = NULL;
-        enum seinstall_mode mode = SEINSTALL_MODE_INVALID;
-        const char *pos, *end, *line;
-        size_t len;
-        int r;
-
-        r = root_read_file(ctx, "/etc/selinux/config", CONFIG_MAX, &data, &len);
-        if (r < 0 && r != -ENOENT)
-                return si_error(ctx, r, "Could not read %s/etc/selinux/config: %s",
-                                streq(ctx->root, "/") ? "" : ctx->root, strerror(-r));
-        for (pos = data, end = data ? data + len : NULL;
-             data && next_line(&pos, end, &line, &len);) {
-                _cleanup_free_ char *l = NULL;
-                const char *v;
-
-                len = strip_range(&line, len);
-                l = strndup(line, len);
-                if (!l)
-                        return -ENOMEM;
-                if ((v = startswith(l, "SELINUX=")))
-                        mode = seinstall_mode_from_string(v);
-                else if ((v = startswith(l, "SELINUXTYPE=")) && si_policy_type_valid(v)) {
-                        free(type);
-                        type = strdup(v);
-                        if (!type)
-                                return -ENOMEM;
-                }
-        }
-        if (ret_mode)
-                *ret_mode = mode;
-        if (ret_type)
-                *ret_type = TAKE_PTR(type);
-        return 0;
 }

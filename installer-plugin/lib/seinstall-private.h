@@ -169,12 +169,6 @@ enum si_fs_use {
         SI_FS_USE_TASK,     /* fs_use_task: the creating task's label (pipefs, sockfs) */
 };
 
-/* Tiny read of the target's /etc/selinux/config: SELINUX= and SELINUXTYPE=. Either output may
- * be NULL; a missing file or key leaves *ret_mode SEINSTALL_MODE_INVALID and *ret_type NULL.
- * Returns 0, or -errno when the file exists but cannot be read. (config.c owns writing it.) */
-int si_target_config_read(struct seinstall_ctx *ctx, enum seinstall_mode *ret_mode,
-                          char **ret_type);
-
 /* Load the policy of @type ("default", "mls", ...): the newest policy.N under the target's
  * /etc/selinux/TYPE/policy/ (source TARGET), else the host's (source HOST; only when the
  * target root is not "/"), else seinstall's built-in table modelled on Debian's default policy

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Unit tests of policy.c: reading Debian's real default policy with libsepol (fs_use_*,
  * genfscon, context validity), the built-in table against it, finding the newest policy.N in
- * a target, the fallback order target > host > builtin, and the tiny config read. */
+ * a target, and the fallback order target > host > builtin. */
 #include <check.h>
 #include <sys/stat.h>
 
@@ -163,28 +163,6 @@ START_TEST(test_load_order)
 }
 END_TEST
 
-START_TEST(test_config_read)
-{
-        _cleanup_(tmpdir_removep) char *root = make_tmpdir();
-        _cleanup_free_ char *cfg = path_join(root, "etc/selinux/config");
-        struct seinstall_ctx *ctx = ctx_on(root);
-        enum seinstall_mode mode;
-        char *type = NULL;
-
-        ck_assert_int_eq(si_target_config_read(ctx, &mode, &type), 0);
-        ck_assert_int_eq(mode, SEINSTALL_MODE_INVALID);
-        ck_assert_ptr_null(type);
-
-        mkdir_p(root, "etc/selinux");
-        write_file(cfg, "# comment\r\nSELINUX=permissive\r\n  SELINUXTYPE=mls  \nAUTORELABEL=0\n");
-        ck_assert_int_eq(si_target_config_read(ctx, &mode, &type), 0);
-        ck_assert_int_eq(mode, SEINSTALL_MODE_PERMISSIVE);
-        ck_assert_str_eq(type, "mls");
-        free(type);
-        seinstall_unref(ctx);
-}
-END_TEST
-
 int main(void)
 {
         Suite *s = suite_create("policy");
@@ -193,7 +171,6 @@ int main(void)
         tcase_add_test(tc, test_real_policy_statements);
         tcase_add_test(tc, test_builtin_matches_real);
         tcase_add_test(tc, test_load_order);
-        tcase_add_test(tc, test_config_read);
         tcase_set_timeout(tc, 60);
         suite_add_tcase(s, tc);
         return run_suite(s);
