@@ -286,10 +286,14 @@ static int edit_parts(const char *text, size_t len, const struct part *parts, si
                 if (i == add_to && add && *add) {
                         size_t fl = strlen(fixed), keep = fl;
                         _cleanup_free_ char *joined = NULL;
+                        /* An empty part right after its keyword (a BLS "options" line with no
+                         * value) needs a blank before what is added, or "optionsselinux=0". */
+                        bool glued = p->start > 0 && !is_blank(text[p->start - 1]) &&
+                                     !strchr("\"'=", text[p->start - 1]);
                         while (keep > 0 && is_blank(fixed[keep - 1]))
                                 keep--;
-                        if (asprintf(&joined, "%.*s%s%s%s", (int) keep, fixed, keep ? " " : "", add,
-                                     fixed + keep) < 0) {
+                        if (asprintf(&joined, "%.*s%s%s%s", (int) keep, fixed,
+                                     keep || glued ? " " : "", add, fixed + keep) < 0) {
                                 r = -ENOMEM;
                                 break;
                         }
@@ -399,7 +403,9 @@ static int grub_parts(const char *text, size_t len, struct part **ret, size_t *r
                 } else {
                         const char *q = v;
                         while (q < le && !is_blank(*q) && *q != ';' && *q != '#') {
-                                if (*q == '\\' || *q == '`' ||
+                                /* a quote inside an unquoted word (a"b c") is found by
+                                 * fuzz-grub: quoting it again broke the line */
+                                if (*q == '\\' || *q == '`' || *q == '"' || *q == '\'' ||
                                     (*q == '$' && q + 1 < le && q[1] == '('))
                                         break;
                                 q++;

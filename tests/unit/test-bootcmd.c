@@ -175,6 +175,9 @@ START_TEST(test_grub_refused)
             "GRUB_CMDLINE_LINUX=\"a\"'b'\n",
             "GRUB_CMDLINE_LINUX=$(cat /x)\n",
             "GRUB_CMDLINE_LINUX='a\n",
+            /* a quote inside an unquoted word (found by fuzz-grub) */
+            "GRUB_CMDLINE_LINUX=a\"b c\"\n",
+            "GRUB_CMDLINE_LINUX=a'b'\n",
         };
         for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
                 char *out = NULL;
@@ -210,6 +213,10 @@ START_TEST(test_bls)
                 "title x\nlinux /vmlinuz\noptions selinux=0\n");
         /* "optionsfoo" is not the options key */
         ck_edit(bls, "optionsfoo enforcing=0\noptions a\n", &enf_default, "=");
+        /* an options line without a value (found by fuzz-bls): "options selinux=0", not
+         * "optionsselinux=0" */
+        ck_edit(bls, "title x\noptions\n", &dis_default, "title x\noptions selinux=0\n");
+        ck_edit(bls, "options", &enf_optin, "options security=selinux");
 }
 END_TEST
 
