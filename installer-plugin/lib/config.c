@@ -140,6 +140,18 @@ int si_config_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const c
         if (r < 0 && r != -ENOENT)
                 return si_error(ctx, r, "Could not read %s%s: %s", ctx->root, SI_CONFIG_PATH,
                                 strerror(-r));
+        /* Strings end at a NUL: rendering such a file would compare or write only its first
+         * part (apply then reported a mode the file did not say). */
+        if (old && memchr(old, '\0', len)) {
+                const char *nul = memchr(old, '\0', len);
+                unsigned line = 1;
+                for (const char *p = old; p < nul; p++)
+                        line += *p == '\n';
+                return si_error(ctx, -EBADMSG,
+                                "%s%s:%u: not a text file (NUL byte): leaving it alone; "
+                                "remove the NUL bytes and run again",
+                                ctx->root, SI_CONFIG_PATH, line);
+        }
         r = si_config_render(old, len, mode, type, &new);
         if (r < 0)
                 return r;

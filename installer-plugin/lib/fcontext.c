@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "configure.h"
 #include "fcontext.h"
 
 #define FC_FILE_MAX (64u << 20) /* a file_contexts larger than this is not a policy's */
@@ -410,6 +411,12 @@ static int parse_file(struct seinstall_ctx *ctx, struct si_fcontext *fc, const c
                 int n, r;
 
                 lineno++;
+                /* libselinux would read up to the NUL and drop the rest of the line */
+                if (memchr(l, '\0', llen))
+                        return si_error(ctx, -EBADMSG,
+                                        "%s:%u: not a text file (NUL byte); a policy's file "
+                                        "contexts are text",
+                                        name, lineno);
                 if (llen + 1 > bufcap) {
                         char *nb = realloc(buf, llen + 1);
                         if (!nb)
@@ -758,12 +765,20 @@ int si_fcontext_load_path(struct seinstall_ctx *ctx, const char *path, struct si
 int si_fcontext_load_target(struct seinstall_ctx *ctx, const char *type, struct si_fcontext **ret)
 {
         _cleanup_free_ char *path = NULL;
+        int r;
 
         if (!si_policy_type_valid(type))
                 return si_error(ctx, -EINVAL, "Invalid policy type '%s'", type);
         if (asprintf(&path, "/etc/selinux/%s/contexts/files/file_contexts", type) < 0)
                 return -ENOMEM;
-        return load(ctx, path, read_target, ret);
+        r = load(ctx, path, read_target, ret);
+        /* The target's own file contexts missing is a policy not installed, not bad input. */
+        if (r == -ENOENT)
+                return si_error(ctx, -ENOPKG,
+                                "No file contexts in the target: %s is missing (install the "
+                                "policy package %s in the target first)",
+                                path, si_policy_package(type));
+        return r;
 }
 
 static void free_subs(struct fc_sub *subs, size_t n)

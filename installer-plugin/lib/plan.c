@@ -7,6 +7,7 @@
 #include <blkid/blkid.h>
 #include <ctype.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <libmount/libmount.h>
 #include <sys/stat.h>
 
@@ -177,6 +178,11 @@ static int add_entry(struct seinstall_ctx *ctx, const char *file, unsigned line,
                 return si_error(ctx, -EBADMSG,
                                 "%s:%u: the mount point '%s' is not an absolute path", file, line,
                                 target);
+        if (strlen(target) >= PATH_MAX)
+                return si_error(ctx, -EBADMSG,
+                                "%s:%u: the mount point is longer than %d bytes: no directory "
+                                "can be mounted there",
+                                file, line, PATH_MAX);
         if (!type || streq(type, "auto")) {
                 r = resolve_device(ctx, file, line, fs, &dev);
                 if (r < 0)
