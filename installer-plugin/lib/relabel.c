@@ -236,7 +236,8 @@ static int validate_contexts(struct seinstall_ctx *ctx, const char *type, struct
                 return -ENOMEM;
         dfd = root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
         if (dfd < 0)
-                return si_error(ctx, dfd == -ENOENT ? -ENOENT : dfd,
+                /* a missing piece of the system, not bad input: exit 3 as DESIGN.md says */
+                return si_error(ctx, dfd == -ENOENT ? -ENOPKG : dfd,
                                 "No binary policy in the target: %s: %s (install the policy "
                                 "package in the target first)",
                                 dir, strerror(-dfd));
@@ -258,7 +259,7 @@ static int validate_contexts(struct seinstall_ctx *ctx, const char *type, struct
         }
         closedir(d);
         if (!best)
-                return si_error(ctx, -ENOENT,
+                return si_error(ctx, -ENOPKG,
                                 "No binary policy in the target: no policy.N in %s (build it "
                                 "with semodule -B in the target)",
                                 dir);
@@ -283,7 +284,10 @@ static int validate_contexts(struct seinstall_ctx *ctx, const char *type, struct
         sepol_policy_file_set_fp(pf, f);
         sepol_policy_file_set_handle(pf, h);
         if (sepol_policydb_read(db, pf) < 0) {
-                r = si_error(ctx, -EBADMSG, "Could not read the binary policy %s", path);
+                r = si_error(ctx, -EBADMSG,
+                             "%s is not a binary SELinux policy libsepol can read; reinstall "
+                             "the policy package or rebuild it (semodule -B)",
+                             path);
                 goto out;
         }
         for (size_t i = 0; i < si_fcontext_n_contexts(fc); i++) {
