@@ -87,7 +87,7 @@ fact() {
 }
 # between LOG BEGIN END: the lines of a serial log between two marker lines.
 between() {
-        tr -d '\r' <"$1" | awk -v b="$2" -v e="$3" 'index($0, e) == 1 { p = 0 } p { print } index($0, b) == 1 { p = 1 }'
+        tr -d '\r' <"$1" | awk -v b="$2" -v e="$3" '$0 == e { p = 0 } p { print } $0 == b { p = 1 }'
 }
 
 # An installer run: /init runs /e2e/NAME.sh and prints E2E-EXIT; the guest powers off.

@@ -49,8 +49,8 @@ same_policy() {
                 bad "could not read the loaded policy or $file back from the disk"
                 return
         fi
-        checkpolicy -q -b -C -M -o "$WORK/loaded.cil" "$WORK/loaded.bin" >/dev/null 2>&1
-        checkpolicy -q -b -C -M -o "$WORK/file.cil" "$WORK/file.bin" >/dev/null 2>&1
+        checkpolicy -b -C -M -o "$WORK/loaded.cil" "$WORK/loaded.bin" >/dev/null 2>&1
+        checkpolicy -b -C -M -o "$WORK/file.cil" "$WORK/file.bin" >/dev/null 2>&1
         if [ -s "$WORK/file.cil" ] && cmp -s "$WORK/loaded.cil" "$WORK/file.cil"; then
                 ok "the loaded policy is the target's $file (same CIL, $(wc -l <"$WORK/file.cil") lines)"
         else
@@ -122,7 +122,7 @@ print(d["verdict"], m["fstype"], m["labeling"], m["label"].split(":")[2], m["ver
 }
 
 # ---- good: ext4 /, vfat /boot/efi, xfs /home, enforcing ------------------------------------------
-GOOD_DONE=0
+GOOD_DONE=0 GOOD_STEPS=
 scenario_good() {
         if piece_missing install; then
                 SKIP_REASON="seinstall install is not on main yet (still the placeholder)"
@@ -165,10 +165,14 @@ scenario_good() {
                 ok "setfiles -F -n on the installed / and /home: every file has its file-contexts label"
         fi
 
-        [ -n "$FIRSTBOOT_STEPS" ] && fbsteps=$WORK/firstboot-permissive.steps && first_boot_steps down >"$fbsteps"
+        if [ -n "$FIRSTBOOT_STEPS" ]; then
+                fbsteps=$WORK/firstboot-permissive.steps
+                first_boot_steps 1 >"$fbsteps"
+        fi
         target_script "$WORK/good.script" "$fbsteps"
         boot good-boot "$WORK/good.script" "$cmdline" "$WORK/root.img" "$WORK/efi.img" "$WORK/home.img" ||
                 { bad "the installed system did not boot to its shell (see above)"; return; }
+        GOOD_STEPS=$STEPS
         L=$LOGDIR/good-boot.log
         echo "  booted to the login shell in $(step_time login) s"
         expect_eq "/proc/cmdline is what seinstall configured" "$cmdline" "$(fact "$L" cmdline)"
@@ -190,15 +194,94 @@ scenario_good() {
         same_policy "$WORK/root.img" "$L"
         judge_avcs "$L"
         GOOD_DONE=1
-        GOOD_CMDLINE=$cmdline
 }
 
 # ---- first boot: the screen on the serial console --------------------------------------------
+# seinstall-firstboot.service shows the screen on /dev/console (the serial line) before the
+# login prompt when the first-boot mark is there. The keys are a person's: wait until the
+# screen is drawn (its Cancel button comes last), then arrows, Space, F12.
 FIRSTBOOT_STEPS=
+[ -x "$TOP/firstboot/seinstall-firstboot" ] && FIRSTBOOT_STEPS=1
+
+# first_boot_steps N-DOWNS [CONFIRM]: serial.py steps choosing the mode N-DOWNS below the
+# current one; CONFIRM answers the warning Disabled shows before it applies.
+first_boot_steps() {
+        echo "expect 400 firstboot-screen SELinux on this system"
+        echo "expect 60 firstboot-drawn Cancel"
+        echo "sleep 2"
+        for _ in $(seq "$1"); do
+                echo "key down"
+                echo "sleep 1"
+        done
+        echo "key space"
+        echo "sleep 1"
+        echo "key f12"
+        if [ -n "${2:-}" ]; then
+                echo "expect 60 firstboot-warning full relabel"
+                echo "sleep 1"
+                echo "key enter"
+        fi
+}
+
 scenario_first_boot() {
-        if [ ! -x "$TOP/firstboot/seinstall-firstboot" ]; then
+        if [ -z "$FIRSTBOOT_STEPS" ]; then
                 SKIP_REASON="seinstall-firstboot is not on main yet"
                 return
         fi
-        SKIP_REASON="the first-boot scenario is not wired yet"
+        if piece_missing install; then
+                SKIP_REASON="seinstall install is not on main yet: no installed disk to boot"
+                return
+        fi
+        if [ "$GOOD_DONE" != 1 ]; then
+                bad "the good scenario did not get to the first boot: nothing to continue from"
+                return
+        fi
+        local L cmdline
+        # The good scenario's boot showed the screen and chose Permissive with Down, Space, F12.
+        L=$LOGDIR/good-boot.log
+        if grep -q '^step firstboot-drawn' <<<"$GOOD_STEPS"; then
+                ok "the first-boot screen appeared on the serial console during the first boot ($(echo "$GOOD_STEPS" | awk '$2 == "firstboot-screen" { print $3 }') s after power-on)"
+        else
+                bad "the first-boot screen never appeared on the serial console"
+        fi
+        expect_eq "after Down, Space, F12: the config" permissive "$(fact "$L" config-mode)"
+        expect_eq "after Down, Space, F12: /sys/fs/selinux/enforce (switched at once)" 0 "$(fact "$L" enforce)"
+
+        # Next boot: permissive from the config. Then the screen again, from the shell: Down
+        # (Disabled), Space, F12, and Enter on the warning about enabling it later.
+        cmdline=$(disk_cat "$WORK/root.img" /etc/kernel/cmdline | head -n 1)
+        {
+                echo "expect 600 login root@e2e-target:~#"
+                echo 'send e2e-facts\r'
+                echo "expect 300 facts E2E-FACTS-DONE"
+                echo 'send seinstall-firstboot\r'
+                first_boot_steps 1 confirm
+                echo "expect 60 shell root@e2e-target:~#"
+                echo 'send sync; poweroff -ff\r'
+                echo "exit 60"
+        } >"$WORK/fb-permissive.script"
+        boot fb-permissive "$WORK/fb-permissive.script" "$cmdline" \
+                "$WORK/root.img" "$WORK/efi.img" "$WORK/home.img" ||
+                { bad "the second boot (permissive) did not finish (see above)"; return; }
+        L=$LOGDIR/fb-permissive.log
+        echo "  booted to the login shell in $(step_time login) s"
+        expect_eq "second boot: /proc/cmdline is the disk's" "$cmdline" "$(fact "$L" cmdline)"
+        expect_eq "second boot: /sys/fs/selinux/enforce" 0 "$(fact "$L" enforce)"
+        expect_eq "second boot: the config" permissive "$(fact "$L" config-mode)"
+        expect_eq "second boot: pid 1 runs as" system_u:system_r:init_t:s0 "$(fact "$L" pid1)"
+        judge_avcs "$L"
+
+        cmdline=$(disk_cat "$WORK/root.img" /etc/kernel/cmdline | head -n 1)
+        expect_match "after choosing Disabled: the kernel command line" "(^| )selinux=0( |$)" "$cmdline"
+        expect_nomatch "after choosing Disabled: the kernel command line" "(^| )security=selinux( |$)" "$cmdline"
+        target_script "$WORK/fb-disabled.script"
+        boot fb-disabled "$WORK/fb-disabled.script" "$cmdline" \
+                "$WORK/root.img" "$WORK/efi.img" "$WORK/home.img" ||
+                { bad "the third boot (disabled) did not finish (see above)"; return; }
+        L=$LOGDIR/fb-disabled.log
+        echo "  booted to the login shell in $(step_time login) s"
+        expect_eq "third boot: /proc/cmdline is the disk's" "$cmdline" "$(fact "$L" cmdline)"
+        expect_eq "third boot: /sys/fs/selinux/enforce (SELinux off)" absent "$(fact "$L" enforce)"
+        expect_nomatch "third boot: active LSMs" "selinux" "$(fact "$L" lsm)"
+        expect_eq "third boot: the config" disabled "$(fact "$L" config-mode)"
 }

@@ -28,9 +28,10 @@ target_tarball() {
 
 # target_tree TARBALL DIR: unpack the target and do what an installer does besides SELinux:
 # fstab for the scenario's disks (vda /, vdb /boot/efi, vdc /home), a kernel command line in
-# /etc/kernel/cmdline for the boot loader (seinstall edits it), seinstall itself (make install,
-# as its package would), and for the test: root autologin on the serial console and the
-# e2e-facts script. Labels and /etc/selinux/config are left as Debian made them.
+# /etc/kernel/cmdline for the boot loader (seinstall edits it), seinstall itself (make install
+# and the first-boot units enabled, as its package would), and for the test: root autologin on
+# the serial console and the e2e-facts script. Labels and /etc/selinux/config are left as Debian
+# made them.
 target_tree() {
         local tarball=$1 dir=$2
         rm -rf "$dir" && mkdir -p "$dir"
@@ -51,6 +52,12 @@ ExecStart=-/sbin/agetty --autologin root --noclear --keep-baud 115200,57600,3840
 UNIT
         install -D -m 0755 "$E2E_DIR/guest/facts.sh" "$dir/usr/local/sbin/e2e-facts"
         make -s -C "$TOP" install DESTDIR="$dir" PREFIX=/usr >/dev/null || return 1
+        # What the package's postinst does: enable the first-boot units.
+        local u units=
+        for u in seinstall-firstboot.service seinstall-relabel.service; do
+                [ -e "$dir/lib/systemd/system/$u" ] && units="$units $u"
+        done
+        [ -z "$units" ] || systemctl --root="$dir" enable $units >/dev/null 2>&1 || return 1
 }
 
 # target_disk DIR IMAGE: an ext4 disk image holding DIR (mkfs.ext4 -d copies files, owners,

@@ -1,11 +1,12 @@
 # Installer for the "seed" scenario, first boot: / planned on ReiserFS (vdb). The target's
 # files come from the payload disk (vda, read-only), as an installer's would. `seinstall check`
-# on the plan must refuse; then format and copy anyway and `seinstall install` must refuse too.
+# on the plan, in the profile's mode (enforcing), must refuse; then format and copy anyway and
+# `seinstall install` must refuse too.
 . /e2e/lib.sh
 mount -o ro -t ext4 /dev/vda /payload || say error "mount /dev/vda failed"
 echo "/dev/vdb  /  reiserfs  defaults  0 1" >/tmp/plan.fstab
-run check-json seinstall check --plan /tmp/plan.fstab --root /payload --json
-run check seinstall check --plan /tmp/plan.fstab --root /payload
+run check-json seinstall check --plan /tmp/plan.fstab --root /payload --mode enforcing --json
+run check seinstall check --plan /tmp/plan.fstab --root /payload --mode enforcing
 grep -q 'e2e.install=1' /proc/cmdline || exit 0
 
 mkfs.reiserfs -q -f /dev/vdb >/dev/null 2>&1 || say error "mkfs.reiserfs /dev/vdb failed"
