@@ -1,0 +1,84 @@
+#!/bin/bash
+# The systemd units of the first boot: systemd itself finds nothing to complain about (keys,
+# values, dependencies), the distribution's selinux-autorelabel.service with seinstall's drop-in
+# loads cleanly, and the facts they rest on hold: the screen waits for the mark the library
+# writes, it comes before the login prompt on the console and gives up before systemd would kill
+# it; the relabel reacts to the marks the library writes, runs before the distribution's relabel
+# and removes them; the drop-in makes the distribution's relabel need a mark.
+. "$(dirname "$0")/../lib.sh"
+
+command -v systemd-analyze >/dev/null || skip "systemd-analyze is not installed"
+fb=$TOP/firstboot
+d=$(scratch_dir)
+
+# verify UNIT...: systemd-analyze verify without complaints. The commands themselves are not
+# installed on this machine; that one complaint is expected.
+verify() {
+        local out
+        out=$(systemd-analyze verify --man=no "$@" 2>&1 |
+                grep -v 'Command /usr/sbin/seinstall\(-firstboot\)\? is not executable')
+        [ -z "$out" ] || fail "systemd-analyze verify $*: $out"
+        echo "ok: systemd-analyze verify $*"
+}
+verify "$fb/seinstall-firstboot.service"
+verify "$fb/seinstall-relabel.service"
+
+# The drop-in on the distribution's unit (policycoreutils'), or on a stand-in of it.
+mkdir -p "$d/units/selinux-autorelabel.service.d"
+if [ -e /lib/systemd/system/selinux-autorelabel.service ]; then
+        cp /lib/systemd/system/selinux-autorelabel.service "$d/units/"
+else
+        printf '[Unit]\nDescription=stand-in\n[Service]\nType=oneshot\nExecStart=/bin/true\n' \
+                >"$d/units/selinux-autorelabel.service"
+fi
+cp "$fb/selinux-autorelabel-seinstall.conf" "$d/units/selinux-autorelabel.service.d/seinstall.conf"
+out=$(SYSTEMD_UNIT_PATH=$d/units: systemd-analyze verify --man=no selinux-autorelabel.service 2>&1 |
+        grep -v 'Command /lib/systemd/selinux-autorelabel is not executable')
+[ -z "$out" ] || fail "selinux-autorelabel.service with the drop-in: $out"
+echo "ok: selinux-autorelabel.service loads with seinstall's drop-in"
+
+# key FILE KEY: every value of KEY= in a unit file, one a line.
+key() {
+        sed -n "s/^$2=//p" "$1"
+}
+has() {
+        key "$1" "$2" | grep -qxF -- "$3" || fail "${1##*/}: no $2=$3 (has: $(key "$1" "$2" | tr '\n' ' '))"
+        echo "ok: ${1##*/} has $2=$3"
+}
+
+# The screen: the library's mark, before the login prompt, on the console, bounded.
+u=$fb/seinstall-firstboot.service
+mark=$(sed -n 's/^#define SEINSTALL_FIRSTBOOT_MARK "\(.*\)"$/\1/p' \
+        "$TOP/installer-plugin/include/seinstall.h")
+[ -n "$mark" ] || fail "SEINSTALL_FIRSTBOOT_MARK not found in seinstall.h"
+has "$u" ConditionPathExists "$mark"
+assert_contains "seinstall-firstboot.service Before=" "$(key "$u" Before)" getty-pre.target
+assert_contains "seinstall-firstboot.service After=" "$(key "$u" After)" seinstall-relabel.service
+has "$u" TTYPath /dev/console
+has "$u" StandardInput tty
+tool=$(key "$u" ExecStart | sed -n 's/.*--timeout \([0-9]*\).*/\1/p')
+limit=$(key "$u" TimeoutStartSec)
+if [ -z "$tool" ] || [ -z "$limit" ] || [ "$tool" -ge "$limit" ]; then
+        fail "the screen's --timeout ($tool) must end it before TimeoutStartSec ($limit) kills it"
+fi
+echo "ok: the screen leaves after ${tool}s, before systemd's ${limit}s"
+
+# The relabel: the library's marks, before the distribution's relabel, the marks removed.
+u=$fb/seinstall-relabel.service
+has "$u" ConditionPathExists "|/.autorelabel"
+has "$u" ConditionPathExists "|/etc/selinux/.autorelabel"
+has "$u" ConditionSecurity selinux
+before=$(key "$u" Before)
+assert_contains "seinstall-relabel.service Before=" "$before" selinux-autorelabel.service
+assert_contains "seinstall-relabel.service Before=" "$before" seinstall-firstboot.service
+assert_contains "seinstall-relabel.service Before=" "$before" sysinit.target
+has "$u" WantedBy sysinit.target
+assert_contains "seinstall-relabel.service removes the marks" "$(key "$u" ExecStartPost)" \
+        "rm -f /.autorelabel /etc/selinux/.autorelabel"
+assert_contains "seinstall-relabel.service relabels with seinstall" "$(key "$u" ExecStart)" \
+        "/usr/sbin/seinstall relabel"
+
+# The drop-in: the distribution's relabel only while a mark is there.
+u=$fb/selinux-autorelabel-seinstall.conf
+has "$u" ConditionPathExists "|/.autorelabel"
+has "$u" ConditionPathExists "|/etc/selinux/.autorelabel"
