@@ -15,6 +15,7 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <libmount/libmount.h>
 #include <pthread.h>
 #include <sched.h>
 #include <sepol/sepol.h>
@@ -395,6 +396,62 @@ static bool fs_labelable(int fd, const char **ret_name, const char **ret_reason)
         return false;
 }
 
+/* Whether @a is @b or below it, as paths. */
+static bool path_under(const char *a, const char *b)
+{
+        size_t n = strlen(b);
+
+        if (streq(b, "/"))
+                return true;
+        return strncmp(a, b, n) == 0 && (a[n] == '\0' || a[n] == '/');
+}
+
+static void unref_tablep(struct libmnt_table **t)
+{
+        mnt_unref_table(*t);
+}
+
+/* Whether the mount at @path (in the target) shows a filesystem that is also mounted outside
+ * the target with its content there: a bind mount of a directory of the installer's own
+ * system. Labeling it would label files outside the target. Returns an allocated reason, or
+ * NULL (also when the mount table cannot be read: the walk then labels as before). */
+static char *mounted_outside(struct seinstall_ctx *ctx, const char *path)
+{
+        _cleanup_(unref_tablep) struct libmnt_table *tb = NULL;
+        _cleanup_free_ char *root = NULL, *full = NULL;
+        struct libmnt_iter *it;
+        struct libmnt_fs *fs, *o;
+        const char *froot;
+        char *reason = NULL;
+        char link[64];
+
+        snprintf(link, sizeof(link), "/proc/self/fd/%d", ctx->root_fd);
+        root = realpath(link, NULL);
+        tb = mnt_new_table_from_file("/proc/self/mountinfo");
+        if (!root || !tb || asprintf(&full, "%s%s", streq(root, "/") ? "" : root, path) < 0)
+                return NULL;
+        fs = mnt_table_find_target(tb, full, MNT_ITER_BACKWARD);
+        froot = fs ? mnt_fs_get_root(fs) : NULL;
+        it = mnt_new_iter(MNT_ITER_FORWARD);
+        if (!froot || !it) {
+                mnt_free_iter(it);
+                return NULL;
+        }
+        while (!reason && mnt_table_next_fs(tb, it, &o) == 0) {
+                const char *ot = mnt_fs_get_target(o), *oroot = mnt_fs_get_root(o);
+                if (o == fs || mnt_fs_get_devno(o) != mnt_fs_get_devno(fs) || !ot || !oroot ||
+                    path_under(ot, root) || !path_under(froot, oroot))
+                        continue;
+                if (asprintf(&reason,
+                             "its files are also mounted outside the target, at %s (a bind "
+                             "mount of the installer's own files?): not labeled",
+                             ot) < 0)
+                        reason = NULL;
+        }
+        mnt_free_iter(it);
+        return reason;
+}
+
 static unsigned long long used_inodes(int fd)
 {
         struct statfs sf;
@@ -659,8 +716,15 @@ static int enter_dir(struct worker *w, int dfd, const char *name, dev_t parent_d
         }
         if (st.st_dev != parent_dev) {
                 const char *fsname, *reason;
+                _cleanup_free_ char *outside = NULL;
                 if (!fs_labelable(fd, &fsname, &reason)) {
                         add_skipped(j, path, fsname, reason);
+                        close(fd);
+                        return -1;
+                }
+                outside = mounted_outside(j->ctx, path);
+                if (outside) {
+                        add_skipped(j, path, fsname, outside);
                         close(fd);
                         return -1;
                 }
