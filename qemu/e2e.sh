@@ -38,6 +38,13 @@ for t in mmdebstrap busybox cpio debugfs checkpolicy setfiles; do
         command -v "$t" >/dev/null || fail "$t is missing: run make deps"
 done
 mkdir -p "$CACHE" "$LOGDIR" || fail "cannot create $CACHE"
+# One run at a time on a machine: the cache is shared, and two QEMUs under TCG on a few cores
+# would each take twice as long.
+exec 9>"$CACHE/.lock"
+if ! flock -n 9; then
+        log "another end-to-end run holds $CACHE/.lock: waiting for it"
+        flock 9
+fi
 rm -f "$LOGDIR"/*.log
 WORK=$(mktemp -d /var/tmp/seinstall-e2e.XXXXXX)
 if [ "${SEINSTALL_E2E_KEEP:-0}" = 1 ]; then
@@ -62,6 +69,7 @@ boot() {
                 case $d in *:ro) d=${d%:ro} opts=,snapshot=on ;; esac
                 drives+=(-drive "file=$d,if=virtio,format=raw$opts")
         done
+        LAST_LOG=$LOGDIR/$name.log
         start=$(date +%s.%N)
         STEPS=$(/usr/bin/python3 "$E2E_DIR/serial.py" --log "$LOGDIR/$name.log" --script "$script" -- \
                 qemu-system-x86_64 -accel "$ACCEL" -cpu max -m 1024 -smp 2 -nodefaults \
@@ -155,8 +163,12 @@ declare -A RESULT
 for s in $ONLY; do
         echo
         echo "=== scenario $s"
-        VERIFIED=() FAILED=() SKIP_REASON= BOOT_TIMES=()
+        VERIFIED=() FAILED=() SKIP_REASON= BOOT_TIMES=() LAST_LOG=
         "scenario_${s//-/_}"
+        if [ ${#FAILED[@]} -gt 0 ] && [ -n "$LAST_LOG" ]; then
+                echo "  the last serial log is kept in $LAST_LOG; it ends:"
+                tr -d '\r' <"$LAST_LOG" | tail -n 25 | sed 's/^/    | /'
+        fi
         if [ ${#FAILED[@]} -gt 0 ]; then
                 RESULT[$s]="FAIL     $s: ${FAILED[0]}${FAILED[1]:+ (and $((${#FAILED[@]} - 1)) more)}"
         elif [ -n "$SKIP_REASON" ]; then
