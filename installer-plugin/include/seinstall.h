@@ -45,6 +45,7 @@ typedef void (*seinstall_log_fn)(void *userdata, int priority, const char *messa
  * directory; it is opened once and every later path is resolved inside it.
  * Returns 0 and a new reference in *ret_ctx, -ENOENT/-ENOTDIR for a bad root, -ENOMEM. */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_new(const char *root, struct seinstall_ctx **ret_ctx);
+/* Take another reference to @ctx (NULL is passed through). Returns @ctx. */
 SEINSTALL_EXPORT struct seinstall_ctx *seinstall_ref(struct seinstall_ctx *ctx);
 /* Drop a reference; frees the context with the last one. Accepts NULL. Returns NULL. */
 SEINSTALL_EXPORT struct seinstall_ctx *seinstall_unref(struct seinstall_ctx *ctx);
@@ -52,9 +53,13 @@ SEINSTALL_EXPORT struct seinstall_ctx *seinstall_unref(struct seinstall_ctx *ctx
 /* The target root as given (normalised, no trailing slash except for "/"). Owned by @ctx. */
 SEINSTALL_EXPORT const char *seinstall_get_root(const struct seinstall_ctx *ctx);
 
-/* Messages go to @fn (NULL: nowhere) when their priority is at most @max_priority. */
+/* Messages go to @fn (NULL, the default: nowhere), called with @userdata in the thread that
+ * made the call, when their priority is at most the context's maximum. The message is owned by
+ * the library and valid only during the call. */
 SEINSTALL_EXPORT void seinstall_set_log_fn(struct seinstall_ctx *ctx, seinstall_log_fn fn,
                                            void *userdata);
+/* The highest priority passed to the log function: SEINSTALL_LOG_ERR .. SEINSTALL_LOG_DEBUG
+ * (default SEINSTALL_LOG_INFO); other values are ignored. */
 SEINSTALL_EXPORT void seinstall_set_log_priority(struct seinstall_ctx *ctx, int max_priority);
 
 /* The message of the last failure reported through @ctx, or NULL. Owned by @ctx, valid until
@@ -100,6 +105,8 @@ struct seinstall_settings;
 
 /* Returns 0 and a new settings object holding the defaults in *ret, or -ENOMEM. */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_settings_new(struct seinstall_settings **ret);
+/* Take another reference (returns @s), or drop one: unref frees the object with the last one,
+ * accepts NULL and returns NULL. */
 SEINSTALL_EXPORT struct seinstall_settings *seinstall_settings_ref(struct seinstall_settings *s);
 SEINSTALL_EXPORT struct seinstall_settings *seinstall_settings_unref(struct seinstall_settings *s);
 
@@ -108,8 +115,10 @@ SEINSTALL_EXPORT struct seinstall_settings *seinstall_settings_unref(struct sein
 SEINSTALL_EXPORT int seinstall_settings_set_mode(struct seinstall_settings *s,
                                                  enum seinstall_mode mode,
                                                  enum seinstall_source source);
-SEINSTALL_EXPORT enum seinstall_mode
-seinstall_settings_get_mode(const struct seinstall_settings *s, enum seinstall_source *ret_source);
+/* The mode (SEINSTALL_MODE_INVALID for a NULL @s); its source goes to *ret_source when that is
+ * not NULL. */
+SEINSTALL_EXPORT enum seinstall_mode seinstall_settings_get_mode(const struct seinstall_settings *s,
+                                                                 enum seinstall_source *ret_source);
 
 /* Policy type ("default", "mls", ...: a directory name under /etc/selinux). A type with "/" or
  * that is empty, ".", ".." is -EINVAL. Same return convention as set_mode(). */
@@ -120,7 +129,9 @@ SEINSTALL_EXPORT const char *seinstall_settings_get_policy(const struct seinstal
                                                            enum seinstall_source *ret_source);
 
 /* Whether a mount that cannot carry labels where it must is refused (false, the default) or
- * only warned about, with the mode lowered to permissive (true: seinstall.unsupported=warn). */
+ * only warned about, with the mode lowered to permissive (true: seinstall.unsupported=warn).
+ * Set: same return convention as set_mode(). Get: the value, its source in *ret_source (may
+ * be NULL); false for a NULL @s. */
 SEINSTALL_EXPORT int seinstall_settings_set_unsupported_warn(struct seinstall_settings *s,
                                                              bool warn,
                                                              enum seinstall_source source);
@@ -167,8 +178,9 @@ SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_check_run(struct seinstall_ctx *ctx
                                                        const struct seinstall_settings *settings,
                                                        const char *plan_file,
                                                        struct seinstall_check **ret);
+/* Take another reference (returns @c), or drop one: unref frees the check with the last one,
+ * accepts NULL and returns NULL. */
 SEINSTALL_EXPORT struct seinstall_check *seinstall_check_ref(struct seinstall_check *c);
-/* Drop a reference; frees the check with the last one. Accepts NULL. Returns NULL. */
 SEINSTALL_EXPORT struct seinstall_check *seinstall_check_unref(struct seinstall_check *c);
 
 /* The worst verdict over all mounts (ok < note < warn < refuse). */
@@ -376,6 +388,7 @@ SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *policy_type,
                 enum seinstall_bootloader bootloader, unsigned flags,
                 struct seinstall_apply_result **ret_result);
+/* Free a result of seinstall_apply() (one owner, no ref). Accepts NULL; returns NULL. */
 SEINSTALL_EXPORT struct seinstall_apply_result *
 seinstall_apply_result_unref(struct seinstall_apply_result *r);
 /* Changes made, in order: the file (target path) and what changed in it. Owned by @r. */
@@ -424,6 +437,7 @@ struct seinstall_status;
  * for I/O errors. A missing file is not an error (it is part of the state). */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_status_read(struct seinstall_ctx *ctx,
                                                          struct seinstall_status **ret);
+/* Free a status object (one owner, no ref). Accepts NULL; returns NULL. */
 SEINSTALL_EXPORT struct seinstall_status *seinstall_status_unref(struct seinstall_status *st);
 /* SELINUX= of /etc/selinux/config; SEINSTALL_MODE_INVALID when the file or key is missing. */
 SEINSTALL_EXPORT enum seinstall_mode
@@ -441,6 +455,8 @@ SEINSTALL_EXPORT const char *seinstall_status_get_cmdline(const struct seinstall
  * command line; "" for an argument without "="; NULL when absent. Owned by @st. */
 SEINSTALL_EXPORT const char *seinstall_status_get_kernel_arg(const struct seinstall_status *st,
                                                              const char *name);
+/* How the target's kernel turns SELinux on and off, from its /boot/config-* (see
+ * seinstall_kernel_case). */
 SEINSTALL_EXPORT enum seinstall_kernel_case
 seinstall_status_get_kernel_case(const struct seinstall_status *st);
 /* The /boot/config-* file the case was read from (target path), or NULL. Owned by @st. */
@@ -481,6 +497,7 @@ SEINSTALL_EXPORT enum seinstall_relabel_when seinstall_relabel_when_from_string(
 SEINSTALL_EXPORT int seinstall_settings_set_relabel_when(struct seinstall_settings *s,
                                                          enum seinstall_relabel_when when,
                                                          enum seinstall_source source);
+/* The choice, its source in *ret_source (may be NULL). */
 SEINSTALL_EXPORT enum seinstall_relabel_when
 seinstall_settings_get_relabel_when(const struct seinstall_settings *s,
                                     enum seinstall_source *ret_source);
