@@ -1,13 +1,221 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* cmd-install.c — `seinstall install`. Placeholder until the install work lands. */
+/* cmd-install.c — `seinstall install`: check, policy, relabel and configure in one unattended
+ * run from the installer's boot options and a kickstart profile. Parsing and printing only. */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
+static void usage(FILE *f)
+{
+        fprintf(f, "Usage: seinstall install [--root DIR] [--profile FILE]\n"
+                   "                         [--cmdline FILE | --no-cmdline] [--regenerate]\n"
+                   "                         [--progress | --no-progress] [--json]\n\n"
+                   "Check the mounted target, build its policy if needed, relabel it and write\n"
+                   "its SELinux config, kernel command line and first-boot mark, unattended.\n"
+                   "Settings: boot options (/proc/cmdline, or --cmdline FILE) > the profile\n"
+                   "(--profile FILE, or inst.ks=file:PATH) > the target's config > defaults.\n"
+                   "A refusal of the check stops before anything in the target changes (exit "
+                   "1).\n");
+}
+
+static void show_progress(void *userdata, unsigned long long done, unsigned long long total,
+                          double elapsed)
+{
+        (void) userdata;
+        fprintf(stderr, "\r\033[Kseinstall: install: relabel: %llu of ~%llu entries, %.0fs", done,
+                total > done ? total : done, elapsed);
+        fflush(stderr);
+}
+
+static void print_check_problems(const struct seinstall_check *c)
+{
+        for (size_t i = 0; i < seinstall_check_get_n_mounts(c); i++) {
+                enum seinstall_verdict v = seinstall_check_mount_verdict(c, i);
+                const char *fix = seinstall_check_mount_fix(c, i);
+
+                if (v == SEINSTALL_VERDICT_OK)
+                        continue;
+                printf("  %s %s: %s\n", seinstall_verdict_to_string(v),
+                       seinstall_check_mount_mountpoint(c, i), seinstall_check_mount_reason(c, i));
+                if (fix && *fix)
+                        printf("    fix: %s\n", fix);
+        }
+}
+
+static void print_text(const struct seinstall_install_result *res)
+{
+        const struct seinstall_check *c = seinstall_install_result_get_check(res);
+        const struct seinstall_relabel_result *rl = seinstall_install_result_get_relabel(res);
+        const struct seinstall_apply_result *ap = seinstall_install_result_get_apply(res);
+        const char *why = seinstall_install_result_get_relabel_error(res);
+        enum seinstall_source src;
+        enum seinstall_mode mode = seinstall_install_result_get_mode(res, &src);
+
+        printf("check:     %s (%zu mounts)%s\n",
+               seinstall_verdict_to_string(seinstall_check_get_verdict(c)),
+               seinstall_check_get_n_mounts(c),
+               seinstall_check_get_mode_lowered(c) ? ", mode lowered to permissive by "
+                                                     "unsupported=warn"
+                                                   : "");
+        print_check_problems(c);
+        if (seinstall_install_result_get_refused(res)) {
+                printf("\nRefused: nothing in the target was changed. Fix the layout above, or "
+                       "choose permissive with unsupported=warn.\n");
+                return;
+        }
+        if (mode == SEINSTALL_MODE_DISABLED) {
+                printf("policy:    not needed (disabled)\nrelabel:   not needed (disabled)\n");
+        } else {
+                printf("policy:    %s %s\n", seinstall_install_result_get_policy(res),
+                       seinstall_install_result_get_policy_built(res)
+                           ? "built from the installed modules"
+                           : "already built");
+                if (rl && !why)
+                        printf("relabel:   %llu entries, %llu changed, %llu already right\n",
+                               seinstall_relabel_result_count(rl, SEINSTALL_RELABEL_SEEN),
+                               seinstall_relabel_result_count(rl, SEINSTALL_RELABEL_CHANGED),
+                               seinstall_relabel_result_count(rl, SEINSTALL_RELABEL_UNCHANGED));
+                else
+                        printf("relabel:   at first boot (%s)\n", why ? why : "scheduled");
+        }
+        printf("configure:\n");
+        cli_print_apply_result(ap, false, "  ", stdout);
+        printf("\nInstalled: SELinux %s (from %s), policy %s%s.\n", seinstall_mode_to_string(mode),
+               seinstall_source_to_string(src), seinstall_install_result_get_policy(res),
+               seinstall_apply_result_get_config_mode(ap) != mode
+                   ? "; permissive until the first-boot relabel is done"
+                   : "");
+}
+
+static void print_json(const struct seinstall_install_result *res,
+                       const struct seinstall_settings *s, const char *profile, const char *root)
+{
+        const struct seinstall_relabel_result *rl = seinstall_install_result_get_relabel(res);
+        const struct seinstall_apply_result *ap = seinstall_install_result_get_apply(res);
+        enum seinstall_source src;
+        enum seinstall_mode mode = seinstall_install_result_get_mode(res, &src);
+        char *json = NULL;
+
+        printf("{\"root\": ");
+        cli_json_str(stdout, root);
+        printf(", \"refused\": %s, \"mode\": ",
+               seinstall_install_result_get_refused(res) ? "true" : "false");
+        cli_json_str(stdout, seinstall_mode_to_string(mode));
+        printf(", \"mode_source\": ");
+        cli_json_str(stdout, seinstall_source_to_string(src));
+        printf(", \"policy\": ");
+        cli_json_str(stdout, seinstall_install_result_get_policy(res));
+        printf(", \"policy_built\": %s, \"settings\": ",
+               seinstall_install_result_get_policy_built(res) ? "true" : "false");
+        cli_print_settings(s, profile, true, stdout);
+        printf(", \"check\": ");
+        if (seinstall_check_to_json(seinstall_install_result_get_check(res), &json) == 0)
+                printf("%s", json);
+        else
+                printf("null");
+        free(json);
+        json = NULL;
+        printf(", \"relabel\": ");
+        if (rl && seinstall_relabel_result_to_json(rl, &json) == 0)
+                printf("%s", json);
+        else
+                printf("null");
+        free(json);
+        printf(", \"relabel_error\": ");
+        cli_json_str(stdout, seinstall_install_result_get_relabel_error(res));
+        printf(", \"configure\": ");
+        if (ap)
+                cli_print_apply_result(ap, true, "", stdout);
+        else
+                printf("null");
+        printf("}\n");
+}
+
 int cmd_install(int argc, char **argv)
 {
-        (void) argc;
-        (void) argv;
-        fprintf(stderr, "seinstall install: not built yet\n");
-        return EXIT_SYSTEM;
+        static const struct option options[] = {
+            CLI_COMMON_OPTIONS,
+            {"profile", required_argument, NULL, 'p'},
+            {"cmdline", required_argument, NULL, 'c'},
+            {"no-cmdline", no_argument, NULL, 'n'},
+            {"regenerate", no_argument, NULL, 'g'},
+            {"progress", no_argument, NULL, 'P'},
+            {"no-progress", no_argument, NULL, 'N'},
+            {},
+        };
+        struct cli_common common = {};
+        struct cli_settings_args a = {.load_target = true};
+        struct seinstall_ctx *ctx = NULL;
+        struct seinstall_settings *s = NULL;
+        struct seinstall_install_result *res = NULL;
+        char *profile = NULL;
+        unsigned flags = 0;
+        int progress = -1, opt, r;
+
+        while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+                if (cli_common_option(&common, opt, optarg))
+                        continue;
+                switch (opt) {
+                case 'h':
+                        usage(stdout);
+                        return EXIT_OK;
+                case 'p':
+                        a.profile = optarg;
+                        break;
+                case 'c':
+                        a.cmdline_file = optarg;
+                        break;
+                case 'n':
+                        a.no_cmdline = true;
+                        break;
+                case 'g':
+                        flags |= SEINSTALL_INSTALL_REGENERATE;
+                        break;
+                case 'P':
+                        progress = 1;
+                        break;
+                case 'N':
+                        progress = 0;
+                        break;
+                default:
+                        return cli_usage_error("install", "unknown option");
+                }
+        }
+        if (optind < argc)
+                return cli_usage_error("install", "unexpected argument '%s'", argv[optind]);
+        if (a.cmdline_file && a.no_cmdline)
+                return cli_usage_error("install", "--cmdline and --no-cmdline contradict");
+        if (progress < 0)
+                progress = !common.json && isatty(STDERR_FILENO);
+        r = cli_open(&common, &ctx);
+        if (r != 0)
+                return r;
+        r = cli_load_settings(ctx, &a, &s, &profile);
+        if (r != 0)
+                goto out;
+        r = seinstall_install(ctx, s, flags, progress ? show_progress : NULL, NULL, &res);
+        if (progress)
+                fprintf(stderr, "\r\033[K");
+        if (r < 0) {
+                r = cli_fail(ctx, r, "install");
+                goto out;
+        }
+        if (common.json)
+                print_json(res, s, profile, seinstall_get_root(ctx));
+        else {
+                printf("seinstall install: %s\n", seinstall_get_root(ctx));
+                cli_print_settings(s, profile, false, stdout);
+                print_text(res);
+        }
+        r = seinstall_install_result_get_refused(res) ? EXIT_REFUSED : EXIT_OK;
+out:
+        seinstall_install_result_unref(res);
+        free(profile);
+        seinstall_settings_unref(s);
+        seinstall_unref(ctx);
+        return r;
 }

@@ -524,6 +524,59 @@ SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_settings_load_boot_options(struct seinstall_settings *s, struct seinstall_ctx *ctx,
                                      const char *cmdline_file, char **ret_profile);
 
+/* ===== install: check, policy, relabel and configure in one unattended run ================ */
+/* (owned by install.c) */
+
+struct seinstall_install_result;
+
+/* Flags of seinstall_install(). */
+enum {
+        /* Passed on as SEINSTALL_APPLY_REGENERATE (run update-grub in the target). */
+        SEINSTALL_INSTALL_REGENERATE = 1 << 0,
+};
+
+/* Install SELinux into the mounted target of @ctx with @settings (mode, policy type,
+ * unsupported filesystems, when to relabel; NULL: defaults and the target's config):
+ *  1. check every mount (seinstall_check_run); a refusal stops here, before anything in the
+ *     target changes: returns 0 with get_refused() true;
+ *  2. make sure the policy is built (seinstall_policy_ensure), unless the mode is disabled;
+ *  3. relabel (seinstall_relabel, @progress as there) when the settings say "install" and the
+ *     mode is not disabled; when it cannot run or fails, a first-boot relabel is scheduled
+ *     instead and the target boots permissive until then (get_relabel_error() says why);
+ *  4. configure (seinstall_apply with the first-boot mark): the enabling config comes last.
+ * Returns 0 and a new result in *ret (also for a refusal); -ENOPKG when there is no policy to
+ * build (the message names the package), other -errno as the stages return them; on failure
+ * nothing after the failed stage was done. */
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_install(struct seinstall_ctx *ctx, const struct seinstall_settings *settings,
+                  unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
+                  struct seinstall_install_result **ret);
+SEINSTALL_EXPORT struct seinstall_install_result *
+seinstall_install_result_unref(struct seinstall_install_result *r);
+/* Whether the check refused the target (nothing was changed then). */
+SEINSTALL_EXPORT bool seinstall_install_result_get_refused(const struct seinstall_install_result *r);
+/* The mode installed (after any lowering by the check) with the source that decided it, and
+ * the policy type. Owned by @r. */
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_install_result_get_mode(const struct seinstall_install_result *r,
+                                  enum seinstall_source *ret_source);
+SEINSTALL_EXPORT const char *
+seinstall_install_result_get_policy(const struct seinstall_install_result *r);
+/* Whether the policy was built from modules during this install. */
+SEINSTALL_EXPORT bool
+seinstall_install_result_get_policy_built(const struct seinstall_install_result *r);
+/* The results of the stages, owned by @r (NULL for a stage that did not run). */
+SEINSTALL_EXPORT const struct seinstall_check *
+seinstall_install_result_get_check(const struct seinstall_install_result *r);
+SEINSTALL_EXPORT const struct seinstall_relabel_result *
+seinstall_install_result_get_relabel(const struct seinstall_install_result *r);
+SEINSTALL_EXPORT const struct seinstall_apply_result *
+seinstall_install_result_get_apply(const struct seinstall_install_result *r);
+/* Why the relabel during the install did not happen or failed (a first-boot relabel was
+ * scheduled instead), or NULL when it ran fine. Owned by @r. */
+SEINSTALL_EXPORT const char *
+seinstall_install_result_get_relabel_error(const struct seinstall_install_result *r);
+
 /* ===== first boot ========================================================================= */
 /* (owned by firstboot model in the library where shared with the installer) */
 

@@ -77,7 +77,7 @@ expect_exit 0 sh "$finish_hook"
 config=$(cat "$di/target/etc/selinux/config" 2>/dev/null) || fail "no /target/etc/selinux/config"
 assert_contains "target config" "$config" "SELINUXTYPE=default"
 assert_contains "target config" "$config" "SELINUX=enforcing"
-assert_contains "target /etc/hostname label" "$(label_of "$di/target/etc/hostname")" ":etc_t:"
+assert_contains "target /etc/hostname label" "$(label_of "$di/target/etc/hostname")" ":net_conf_t:"
 assert_contains "target GRUB defaults" "$(cat "$di/target/etc/default/grub")" "security=selinux"
 if grep -q '^INPUT' "$di/debconf.log"; then
         fail "finish hook showed a dialog on success: $(cat "$di/debconf.log")"
