@@ -73,6 +73,14 @@ after=$(snapshot)
 [ "$before" = "$after" ] || fail "the target changed: $(diff <(echo "$before") <(echo "$after"))"
 echo "ok: no file and no xattr added or changed ($(echo "$after" | wc -l) lines compared)"
 
+echo "== read-only mounts: the probe reads instead of writing"
+mount -o remount,ro "$t/home" || fail "remount /home read-only"
+expect_exit 0 "$SEINSTALL" check --root "$t" --mode permissive --json
+load_json "$OUT"
+assert_mount /home xattr ok
+assert_eq "/home probed read-only" yes "$(mount_field /home probe)"
+mount -o remount,rw "$t/home" || fail "remount /home read-write"
+
 echo "== the target's own policy and config decide when no option does"
 umount "$t/srv"
 mkdir -p "$t/etc/selinux/default/policy"

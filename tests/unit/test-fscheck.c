@@ -3,6 +3,7 @@
  * labeling class x mount role x mode, classification under Debian's real default policy and
  * the built-in table, mount options, unsupported=warn, and the JSON document. */
 #include <check.h>
+#include <dirent.h>
 
 #include "seinstall-private.h"
 #include "testutil.h"
@@ -233,6 +234,40 @@ START_TEST(test_mount_context)
 }
 END_TEST
 
+static unsigned count_entries(const char *dir)
+{
+        DIR *d = opendir(dir);
+        unsigned n = 0;
+
+        ck_assert_ptr_nonnull(d);
+        while (readdir(d))
+                n++;
+        closedir(d);
+        return n;
+}
+
+START_TEST(test_probe)
+{
+        _cleanup_(tmpdir_removep) char *dir = make_tmpdir();
+        int err = -1;
+
+        /* Whatever $TMPDIR is on, the probe answers and leaves nothing; the positive answer
+         * is asserted on real ext4, xfs and btrfs mounts in check-mounted.sh. */
+        enum si_probe p = si_probe_xattr(dir, &err);
+        if (p == SI_PROBE_YES)
+                ck_assert_int_eq(err, 0);
+        else
+                ck_assert_msg(p == SI_PROBE_NO || p == SI_PROBE_UNKNOWN, "probe %d", p);
+        /* "." and ".." only: the scratch file never had a name, or lost it at once. */
+        ck_assert_uint_eq(count_entries(dir), 2);
+
+        ck_assert_int_eq(si_probe_xattr("/nonexistent/seinstall", &err), SI_PROBE_UNKNOWN);
+        ck_assert_int_eq(err, ENOENT);
+        /* procfs: nothing can be created there, and it keeps no security xattrs. */
+        ck_assert_int_ne(si_probe_xattr("/proc/self", &err), SI_PROBE_YES);
+}
+END_TEST
+
 /* A plan in a fresh target directory: check_run with settings, JSON shape. */
 static struct seinstall_check *run_plan(const char *plan_text, enum seinstall_mode mode,
                                         bool unsupported_warn, char **root_out)
@@ -352,6 +387,7 @@ int main(void)
         tcase_add_test(classify, test_classify_real_policy);
         tcase_add_test(classify, test_classify_builtin);
         tcase_add_test(classify, test_mount_context);
+        tcase_add_test(classify, test_probe);
         tcase_add_test(run, test_check_run_plan);
         tcase_add_test(run, test_check_unsupported_warn);
         tcase_add_test(run, test_check_json);
