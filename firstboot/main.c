@@ -244,11 +244,49 @@ static int leave(struct seinstall_ctx *ctx, const struct fb_info *info, bool tim
         return FB_EXIT_OK;
 }
 
+/* --status, --yes or the screen, on the state gathered before anything is shown. */
+static int act(struct seinstall_ctx *ctx, const struct fb_info *info)
+{
+        enum seinstall_mode mode = arg_mode, initial;
+        int r;
+
+        if (arg_status) {
+                r = print_status(info);
+                return r < 0 ? fail(ctx, r, "status") : FB_EXIT_OK;
+        }
+        if (arg_yes) {
+                if (mode == SEINSTALL_MODE_INVALID)
+                        mode = info->mark_mode;
+                if (mode == SEINSTALL_MODE_INVALID) {
+                        fprintf(stderr,
+                                _("%s: --yes needs --mode MODE: no mode was chosen at install "
+                                  "(no first-boot mark).\n"),
+                                prog);
+                        return FB_EXIT_USAGE;
+                }
+                return apply(ctx, info, mode);
+        }
+
+        initial = mode != SEINSTALL_MODE_INVALID ? mode : fb_info_initial_mode(info);
+        switch (fb_screen_run(info, initial, arg_timeout, &mode)) {
+        case FB_SCREEN_OK:
+                return apply(ctx, info, mode);
+        case FB_SCREEN_CANCEL:
+                return leave(ctx, info, false);
+        case FB_SCREEN_TIMEOUT:
+                return leave(ctx, info, true);
+        default:
+                fprintf(stderr,
+                        _("%s: the screen failed on this terminal; use --mode MODE --yes.\n"),
+                        prog);
+                return FB_EXIT_SYSTEM;
+        }
+}
+
 static int run(int argc, char **argv)
 {
         struct seinstall_status *status = NULL;
         struct seinstall_ctx *ctx = NULL;
-        enum seinstall_mode mode = SEINSTALL_MODE_INVALID;
         struct fb_info info;
         int r;
 
@@ -273,49 +311,7 @@ static int run(int argc, char **argv)
         seinstall_set_log_fn(ctx, log_stderr, NULL);
 
         r = fb_info_read(ctx, &info, &status);
-        if (r < 0) {
-                r = fail(ctx, r, _("reading the SELinux state"));
-                goto out;
-        }
-
-        if (arg_status) {
-                r = print_status(&info);
-                r = r < 0 ? fail(ctx, r, "status") : FB_EXIT_OK;
-        } else if (arg_yes) {
-                mode = arg_mode != SEINSTALL_MODE_INVALID ? arg_mode : info.mark_mode;
-                if (mode == SEINSTALL_MODE_INVALID) {
-                        fprintf(stderr,
-                                _("%s: --yes needs --mode MODE: no mode was chosen at install "
-                                  "(no first-boot mark).\n"),
-                                prog);
-                        r = FB_EXIT_USAGE;
-                } else {
-                        r = apply(ctx, &info, mode);
-                }
-        } else {
-                enum seinstall_mode initial =
-                    arg_mode != SEINSTALL_MODE_INVALID ? arg_mode : fb_info_initial_mode(&info);
-
-                switch (fb_screen_run(&info, initial, arg_timeout, &mode)) {
-                case FB_SCREEN_OK:
-                        r = apply(ctx, &info, mode);
-                        break;
-                case FB_SCREEN_CANCEL:
-                        r = leave(ctx, &info, false);
-                        break;
-                case FB_SCREEN_TIMEOUT:
-                        r = leave(ctx, &info, true);
-                        break;
-                default:
-                        fprintf(stderr,
-                                _("%s: the screen failed on this terminal; use --mode MODE "
-                                  "--yes.\n"),
-                                prog);
-                        r = FB_EXIT_SYSTEM;
-                        break;
-                }
-        }
-out:
+        r = r < 0 ? fail(ctx, r, _("reading the SELinux state")) : act(ctx, &info);
         seinstall_status_unref(status);
         seinstall_unref(ctx);
         return r;
