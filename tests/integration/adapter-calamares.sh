@@ -99,6 +99,16 @@ expect_exit 1 run_job "$a/seinstall-check.conf" "$d/root"
 result=$(grep '^RESULT' <<<"$OUT")
 assert_contains "check job's error title" "$result" "SELinux cannot work on the file systems chosen"
 assert_contains "check job's error details" "$result" "/home"
+
+# The live system was booted with seinstall.unsupported=warn: the same layout goes on, with a
+# warning (a private mount namespace shows the job a fake /proc/cmdline).
+echo "BOOT_IMAGE=/vmlinuz quiet seinstall.unsupported=warn" >"$d/cmdline"
+# shellcheck disable=SC2016 # $1 and $@ are the inner shell's
+expect_exit 0 unshare -m --propagation private bash -c 'mount --bind "$1" /proc/cmdline && shift && exec "$@"' \
+        _ "$d/cmdline" env FAKE_JOB_CONF="$a/seinstall-check.conf" FAKE_ROOT_MOUNT_POINT="$d/root" \
+        PYTHONPATH="$d/py" PYTHONDONTWRITEBYTECODE=1 "$py" "$d/run-job.py" "$a/seinstall"
+assert_contains "check job under seinstall.unsupported=warn" "$OUT" "--unsupported warn"
+assert_contains "check job under seinstall.unsupported=warn" "$OUT" "RESULT null"
 umount "$d/root/home" || fail "umount $d/root/home"
 
 require_command install

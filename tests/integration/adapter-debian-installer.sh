@@ -68,6 +68,18 @@ if grep -Ev '^(CAPB|SUBST|INPUT|GO|GET)( |$)' "$di/debconf.log"; then
 fi
 echo "ok: the seed's ReiserFS root is refused with the reason shown"
 
+# Booted with seinstall.unsupported=warn, the installer lets the same plan through: the hook
+# takes the boot options (a private mount namespace shows it a fake /proc/cmdline).
+echo "BOOT_IMAGE=/install.amd/vmlinuz priority=low seinstall.unsupported=warn" >"$d/cmdline"
+: >"$di/debconf.log"
+# shellcheck disable=SC2016 # $1 and $@ are the inner shell's
+expect_exit 0 unshare -m --propagation private bash -c 'mount --bind "$1" /proc/cmdline && shift && exec "$@"' \
+        _ "$d/cmdline" sh "$check_hook"
+assert_contains "check under seinstall.unsupported=warn" "$ERR" "permissive"
+if grep -q '^INPUT' "$di/debconf.log"; then
+        fail "the hook showed a dialog for an allowed layout: $(cat "$di/debconf.log")"
+fi
+
 # finish-install: install on a loop-mounted ext4 /target.
 require_command install
 mount_image "$d/root.img" "$di/target"

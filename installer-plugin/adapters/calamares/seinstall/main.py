@@ -9,6 +9,7 @@ first-boot mark. Boot options (seinstall.mode=, selinux=0, ...) are read by sein
 
 import json
 import subprocess
+import tempfile
 
 import libcalamares
 
@@ -39,7 +40,7 @@ def _run(cmd, timeout):
 
 
 def _profile_settings(command, profile):
-    """The mode and unsupported-filesystem policy a profile chooses, as seinstall reads it."""
+    """The mode and unsupported-filesystem policy the boot options and a profile choose."""
     rc, out = _run([command, "profile", profile, "--json"], 60)
     if rc != 0:
         return None, None, out
@@ -47,7 +48,10 @@ def _profile_settings(command, profile):
         doc = json.loads(out)
     except ValueError:
         return None, None, "seinstall profile printed no JSON: " + out
-    return doc.get("mode"), doc.get("unsupported"), None
+    # What nobody chose is left to check, which then reads the target's own config.
+    def chosen(key):
+        return doc.get(key) if doc.get(key + "_source", "default") != "default" else None
+    return chosen("mode"), chosen("unsupported"), None
 
 
 def run():
@@ -65,12 +69,16 @@ def run():
                 "rootMountPoint is not set: put seinstall@{} after the mount module.".format(action))
 
     cmd = [command, action, "--root", root]
-    if profile and action == "install":
-        cmd += ["--profile", profile]
-    elif profile:
-        mode, unsupported, err = _profile_settings(command, profile)
+    if action == "install":
+        if profile:
+            cmd += ["--profile", profile]
+    else:
+        # check takes the mode and the unsupported policy as options: ask seinstall what the
+        # boot options (and the profile) decide, as install will.
+        with tempfile.NamedTemporaryFile("w", suffix=".ks") as empty:
+            mode, unsupported, err = _profile_settings(command, profile or empty.name)
         if err:
-            return ("SELinux: the profile {} cannot be used".format(profile), err)
+            return ("SELinux: the settings cannot be read", err)
         if mode:
             cmd += ["--mode", mode]
         if unsupported:
