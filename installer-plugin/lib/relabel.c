@@ -18,11 +18,12 @@
 #include <libmount/libmount.h>
 #include <pthread.h>
 #include <sched.h>
-#include <sepol/sepol.h>
 #include <stdatomic.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/xattr.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 #include "fcontext.h"
@@ -30,7 +31,6 @@
 #define XATTR_SELINUX  "security.selinux"
 #define MAX_ERRORS     100
 #define LABEL_BUF      4096
-#define POLICY_MAX     (256u << 20)
 
 /* ---- result ---------------------------------------------------------------------------- */
 
@@ -202,135 +202,40 @@ int seinstall_relabel_result_to_json(const struct seinstall_relabel_result *r, c
 
 /* ---- the policy: which contexts are valid ---------------------------------------------- */
 
-static void sepol_quiet(void *arg, sepol_handle_t *h, const char *fmt, ...)
-{
-}
-
-static long policy_version(const char *name)
-{
-        const char *v = startswith(name, "policy.");
-        char *end;
-        long n;
-
-        if (!v || !*v)
-                return -1;
-        n = strtol(v, &end, 10);
-        return *end ? -1 : n;
-}
-
-/* Mark the contexts of @fc that the target's binary policy does not accept. A target without a
- * binary policy is an error: its labels could not be trusted. */
+/* Mark the contexts of @fc that the target's binary policy does not accept. A target without
+ * its own binary policy is an error: labels checked against another policy prove nothing. */
 static int validate_contexts(struct seinstall_ctx *ctx, const char *type, struct si_fcontext *fc)
 {
-        _cleanup_free_ char *dir = NULL, *best = NULL, *path = NULL;
-        _cleanup_close_ int dfd = -EBADF, fd = -EBADF;
-        long best_v = -1;
-        DIR *d;
-        struct dirent *de;
-        FILE *f;
-        sepol_handle_t *h;
-        sepol_policy_file_t *pf = NULL;
-        sepol_policydb_t *db = NULL;
-        int r;
+        _cleanup_(si_policy_freep) struct si_policy *p = NULL;
+        int r = si_policy_load(ctx, type, &p);
 
-        if (asprintf(&dir, "/etc/selinux/%s/policy", type) < 0)
-                return -ENOMEM;
-        dfd = root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
-        if (dfd < 0)
-                /* a missing piece of the system, not bad input: exit 3 as DESIGN.md says */
-                return si_error(ctx, dfd == -ENOENT ? -ENOPKG : dfd,
-                                "No binary policy in the target: %s: %s (install the policy "
-                                "package in the target first)",
-                                dir, strerror(-dfd));
-        d = fdopendir(dfd);
-        if (!d)
-                return -errno;
-        dfd = -EBADF;
-        while ((de = readdir(d))) {
-                long v = policy_version(de->d_name);
-                if (v > best_v) {
-                        free(best);
-                        best = strdup(de->d_name);
-                        if (!best) {
-                                closedir(d);
-                                return -ENOMEM;
-                        }
-                        best_v = v;
-                }
-        }
-        closedir(d);
-        if (!best)
-                return si_error(ctx, -ENOPKG,
-                                "No binary policy in the target: no policy.N in %s (build it "
-                                "with semodule -B in the target)",
-                                dir);
-        if (asprintf(&path, "%s/%s", dir, best) < 0)
-                return -ENOMEM;
-        fd = root_open(ctx, path, O_RDONLY, 0);
-        if (fd < 0)
-                return si_error(ctx, fd, "Could not open %s: %s", path, strerror(-fd));
-        f = fdopen(fd, "r");
-        if (!f)
-                return -errno;
-        fd = -EBADF;
-        h = sepol_handle_create();
-        if (!h) {
-                fclose(f);
-                return -ENOMEM;
-        }
-        sepol_msg_set_callback(h, sepol_quiet, NULL);
-        r = -ENOMEM;
-        if (sepol_policy_file_create(&pf) < 0 || sepol_policydb_create(&db) < 0)
-                goto out;
-        sepol_policy_file_set_fp(pf, f);
-        sepol_policy_file_set_handle(pf, h);
-        if (sepol_policydb_read(db, pf) < 0) {
-                r = si_error(ctx, -EBADMSG,
-                             "%s is not a binary SELinux policy libsepol can read; reinstall "
-                             "the policy package or rebuild it (semodule -B)",
-                             path);
-                goto out;
-        }
-        for (size_t i = 0; i < si_fcontext_n_contexts(fc); i++) {
-                sepol_context_t *c = NULL;
-                if (sepol_context_from_string(h, si_fcontext_context(fc, i), &c) < 0 ||
-                    sepol_context_check(h, db, c) < 0)
+        if (r == -EBADMSG)
+                return si_error(ctx, r,
+                                "The binary policy of type %s in the target is not one libsepol "
+                                "can read; reinstall the policy package or rebuild it "
+                                "(semodule -B)",
+                                type);
+        /* a missing piece of the system, not bad input: exit 3 as DESIGN.md says */
+        if (r < 0 || si_policy_source(p) != SEINSTALL_SOURCE_TARGET)
+                return si_error(ctx, r < 0 && r != -ENOENT ? r : -ENOPKG,
+                                "No binary policy of type %s in the target %s: the labels "
+                                "could not be checked (install and build the policy in the "
+                                "target first: its /etc/selinux/%s/policy/policy.N)",
+                                type, ctx->root, type);
+        for (size_t i = 0; i < si_fcontext_n_contexts(fc); i++)
+                if (si_policy_context_valid(p, si_fcontext_context(fc, i)) != 1)
                         si_fcontext_invalidate(fc, i);
-                sepol_context_free(c);
-        }
-        r = 0;
-out:
-        sepol_policydb_free(db);
-        sepol_policy_file_free(pf);
-        sepol_handle_destroy(h);
-        fclose(f);
-        return r;
+        return 0;
 }
 
 /* The target's SELINUXTYPE from /etc/selinux/config, else "default". */
 static int target_policy_type(struct seinstall_ctx *ctx, char **ret)
 {
-        _cleanup_free_ char *data = NULL;
-        const char *pos, *end, *l;
-        size_t len, llen;
         char *type = NULL;
-        int r = root_read_file(ctx, "/etc/selinux/config", 1 << 20, &data, &len);
+        int r = si_target_config_read(ctx, NULL, &type);
 
-        if (r < 0 && r != -ENOENT)
+        if (r < 0)
                 return r;
-        if (r == 0) {
-                pos = data;
-                end = data + len;
-                while (next_line(&pos, end, &l, &llen)) {
-                        llen = strip_range(&l, llen);
-                        if (llen > 12 && strncmp(l, "SELINUXTYPE=", 12) == 0) {
-                                free(type);
-                                type = strndup(l + 12, llen - 12);
-                                if (!type)
-                                        return -ENOMEM;
-                        }
-                }
-        }
         if (!type)
                 type = strdup("default");
         if (!type)
@@ -452,6 +357,31 @@ static char *mounted_outside(struct seinstall_ctx *ctx, const char *path)
         return reason;
 }
 
+/* Whether the mount at @path (inside the target, "" for its root) is to be labeled, deciding
+ * as `seinstall check` did when it knows the mount, else by filesystem type. @fd is the
+ * mount's root directory. On "no", *ret_fstype and *ret_reason say why (static or owned by
+ * the check). */
+static bool mount_labelable(const struct seinstall_check *check, const char *path, int fd,
+                            const char **ret_fstype, const char **ret_reason)
+{
+        const char *mp = *path ? path : "/";
+
+        for (size_t i = 0; check && i < seinstall_check_get_n_mounts(check); i++) {
+                enum seinstall_labeling l;
+                if (!streq_ptr(seinstall_check_mount_mountpoint(check, i), mp))
+                        continue;
+                l = seinstall_check_mount_labeling(check, i);
+                *ret_fstype = seinstall_check_mount_fstype(check, i);
+                *ret_reason = seinstall_check_mount_reason(check, i);
+                if (!*ret_fstype)
+                        *ret_fstype = "unknown";
+                if (!*ret_reason || !**ret_reason)
+                        *ret_reason = seinstall_labeling_to_string(l);
+                return l == SEINSTALL_LABELING_XATTR;
+        }
+        return fs_labelable(fd, ret_fstype, ret_reason);
+}
+
 static unsigned long long used_inodes(int fd)
 {
         struct statfs sf;
@@ -471,6 +401,13 @@ struct work {
 };
 
 struct job;
+
+struct link {
+        dev_t dev;
+        ino_t ino;
+        mode_t mode;
+        char *path; /* the name that sorts first so far; NULL: free slot */
+};
 
 struct worker {
         struct job *job;
@@ -502,7 +439,9 @@ struct job {
         atomic_uint qlen_hint, idle_hint;
         int fatal; /* negative errno that stopped the walk */
         unsigned long long total_estimate;
-        bool *invalid_reported; /* per context */
+        struct seinstall_check *check; /* how `check` classified the target's mounts */
+        struct link *links;            /* open addressing on (dev, ino) */
+        size_t nlinks, links_cap;
 };
 
 static void job_error(struct job *j, struct worker *w, const char *fmt, ...) _printf_(3, 4);
@@ -584,11 +523,12 @@ static void count(struct worker *w, enum seinstall_relabel_count which)
         atomic_fetch_add_explicit(&w->counts[which], 1, memory_order_relaxed);
 }
 
-/* Label one entry: @fd when we have it open (directories), else @name in @dfd. @path is its
- * path inside the target ("" for the root). */
+/* Label one entry: @fd when we have it open (a directory; with @name "" an O_PATH fd of any
+ * file), else @name in @dfd. @path is its path inside the target ("" for the root). */
 static void label_entry(struct worker *w, int fd, int dfd, const char *name, const char *path,
                         mode_t mode)
 {
+        bool opath = fd >= 0 && name && !*name;
         struct job *j = w->job;
         const char *want = NULL, *xname = NULL, *shown = *path ? path : "/";
         char cur[LABEL_BUF];
@@ -613,7 +553,12 @@ static void label_entry(struct worker *w, int fd, int dfd, const char *name, con
                 return;
         }
 
-        if (fd >= 0) {
+        if (opath) {
+                /* the magic link leads to the file itself, even a symlink */
+                snprintf(w->procpath, sizeof(w->procpath), "/proc/self/fd/%d", fd);
+                xname = w->procpath;
+                n = getxattr(xname, XATTR_SELINUX, cur, sizeof(cur) - 1);
+        } else if (fd >= 0) {
                 n = fgetxattr(fd, XATTR_SELINUX, cur, sizeof(cur) - 1);
         } else {
                 xname = xattr_name(w, dfd, name);
@@ -637,7 +582,9 @@ static void label_entry(struct worker *w, int fd, int dfd, const char *name, con
         count(w, SEINSTALL_RELABEL_CHANGED);
         if (j->dry_run)
                 return;
-        if (fd >= 0)
+        if (opath)
+                r = setxattr(xname, XATTR_SELINUX, want, strlen(want) + 1, 0);
+        else if (fd >= 0)
                 r = fsetxattr(fd, XATTR_SELINUX, want, strlen(want) + 1, 0);
         else
                 r = lsetxattr(xname, XATTR_SELINUX, want, strlen(want) + 1, 0);
@@ -661,6 +608,94 @@ static void label_entry(struct worker *w, int fd, int dfd, const char *name, con
                 if (errno == ENOENT)
                         return;
                 job_error(j, w, "Could not set the label %s on %s: %m", want, shown);
+        }
+}
+
+/* Files with several names (hard links): whichever name the walk meets first, the file gets
+ * the label of its name that sorts first, so that the result does not depend on the order of
+ * the walk and a second run changes nothing. The table holds only such files. */
+static int links_add(struct job *j, dev_t dev, ino_t ino, const char *path, mode_t mode)
+{
+        struct link *l;
+        size_t h;
+        int r = 0;
+
+        pthread_mutex_lock(&j->lock);
+        if (j->nlinks * 2 >= j->links_cap) {
+                size_t cap = j->links_cap ? j->links_cap * 2 : 1024;
+                struct link *n = calloc(cap, sizeof(*n));
+                if (!n) {
+                        r = -ENOMEM;
+                        goto out;
+                }
+                for (size_t i = 0; i < j->links_cap; i++) {
+                        if (!j->links[i].path)
+                                continue;
+                        h = (size_t) (j->links[i].ino * 31 + j->links[i].dev) & (cap - 1);
+                        while (n[h].path)
+                                h = (h + 1) & (cap - 1);
+                        n[h] = j->links[i];
+                }
+                free(j->links);
+                j->links = n;
+                j->links_cap = cap;
+        }
+        h = (size_t) (ino * 31 + dev) & (j->links_cap - 1);
+        for (;; h = (h + 1) & (j->links_cap - 1)) {
+                l = &j->links[h];
+                if (!l->path) {
+                        l->path = strdup(path);
+                        if (!l->path) {
+                                r = -ENOMEM;
+                                goto out;
+                        }
+                        l->dev = dev;
+                        l->ino = ino;
+                        l->mode = mode;
+                        j->nlinks++;
+                        break;
+                }
+                if (l->dev == dev && l->ino == ino) {
+                        if (strcmp(path, l->path) < 0) {
+                                char *p = strdup(path);
+                                if (!p) {
+                                        r = -ENOMEM;
+                                        goto out;
+                                }
+                                free(l->path);
+                                l->path = p;
+                        }
+                        break;
+                }
+        }
+out:
+        pthread_mutex_unlock(&j->lock);
+        return r;
+}
+
+/* Label the files with several names, each through the name that sorts first. */
+static void links_label(struct job *j, struct worker *w)
+{
+        for (size_t i = 0; i < j->links_cap; i++) {
+                struct link *l = &j->links[i];
+                struct open_how how = {
+                        .flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+                        .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS,
+                };
+                struct stat st;
+                int fd;
+
+                if (!l->path || atomic_load(&j->abort))
+                        continue;
+                fd = (int) syscall(SYS_openat2, j->ctx->root_fd, l->path + 1, &how, sizeof(how));
+                if (fd < 0) {
+                        if (errno != ENOENT)
+                                job_error(j, w, "Could not open %s: %m", l->path);
+                        continue;
+                }
+                if (fstat(fd, &st) == 0 && st.st_dev == l->dev && st.st_ino == l->ino)
+                        label_entry(w, fd, -1, "", l->path, l->mode);
+                close(fd);
         }
 }
 
@@ -717,7 +752,7 @@ static int enter_dir(struct worker *w, int dfd, const char *name, dev_t parent_d
         if (st.st_dev != parent_dev) {
                 const char *fsname, *reason;
                 _cleanup_free_ char *outside = NULL;
-                if (!fs_labelable(fd, &fsname, &reason)) {
+                if (!mount_labelable(j->check, path, fd, &fsname, &reason)) {
                         add_skipped(j, path, fsname, reason);
                         close(fd);
                         return -1;
@@ -852,6 +887,15 @@ static void walk(struct worker *w, struct work *start)
                         mode = st.st_mode & S_IFMT;
                 }
                 if (mode != S_IFDIR) {
+                        struct stat st;
+                        /* A file with several names gets one label, decided after the walk. */
+                        if (fstatat(dirfd(f->dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                            st.st_nlink > 1 && !S_ISDIR(st.st_mode)) {
+                                count(w, SEINSTALL_RELABEL_SEEN);
+                                if (links_add(j, st.st_dev, st.st_ino, w->path.s, mode) == 0)
+                                        continue;
+                                atomic_fetch_sub(&w->counts[SEINSTALL_RELABEL_SEEN], 1);
+                        }
                         label_entry(w, -1, dirfd(f->dir), de->d_name, w->path.s, mode);
                         continue;
                 }
@@ -1130,6 +1174,30 @@ static int verify(struct job *j, const char *type)
 
 /* ---- entry point ------------------------------------------------------------------------ */
 
+/* Classify the target's mounts as `seinstall check` does. When the check itself cannot run,
+ * say so and decide by filesystem type instead. */
+static int check_mounts(struct seinstall_ctx *ctx, const char *type, struct seinstall_check **ret)
+{
+        struct seinstall_settings *settings = NULL;
+        int r = seinstall_settings_new(&settings);
+
+        if (r < 0)
+                return r;
+        if (type)
+                (void) seinstall_settings_set_policy(settings, type, SEINSTALL_SOURCE_PROFILE);
+        r = seinstall_check_run(ctx, settings, NULL, ret);
+        seinstall_settings_unref(settings);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                si_warn(ctx, "Could not classify the mounts of %s (%s); labeling the mounts "
+                             "whose filesystem type keeps per-file labels",
+                        ctx->root, strerror(-r));
+                *ret = NULL;
+        }
+        return 0;
+}
+
 int seinstall_relabel(struct seinstall_ctx *ctx, const char *policy_type, const char *file_contexts,
                       unsigned threads, unsigned flags, seinstall_relabel_progress_fn progress,
                       void *userdata, struct seinstall_relabel_result **ret_result)
@@ -1177,7 +1245,12 @@ int seinstall_relabel(struct seinstall_ctx *ctx, const char *policy_type, const 
                 r = si_error(ctx, -errno, "Could not open the target root %s: %m", ctx->root);
                 goto out_fc;
         }
-        if (fstat(root_fd, &st) < 0 || !fs_labelable(root_fd, &fsname, &reason)) {
+        r = check_mounts(ctx, policy_type ? type : NULL, &j.check);
+        if (r < 0) {
+                close(root_fd);
+                goto out_fc;
+        }
+        if (fstat(root_fd, &st) < 0 || !mount_labelable(j.check, "", root_fd, &fsname, &reason)) {
                 r = si_error(ctx, -EOPNOTSUPP,
                              "The target root %s is on %s, which cannot keep per-file SELinux "
                              "labels (%s); run 'seinstall check' for what to do",
@@ -1221,6 +1294,13 @@ int seinstall_relabel(struct seinstall_ctx *ctx, const char *policy_type, const 
                 r = run_walk(&j, root_fd, st.st_dev, progress, userdata, start);
         else
                 close(root_fd);
+        if (r == 0 && j.workers && j.workers[0].scratch) {
+                links_label(&j, &j.workers[0]);
+                r = j.fatal;
+        }
+        for (size_t i = 0; i < j.links_cap; i++)
+                free(j.links[i].path);
+        free(j.links);
         for (unsigned i = 0; j.workers && i < j.nthreads; i++)
                 for (int c = 0; c <= SEINSTALL_RELABEL_ERRORS; c++)
                         res->counts[c] += atomic_load(&j.workers[i].counts[c]);
@@ -1254,6 +1334,7 @@ out_res:
         pthread_mutex_destroy(&j.lock);
         pthread_cond_destroy(&j.cond);
         si_fcontext_free(j.fc);
+        seinstall_check_unref(j.check);
         if (ret_result)
                 *ret_result = res;
         else
@@ -1261,5 +1342,6 @@ out_res:
         return r;
 out_fc:
         si_fcontext_free(j.fc);
+        seinstall_check_unref(j.check);
         return r;
 }
