@@ -26,6 +26,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 
+#include "configure.h"
 #include "fcontext.h"
 
 #define XATTR_SELINUX  "security.selinux"
@@ -231,13 +232,14 @@ static int validate_contexts(struct seinstall_ctx *ctx, const char *type, struct
 /* The target's SELINUXTYPE from /etc/selinux/config, else "default". */
 static int target_policy_type(struct seinstall_ctx *ctx, char **ret)
 {
-        char *type = NULL;
-        int r = si_target_config_read(ctx, NULL, &type);
+        struct si_config c = {0};
+        char *type;
+        int r = si_config_read(ctx, &c);
 
         if (r < 0)
                 return r;
-        if (!type)
-                type = strdup("default");
+        type = strdup(c.type ? c.type : "default");
+        si_config_done(&c);
         if (!type)
                 return -ENOMEM;
         *ret = type;
