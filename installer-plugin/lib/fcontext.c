@@ -592,6 +592,12 @@ static int compile_spec(struct seinstall_ctx *ctx, struct si_fcontext *fc, struc
                 return si_error(ctx, -EBADMSG, "%s:%u: invalid regular expression '%s': %s",
                                 fc->files[sp->file], sp->line, sp->regex, (char *) msg);
         }
+        /* Compiled to machine code the match costs a fraction of the interpreter's; when the
+         * JIT is not available, a required literal screens candidates instead. */
+        if (pcre2_jit_compile(sp->re, PCRE2_JIT_COMPLETE) == 0)
+                return 0;
+        if (!toplevel_alternation(sp->regex))
+                return required_literal(sp->regex, &sp->required, &sp->required_len);
         return 0;
 }
 
@@ -655,10 +661,6 @@ static int build_index(struct seinstall_ctx *ctx, struct si_fcontext *fc)
                 if (toplevel_alternation(sp->regex)) {
                         plen = sp->stem_len;
                         memcpy(buf, sp->regex, plen);
-                } else {
-                        r = required_literal(sp->regex, &sp->required, &sp->required_len);
-                        if (r < 0)
-                                return r;
                 }
                 r = trie_insert(fc, buf, plen, (uint32_t) i);
                 if (r < 0)
@@ -967,16 +969,23 @@ static int literal_best(const struct si_fcontext *fc, const char *key, size_t le
         }
 }
 
-static bool regex_matches(const struct fc_spec *sp, struct si_fc_scratch *s, const char *key,
-                          size_t len, size_t file_stem)
+/* 1 match, 0 no match, -1 the match failed (a limit): libselinux then answers "no context". */
+static int regex_matches(const struct fc_spec *sp, struct si_fc_scratch *s, const char *key,
+                         size_t len, size_t file_stem)
 {
+        int rc;
+
         /* libselinux only tries a spec with a stem on paths with the same stem, then matches
          * the whole pattern against the whole path. */
         if (sp->stem_len && (file_stem != sp->stem_len || memcmp(key, sp->regex, file_stem) != 0))
-                return false;
+                return 0;
         if (sp->required && !memmem(key, len, sp->required, sp->required_len))
-                return false;
-        return pcre2_match(sp->re, (PCRE2_SPTR) key, len, 0, 0, s->md, NULL) >= 0;
+                return 0;
+        rc = pcre2_match(sp->re, (PCRE2_SPTR) key, len, 0, 0, s->md, NULL);
+        if (rc < 0 && rc != PCRE2_ERROR_NOMATCH)
+                /* e.g. the JIT stack is too small: ask the interpreter, as libselinux does */
+                rc = pcre2_match(sp->re, (PCRE2_SPTR) key, len, 0, PCRE2_NO_JIT, s->md, NULL);
+        return rc >= 0 ? 1 : rc == PCRE2_ERROR_NOMATCH ? 0 : -1;
 }
 
 int si_fcontext_lookup(const struct si_fcontext *fc, struct si_fc_scratch *s, const char *path,
@@ -1063,7 +1072,10 @@ int si_fcontext_lookup(const struct si_fcontext *fc, struct si_fc_scratch *s, co
                 sp = &fc->specs[idx];
                 if (mode && sp->mode && sp->mode != mode)
                         continue;
-                if (regex_matches(sp, s, key, len, file_stem)) {
+                r = regex_matches(sp, s, key, len, file_stem);
+                if (r < 0)
+                        return -ENOENT;
+                if (r > 0) {
                         best = (int) idx;
                         break;
                 }
