@@ -34,16 +34,16 @@
 #define FC_FILE_MAX (64u << 20) /* a file_contexts larger than this is not a policy's */
 
 struct fc_spec {
-        char *regex;           /* as written in the file */
-        int ctx;               /* index into contexts, -1 for <<none>> */
-        mode_t mode;           /* S_IFMT value, 0 for any type */
-        uint32_t stem_len;     /* libselinux's stem: regex bytes before its second '/' */
-        pcre2_code *re;        /* "^" regex-after-stem "$"; NULL for plain literals */
-        char *literal;         /* exact specs that are plain strings: the unescaped string */
-        char *required;        /* a literal that every matching path contains, or NULL */
+        char *regex;       /* as written in the file */
+        int ctx;           /* index into contexts, -1 for <<none>> */
+        mode_t mode;       /* S_IFMT value, 0 for any type */
+        uint32_t stem_len; /* libselinux's stem: regex bytes before its second '/' */
+        pcre2_code *re;    /* "^" regex-after-stem "$"; NULL for plain literals */
+        char *literal;     /* exact specs that are plain strings: the unescaped string */
+        char *required;    /* a literal that every matching path contains, or NULL */
         size_t required_len;
-        uint32_t file, line;   /* where it came from */
-        bool meta;             /* libselinux's hasMetaChars */
+        uint32_t file, line; /* where it came from */
+        bool meta;           /* libselinux's hasMetaChars */
 };
 
 struct fc_context {
@@ -471,9 +471,8 @@ static int parse_subs(struct seinstall_ctx *ctx, const char *name, char *data, s
                                 free(subs[i].dst);
                         }
                         free(subs);
-                        return si_error(ctx, -EBADMSG,
-                                        "%s:%u: expected two paths (ALIAS ORIGINAL)", name,
-                                        lineno);
+                        return si_error(ctx, -EBADMSG, "%s:%u: expected two paths (ALIAS ORIGINAL)",
+                                        name, lineno);
                 }
                 if (n == cap) {
                         struct fc_sub *ns;
@@ -584,8 +583,8 @@ static int compile_spec(struct seinstall_ctx *ctx, struct si_fcontext *fc, struc
         memcpy(pat + 1, rest, rlen);
         pat[rlen + 1] = '$';
         pat[rlen + 2] = '\0';
-        sp->re = pcre2_compile((PCRE2_SPTR) pat, PCRE2_ZERO_TERMINATED, PCRE2_DOTALL, &err, &off,
-                               NULL);
+        sp->re =
+            pcre2_compile((PCRE2_SPTR) pat, PCRE2_ZERO_TERMINATED, PCRE2_DOTALL, &err, &off, NULL);
         if (!sp->re) {
                 PCRE2_UCHAR msg[256];
                 pcre2_get_error_message(err, msg, sizeof(msg));

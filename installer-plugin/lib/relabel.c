@@ -29,9 +29,9 @@
 #include "configure.h"
 #include "fcontext.h"
 
-#define XATTR_SELINUX  "security.selinux"
-#define MAX_ERRORS     100
-#define LABEL_BUF      4096
+#define XATTR_SELINUX "security.selinux"
+#define MAX_ERRORS    100
+#define LABEL_BUF     4096
 
 /* ---- result ---------------------------------------------------------------------------- */
 
@@ -219,10 +219,11 @@ static int validate_contexts(struct seinstall_ctx *ctx, const char *type, struct
         /* a missing piece of the system, not bad input: exit 3 as DESIGN.md says */
         if (r < 0 || si_policy_source(p) != SEINSTALL_SOURCE_TARGET)
                 return si_error(ctx, r < 0 && r != -ENOENT ? r : -ENOPKG,
-                                "No binary policy of type %s in the target %s: the labels "
-                                "could not be checked (install and build the policy in the "
-                                "target first: its /etc/selinux/%s/policy/policy.N)",
-                                type, ctx->root, type);
+                                "No binary policy of type %s in the target %s (no "
+                                "/etc/selinux/%s/policy/policy.N), so its labels cannot be "
+                                "checked: install the policy package %s in the target, or "
+                                "build its policy there (semodule -B)",
+                                type, ctx->root, type, si_policy_package(type));
         for (size_t i = 0; i < si_fcontext_n_contexts(fc); i++)
                 if (si_policy_context_valid(p, si_fcontext_context(fc, i)) != 1)
                         si_fcontext_invalidate(fc, i);
@@ -254,33 +255,33 @@ static const struct {
         bool xattr;
         const char *reason;
 } fs_table[] = {
-        {0xEF53, "ext4", true, NULL},
-        {0x58465342, "xfs", true, NULL},
-        {0x9123683E, "btrfs", true, NULL},
-        {0xF2F52010, "f2fs", true, NULL},
-        {0x3153464a, "jfs", true, NULL},
-        {0x01021994, "tmpfs", false, "labels of tmpfs are set when files are created (trans)"},
-        {0x858458f6, "ramfs", false, "ramfs cannot keep labels"},
-        {0x9fa0, "proc", false, "pseudo filesystem"},
-        {0x62656572, "sysfs", false, "pseudo filesystem"},
-        {0x1cd1, "devpts", false, "pseudo filesystem"},
-        {0x73636673, "securityfs", false, "pseudo filesystem"},
-        {0xf97cff8c, "selinuxfs", false, "pseudo filesystem"},
-        {0x63677270, "cgroup2", false, "pseudo filesystem"},
-        {0x27e0eb, "cgroup", false, "pseudo filesystem"},
-        {0x64626720, "debugfs", false, "pseudo filesystem"},
-        {0x74726163, "tracefs", false, "pseudo filesystem"},
-        {0x6e736673, "nsfs", false, "pseudo filesystem"},
-        {0xcafe4a11, "bpf", false, "pseudo filesystem"},
-        {0x4d44, "vfat", false, "one label for every file, from the policy (genfs)"},
-        {0x2011BAB0, "exfat", false, "one label for every file, from the policy (genfs)"},
-        {0x52654973, "reiserfs", false, "one label for every file, from the policy (genfs)"},
-        {0x3434, "nilfs2", false, "the policy does not name nilfs2"},
-        {0x6969, "nfs", false, "network filesystem"},
-        {0xFF534D42, "cifs", false, "network filesystem"},
-        {0x794c7630, "overlay", false, "overlay filesystem"},
-        {0x9660, "iso9660", false, "read-only filesystem labeled by the policy (genfs)"},
-        {0x73717368, "squashfs", false, "read-only filesystem labeled by the policy (genfs)"},
+    {0xEF53, "ext4", true, NULL},
+    {0x58465342, "xfs", true, NULL},
+    {0x9123683E, "btrfs", true, NULL},
+    {0xF2F52010, "f2fs", true, NULL},
+    {0x3153464a, "jfs", true, NULL},
+    {0x01021994, "tmpfs", false, "labels of tmpfs are set when files are created (trans)"},
+    {0x858458f6, "ramfs", false, "ramfs cannot keep labels"},
+    {0x9fa0, "proc", false, "pseudo filesystem"},
+    {0x62656572, "sysfs", false, "pseudo filesystem"},
+    {0x1cd1, "devpts", false, "pseudo filesystem"},
+    {0x73636673, "securityfs", false, "pseudo filesystem"},
+    {0xf97cff8c, "selinuxfs", false, "pseudo filesystem"},
+    {0x63677270, "cgroup2", false, "pseudo filesystem"},
+    {0x27e0eb, "cgroup", false, "pseudo filesystem"},
+    {0x64626720, "debugfs", false, "pseudo filesystem"},
+    {0x74726163, "tracefs", false, "pseudo filesystem"},
+    {0x6e736673, "nsfs", false, "pseudo filesystem"},
+    {0xcafe4a11, "bpf", false, "pseudo filesystem"},
+    {0x4d44, "vfat", false, "one label for every file, from the policy (genfs)"},
+    {0x2011BAB0, "exfat", false, "one label for every file, from the policy (genfs)"},
+    {0x52654973, "reiserfs", false, "one label for every file, from the policy (genfs)"},
+    {0x3434, "nilfs2", false, "the policy does not name nilfs2"},
+    {0x6969, "nfs", false, "network filesystem"},
+    {0xFF534D42, "cifs", false, "network filesystem"},
+    {0x794c7630, "overlay", false, "overlay filesystem"},
+    {0x9660, "iso9660", false, "read-only filesystem labeled by the policy (genfs)"},
+    {0x73717368, "squashfs", false, "read-only filesystem labeled by the policy (genfs)"},
 };
 
 /* Whether the filesystem of @fd is to be labeled; else its name and why not. */
@@ -415,8 +416,8 @@ struct worker {
         struct job *job;
         pthread_t thread;
         struct si_fc_scratch *scratch;
-        bool own_cwd;  /* unshare(CLONE_FS) worked: names are relative to our cwd */
-        int cwd;       /* the directory our cwd is in (not owned) */
+        bool own_cwd; /* unshare(CLONE_FS) worked: names are relative to our cwd */
+        int cwd;      /* the directory our cwd is in (not owned) */
         struct sbuf path;
         char procpath[64 + 256];
         atomic_ullong counts[SEINSTALL_RELABEL_ERRORS + 1];
@@ -491,9 +492,9 @@ static int add_skipped(struct job *j, const char *path, const char *fstype, cons
         if (n) {
                 j->res->skipped = n;
                 n[j->res->nskipped] = (struct skipped_mount){
-                        .path = strdup(*path ? path : "/"),
-                        .fstype = strdup(fstype),
-                        .reason = strdup(reason),
+                    .path = strdup(*path ? path : "/"),
+                    .fstype = strdup(fstype),
+                    .reason = strdup(reason),
                 };
                 j->res->nskipped++;
         } else {
@@ -681,8 +682,8 @@ static void links_label(struct job *j, struct worker *w)
         for (size_t i = 0; i < j->links_cap; i++) {
                 struct link *l = &j->links[i];
                 struct open_how how = {
-                        .flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
-                        .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS,
+                    .flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+                    .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS,
                 };
                 struct stat st;
                 int fd;
@@ -713,8 +714,8 @@ static bool offer(struct job *j, int fd, const char *path, size_t len, dev_t dev
         if (j->idle > 0 && j->qlen < j->nthreads) {
                 char *p = strndup(path, len);
                 if (p) {
-                        j->queue[j->qlen++] = (struct work){.fd = fd, .path = p, .len = len,
-                                                            .dev = dev};
+                        j->queue[j->qlen++] =
+                            (struct work){.fd = fd, .path = p, .len = len, .dev = dev};
                         atomic_store_explicit(&j->qlen_hint, (unsigned) j->qlen,
                                               memory_order_relaxed);
                         pthread_cond_signal(&j->cond);
@@ -733,8 +734,7 @@ struct frame {
 
 /* A directory entry that is a directory: open it, check for a mount, label it, and return its
  * fd to descend into (or -1 to not descend). */
-static int enter_dir(struct worker *w, int dfd, const char *name, dev_t parent_dev,
-                     dev_t *ret_dev)
+static int enter_dir(struct worker *w, int dfd, const char *name, dev_t parent_dev, dev_t *ret_dev)
 {
         struct job *j = w->job;
         const char *path = w->path.s;
@@ -1053,26 +1053,26 @@ static int run_walk(struct job *j, int root_fd, dev_t dev, seinstall_relabel_pro
 /* ---- verification --------------------------------------------------------------------- */
 
 static const char *const boot_files[] = {
-        "/sbin/init",
-        "/usr/sbin/init",
-        "/lib/systemd/systemd",
-        "/usr/lib/systemd/systemd",
-        "/bin/sh",
-        "/usr/bin/sh",
-        "/bin/bash",
-        "/usr/bin/bash",
-        "/bin/dash",
-        "/usr/bin/dash",
-        "/lib64/ld-linux-x86-64.so.2",
-        "/usr/lib64/ld-linux-x86-64.so.2",
-        "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
-        "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
-        "/lib/ld-linux-aarch64.so.1",
-        "/usr/lib/ld-linux-aarch64.so.1",
-        "/etc/passwd",
-        "/etc/shadow",
-        "/etc/group",
-        "/etc/selinux/config",
+    "/sbin/init",
+    "/usr/sbin/init",
+    "/lib/systemd/systemd",
+    "/usr/lib/systemd/systemd",
+    "/bin/sh",
+    "/usr/bin/sh",
+    "/bin/bash",
+    "/usr/bin/bash",
+    "/bin/dash",
+    "/usr/bin/dash",
+    "/lib64/ld-linux-x86-64.so.2",
+    "/usr/lib64/ld-linux-x86-64.so.2",
+    "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+    "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+    "/lib/ld-linux-aarch64.so.1",
+    "/usr/lib/ld-linux-aarch64.so.1",
+    "/etc/passwd",
+    "/etc/shadow",
+    "/etc/group",
+    "/etc/selinux/config",
 };
 
 /* Open the directory holding @path without following any symlink on the way, so that the path
@@ -1133,9 +1133,9 @@ static int verify_one(struct job *j, const char *path)
                 return -ENOMEM;
         res->verified = nv;
         nv[res->nverified] = (struct verified){
-                .path = strdup(path),
-                .actual = n > 0 ? strdup(cur) : NULL,
-                .expected = strdup(want),
+            .path = strdup(path),
+            .actual = n > 0 ? strdup(cur) : NULL,
+            .expected = strdup(want),
         };
         res->nverified++;
         if (!streq(cur, want))
@@ -1192,8 +1192,9 @@ static int check_mounts(struct seinstall_ctx *ctx, const char *type, struct sein
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
-                si_warn(ctx, "Could not classify the mounts of %s (%s); labeling the mounts "
-                             "whose filesystem type keeps per-file labels",
+                si_warn(ctx,
+                        "Could not classify the mounts of %s (%s); labeling the mounts "
+                        "whose filesystem type keeps per-file labels",
                         ctx->root, strerror(-r));
                 *ret = NULL;
         }

@@ -172,8 +172,8 @@ int main(int argc, char **argv)
                         continue;
                 check(dfd, de->d_name, path, &st);
                 if (S_ISDIR(st.st_mode)) {
-                        fd = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-                                                             O_CLOEXEC);
+                        fd = openat(dfd, de->d_name,
+                                    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                         if (fd < 0) {
                                 perror(path);
                                 return 2;

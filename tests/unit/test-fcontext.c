@@ -15,8 +15,7 @@
 
 #define HOST_FC "/etc/selinux/default/contexts/files/file_contexts"
 
-static const mode_t modes[] = {0,       S_IFREG, S_IFDIR,  S_IFLNK,
-                               S_IFCHR, S_IFBLK, S_IFIFO, S_IFSOCK};
+static const mode_t modes[] = {0, S_IFREG, S_IFDIR, S_IFLNK, S_IFCHR, S_IFBLK, S_IFIFO, S_IFSOCK};
 
 struct pair {
         struct si_fcontext *fc;
@@ -103,8 +102,8 @@ START_TEST(test_host_specs)
                                 lit[n++] = *c++;
                         }
                         lit[n] = '\0';
-                        const char *variants[] = {"", "/", "/x", "x", "/a/b.conf", ".d/x.so.1",
-                                                  "/.hidden"};
+                        const char *variants[] = {"",          "/",         "/x",      "x",
+                                                  "/a/b.conf", ".d/x.so.1", "/.hidden"};
                         for (size_t v = 0; v < ELEMENTSOF(variants); v++) {
                                 ck_assert_int_ge(asprintf(&path, "%s%s", lit, variants[v]), 0);
                                 for (size_t m = 0; m < ELEMENTSOF(modes); m += v ? 3 : 1)
@@ -132,9 +131,18 @@ static int walk_cb(const char *path, const struct stat *st, int flag, struct FTW
 /* Real paths of this machine with their real file types. */
 START_TEST(test_host_tree)
 {
-        static const char *const roots[] = {"/etc", "/usr/bin", "/usr/sbin", "/usr/lib/systemd",
-                                            "/usr/share/doc", "/var", "/usr/lib/x86_64-linux-gnu",
-                                            "/dev", "/run", "/root", "/home", "/boot"};
+        static const char *const roots[] = {"/etc",
+                                            "/usr/bin",
+                                            "/usr/sbin",
+                                            "/usr/lib/systemd",
+                                            "/usr/share/doc",
+                                            "/var",
+                                            "/usr/lib/x86_64-linux-gnu",
+                                            "/dev",
+                                            "/run",
+                                            "/root",
+                                            "/home",
+                                            "/boot"};
         struct pair p;
 
         if (access(HOST_FC, R_OK) < 0)
@@ -156,33 +164,33 @@ END_TEST
 START_TEST(test_odd_paths)
 {
         static const char *const odd[] = {
-                "/",
-                "/etc",
-                "/etc/",
-                "/etc/passwd\n",
-                "/etc/passwd\nx",
-                "/usr/bin/\xff\xfe",
-                "/usr/lib/x86_64-linux-gnu/libc.so.6",
-                "/home/user/.ssh/authorized_keys",
-                "/home/user",
-                "/root/.ssh",
-                "/tmp/.X11-unix/X0",
-                "/lib/systemd/systemd",
-                "/lib64/ld-linux-x86-64.so.2",
-                "/sbin/init",
-                "/var/run/utmp",
-                "/usr/lib64/x",
-                "/usr/local/lib64/x",
-                "/var/lib/private/x",
-                "/a b/c d",
-                "/usr/bin/a\\b",
-                "/proc/1/status",
-                "/sys/kernel",
-                "/dev/null",
-                "/dev/pts/0",
-                "/.autorelabel",
-                "/lost+found",
-                "/boot/efi/EFI",
+            "/",
+            "/etc",
+            "/etc/",
+            "/etc/passwd\n",
+            "/etc/passwd\nx",
+            "/usr/bin/\xff\xfe",
+            "/usr/lib/x86_64-linux-gnu/libc.so.6",
+            "/home/user/.ssh/authorized_keys",
+            "/home/user",
+            "/root/.ssh",
+            "/tmp/.X11-unix/X0",
+            "/lib/systemd/systemd",
+            "/lib64/ld-linux-x86-64.so.2",
+            "/sbin/init",
+            "/var/run/utmp",
+            "/usr/lib64/x",
+            "/usr/local/lib64/x",
+            "/var/lib/private/x",
+            "/a b/c d",
+            "/usr/bin/a\\b",
+            "/proc/1/status",
+            "/sys/kernel",
+            "/dev/null",
+            "/dev/pts/0",
+            "/.autorelabel",
+            "/lost+found",
+            "/boot/efi/EFI",
         };
         struct pair p;
 
@@ -208,11 +216,12 @@ START_TEST(test_crafted)
         _cleanup_free_ char *subs = path_join(dir, "file_contexts.subs");
         _cleanup_free_ char *dist = path_join(dir, "file_contexts.subs_dist");
         static const char *const paths[] = {
-                "/", "/a", "/a/b", "/a/b/c", "/a/bx", "/x", "/x/y", "/x/y/z", "/exact",
-                "/exact\n", "/exact/x", "/esc.d", "/escxd", "/a-b/c", "/a\\-b/c", "/alt",
-                "/alt/q", "/q/alt", "/none", "/none/x", "/home/u", "/home/u/f", "/over",
-                "/over/x", "/s1/f", "/s2/f", "/s3", "/s3/k", "/d/x", "/digit/1", "/digit/a",
-                "/q", "/opt/x", "/opt/x.conf", "/l1", "/l1/l2/l3", "/tail\n", "/srv/a.b",
+            "/",         "/a",       "/a/b",     "/a/b/c",   "/a/bx",  "/x",          "/x/y",
+            "/x/y/z",    "/exact",   "/exact\n", "/exact/x", "/esc.d", "/escxd",      "/a-b/c",
+            "/a\\-b/c",  "/alt",     "/alt/q",   "/q/alt",   "/none",  "/none/x",     "/home/u",
+            "/home/u/f", "/over",    "/over/x",  "/s1/f",    "/s2/f",  "/s3",         "/s3/k",
+            "/d/x",      "/digit/1", "/digit/a", "/q",       "/opt/x", "/opt/x.conf", "/l1",
+            "/l1/l2/l3", "/tail\n",  "/srv/a.b",
         };
         const char *got;
         struct pair p;
