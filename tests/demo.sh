@@ -12,7 +12,8 @@ set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SEINSTALL=${SEINSTALL:-$TOP/installer-plugin/cli/seinstall}
 DEMO_STEPS=(demo_images demo_check_good_plan demo_mount_target demo_check_mounted
-        demo_check_seed demo_check_seed_json demo_check_seed_warn)
+        demo_check_seed demo_check_seed_json demo_check_seed_warn demo_populate_target
+        demo_profile demo_install demo_status)
 
 if [ -t 1 ]; then
         B=$'\e[1m' N=$'\e[0m'
@@ -112,6 +113,49 @@ demo_check_seed_warn() {
         run "$SEINSTALL" check --root "$TARGET" --plan "$SEED_PLAN" --mode enforcing --unsupported warn
 }
 
+demo_populate_target() {
+        say "Putting a small Debian-like system on the good target (policy, kernel config, GRUB)"
+        [ -d /etc/selinux/default/policy ] || die "the host has no selinux-policy-default: run 'make deps'"
+        mkdir -p "$TARGET"/{etc/selinux,etc/default,boot,usr/bin,var/log,home/person,root,tmp}
+        cp -a /etc/selinux/default "$TARGET/etc/selinux/"
+        cp /etc/selinux/semanage.conf "$TARGET/etc/selinux/" 2>/dev/null || true
+        # Debian 12's kernel: SELinux built in, AppArmor first: SELinux needs security=selinux
+        printf '%s\n' CONFIG_SECURITY_SELINUX=y '# CONFIG_SECURITY_SELINUX_BOOTPARAM is not set' \
+                'CONFIG_LSM="landlock,lockdown,yama,loadpin,safesetid,integrity,apparmor,selinux,smack,tomoyo,bpf"' \
+                >"$TARGET/boot/config-6.1.0-13-amd64"
+        printf 'GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX_DEFAULT="quiet"\nGRUB_CMDLINE_LINUX=""\n' \
+                >"$TARGET/etc/default/grub"
+        cp /bin/true "$TARGET/usr/bin/true"
+        echo "notes" >"$TARGET/home/person/notes"
+        echo demo >"$TARGET/etc/hostname"
+        run "$SEINSTALL" status --root "$TARGET"
+}
+
+demo_profile() {
+        say "The unattended profile (kickstart) and the settings it gives, with their sources"
+        grep -v '^#' "$TOP/profiles/server-enforcing.ks" | grep -v '^$'
+        echo "BOOT_IMAGE=/vmlinuz quiet" >installer.cmdline
+        run "$SEINSTALL" profile "$TOP/profiles/server-enforcing.ks" --cmdline installer.cmdline \
+                --root "$TARGET"
+}
+
+demo_install() {
+        say "A whole install from the profile: check, policy, relabel, configure"
+        run "$SEINSTALL" install --root "$TARGET" --profile "$TOP/profiles/server-enforcing.ks" \
+                --cmdline installer.cmdline --no-progress
+        echo
+        grep -H '^GRUB_CMDLINE_LINUX=' "$TARGET/etc/default/grub"
+        grep -H '^SELINUX' "$TARGET/etc/selinux/config"
+        for f in usr/bin/true etc/hostname home/person/notes etc/selinux/config; do
+                printf '%-22s %s\n' "/$f" "$(getfattr --only-values -n security.selinux "$TARGET/$f" 2>/dev/null | tr -d '\0')"
+        done
+}
+
+demo_status() {
+        say "The installed target's state (what the first-boot screen starts from)"
+        run "$SEINSTALL" status --root "$TARGET"
+}
+
 # ---- main ------------------------------------------------------------------------------------
 
 [ "$(id -u)" = 0 ] || die "needs root (loop devices and mounts): run 'sudo make demo'"
@@ -129,4 +173,4 @@ mkdir -p "$TARGET"
 for step in "${DEMO_STEPS[@]}"; do
         "$step"
 done
-say "Done: the good layout is accepted, the seed's ReiserFS root is refused. Cleaning up."
+say "Done: the good layout is accepted, the seed's ReiserFS root is refused, and the good target installed enforcing. Cleaning up."

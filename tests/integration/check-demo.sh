@@ -15,6 +15,10 @@ assert_contains "seed reason" "$out" "refuse /: seed-root.img on / is reiserfs"
 assert_contains "seed refused" "$out" "(exit status 1)"
 assert_contains "mounted target probed" "$out" '"probe": "yes"'
 assert_contains "lowered" "$out" "lowered from enforcing by seinstall.unsupported=warn"
+assert_contains "install from the profile" "$out" "Installed: SELinux enforcing (from profile), policy default."
+assert_contains "installed label" "$out" "/usr/bin/true          system_u:object_r:bin_t:s0"
+assert_contains "installed kernel command line" "$out" 'GRUB_CMDLINE_LINUX="security=selinux"'
+assert_contains "status after install" "$out" "boots in:        enforcing"
 left=$(find "$d" -mindepth 1 ! -name demo.out)
 [ -z "$left" ] || fail "demo left files behind: $left"
 findmnt -rn | grep -q seinstall-demo && fail "demo left mounts behind"
