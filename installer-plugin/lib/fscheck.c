@@ -111,9 +111,10 @@ struct why {
         const char *statement; /* "fs_use_xattr", "genfscon", ... or NULL */
         bool bad_context;      /* context= names a context the policy does not define */
         bool kernel_cannot;    /* the policy wants xattrs, the kernel cannot store them */
+        bool bad_defcontext;   /* defcontext= where files carry no labels of their own */
 };
 
-static int classify(const struct si_policy *policy, struct si_mount *m, struct why *why)
+static int classify_statements(const struct si_policy *policy, struct si_mount *m, struct why *why)
 {
         _cleanup_free_ char *context = NULL;
         const char *fstype = kernel_fstype(m->fstype);
@@ -166,6 +167,32 @@ static int classify(const struct si_policy *policy, struct si_mount *m, struct w
         }
         m->labeling = SEINSTALL_LABELING_NONE;
         m->label = si_policy_unlabeled_context(policy);
+        return 0;
+}
+
+/* The statements and context= decide; defcontext= can still make the mount itself fail: the
+ * kernel accepts it only where files keep their own labels (EINVAL, "defcontext option is
+ * invalid for this filesystem type"). fscontext= and rootcontext= never change the class. */
+static int classify(const struct si_policy *policy, struct si_mount *m, struct why *why)
+{
+        _cleanup_free_ char *defcontext = NULL;
+        int r;
+
+        r = classify_statements(policy, m, why);
+        if (r < 0)
+                return r;
+        r = si_mount_option(m->options, "defcontext", &defcontext);
+        if (r <= 0 || m->labeling == SEINSTALL_LABELING_XATTR)
+                return r;
+        why->bad_defcontext = true;
+        /* With context= too, the label stays its value: the fix names it. */
+        if (m->labeling != SEINSTALL_LABELING_MOUNT_CONTEXT && !why->bad_context) {
+                free(m->label);
+                m->label = si_policy_unlabeled_context(policy);
+        }
+        if (m->labeling == SEINSTALL_LABELING_MOUNT_CONTEXT)
+                why->bad_context = true; /* so the fix also says to remove it */
+        m->labeling = SEINSTALL_LABELING_NONE;
         return 0;
 }
 
@@ -264,7 +291,11 @@ static int write_reason(const struct si_policy *policy, const struct si_mount *m
                 break;
         case SEINSTALL_LABELING_NONE:
         default:
-                if (why->bad_context)
+                if (why->bad_defcontext)
+                        r = sbuf_printf(b, "the mount option defcontext= is only valid where files "
+                                           "keep labels of their own (fs_use_xattr), so once "
+                                           "SELinux is on the kernel refuses to mount it");
+                else if (why->bad_context)
                         r = sbuf_printf(b,
                                         "the mount option context=%s names a context the %s "
                                         "policy does not define, so its files are unlabeled",
@@ -299,6 +330,11 @@ static int write_fix(const struct si_policy *policy, const struct si_mount *m,
 
         if (m->verdict == SEINSTALL_VERDICT_OK)
                 return 0;
+        if (why->bad_defcontext) {
+                r = sbuf_printf(b, "remove defcontext= from the options of %s; ", m->mountpoint);
+                if (r < 0)
+                        return r;
+        }
         if (m->labeling == SEINSTALL_LABELING_MOUNT_CONTEXT || why->bad_context) {
                 r = sbuf_printf(b, "remove context=%s from the options of %s; ", m->label,
                                 m->mountpoint);
@@ -313,7 +349,12 @@ static int write_fix(const struct si_policy *policy, const struct si_mount *m,
                                 src, m->mountpoint);
                 break;
         case SI_ROLE_VOLATILE:
-                r = sbuf_printf(b, "mount tmpfs on %s, or format %s as ", m->mountpoint, src);
+                if (is_device(m))
+                        r = sbuf_printf(b, "mount tmpfs on %s, or format %s as ", m->mountpoint,
+                                        src);
+                else
+                        r = sbuf_printf(b, "mount tmpfs on %s, or a partition formatted as ",
+                                        m->mountpoint);
                 if (r >= 0)
                         r = xattr_choice(policy, b);
                 break;

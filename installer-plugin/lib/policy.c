@@ -309,17 +309,18 @@ static int newest_policy(int dfd, char **ret_name)
         return 0;
 }
 
-/* The newest policy.N of @type under <root>/etc/selinux/TYPE/policy (@in_target: resolved
- * inside the target root, so a symlink in the target cannot lead out of it) or under the
- * host's /etc/selinux. -ENOENT when there is none. */
-static int load_newest(struct seinstall_ctx *ctx, bool in_target, const char *type,
+/* The newest policy.N of @type: under the target's /etc/selinux when @host_dir is NULL (resolved
+ * inside the target root, so a symlink in the target cannot lead out of it), else under the
+ * host's @host_dir. -ENOENT when there is none. */
+static int load_newest(struct seinstall_ctx *ctx, const char *host_dir, const char *type,
                        struct si_policy **ret)
 {
         _cleanup_free_ char *dir = NULL, *name = NULL, *rel = NULL, *shown = NULL;
         _cleanup_close_ int fd = -EBADF;
+        bool in_target = !host_dir;
         int dfd, r;
 
-        if (asprintf(&dir, "/etc/selinux/%s/policy", type) < 0)
+        if (asprintf(&dir, "%s/%s/policy", in_target ? "/etc/selinux" : host_dir, type) < 0)
                 return -ENOMEM;
         dfd = in_target ? root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0)
                         : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -348,7 +349,8 @@ static int load_newest(struct seinstall_ctx *ctx, bool in_target, const char *ty
                        in_target ? SEINSTALL_SOURCE_TARGET : SEINSTALL_SOURCE_HOST, ret);
 }
 
-int si_policy_load(struct seinstall_ctx *ctx, const char *type, struct si_policy **ret)
+int si_policy_load_at(struct seinstall_ctx *ctx, const char *type, const char *host_dir,
+                      struct si_policy **ret)
 {
         int r;
 
@@ -357,15 +359,15 @@ int si_policy_load(struct seinstall_ctx *ctx, const char *type, struct si_policy
                                 "Invalid SELinux policy type '%s': give a directory name under "
                                 "/etc/selinux such as default or mls",
                                 type ? type : "");
-        r = load_newest(ctx, true, type, ret);
+        r = load_newest(ctx, NULL, type, ret);
         if (r != -ENOENT)
                 return r;
         si_debug(ctx, "The target %s has no built %s policy", ctx->root, type);
         if (!streq(ctx->root, "/")) {
-                r = load_newest(ctx, false, type, ret);
+                r = load_newest(ctx, host_dir, type, ret);
                 if (r != -ENOENT)
                         return r;
-                si_debug(ctx, "This system has no built %s policy either", type);
+                si_debug(ctx, "This system has no built %s policy in %s either", type, host_dir);
         }
         r = si_policy_load_builtin(type, ret);
         /* Not bad input but a missing piece of the system: -ENOPKG, exit status 3. */
@@ -376,7 +378,17 @@ int si_policy_load(struct seinstall_ctx *ctx, const char *type, struct si_policy
                                 "knows the default policy by itself; install the policy package "
                                 "into the target or choose --policy default",
                                 type, ctx->root, type);
+        if (r >= 0)
+                si_info(ctx,
+                        "No built %s policy in the target or on this system: using "
+                        "seinstall's built-in table of Debian's default policy",
+                        type);
         return r;
+}
+
+int si_policy_load(struct seinstall_ctx *ctx, const char *type, struct si_policy **ret)
+{
+        return si_policy_load_at(ctx, type, "/etc/selinux", ret);
 }
 
 const char *si_policy_type(const struct si_policy *p)

@@ -175,6 +175,9 @@ enum si_fs_use {
  * (source BUILTIN, only for "default"). Returns 0 and the policy in *ret, -EINVAL for a bad
  * type, -ENOPKG when no source has it, -EBADMSG for a policy file libsepol cannot read. */
 int si_policy_load(struct seinstall_ctx *ctx, const char *type, struct si_policy **ret);
+/* The same with the host's policies looked up under @host_dir instead of /etc/selinux (tests). */
+int si_policy_load_at(struct seinstall_ctx *ctx, const char *type, const char *host_dir,
+                      struct si_policy **ret);
 /* Load a binary policy file of the host (tests, --policy-file style callers). */
 int si_policy_load_file(struct seinstall_ctx *ctx, const char *path, const char *type,
                         enum seinstall_source source, struct si_policy **ret);

@@ -113,6 +113,8 @@ $d/vfat.img  /boot/efi  vfat  umask=0077,context=system_u:object_r:dosfs_t:s0
 $d/xfs.img   /home      xfs   context="system_u:object_r:user_home_t:s0"
 $d/exfat.img /mnt/usb   exfat context=system_u:object_r:removable_t:s0
 $d/btrfs.img /mnt/data  btrfs context=system_u:object_r:no_such_t:s0
+$d/f2fs.img  /srv       f2fs  defcontext=system_u:object_r:var_t:s0
+$d/reiserfs.img /mnt/old auto defcontext=system_u:object_r:var_t:s0
 EOF
 expect_exit 1 "$SEINSTALL" check --root "$t" --plan "$d/ctx.fstab" --json
 load_json "$OUT"
@@ -123,6 +125,9 @@ assert_mount /mnt/usb mount-context ok system_u:object_r:removable_t:s0
 assert_mount /mnt/data none warn system_u:object_r:no_such_t:s0
 assert_contains "/home fix" "$(mount_field /home fix)" "remove context=system_u:object_r:user_home_t:s0"
 assert_contains "/mnt/data reason" "$(mount_field /mnt/data reason)" "does not define"
+assert_mount /srv xattr ok
+assert_mount /mnt/old none warn system_u:object_r:unlabeled_t:s0
+assert_contains "/mnt/old reason" "$(mount_field /mnt/old reason)" "defcontext= is only valid"
 
 echo "== no policy anywhere for the type: exit 3 with what to do"
 expect_exit 3 "$SEINSTALL" check --root "$t" --plan "$d/seed.fstab" --policy no-such-policy

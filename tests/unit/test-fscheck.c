@@ -220,6 +220,23 @@ START_TEST(test_mount_context)
         ck_assert_ptr_nonnull(strstr(m.reason, "does not define"));
         si_mount_clear(&m);
 
+        /* defcontext= where files have no labels of their own: the kernel refuses the mount. */
+        judge(p, SEINSTALL_MODE_ENFORCING, "/boot/efi", "vfat",
+              "defcontext=system_u:object_r:dosfs_t:s0", SI_PROBE_NOT_RUN, &m);
+        ck_assert_int_eq(m.labeling, SEINSTALL_LABELING_NONE);
+        ck_assert_int_eq(m.verdict, SEINSTALL_VERDICT_REFUSE);
+        ck_assert_ptr_nonnull(strstr(m.reason, "defcontext="));
+        ck_assert_ptr_nonnull(strstr(m.fix, "remove defcontext= from the options of /boot/efi"));
+        si_mount_clear(&m);
+        judge(p, SEINSTALL_MODE_PERMISSIVE, "/home", "xfs",
+              "context=system_u:object_r:user_home_t:s0,defcontext=system_u:object_r:default_t:s0",
+              SI_PROBE_NOT_RUN, &m);
+        ck_assert_int_eq(m.labeling, SEINSTALL_LABELING_NONE);
+        ck_assert_int_eq(m.verdict, SEINSTALL_VERDICT_WARN);
+        ck_assert_str_eq(m.label, "system_u:object_r:user_home_t:s0");
+        ck_assert_ptr_nonnull(strstr(m.fix, "remove context=system_u:object_r:user_home_t:s0"));
+        si_mount_clear(&m);
+
         /* fscontext=, defcontext=, rootcontext= keep per-file labels on an xattr filesystem. */
         judge(p, SEINSTALL_MODE_ENFORCING, "/", "ext4",
               "fscontext=system_u:object_r:fs_t:s0,defcontext=system_u:object_r:default_t:s0,"

@@ -142,6 +142,14 @@ START_TEST(test_load_order)
         ck_assert_str_eq(si_policy_path(p), HOST_POLICY);
         p = si_policy_free(p);
 
+        /* No policy in the target nor on the host: the built-in table, for "default" only. */
+        ck_assert_int_eq(si_policy_load_at(ctx, "default", "/nonexistent/selinux", &p), 0);
+        ck_assert_int_eq(si_policy_source(p), SEINSTALL_SOURCE_BUILTIN);
+        ck_assert_ptr_null(si_policy_path(p));
+        ck_assert_ptr_null(si_policy_sepol(p));
+        p = si_policy_free(p);
+        ck_assert_int_eq(si_policy_load_at(ctx, "mls", "/nonexistent/selinux", &p), -ENOPKG);
+
         /* Neither the target nor the host has it, and there is no built-in table for it. */
         ck_assert_int_eq(si_policy_load(ctx, "no-such-type", &p), -ENOPKG);
         ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "no-such-type"));
