@@ -108,7 +108,8 @@ print(d["verdict"], m["fstype"], m["labeling"], m["label"].split(":")[2], m["ver
         between "$L" "E2E-BEGIN install" "E2E-END install" | sed 's/^/      | /'
 
         boot seed-warn "$(installer_script)" \
-                "$INSTALLER_APPEND e2e.scenario=seed-warn seinstall.unsupported=warn" "$WORK/seed.img" ||
+                "$INSTALLER_APPEND e2e.scenario=seed-warn seinstall.unsupported=warn" \
+                "$WORK/payload.img:ro" "$WORK/seed.img" ||
                 { bad "the installer run with seinstall.unsupported=warn did not finish"; return; }
         L=$LOGDIR/seed-warn.log
         expect_eq "install with seinstall.unsupported=warn: exit status" 0 "$(fact "$L" install-rc)"
