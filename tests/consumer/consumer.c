@@ -2,13 +2,15 @@
 /*
  * consumer.c — an installer's view of libseinstall: built against an installed tree with
  * `pkg-config --cflags --libs seinstall` only (tests/integration/consumer-pkgconfig.sh), it
- * uses nothing but the public header. Usage: consumer ROOT [PLAN]
+ * uses nothing but the public header. Usage: consumer ROOT [PLAN | --install]
  *
  * It opens a context on the target, routes the library's messages to its own log function,
  * decides settings with sources as an installer does, checks the error convention on a root
  * that does not exist, and, given a planned layout (fstab format), checks it in enforcing mode
- * as the installer's profile asks and prints every mount's verdict, reason and fix. Exit 0
- * when every call behaved as documented (whatever the check's verdict).
+ * as the installer's profile asks and prints every mount's verdict, reason and fix; with
+ * --install it installs SELinux into the target (enforcing, policy "default", as a profile
+ * would choose) and prints the result. Exit 0 when every call behaved as documented (whatever
+ * the check's verdict).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -115,6 +117,41 @@ static void check_plan(struct seinstall_ctx *ctx, const char *plan)
         seinstall_settings_unref(s);
 }
 
+static void install_target(struct seinstall_ctx *ctx)
+{
+        struct seinstall_settings *s = NULL;
+        struct seinstall_install_result *res = NULL;
+        enum seinstall_source src;
+        int r;
+
+        r = seinstall_settings_new(&s);
+        expect(r == 0, "seinstall_settings_new: %d", r);
+        if (r < 0)
+                return;
+        r = seinstall_settings_set_mode(s, SEINSTALL_MODE_ENFORCING, SEINSTALL_SOURCE_PROFILE);
+        expect(r == 1, "set_mode(profile) returned %d", r);
+        r = seinstall_settings_set_policy(s, "default", SEINSTALL_SOURCE_PROFILE);
+        expect(r == 1, "set_policy(profile) returned %d", r);
+        r = seinstall_install(ctx, s, 0, NULL, NULL, &res);
+        expect(r == 0 && res, "seinstall_install: %s: %s", strerror(-r),
+               seinstall_last_error(ctx) ? seinstall_last_error(ctx) : "no message");
+        if (r == 0) {
+                enum seinstall_mode m = seinstall_install_result_get_mode(res, &src);
+                const char *err = seinstall_install_result_get_relabel_error(res);
+
+                printf("consumer: install refused=%s mode=%s mode_source=%s policy=%s "
+                       "relabel=%s\n",
+                       seinstall_install_result_get_refused(res) ? "yes" : "no",
+                       seinstall_mode_to_string(m), seinstall_source_to_string(src),
+                       seinstall_install_result_get_policy(res), err ? err : "done");
+                expect(seinstall_install_result_get_check(res) != NULL,
+                       "the install result has no check");
+                expect(seinstall_install_result_unref(res) == NULL,
+                       "install_result_unref did not return NULL");
+        }
+        seinstall_settings_unref(s);
+}
+
 int main(int argc, char **argv)
 {
         struct seinstall_ctx *ctx = NULL, *bad = NULL;
@@ -122,7 +159,7 @@ int main(int argc, char **argv)
         int r;
 
         if (argc != 2 && argc != 3) {
-                fprintf(stderr, "usage: consumer ROOT [PLAN]\n");
+                fprintf(stderr, "usage: consumer ROOT [PLAN | --install]\n");
                 return 2;
         }
         r = seinstall_new(argv[1], &ctx);
@@ -140,7 +177,9 @@ int main(int argc, char **argv)
                (void *) bad);
 
         settings_like_an_installer();
-        if (argc == 3)
+        if (argc == 3 && strcmp(argv[2], "--install") == 0)
+                install_target(ctx);
+        else if (argc == 3)
                 check_plan(ctx, argv[2]);
 
         expect(seinstall_ref(ctx) == ctx, "seinstall_ref did not return its argument");

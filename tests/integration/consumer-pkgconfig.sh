@@ -52,6 +52,23 @@ g++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only $cflags "$d/cxx.cc" 2>"$d/cxx
         fail "seinstall.h does not compile as C++: $(cat "$d/cxx.err")"
 echo "ok: seinstall.h compiles as C++17 with -Wall -Wextra -Werror"
 
-# An install through the API, once the library has one.
-grep -q 'seinstall_install' "$dest/usr/include/seinstall.h" ||
-        skip "the install call is not in seinstall.h on main yet (check, context and settings passed above)"
+# An install through the API on a loop-mounted ext4 target.
+require_loop
+make_fs_image "$d/target.img" ext4 64
+mount_image "$d/target.img" "$d/target"
+make_target "$d/target"
+expect_exit 0 "$d/consumer" "$d/target" --install
+echo "$OUT"
+assert_contains "consumer install" "$OUT" "install refused=no mode=enforcing mode_source=profile policy=default relabel=done"
+assert_contains "consumer output" "$OUT" "consumer: ok"
+assert_contains "target config after the API install" "$(cat "$d/target/etc/selinux/config")" "SELINUX=enforcing"
+assert_contains "target /usr/bin/true label" "$(label_of "$d/target/usr/bin/true")" ":bin_t:"
+[ -e "$d/target/var/lib/seinstall/firstboot" ] || fail "the API install left no first-boot mark"
+
+# The same through the API on a target whose /home cannot carry labels: refused, unchanged.
+rm -f "$d/target/etc/selinux/config"
+mount -t tmpfs tmpfs "$d/target/home" || fail "mount tmpfs on $d/target/home"
+on_exit "umount -l '$d/target/home'"
+expect_exit 0 "$d/consumer" "$d/target" --install
+assert_contains "consumer install on tmpfs /home" "$OUT" "install refused=yes"
+[ ! -e "$d/target/etc/selinux/config" ] || fail "a refused API install wrote the config"

@@ -70,6 +70,8 @@ def run():
 
     cmd = [command, action, "--root", root]
     if action == "install":
+        # The bootloader module already ran update-grub: run it again when GRUB changed.
+        cmd.append("--regenerate")
         if profile:
             cmd += ["--profile", profile]
     else:
