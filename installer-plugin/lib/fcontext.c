@@ -78,6 +78,7 @@ struct si_fcontext {
         size_t lit_mask;
         char *files[5];
         size_t nfiles;
+        unsigned flags; /* SI_FC_* */
 };
 
 struct si_fc_scratch {
@@ -593,7 +594,7 @@ static int compile_spec(struct seinstall_ctx *ctx, struct si_fcontext *fc, struc
         }
         /* Compiled to machine code the match costs a fraction of the interpreter's; when the
          * JIT is not available, a required literal screens candidates instead. */
-        if (pcre2_jit_compile(sp->re, PCRE2_JIT_COMPLETE) == 0)
+        if (!(fc->flags & SI_FC_NO_JIT) && pcre2_jit_compile(sp->re, PCRE2_JIT_COMPLETE) == 0)
                 return 0;
         if (!toplevel_alternation(sp->regex))
                 return required_literal(sp->regex, &sp->required, &sp->required_len);
@@ -682,7 +683,8 @@ static int read_target(struct seinstall_ctx *ctx, const char *path, char **ret, 
         return root_read_file(ctx, path, FC_FILE_MAX, ret, ret_len);
 }
 
-static int load(struct seinstall_ctx *ctx, const char *path, read_fn rd, struct si_fcontext **ret)
+static int load(struct seinstall_ctx *ctx, const char *path, read_fn rd, unsigned flags,
+                struct si_fcontext **ret)
 {
         static const char *const suffixes[] = {"", ".homedirs", ".local"};
         struct si_fcontext *fc = calloc(1, sizeof(*fc));
@@ -692,6 +694,7 @@ static int load(struct seinstall_ctx *ctx, const char *path, read_fn rd, struct 
 
         if (!fc)
                 return -ENOMEM;
+        fc->flags = flags;
         for (size_t i = 0; i < ELEMENTSOF(suffixes); i++) {
                 _cleanup_free_ char *name = NULL, *data = NULL;
                 size_t len;
@@ -760,7 +763,13 @@ fail:
 
 int si_fcontext_load_path(struct seinstall_ctx *ctx, const char *path, struct si_fcontext **ret)
 {
-        return load(ctx, path, read_host, ret);
+        return load(ctx, path, read_host, 0, ret);
+}
+
+int si_fcontext_load_path_flags(struct seinstall_ctx *ctx, const char *path, unsigned flags,
+                                struct si_fcontext **ret)
+{
+        return load(ctx, path, read_host, flags, ret);
 }
 
 int si_fcontext_load_target(struct seinstall_ctx *ctx, const char *type, struct si_fcontext **ret)
@@ -772,7 +781,7 @@ int si_fcontext_load_target(struct seinstall_ctx *ctx, const char *type, struct 
                 return si_error(ctx, -EINVAL, "Invalid policy type '%s'", type);
         if (asprintf(&path, "/etc/selinux/%s/contexts/files/file_contexts", type) < 0)
                 return -ENOMEM;
-        r = load(ctx, path, read_target, ret);
+        r = load(ctx, path, read_target, 0, ret);
         /* The target's own file contexts missing is a policy not installed, not bad input. */
         if (r == -ENOENT)
                 return si_error(ctx, -ENOPKG,

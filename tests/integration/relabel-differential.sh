@@ -131,4 +131,10 @@ would=$(echo "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["c
 expect_exit 0 "$SEINSTALL" relabel --root "$R" --json --no-progress
 changed=$(echo "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["changed"])')
 assert_eq "labels changed after a dry run" 0 "$changed"
+# 5. Usage errors are exit 2 and name the problem.
+expect_exit 2 "$SEINSTALL" relabel --root "$R" --threads 0
+assert_contains "--threads 0" "$ERR" "--threads"
+expect_exit 2 "$SEINSTALL" relabel --root "$R" --policy default --file-contexts "$FC"
+expect_exit 2 "$SEINSTALL" relabel --root "$R" --file-contexts "$d/missing_fc" --dry-run
+assert_contains "missing file contexts" "$ERR" "missing_fc"
 echo "ok: relabel-differential"

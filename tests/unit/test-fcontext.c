@@ -25,13 +25,16 @@ struct pair {
         unsigned long checked, mismatches;
 };
 
+/* Without the JIT the engine screens candidates by a required literal: test that path too. */
+static unsigned load_flags;
+
 static void pair_open(struct pair *p, const char *path)
 {
         struct selinux_opt opts[] = {{SELABEL_OPT_PATH, path}};
 
         memset(p, 0, sizeof(*p));
         ck_assert_int_eq(seinstall_new("/", &p->ctx), 0);
-        ck_assert_int_eq(si_fcontext_load_path(p->ctx, path, &p->fc), 0);
+        ck_assert_int_eq(si_fcontext_load_path_flags(p->ctx, path, load_flags, &p->fc), 0);
         ck_assert_int_eq(si_fc_scratch_new(p->fc, &p->s), 0);
         p->h = selabel_open(SELABEL_CTX_FILE, opts, 1);
         ck_assert_ptr_nonnull(p->h);
@@ -303,6 +306,11 @@ START_TEST(test_bad_input)
 }
 END_TEST
 
+static void no_jit_setup(void)
+{
+        load_flags = SI_FC_NO_JIT;
+}
+
 int main(void)
 {
         Suite *s = suite_create("fcontext");
@@ -313,6 +321,15 @@ int main(void)
         tcase_add_test(tc, test_bad_input);
         tcase_add_test(tc, test_odd_paths);
         tcase_add_test(tc, test_host_specs);
+        tcase_add_test(tc, test_host_tree);
+        suite_add_tcase(s, tc);
+
+        /* The same comparisons with the interpreter and the required-literal screen. */
+        tc = tcase_create("no-jit");
+        tcase_set_timeout(tc, 300);
+        tcase_add_checked_fixture(tc, no_jit_setup, NULL);
+        tcase_add_test(tc, test_crafted);
+        tcase_add_test(tc, test_odd_paths);
         tcase_add_test(tc, test_host_tree);
         suite_add_tcase(s, tc);
         return run_suite(s);
