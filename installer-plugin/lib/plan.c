@@ -183,6 +183,13 @@ static int add_entry(struct seinstall_ctx *ctx, const char *file, unsigned line,
                                 "%s:%u: the mount point is longer than %d bytes: no directory "
                                 "can be mounted there",
                                 file, line, PATH_MAX);
+        /* Two filesystems planned on one mount point: the first would be hidden, never what
+         * an installer means. */
+        for (size_t i = 0; i < l->n; i++)
+                if (streq(l->v[i].mountpoint, target))
+                        return si_error(ctx, -EBADMSG,
+                                        "%s:%u: %s is already planned on line %u; keep one of them",
+                                        file, line, target, l->v[i].line);
         if (!type || streq(type, "auto")) {
                 r = resolve_device(ctx, file, line, fs, &dev);
                 if (r < 0)

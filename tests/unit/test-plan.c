@@ -92,6 +92,11 @@ START_TEST(test_bad_lines)
         ck_assert_ptr_nonnull(strstr(seinstall_last_error(pr.ctx), "not an absolute path"));
         plan_done(&pr);
 
+        plan_run(&pr, "/dev/vda2 / ext4\n\n/dev/vda3 /home xfs\n/dev/vda4 / xfs\n");
+        assert_failed_at(&pr, -EBADMSG, 4);
+        ck_assert_ptr_nonnull(strstr(seinstall_last_error(pr.ctx), "already planned on line 1"));
+        plan_done(&pr);
+
         plan_run(&pr, "# nothing but comments\n\n");
         ck_assert_int_eq(pr.r, -EBADMSG);
         plan_done(&pr);
