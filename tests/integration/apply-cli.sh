@@ -66,3 +66,27 @@ expect_exit 0 "$SEINSTALL" apply --root "$T" --mode disabled
 assert_eq "GRUB_CMDLINE_LINUX when disabled" 'GRUB_CMDLINE_LINUX="console=ttyS0,115200n8"' \
         "$(grep '^GRUB_CMDLINE_LINUX=' "$T/etc/default/grub")"
 assert_contains "todo names update-grub" "$OUT" "update-grub"
+
+# --regenerate runs the distribution's command inside the target (chroot), its output kept off
+# stdout; a failing one is exit 3 with what to do. Needs root (chroot) and a static shell.
+[ "$(id -u)" = 0 ] || skip "needs root for chroot (--regenerate)"
+if [ ! -x /bin/busybox ] || ldd /bin/busybox >/dev/null 2>&1; then
+        skip "needs a static /bin/busybox (busybox-static) to run update-grub in the target"
+fi
+mkdir -p "$T/bin" "$T/usr/sbin" "$T/boot/grub"
+cp /bin/busybox "$T/bin/busybox"
+printf '#!/bin/busybox sh\n/bin/busybox echo "update-grub ran"\n/bin/busybox grep "^GRUB_CMDLINE_LINUX=" /etc/default/grub >/boot/grub/grub.cfg\n' \
+        >"$T/usr/sbin/update-grub"
+chmod +x "$T/usr/sbin/update-grub"
+expect_exit 0 "$SEINSTALL" apply --root "$T" --mode permissive --regenerate --json
+assert_contains "update-grub's output goes to stderr" "$ERR" "update-grub ran"
+assert_eq "grub.cfg written inside the target" 'GRUB_CMDLINE_LINUX="console=ttyS0,115200n8 security=selinux"' \
+        "$(cat "$T/boot/grub/grub.cfg")"
+if command -v python3 >/dev/null; then
+        echo "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert any(c["file"] == "/boot/grub/grub.cfg" for c in d["changes"]) and d["todo"] == [], d' ||
+                fail "apply --regenerate --json: $OUT"
+        echo "ok: stdout is only the JSON document, grub.cfg reported"
+fi
+printf '#!/bin/busybox sh\nexit 4\n' >"$T/usr/sbin/update-grub"
+expect_exit 3 "$SEINSTALL" apply --root "$T" --mode disabled --regenerate
+assert_contains "failed regeneration" "$ERR" "update-grub failed"
