@@ -112,9 +112,12 @@ static int read_tfile(struct seinstall_ctx *ctx, struct tfile *f)
         if (r < 0)
                 return si_error(ctx, r, "Could not read %s%s: %s", ctx->root, f->path,
                                 strerror(-r));
-        if (memchr(f->text, '\0', f->len))
+        if (memchr(f->text, '\0', f->len)) {
+                free(f->text); /* the caller frees only the files it keeps */
+                f->text = NULL;
                 return si_error(ctx, -EBADMSG, "%s%s is not a text file: leaving it alone",
                                 ctx->root, f->path);
+        }
         return 1;
 }
 
