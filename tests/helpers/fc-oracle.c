@@ -198,5 +198,7 @@ int main(int argc, char **argv)
                "%lu mismatches\n",
                checked, nocontext, (unsigned long) nlinks, mismatches);
         selabel_close(hnd);
+        free(stack);
+        free(path);
         return mismatches ? 1 : 0;
 }
