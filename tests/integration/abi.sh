@@ -71,11 +71,7 @@ done <"$d/undeclared"
 globals=$(awk '/global:/ {g = 1; next} /local:/ {g = 0} g' "$symfile" | tr -d ' \t' |
         tr ';' '\n' | sed '/^$/d; /^\/\*/d; /^\*/d')
 if grep -q '[*?]' <<<"$globals"; then
-        if [ "${SEINSTALL_ABI_ALLOW_WILDCARD:-1}" = 1 ]; then
-                echo "note: libseinstall.sym still exports by wildcard ($(grep '[*?]' <<<"$globals" | tr '\n' ' ')); header and library compared only"
-        else
-                problem "libseinstall.sym exports by wildcard: list each call"
-        fi
+        problem "libseinstall.sym exports by wildcard ($(grep '[*?]' <<<"$globals" | tr '\n' ' ')): list each call by name"
 else
         sort -u <<<"$globals" >"$d/listed"
         while read -r name; do
