@@ -18,8 +18,8 @@ target_tarball() {
         key=$(printf '%s %s v1' "$TARGET_SUITE" "$TARGET_PACKAGES" | sha256sum | cut -c1-12)
         tar=$cache/target-$TARGET_SUITE-$key.tar
         if [ ! -s "$tar" ]; then
-                log "building the Debian target with mmdebstrap (cached in $tar)"
-                mmdebstrap --quiet --variant=minbase --include="$TARGET_PACKAGES" \
+                log "building the Debian target with mmdebstrap (cached in $tar)" >&2
+                mmdebstrap --quiet --variant=minbase --format=tar --include="$TARGET_PACKAGES" \
                         "$TARGET_SUITE" "$tar.tmp" >&2 || return 1
                 mv "$tar.tmp" "$tar"
         fi
