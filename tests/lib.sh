@@ -20,12 +20,21 @@ on_exit() {
         _cleanups=("$*" "${_cleanups[@]}")
 }
 _run_cleanups() {
-        local c
+        local c d
         for c in "${_cleanups[@]}"; do eval "$c" >/dev/null 2>&1 || true; done
+        # Scratch directories last: they hold the images and mount points the cleanups above
+        # were undoing.
+        while read -r d; do
+                _umount_below "$d" >/dev/null 2>&1
+                rm -rf "$d"
+        done <"$_scratch_list"
+        rm -f "$_errf" "$_scratch_list"
 }
 trap _run_cleanups EXIT
 _errf=$(mktemp)
-on_exit "rm -f '$_errf'"
+# scratch_dir runs in a command substitution, a subshell whose on_exit would be lost: it
+# records its directories in this file instead, which the test's own shell reads at exit.
+_scratch_list=$(mktemp)
 
 require_root() {
         [ "$(id -u)" = 0 ] || skip "needs root (loop devices and mounts)"
@@ -35,11 +44,17 @@ require_loop() {
         [ -e /dev/loop-control ] || skip "no /dev/loop-control: this kernel has no loop devices"
 }
 
+# Unmount everything mounted below DIR, deepest first. (findmnt -R only walks below a mount
+# point, and a scratch directory is not one: it found nothing.)
+_umount_below() {
+        awk -v d="$1/" 'index($2, d) == 1 {print $2}' /proc/self/mounts | sort -r | xargs -r umount -l
+}
+
 # A scratch directory removed at exit (unmounting anything left below it first).
 scratch_dir() {
         local d
         d=$(mktemp -d "${TMPDIR:-/tmp}/seinstall-it.XXXXXX")
-        on_exit "findmnt -rn -o TARGET -R '$d' | sort -r | xargs -r umount -l; rm -rf '$d'"
+        echo "$d" >>"$_scratch_list"
         echo "$d"
 }
 
