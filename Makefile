@@ -187,10 +187,12 @@ $(BUILD)/tests/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay-main.c $(LIB
 	$(Q)$(CC) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) -o $@ $< tests/fuzz/replay-main.c \
 		$(LIB_AR) $(PKG_LIBS)
 
-$(BUILD)/tests/helpers/%: tests/helpers/%.c $(LIB_AR)
+# Helpers exit as the CLI does: they share its errno-to-exit-status mapping (cli/common.c).
+$(BUILD)/tests/helpers/%: tests/helpers/%.c $(BUILD)/installer-plugin/cli/common.o $(LIB_AR)
 	@mkdir -p $(@D)
 	$(call quiet,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_AR) $(PKG_LIBS)
+	$(Q)$(CC) $(CFLAGS) -Iinstaller-plugin/cli $(LDFLAGS) -o $@ $< \
+		$(BUILD)/installer-plugin/cli/common.o $(LIB_AR) $(PKG_LIBS)
 
 FUZZ_CHECK := $(if $(FUZZ_SRC),tests/fuzz/replay-all.sh)
 

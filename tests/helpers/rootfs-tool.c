@@ -6,27 +6,10 @@
  *   rootfs-tool mkdir ROOT PATH       create PATH and its parents in ROOT
  *   rootfs-tool read ROOT PATH        print PATH of ROOT
  *   rootfs-tool unlink ROOT PATH
- * Exit status as the CLI's: 0 ok, 2 bad input, 3 the system failed; the error on stderr. */
+ * Exit status as the CLI's (cli_exit_status): 0 ok, 2 bad input, 3 the system failed; the error
+ * on stderr. */
+#include "cli.h"
 #include "seinstall-private.h"
-
-static int exit_status(int r)
-{
-        switch (-r) {
-        case 0:
-                return 0;
-        case EINVAL:
-        case EBADMSG:
-        case ENOENT:
-        case ENOTDIR:
-        case EISDIR:
-        case EFBIG:
-        case ELOOP:
-        case ENAMETOOLONG:
-                return 2;
-        default:
-                return 3;
-        }
-}
 
 int main(int argc, char **argv)
 {
@@ -42,7 +25,7 @@ int main(int argc, char **argv)
         r = seinstall_new(argv[2], &ctx);
         if (r < 0) {
                 fprintf(stderr, "rootfs-tool: root %s: %s\n", argv[2], strerror(-r));
-                return exit_status(r);
+                return cli_exit_status(r);
         }
         if (streq(argv[1], "write") && argc == 5) {
                 r = read_file_bounded(argv[4], 64 << 20, &data, &len);
@@ -62,5 +45,5 @@ int main(int argc, char **argv)
         if (r < 0)
                 fprintf(stderr, "rootfs-tool: %s %s: %s\n", argv[1], argv[3], strerror(-r));
         seinstall_unref(ctx);
-        return exit_status(r);
+        return cli_exit_status(r);
 }
