@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "configure.h"
+#include "fuzz-text.h"
 
 typedef int (*edit_fn)(const char *old, size_t len, const struct si_cmdline_goal *goal, char **ret,
                        struct sbuf *what);
@@ -50,14 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         _cleanup_free_ char *text = NULL, *v = NULL;
         struct sbuf all = {};
 
-        if (size > 65536)
-                return 0;
-        text = malloc(size + 1);
+        text = fuzz_text(data, size, 65536);
         if (!text)
-                return 0;
-        memcpy(text, data, size);
-        text[size] = '\0';
-        if (memchr(text, '\0', size))
                 return 0;
 
         if (si_bls_cmdline(text, size, &all) == 0 && sbuf_puts(&all, "") == 0) {

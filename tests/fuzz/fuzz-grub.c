@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "configure.h"
+#include "fuzz-text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -13,15 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         unsigned line = 0, lines = 1;
         int r;
 
-        if (size > 65536)
-                return 0;
-        text = malloc(size + 1);
+        text = fuzz_text(data, size, 65536);
         if (!text)
-                return 0;
-        memcpy(text, data, size);
-        text[size] = '\0';
-        /* bootloader.c refuses files with NUL bytes before they get here */
-        if (memchr(text, '\0', size))
                 return 0;
         for (size_t i = 0; i < size; i++)
                 lines += text[i] == '\n';
