@@ -23,7 +23,9 @@ struct cli_common {
 /* Long option entries for --root and --json, to put into a subcommand's option table. */
 #define CLI_COMMON_OPTIONS                                                                         \
         {"root", required_argument, NULL, 'R'}, {"json", no_argument, NULL, 'J'},                  \
-                {"help", no_argument, NULL, 'h'}
+        {                                                                                          \
+                "help", no_argument, NULL, 'h'                                                     \
+        }
 
 /* Handle a common option; returns true when @opt was one. */
 bool cli_common_option(struct cli_common *c, int opt, const char *arg);

@@ -14,12 +14,12 @@ static const struct {
         int (*run)(int argc, char **argv);
         const char *summary;
 } commands[] = {
-        {"check", cmd_check, "can the target's filesystems carry SELinux labels?"},
-        {"relabel", cmd_relabel, "label every file of the target from its file contexts"},
-        {"apply", cmd_apply, "write the SELinux config and kernel command line of the target"},
-        {"install", cmd_install, "check, policy, relabel and configure, unattended"},
-        {"profile", cmd_profile, "show a profile's effective settings and their sources"},
-        {"status", cmd_status, "show the target's SELinux state"},
+    {"check", cmd_check, "can the target's filesystems carry SELinux labels?"},
+    {"relabel", cmd_relabel, "label every file of the target from its file contexts"},
+    {"apply", cmd_apply, "write the SELinux config and kernel command line of the target"},
+    {"install", cmd_install, "check, policy, relabel and configure, unattended"},
+    {"profile", cmd_profile, "show a profile's effective settings and their sources"},
+    {"status", cmd_status, "show the target's SELinux state"},
 };
 
 static void usage(FILE *f)

@@ -554,7 +554,8 @@ seinstall_install(struct seinstall_ctx *ctx, const struct seinstall_settings *se
 SEINSTALL_EXPORT struct seinstall_install_result *
 seinstall_install_result_unref(struct seinstall_install_result *r);
 /* Whether the check refused the target (nothing was changed then). */
-SEINSTALL_EXPORT bool seinstall_install_result_get_refused(const struct seinstall_install_result *r);
+SEINSTALL_EXPORT bool
+seinstall_install_result_get_refused(const struct seinstall_install_result *r);
 /* The mode installed (after any lowering by the check) with the source that decided it, and
  * the policy type. Owned by @r. */
 SEINSTALL_EXPORT enum seinstall_mode

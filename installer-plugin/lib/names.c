@@ -11,9 +11,9 @@ static const char *name_of(const char *const *names, size_t n, int i)
 }
 
 static const char *const mode_names[] = {
-        [SEINSTALL_MODE_ENFORCING] = "enforcing",
-        [SEINSTALL_MODE_PERMISSIVE] = "permissive",
-        [SEINSTALL_MODE_DISABLED] = "disabled",
+    [SEINSTALL_MODE_ENFORCING] = "enforcing",
+    [SEINSTALL_MODE_PERMISSIVE] = "permissive",
+    [SEINSTALL_MODE_DISABLED] = "disabled",
 };
 
 SEINSTALL_EXPORT enum seinstall_mode seinstall_mode_from_string(const char *s)
@@ -34,9 +34,9 @@ SEINSTALL_EXPORT const char *seinstall_mode_to_string(enum seinstall_mode mode)
 SEINSTALL_EXPORT const char *seinstall_source_to_string(enum seinstall_source source)
 {
         static const char *const names[] = {
-                [SEINSTALL_SOURCE_DEFAULT] = "default", [SEINSTALL_SOURCE_TARGET] = "target",
-                [SEINSTALL_SOURCE_PROFILE] = "profile", [SEINSTALL_SOURCE_BOOT] = "boot",
-                [SEINSTALL_SOURCE_HOST] = "host",       [SEINSTALL_SOURCE_BUILTIN] = "builtin",
+            [SEINSTALL_SOURCE_DEFAULT] = "default", [SEINSTALL_SOURCE_TARGET] = "target",
+            [SEINSTALL_SOURCE_PROFILE] = "profile", [SEINSTALL_SOURCE_BOOT] = "boot",
+            [SEINSTALL_SOURCE_HOST] = "host",       [SEINSTALL_SOURCE_BUILTIN] = "builtin",
         };
         return name_of(names, ELEMENTSOF(names), source);
 }
@@ -44,11 +44,11 @@ SEINSTALL_EXPORT const char *seinstall_source_to_string(enum seinstall_source so
 SEINSTALL_EXPORT const char *seinstall_labeling_to_string(enum seinstall_labeling l)
 {
         static const char *const names[] = {
-                [SEINSTALL_LABELING_XATTR] = "xattr",
-                [SEINSTALL_LABELING_TRANS] = "trans",
-                [SEINSTALL_LABELING_GENFS] = "genfs",
-                [SEINSTALL_LABELING_MOUNT_CONTEXT] = "mount-context",
-                [SEINSTALL_LABELING_NONE] = "none",
+            [SEINSTALL_LABELING_XATTR] = "xattr",
+            [SEINSTALL_LABELING_TRANS] = "trans",
+            [SEINSTALL_LABELING_GENFS] = "genfs",
+            [SEINSTALL_LABELING_MOUNT_CONTEXT] = "mount-context",
+            [SEINSTALL_LABELING_NONE] = "none",
         };
         return name_of(names, ELEMENTSOF(names), l);
 }
@@ -56,10 +56,10 @@ SEINSTALL_EXPORT const char *seinstall_labeling_to_string(enum seinstall_labelin
 SEINSTALL_EXPORT const char *seinstall_verdict_to_string(enum seinstall_verdict v)
 {
         static const char *const names[] = {
-                [SEINSTALL_VERDICT_OK] = "ok",
-                [SEINSTALL_VERDICT_NOTE] = "note",
-                [SEINSTALL_VERDICT_WARN] = "warn",
-                [SEINSTALL_VERDICT_REFUSE] = "refuse",
+            [SEINSTALL_VERDICT_OK] = "ok",
+            [SEINSTALL_VERDICT_NOTE] = "note",
+            [SEINSTALL_VERDICT_WARN] = "warn",
+            [SEINSTALL_VERDICT_REFUSE] = "refuse",
         };
         return name_of(names, ELEMENTSOF(names), v);
 }

@@ -36,9 +36,9 @@ static inline void fclosep(FILE **f)
         if (*f)
                 fclose(*f);
 }
-#define _cleanup_(f)    __attribute__((cleanup(f)))
-#define _cleanup_free_  _cleanup_(freep)
-#define _cleanup_close_ _cleanup_(closep)
+#define _cleanup_(f)     __attribute__((cleanup(f)))
+#define _cleanup_free_   _cleanup_(freep)
+#define _cleanup_close_  _cleanup_(closep)
 #define _cleanup_fclose_ _cleanup_(fclosep)
 
 #define TAKE_PTR(p)                                                                                \
@@ -94,7 +94,8 @@ int si_error(struct seinstall_ctx *ctx, int err, const char *fmt, ...) _printf_(
 
 /* ---- settings (settings.c) ------------------------------------------------------------- */
 
-/* A policy type is a plain directory name under /etc/selinux: not empty, no "/", not "." or "..". */
+/* A policy type is a plain directory name under /etc/selinux: not empty, no "/", not "." or "..".
+ */
 bool si_policy_type_valid(const char *type);
 
 /* ---- growable string buffer (util.c) ----------------------------------------------------- */

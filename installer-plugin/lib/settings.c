@@ -89,8 +89,8 @@ SEINSTALL_EXPORT int seinstall_settings_set_mode(struct seinstall_settings *s,
         return 1;
 }
 
-SEINSTALL_EXPORT enum seinstall_mode
-seinstall_settings_get_mode(const struct seinstall_settings *s, enum seinstall_source *ret_source)
+SEINSTALL_EXPORT enum seinstall_mode seinstall_settings_get_mode(const struct seinstall_settings *s,
+                                                                 enum seinstall_source *ret_source)
 {
         if (!s)
                 return SEINSTALL_MODE_INVALID;

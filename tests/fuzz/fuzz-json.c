@@ -50,7 +50,8 @@ static bool valid_json_string(const unsigned char *s, size_t n)
                                 if (i + 6 > n - 1)
                                         return false;
                                 for (size_t k = 2; k < 6; k++)
-                                        if (!strchr("0123456789abcdefABCDEF", s[i + k]) || !s[i + k])
+                                        if (!strchr("0123456789abcdefABCDEF", s[i + k]) ||
+                                            !s[i + k])
                                                 return false;
                                 i += 6;
                         } else if (strchr("\"\\/bfnrt", s[i + 1]) && s[i + 1]) {

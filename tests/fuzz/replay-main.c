@@ -62,7 +62,8 @@ static int run_path(const char *path, unsigned *count)
                 return -1;
         for (int i = 0; i < n; i++) {
                 char *p = NULL;
-                if (names[i]->d_name[0] != '.' && asprintf(&p, "%s/%s", path, names[i]->d_name) >= 0) {
+                if (names[i]->d_name[0] != '.' &&
+                    asprintf(&p, "%s/%s", path, names[i]->d_name) >= 0) {
                         if (run_path(p, count) < 0)
                                 r = -1;
                 }

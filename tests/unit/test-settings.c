@@ -33,22 +33,18 @@ START_TEST(test_precedence_any_order)
 {
         enum seinstall_source src;
 
-        ck_assert_int_eq(seinstall_settings_set_mode(s, SEINSTALL_MODE_DISABLED,
-                                                     SEINSTALL_SOURCE_BOOT),
-                         1);
-        ck_assert_int_eq(seinstall_settings_set_mode(s, SEINSTALL_MODE_PERMISSIVE,
-                                                     SEINSTALL_SOURCE_PROFILE),
-                         0);
-        ck_assert_int_eq(seinstall_settings_set_mode(s, SEINSTALL_MODE_ENFORCING,
-                                                     SEINSTALL_SOURCE_TARGET),
-                         0);
+        ck_assert_int_eq(
+            seinstall_settings_set_mode(s, SEINSTALL_MODE_DISABLED, SEINSTALL_SOURCE_BOOT), 1);
+        ck_assert_int_eq(
+            seinstall_settings_set_mode(s, SEINSTALL_MODE_PERMISSIVE, SEINSTALL_SOURCE_PROFILE), 0);
+        ck_assert_int_eq(
+            seinstall_settings_set_mode(s, SEINSTALL_MODE_ENFORCING, SEINSTALL_SOURCE_TARGET), 0);
         ck_assert_int_eq(seinstall_settings_get_mode(s, &src), SEINSTALL_MODE_DISABLED);
         ck_assert_int_eq(src, SEINSTALL_SOURCE_BOOT);
 
         /* The same source may change its mind: the last boot option wins. */
-        ck_assert_int_eq(seinstall_settings_set_mode(s, SEINSTALL_MODE_PERMISSIVE,
-                                                     SEINSTALL_SOURCE_BOOT),
-                         1);
+        ck_assert_int_eq(
+            seinstall_settings_set_mode(s, SEINSTALL_MODE_PERMISSIVE, SEINSTALL_SOURCE_BOOT), 1);
         ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_PERMISSIVE);
 
         ck_assert_int_eq(seinstall_settings_set_policy(s, "mls", SEINSTALL_SOURCE_TARGET), 1);
@@ -57,22 +53,23 @@ START_TEST(test_precedence_any_order)
         ck_assert_str_eq(seinstall_settings_get_policy(s, &src), "default");
         ck_assert_int_eq(src, SEINSTALL_SOURCE_PROFILE);
 
-        ck_assert_int_eq(seinstall_settings_set_unsupported_warn(s, true, SEINSTALL_SOURCE_BOOT), 1);
-        ck_assert_int_eq(seinstall_settings_set_unsupported_warn(s, false, SEINSTALL_SOURCE_PROFILE),
-                         0);
+        ck_assert_int_eq(seinstall_settings_set_unsupported_warn(s, true, SEINSTALL_SOURCE_BOOT),
+                         1);
+        ck_assert_int_eq(
+            seinstall_settings_set_unsupported_warn(s, false, SEINSTALL_SOURCE_PROFILE), 0);
         ck_assert(seinstall_settings_get_unsupported_warn(s, NULL));
 }
 END_TEST
 
 START_TEST(test_invalid)
 {
-        ck_assert_int_eq(seinstall_settings_set_mode(s, SEINSTALL_MODE_INVALID,
-                                                     SEINSTALL_SOURCE_BOOT),
+        ck_assert_int_eq(
+            seinstall_settings_set_mode(s, SEINSTALL_MODE_INVALID, SEINSTALL_SOURCE_BOOT), -EINVAL);
+        ck_assert_int_eq(
+            seinstall_settings_set_mode(s, SEINSTALL_MODE_PERMISSIVE, SEINSTALL_SOURCE_HOST),
+            -EINVAL);
+        ck_assert_int_eq(seinstall_settings_set_policy(s, "../etc", SEINSTALL_SOURCE_BOOT),
                          -EINVAL);
-        ck_assert_int_eq(seinstall_settings_set_mode(s, SEINSTALL_MODE_PERMISSIVE,
-                                                     SEINSTALL_SOURCE_HOST),
-                         -EINVAL);
-        ck_assert_int_eq(seinstall_settings_set_policy(s, "../etc", SEINSTALL_SOURCE_BOOT), -EINVAL);
         ck_assert_int_eq(seinstall_settings_set_policy(s, "..", SEINSTALL_SOURCE_BOOT), -EINVAL);
         ck_assert_int_eq(seinstall_settings_set_policy(s, "", SEINSTALL_SOURCE_BOOT), -EINVAL);
         ck_assert_ptr_null(seinstall_settings_get_policy(s, NULL));
@@ -86,7 +83,7 @@ START_TEST(test_names)
                          "mount-context");
         ck_assert_str_eq(seinstall_verdict_to_string(SEINSTALL_VERDICT_REFUSE), "refuse");
         ck_assert_ptr_null(seinstall_labeling_to_string((enum seinstall_labeling) 99));
-        ck_assert_ptr_null(seinstall_verdict_to_string((enum seinstall_verdict) -1));
+        ck_assert_ptr_null(seinstall_verdict_to_string((enum seinstall_verdict) - 1));
 }
 END_TEST
 
