@@ -5,85 +5,12 @@
  * bootcmd.c computes. GRUB's defaults are /etc/default/grub followed by the
  * /etc/default/grub.d/ *.cfg it sources; BLS entries live in /boot, /efi or /boot/efi.
  */
-#include <dirent.h>
 #include <fcntl.h>
 
 #include "configure.h"
 
 static const char *const bls_dirs[] = {"/boot/loader/entries", "/efi/loader/entries",
                                        "/boot/efi/loader/entries"};
-
-void si_strv_free(char **v, size_t n)
-{
-        for (size_t i = 0; v && i < n; i++)
-                free(v[i]);
-        free(v);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-        return strcmp(*(char *const *) a, *(char *const *) b);
-}
-
-#define LIST_MAX 65536
-
-int si_root_list(struct seinstall_ctx *ctx, const char *dir, const char *prefix, const char *suffix,
-                 char ***ret, size_t *ret_n)
-{
-        int dfd = root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
-        char **names = NULL;
-        size_t n = 0;
-        struct dirent *de;
-        DIR *d;
-        int r = 0;
-
-        *ret = NULL;
-        *ret_n = 0;
-        if (dfd == -ENOENT || dfd == -ENOTDIR)
-                return 0;
-        if (dfd < 0)
-                return dfd;
-        d = fdopendir(dfd);
-        if (!d) {
-                r = -errno;
-                close(dfd);
-                return r;
-        }
-        while ((de = readdir(d))) {
-                size_t l = strlen(de->d_name), sl = suffix ? strlen(suffix) : 0;
-                char **p;
-
-                if (de->d_name[0] == '.' || (prefix && !startswith(de->d_name, prefix)) ||
-                    (suffix && (l <= sl || !streq(de->d_name + l - sl, suffix))))
-                        continue;
-                if (n >= LIST_MAX) {
-                        r = -E2BIG;
-                        break;
-                }
-                p = realloc(names, (n + 1) * sizeof(*names));
-                if (!p) {
-                        r = -ENOMEM;
-                        break;
-                }
-                names = p;
-                names[n] = path_join(dir, de->d_name);
-                if (!names[n]) {
-                        r = -ENOMEM;
-                        break;
-                }
-                n++;
-        }
-        closedir(d);
-        if (r < 0) {
-                si_strv_free(names, n);
-                return r;
-        }
-        if (n > 0)
-                qsort(names, n, sizeof(*names), cmp_str);
-        *ret = names;
-        *ret_n = n;
-        return 0;
-}
 
 /* A file of the target read whole; text NULL when it does not exist. */
 struct tfile {

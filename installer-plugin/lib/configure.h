@@ -10,14 +10,6 @@
 #define SI_TEXT_FILE_MAX (1024 * 1024)
 #define SI_KCONFIG_MAX   (8 * 1024 * 1024)
 
-/* ---- listing directories of the target (bootloader.c) ----------------------------------- */
-
-/* Sorted target paths "@dir/NAME" of the entries of @dir whose name starts with @prefix and
- * ends with @suffix (either NULL: any), hidden ones skipped. A missing @dir gives none. */
-int si_root_list(struct seinstall_ctx *ctx, const char *dir, const char *prefix, const char *suffix,
-                 char ***ret, size_t *ret_n);
-void si_strv_free(char **v, size_t n);
-
 /* ---- /etc/selinux/config (config.c) ------------------------------------------------------ */
 
 struct si_config {

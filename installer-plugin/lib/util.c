@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* util.c — small generic helpers: growable strings, JSON escaping, lines, bounded reads. */
+/* util.c — the generic helpers util.h declares: growable strings, JSON escaping, string lists,
+ * lines, bounded reads and complete writes. No seinstall types here. */
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "seinstall-private.h"
+#include "util.h"
 
 int sbuf_append(struct sbuf *b, const char *s, size_t n)
 {
@@ -240,4 +241,11 @@ char *path_join(const char *a, const char *b)
         if (asprintf(&s, "%.*s/%s", (int) la, a, b) < 0)
                 return NULL;
         return s;
+}
+
+void si_strv_free(char **v, size_t n)
+{
+        for (size_t i = 0; v && i < n; i++)
+                free(v[i]);
+        free(v);
 }

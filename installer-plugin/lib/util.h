@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * util.h — generic helpers with no seinstall types, shared by the library, the `seinstall`
+ * command, seinstall-firstboot and the tests: cleanup attributes, string comparisons, growable
+ * strings and the one JSON string writer, string lists, lines, bounded reads and complete
+ * writes, and the one errno-to-exit-status table of the command-line contract. Not installed;
+ * the commands link util.o themselves (the library exports none of it).
+ */
+#ifndef SEINSTALL_UTIL_H
+#define SEINSTALL_UTIL_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+#define _unused_       __attribute__((unused))
+#define ELEMENTSOF(x)  (sizeof(x) / sizeof((x)[0]))
+
+/* ---- cleanup helpers (systemd style) ---------------------------------------------------- */
+
+static inline void freep(void *p)
+{
+        free(*(void **) p);
+}
+static inline void closep(int *fd)
+{
+        if (*fd >= 0) {
+                int saved = errno;
+                close(*fd);
+                errno = saved;
+        }
+}
+static inline void fclosep(FILE **f)
+{
+        if (*f)
+                fclose(*f);
+}
+#define _cleanup_(f)     __attribute__((cleanup(f)))
+#define _cleanup_free_   _cleanup_(freep)
+#define _cleanup_close_  _cleanup_(closep)
+#define _cleanup_fclose_ _cleanup_(fclosep)
+
+#define TAKE_PTR(p)                                                                                \
+        ({                                                                                         \
+                __typeof__(p) _p = (p);                                                            \
+                (p) = NULL;                                                                        \
+                _p;                                                                                \
+        })
+#define TAKE_FD(fd)                                                                                \
+        ({                                                                                         \
+                int _fd = (fd);                                                                    \
+                (fd) = -EBADF;                                                                     \
+                _fd;                                                                               \
+        })
+
+/* ---- strings ---------------------------------------------------------------------------- */
+
+static inline bool streq(const char *a, const char *b)
+{
+        return strcmp(a, b) == 0;
+}
+static inline bool streq_ptr(const char *a, const char *b)
+{
+        if (!a || !b)
+                return a == b;
+        return strcmp(a, b) == 0;
+}
+/* Returns the part of @s after @prefix, or NULL when @s does not start with it. */
+static inline const char *startswith(const char *s, const char *prefix)
+{
+        size_t n = strlen(prefix);
+        return strncmp(s, prefix, n) == 0 ? s + n : NULL;
+}
+
+/* ---- string lists ----------------------------------------------------------------------- */
+
+/* Free the first @n strings of @v and @v itself (NULL is fine). */
+void si_strv_free(char **v, size_t n);
+
+/* ---- growable string buffer ------------------------------------------------------------- */
+
+struct sbuf {
+        char *s;    /* NUL-terminated, NULL until the first append */
+        size_t len; /* without the NUL */
+        size_t cap;
+};
+
+int sbuf_append(struct sbuf *b, const char *s, size_t n);
+int sbuf_puts(struct sbuf *b, const char *s);
+int sbuf_printf(struct sbuf *b, const char *fmt, ...) _printf_(2, 3);
+/* Append @s as a JSON string literal, quotes included; bytes that are not valid UTF-8 are
+ * written as \u00XX of the byte so the output is always valid JSON. NULL gives null. */
+int sbuf_json_str(struct sbuf *b, const char *s);
+/* Hand the string over (never NULL on success: an empty buffer gives ""). */
+char *sbuf_steal(struct sbuf *b);
+void sbuf_free(struct sbuf *b);
+
+/* ---- lines ------------------------------------------------------------------------------ */
+
+/* Iterate over the lines of a buffer: returns false at the end; otherwise *ret_line and *ret_len
+ * describe the next line without its "\n" (and without a "\r" before it). */
+bool next_line(const char **pos, const char *end, const char **ret_line, size_t *ret_len);
+/* Strip leading and trailing blanks (space, tab) of the range in place; returns the new len. */
+size_t strip_range(const char **s, size_t len);
+
+/* ---- files ------------------------------------------------------------------------------ */
+
+/* Read a whole regular file opened with @fd, at most @max bytes (-EFBIG beyond). The result is
+ * NUL-terminated; *ret_len excludes the NUL. */
+int read_fd_bounded(int fd, size_t max, char **ret, size_t *ret_len);
+/* Read a file of the host (not the target), bounded as above. */
+int read_file_bounded(const char *path, size_t max, char **ret, size_t *ret_len);
+/* Write all of @buf to @fd, retrying short writes and EINTR. */
+int write_all(int fd, const void *buf, size_t len);
+/* Join @a and @b with exactly one "/" between them. NULL on ENOMEM. */
+char *path_join(const char *a, const char *b);
+
+#endif
