@@ -238,10 +238,11 @@ int si_root_list(struct seinstall_ctx *ctx, const char *dir, const char *prefix,
         DIR *d;
         int r = 0;
 
-        *ret = NULL;
-        *ret_n = 0;
-        if (dfd == -ENOENT || dfd == -ENOTDIR)
+        if (dfd == -ENOENT || dfd == -ENOTDIR) {
+                *ret = NULL;
+                *ret_n = 0;
                 return 0;
+        }
         if (dfd < 0)
                 return dfd;
         d = fdopendir(dfd);

@@ -95,6 +95,47 @@ START_TEST(test_read_bounded)
 }
 END_TEST
 
+START_TEST(test_root_list)
+{
+        _cleanup_(tmpdir_removep) char *root = make_tmpdir();
+        _cleanup_free_ char *dir = path_join(root, "boot");
+        _cleanup_free_ char *loop = path_join(root, "loop");
+        _cleanup_free_ char *f = NULL;
+        struct seinstall_ctx *ctx = NULL;
+        char *sentinel[1] = {NULL}, **v = sentinel;
+        size_t n = 42;
+
+        ck_assert_int_eq(mkdir(dir, 0755), 0);
+        ck_assert_int_eq(asprintf(&f, "%s/config-6.1", dir) > 0, 1);
+        write_file(f, "");
+        free(f);
+        ck_assert_int_eq(asprintf(&f, "%s/config-5.10", dir) > 0, 1);
+        write_file(f, "");
+        free(f);
+        ck_assert_int_eq(asprintf(&f, "%s/vmlinuz", dir) > 0, 1);
+        write_file(f, "");
+        ck_assert_int_eq(symlink("loop", loop), 0);
+        ck_assert_int_eq(seinstall_new(root, &ctx), 0);
+
+        /* a failure leaves the out-parameters as they were */
+        ck_assert_int_eq(si_root_list(ctx, "/loop", NULL, NULL, &v, &n), -ELOOP);
+        ck_assert_ptr_eq(v, sentinel);
+        ck_assert_int_eq(n, 42);
+
+        ck_assert_int_eq(si_root_list(ctx, "/boot", "config-", NULL, &v, &n), 0);
+        ck_assert_int_eq(n, 2);
+        ck_assert_str_eq(v[0], "/boot/config-5.10");
+        ck_assert_str_eq(v[1], "/boot/config-6.1");
+        si_strv_free(v, n);
+
+        /* a missing directory lists nothing */
+        ck_assert_int_eq(si_root_list(ctx, "/etc/none", NULL, ".conf", &v, &n), 0);
+        ck_assert_ptr_null(v);
+        ck_assert_int_eq(n, 0);
+        seinstall_unref(ctx);
+}
+END_TEST
+
 START_TEST(test_new_bad_root)
 {
         struct seinstall_ctx *ctx = NULL;
@@ -117,6 +158,7 @@ int main(void)
         tcase_add_test(tc, test_json_escape);
         tcase_add_test(tc, test_write_atomic_stays_inside);
         tcase_add_test(tc, test_read_bounded);
+        tcase_add_test(tc, test_root_list);
         tcase_add_test(tc, test_new_bad_root);
         suite_add_tcase(s, tc);
         return run_suite(s);
