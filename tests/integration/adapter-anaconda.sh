@@ -1,12 +1,19 @@
 #!/bin/bash
-# Anaconda adapter: the %pre script turns a kickstart's storage commands into a planned layout
-# and refuses the seed's ReiserFS root with the reason on its output (what Anaconda shows with
-# --erroronfail); the %post --nochroot script runs install on a loop-mounted ext4 target found
-# through ANA_INSTALL_PATH. Anaconda is faked (its paths and variables); seinstall is real.
+# Anaconda adapter. Host: Anaconda is not packaged for Debian, so the kickstart snippet
+# (adapters/anaconda/seinstall.ks, unchanged) runs through tests/hosts/anaconda-run-scripts.py,
+# which runs %pre/%post the way anaconda 45.21 does (its script file in ROOT/tmp, interpreter,
+# chroot or --nochroot, ANA_INSTALL_PATH and LC_ALL=C, the --log file, --erroronfail stopping
+# the install), on the paths Anaconda uses: the kickstart at /run/install/ks.cfg, the scripts
+# under /usr/share/seinstall/adapters, the installed system loop-mounted at /mnt/sysroot, a
+# private /tmp (all in a private mount namespace). pykickstart parses the kickstart when it
+# can be imported (it is not in Debian 12: SEINSTALL_PYKICKSTART=DIR names a source tree);
+# else the harness reads the %pre/%post sections itself and the test says so.
+# Also: the %pre script's translation of storage commands into a planned layout.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
 
 a=$TOP/installer-plugin/adapters/anaconda
+harness=$TOP/tests/hosts/anaconda-run-scripts.py
 shellcheck -s sh "$a/seinstall-pre" "$a/seinstall-post" || fail "shellcheck found problems"
 echo "ok: shellcheck passes on seinstall-pre and seinstall-post"
 # The snippet runs both with the options that make Anaconda stop and show the output.
@@ -14,8 +21,9 @@ assert_contains "seinstall.ks" "$(cat "$a/seinstall.ks")" "%pre --erroronfail"
 assert_contains "seinstall.ks" "$(cat "$a/seinstall.ks")" "%post --nochroot --erroronfail"
 
 export PATH=$TOP/installer-plugin/cli:$PATH
+# Scratch space outside /tmp: the Anaconda runs below get a private /tmp.
+export TMPDIR=/var/tmp
 d=$(scratch_dir)
-export TMPDIR=$d
 
 # The kickstart's layout becomes the plan: part/logvol with --fstype=T or --fstype T, quoted
 # types, Anaconda's "efi", CRLF line ends; swap, PVs and storage lines inside sections are not
@@ -49,35 +57,108 @@ assert_contains "missing kickstart" "$ERR" "cannot read the kickstart"
 
 require_command profile
 require_command check
+require_command install
 require_loop
+command -v python3 >/dev/null || skip "no python3 (Anaconda's script runner is Python)"
 make_fs_image "$d/root.img" ext4 64
 make_fs_image "$d/reiser.img" reiserfs 64
 
-# A good layout passes.
-expect_exit 0 sh "$a/seinstall-pre" "$d/good.ks"
-echo "$OUT"
+# pykickstart, if it can be imported (the harness imports it through PYTHONPATH).
+if [ -n "${SEINSTALL_PYKICKSTART:-}" ]; then
+        export PYTHONPATH=$SEINSTALL_PYKICKSTART${PYTHONPATH:+:$PYTHONPATH}
+fi
+if pkver=$(python3 -c 'import pykickstart; print(pykickstart.__version__)' 2>/dev/null); then
+        echo "host: kickstart parsed by pykickstart $pkver"
+else
+        echo "host: pykickstart is not importable here (not in Debian 12; SEINSTALL_PYKICKSTART=DIR)," \
+                "so the harness reads the %pre/%post sections itself"
+fi
+echo "host: Anaconda's script runner as in anaconda 45.21 (tests/hosts/anaconda-run-scripts.py)"
 
-# The seed's mistake is refused; the output (which Anaconda shows) says why and what to do.
-write_ks "$d/seed.ks" reiserfs "selinux --enforcing"
+# The installer's /usr/share with seinstall's adapters in it (a read-only overlay).
+mkdir -p "$d/share/seinstall"
+cp -r "$TOP/installer-plugin/adapters" "$d/share/seinstall/"
+ln -sf "$TOP/installer-plugin/cli/seinstall" "$d/seinstall"
+
+# anaconda KICKSTART pre|post [SYSROOT_IMAGE]: what Anaconda does with the kickstart, in a
+# private mount namespace with the paths Anaconda uses. stdout: the harness's output, the log
+# files and the state of the installed system afterwards.
+anaconda() {
+        local ks=$1 kind=$2 img=${3:-}
+        echo "BOOT_IMAGE=/images/pxeboot/vmlinuz inst.stage2=hd:LABEL=Fedora inst.ks=file:/run/install/ks.cfg" \
+                >"$d/cmdline"
+        # shellcheck disable=SC2016 # the inner shell's variables
+        unshare -m --propagation private bash -c '
+                set -e
+                d=$1 ks=$2 kind=$3 img=$4 harness=$5
+                mount --bind "$d/cmdline" /proc/cmdline
+                mount -t tmpfs tmpfs /tmp
+                mount -t tmpfs tmpfs /run && mkdir -p /run/install && cp "$ks" /run/install/ks.cfg
+                mount -t overlay overlay -o "lowerdir=$d/share:/usr/share" /usr/share
+                mount -t tmpfs tmpfs /mnt && mkdir /mnt/sysroot
+                [ -z "$img" ] || mount -o loop "$img" /mnt/sysroot
+                set +e
+                python3 "$harness" "$kind" /run/install/ks.cfg /mnt/sysroot
+                rc=$?
+                for f in /tmp/*.log /mnt/sysroot/tmp/*.log /mnt/sysroot/root/*.log; do
+                        [ -f "$f" ] && echo "== $f" && cat "$f"
+                done
+                ls -l /tmp/ks-script-* 2>/dev/null | sed "s/^/== script file: /"
+                [ -z "$img" ] || cp -a /mnt/sysroot/. "$d/after/" 2>/dev/null
+                exit $rc' _ "$d" "$ks" "$kind" "$img" "$harness"
+}
+
+# A kickstart as a person writes it: the snippet pasted in, with the layout and mode.
+user_ks() { # FILE ROOT_FSTYPE EXTRA...
+        local f=$1
+        write_ks "$@"
+        cat "$a/seinstall.ks" >>"$f"
+}
+
+# %pre: the seed's ReiserFS root is refused; --erroronfail stops Anaconda with the reason.
+user_ks "$d/seed.ks" reiserfs "selinux --enforcing"
 sed -i "s|$d/root.img|$d/reiser.img|" "$d/seed.ks"
-expect_exit 1 sh "$a/seinstall-pre" "$d/seed.ks"
-assert_contains "refusal shown by Anaconda" "$OUT$ERR" "reiserfs"
-assert_contains "refusal shown by Anaconda" "$OUT$ERR" "nfs_t"
+expect_exit 1 anaconda "$d/seed.ks" pre
+echo "$OUT"
+assert_contains "Anaconda's %pre run" "$OUT" "Running... /bin/sh /tmp/ks-script-"
+assert_contains "Anaconda stops" "$OUT" "ANACONDA STOPS (error dialog, then exit): %pre script at line"
+assert_contains "the --log file" "$OUT" "== /tmp/seinstall-pre.log"
+# The error dialog shows the log: the reason and the fix.
+dialog=$(sed -n '/^ANACONDA STOPS/,/^== /p' <<<"$OUT")
+assert_contains "error dialog" "$dialog" "reiserfs"
+assert_contains "error dialog" "$dialog" "nfs_t"
 
-# The profile's --unsupported=warn lets it go on.
-write_ks "$d/warn.ks" reiserfs "selinux --enforcing" "%addon org_seinstall --unsupported=warn" "%end"
-sed -i "s|$d/root.img|$d/reiser.img|" "$d/warn.ks"
-expect_exit 0 sh "$a/seinstall-pre" "$d/warn.ks"
-assert_contains "warn profile" "$OUT$ERR" "permissive"
+# The good layout passes %pre, and Anaconda goes on.
+user_ks "$d/good.ks" ext4 "selinux --enforcing"
+expect_exit 0 anaconda "$d/good.ks" pre
+assert_contains "good %pre" "$OUT" "Return code of /bin/sh: 0"
 
-# %post --nochroot: install on the mounted target, settings from the kickstart.
-require_command install
-mount_image "$d/root.img" "$d/sysroot"
-make_target "$d/sysroot"
-write_ks "$d/post.ks" ext4 "selinux --permissive"
-ANA_INSTALL_PATH=$d/sysroot expect_exit 0 sh "$a/seinstall-post" "$d/post.ks"
-config=$(cat "$d/sysroot/etc/selinux/config" 2>/dev/null) || fail "no etc/selinux/config in the target"
+# %post --nochroot on the installed system at /mnt/sysroot, found through ANA_INSTALL_PATH;
+# a chrooted %post of the person's own runs inside it (a shell copied in for it).
+mount_image "$d/root.img" "$d/root"
+make_target "$d/root"
+mkdir -p "$d/root/bin" "$d/root/root"
+cp /bin/busybox "$d/root/bin/sh" 2>/dev/null || cp "$(command -v busybox)" "$d/root/bin/sh" ||
+        skip "no busybox to give the target a shell for the chrooted %post"
+umount "$d/root" || fail "umount $d/root"
+# shellcheck disable=SC2016 # the %post script's variables
+user_ks "$d/post.ks" ext4 "selinux --permissive" "%post --log=/root/chroot-post.log" \
+        'echo "in chroot: ANA_INSTALL_PATH=$ANA_INSTALL_PATH LC_ALL=$LC_ALL"; ls /etc/hostname' "%end"
+mkdir -p "$d/after"
+expect_exit 0 anaconda "$d/post.ks" post "$d/root.img"
+echo "$OUT"
+assert_contains "%post --nochroot" "$OUT" "Running... /bin/sh /tmp/ks-script-"
+assert_contains "chrooted %post" "$OUT" "Running in chroot '/mnt/sysroot'... /bin/sh /tmp/ks-script-"
+assert_contains "chrooted %post's log inside the system" "$OUT" "== /mnt/sysroot/root/chroot-post.log"
+assert_contains "chrooted %post's environment" "$OUT" "ANA_INSTALL_PATH=/mnt/sysroot LC_ALL=C"
+assert_contains "the --log file" "$OUT" "== /tmp/seinstall-post.log"
+config=$(cat "$d/after/etc/selinux/config" 2>/dev/null) || fail "no etc/selinux/config in the target"
 assert_contains "target config" "$config" "SELINUX=permissive"
-assert_contains "target /etc/hostname label" "$(label_of "$d/sysroot/etc/hostname")" ":net_conf_t:"
-ANA_INSTALL_PATH=$d/nowhere expect_exit 1 sh "$a/seinstall-post" "$d/post.ks"
-assert_contains "no target" "$ERR" "ANA_INSTALL_PATH"
+mount_image "$d/root.img" "$d/root"
+assert_contains "target /etc/hostname label" "$(label_of "$d/root/etc/hostname")" ":net_conf_t:"
+umount "$d/root" || fail "umount $d/root"
+
+# %post --erroronfail with nothing at ANA_INSTALL_PATH: Anaconda stops with a ScriptError.
+expect_exit 1 anaconda "$d/good.ks" post
+assert_contains "Anaconda stops" "$OUT" "ANACONDA STOPS (ScriptError)"
+assert_contains "the reason" "$OUT" "no installed system at /mnt/sysroot"
