@@ -93,6 +93,10 @@ DEPS_TEST  := selinux-policy-default policycoreutils selinux-utils e2fsprogs xfs
               tmux shellcheck attr
 DEPS_E2E   := qemu-system-x86 busybox-static mmdebstrap cpio zstd kmod checkpolicy
 DEPS       := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_E2E)
+# The real installer hosts the adapter tests run in (tests/integration/adapter-*.sh).
+DEPS_HOSTS := calamares xvfb imagemagick mkosi debootstrap systemd-container \
+              debian-installer-12-netboot-amd64
+DEPS       += $(DEPS_HOSTS)
 
 .PHONY: pot all help deps check check-quick unit integration e2e demo bench fuzz install clean format check-format
 .DEFAULT_GOAL := all

@@ -8,6 +8,7 @@ first-boot mark. Boot options (seinstall.mode=, selinux=0, ...) are read by sein
 """
 
 import json
+import os
 import subprocess
 import tempfile
 
@@ -54,6 +55,24 @@ def _profile_settings(command, profile):
     return chosen("mode"), chosen("unsupported"), None
 
 
+def _refusals(cmd, out):
+    """The refused mounts' reasons and fixes first (the dialog shows the top of the details
+    without scrolling), then seinstall's whole report."""
+    rc, doc = _run(cmd + ["--json"], 600)
+    try:
+        mounts = json.loads(doc).get("mounts", [])
+    except ValueError:
+        return out
+    lines = []
+    for m in mounts:
+        if m.get("verdict") == "refuse":
+            lines.append("{} ({}): {}".format(m.get("mountpoint"), m.get("fstype"), m.get("reason")))
+            if m.get("fix"):
+                lines.append("Fix: " + m["fix"])
+            lines.append("")
+    return "\n".join(lines) + "\n" + out if lines else out
+
+
 def run():
     conf = _conf()
     action = conf.get("action", "check")
@@ -67,6 +86,12 @@ def run():
     if not root:
         return ("SELinux: no target mounted",
                 "rootMountPoint is not set: put seinstall@{} after the mount module.".format(action))
+    if not os.path.ismount(root):
+        # Calamares' mount module only warns when a mount fails (an unknown file system type,
+        # say): checking the empty directory would judge the live system's own file system.
+        return ("SELinux: the target's root is not mounted",
+                "Nothing is mounted at {} (rootMountPoint): the mount module could not mount "
+                "the root partition; see its warnings in the log.".format(root))
 
     cmd = [command, action, "--root", root]
     if action == "install":
@@ -90,6 +115,8 @@ def run():
     if rc == 0:
         return None
     if rc == 1:
+        if action == "check":
+            out = _refusals(cmd, out)
         return ("SELinux cannot work on the file systems chosen",
                 out + "\n\nGo back, choose file systems that keep per-file labels (ext4, xfs, "
                 "btrfs) for the mount points named above, and start the install again.")
