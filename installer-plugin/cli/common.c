@@ -55,6 +55,7 @@ int cli_exit_status(int r)
         case ENOENT:
         case ENOTDIR:
         case EISDIR:
+        case EBADFD: /* a FIFO, device or socket where a file belongs */
         case EFBIG:
         case ELOOP:
         case ENAMETOOLONG:

@@ -123,7 +123,7 @@ SEINSTALL_EXPORT int seinstall_settings_load_boot_options(struct seinstall_setti
         r = read_file_bounded(path, CMDLINE_MAX, &text, &len);
         if (r < 0)
                 return si_error(ctx, r, "Could not read the kernel command line %s: %s", path,
-                                strerror(-r));
+                                si_file_strerror(r));
         if (memchr(text, '\0', len))
                 return si_error(ctx, -EBADMSG, "%s: not a kernel command line (NUL byte)", path);
         return si_bootopts_parse(ctx, path, text, s, ret_profile);

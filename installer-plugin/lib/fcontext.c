@@ -708,7 +708,7 @@ static int load(struct seinstall_ctx *ctx, const char *path, read_fn rd, unsigne
                         continue;
                 if (r < 0) {
                         r = si_error(ctx, r, "Could not read file contexts %s: %s", name,
-                                     strerror(-r));
+                                     si_file_strerror(r));
                         goto fail;
                 }
                 r = parse_file(ctx, fc, name, data, len);
@@ -728,7 +728,7 @@ static int load(struct seinstall_ctx *ctx, const char *path, read_fn rd, unsigne
                         continue;
                 if (r < 0) {
                         r = si_error(ctx, r, "Could not read substitutions %s: %s", name,
-                                     strerror(-r));
+                                     si_file_strerror(r));
                         goto fail;
                 }
                 r = parse_subs(ctx, name, data, len, i == 0 ? &fc->subs : &fc->dist_subs,

@@ -82,7 +82,8 @@ int si_kconfig_read(struct seinstall_ctx *ctx, struct si_kconfig *ret)
 
         r = si_root_list(ctx, "/boot", "config-", NULL, &paths, &n);
         if (r < 0)
-                return si_error(ctx, r, "Could not list %s/boot: %s", ctx->root, strerror(-r));
+                return si_error(ctx, r, "Could not list %s/boot: %s", ctx->root,
+                                si_file_strerror(r));
         for (size_t i = 0; r >= 0 && i < n; i++) {
                 _cleanup_free_ char *text = NULL;
                 enum seinstall_kernel_case c;
@@ -92,7 +93,7 @@ int si_kconfig_read(struct seinstall_ctx *ctx, struct si_kconfig *ret)
                 r = root_read_file(ctx, paths[i], SI_KCONFIG_MAX, &text, &len);
                 if (r < 0) {
                         r = si_error(ctx, r, "Could not read %s%s: %s", ctx->root, paths[i],
-                                     strerror(-r));
+                                     si_file_strerror(r));
                         break;
                 }
                 c = si_kconfig_case_of(text, len, &bootparam);

@@ -222,7 +222,8 @@ int si_plan_read(struct seinstall_ctx *ctx, const char *file, struct si_mount_li
                 return si_error(ctx, -EFBIG, "The plan %s is larger than %u bytes: not an fstab",
                                 file, PLAN_MAX);
         if (r < 0)
-                return si_error(ctx, r, "Could not read the plan %s: %s", file, strerror(-r));
+                return si_error(ctx, r, "Could not read the plan %s: %s", file,
+                                si_file_strerror(r));
         if (memchr(data, '\0', len))
                 return si_error(ctx, -EBADMSG, "The plan %s is not text (it holds NUL bytes)",
                                 file);

@@ -224,7 +224,8 @@ static int load_fd(struct seinstall_ctx *ctx, int fd, const char *path, const ch
 
         r = read_fd_bounded(fd, POLICY_MAX, &data, &len);
         if (r < 0)
-                return si_error(ctx, r, "Could not read the policy %s: %s", path, strerror(-r));
+                return si_error(ctx, r, "Could not read the policy %s: %s", path,
+                                si_file_strerror(r));
         p = policy_new(type, source);
         if (!p)
                 return -ENOMEM;
@@ -241,10 +242,11 @@ static int load_fd(struct seinstall_ctx *ctx, int fd, const char *path, const ch
 int si_policy_load_file(struct seinstall_ctx *ctx, const char *path, const char *type,
                         enum seinstall_source source, struct si_policy **ret)
 {
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        _cleanup_close_ int fd = open_regular(path);
 
         if (fd < 0)
-                return si_error(ctx, -errno, "Could not open the policy %s: %m", path);
+                return si_error(ctx, fd, "Could not open the policy %s: %s", path,
+                                si_file_strerror(fd));
         return load_fd(ctx, fd, path, type, source, ret);
 }
 
@@ -339,12 +341,11 @@ static int load_newest(struct seinstall_ctx *ctx, const char *host_dir, const ch
         shown = in_target && !streq(ctx->root, "/") ? path_join(ctx->root, rel) : strdup(rel);
         if (!shown)
                 return -ENOMEM;
-        fd = in_target ? root_open(ctx, rel, O_RDONLY | O_NOCTTY, 0)
-                       : open(rel, O_RDONLY | O_NOCTTY | O_CLOEXEC);
-        if (fd < 0 && !in_target)
-                fd = -errno;
+        /* A FIFO or a device named policy.N must never block check, relabel or install. */
+        fd = in_target ? root_open_regular(ctx, rel, true) : open_regular(rel);
         if (fd < 0)
-                return si_error(ctx, fd, "Could not open the policy %s: %s", shown, strerror(-fd));
+                return si_error(ctx, fd, "Could not open the policy %s: %s", shown,
+                                si_file_strerror(fd));
         return load_fd(ctx, fd, shown, type,
                        in_target ? SEINSTALL_SOURCE_TARGET : SEINSTALL_SOURCE_HOST, ret);
 }

@@ -339,7 +339,7 @@ SEINSTALL_EXPORT int seinstall_settings_load_profile(struct seinstall_settings *
         if (r < 0)
                 return si_error(ctx, r, "Could not read the profile %s: %s", path,
                                 r == -EFBIG ? "larger than 4 MiB, not a kickstart file"
-                                            : strerror(-r));
+                                            : si_file_strerror(r));
         return si_profile_parse(ctx, path, text, len, s);
 }
 

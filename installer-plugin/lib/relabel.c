@@ -216,6 +216,9 @@ static int validate_contexts(struct seinstall_ctx *ctx, const char *type, struct
                                 "can read; reinstall the policy package or rebuild it "
                                 "(semodule -B)",
                                 type);
+        /* an unreadable policy.N (a FIFO, a device): si_policy_load() named it */
+        if (r < 0 && r != -ENOENT && r != -ENOPKG)
+                return r;
         /* a missing piece of the system, not bad input: exit 3 as DESIGN.md says */
         if (r < 0 || si_policy_source(p) != SEINSTALL_SOURCE_TARGET)
                 return si_error(ctx, r < 0 && r != -ENOENT ? r : -ENOPKG,

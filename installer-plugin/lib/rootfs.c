@@ -33,23 +33,46 @@ int root_open(struct seinstall_ctx *ctx, const char *path, int flags, mode_t mod
         return fd < 0 ? -errno : fd;
 }
 
-int root_read_file(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
-                   size_t *ret_len)
+int root_open_regular(struct seinstall_ctx *ctx, const char *path, bool follow)
 {
-        /* O_NONBLOCK: a FIFO or a device planted where a config should be must not block the
-         * open, and is refused before any read (reading /dev/kmsg blocks at its end). */
-        _cleanup_close_ int fd = root_open(ctx, path, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0);
-        struct stat st;
+        /* O_NONBLOCK: a FIFO or a device planted where a file should be must not block the
+         * open, and is refused before any read (reading /dev/kmsg blocks at its end).
+         * O_NOFOLLOW: a file seinstall replaces is never read through a symlink, or its
+         * target's content would be written back under the link's name. */
+        int fd =
+            root_open(ctx, path, O_RDONLY | O_NOCTTY | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW), 0);
+        int r;
 
         if (fd < 0)
                 return fd;
-        if (fstat(fd, &st) < 0)
-                return -errno;
-        if (S_ISDIR(st.st_mode))
-                return -EISDIR;
-        if (!S_ISREG(st.st_mode))
-                return -EBADFD;
+        r = fd_check_regular(fd);
+        if (r < 0) {
+                close(fd);
+                return r;
+        }
+        return fd;
+}
+
+static int read_file(struct seinstall_ctx *ctx, const char *path, bool follow, size_t max,
+                     char **ret, size_t *ret_len)
+{
+        _cleanup_close_ int fd = root_open_regular(ctx, path, follow);
+
+        if (fd < 0)
+                return fd;
         return read_fd_bounded(fd, max, ret, ret_len);
+}
+
+int root_read_file(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
+                   size_t *ret_len)
+{
+        return read_file(ctx, path, true, max, ret, ret_len);
+}
+
+int root_read_replaced(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
+                       size_t *ret_len)
+{
+        return read_file(ctx, path, false, max, ret, ret_len);
 }
 
 /* Split @path into a newly allocated parent directory and a pointer to its last component. */

@@ -46,9 +46,17 @@ bool si_policy_type_valid(const char *type);
 /* Open @path (absolute or relative: both resolve inside the target root) with openat2 and
  * RESOLVE_IN_ROOT, so symlinks and ".." can never leave the target. Returns an fd or -errno. */
 int root_open(struct seinstall_ctx *ctx, const char *path, int flags, mode_t mode);
-/* Read a file of the target, at most @max bytes. -ENOENT when it does not exist. */
+/* The one way to open a file of the target for reading: resolved as root_open() does,
+ * non-blocking, and refused unless it is a regular file (-EISDIR, -EBADFD). With @follow false
+ * a symlink as the last component is refused (-ELOOP): use that for every file seinstall
+ * will replace. Returns an fd or -errno. */
+int root_open_regular(struct seinstall_ctx *ctx, const char *path, bool follow);
+/* Read a regular file of the target, at most @max bytes. -ENOENT when it does not exist. */
 int root_read_file(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
                    size_t *ret_len);
+/* The same for a file seinstall is about to replace: -ELOOP when it is a symlink. */
+int root_read_replaced(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
+                       size_t *ret_len);
 /* Create the directory @path and missing parents inside the target, mode @mode. */
 int root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode);
 /* Replace @path inside the target atomically with @data: a temporary file in the same

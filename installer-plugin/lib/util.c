@@ -155,18 +155,61 @@ size_t strip_range(const char **s, size_t len)
         return len;
 }
 
-int read_fd_bounded(int fd, size_t max, char **ret, size_t *ret_len)
+int fd_check_regular(int fd)
 {
-        _cleanup_free_ char *buf = NULL;
-        size_t len = 0, cap = 0;
         struct stat st;
 
         if (fstat(fd, &st) < 0)
                 return -errno;
         if (S_ISDIR(st.st_mode))
                 return -EISDIR;
-        if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))
+        if (!S_ISREG(st.st_mode))
                 return -EBADFD;
+        return 0;
+}
+
+int open_regular(const char *path)
+{
+        /* O_NONBLOCK: opening a FIFO with no writer blocks, and a device's open may too; the
+         * descriptor is refused before anything reads from it. */
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        int r;
+
+        if (fd < 0)
+                return -errno;
+        r = fd_check_regular(fd);
+        if (r < 0) {
+                close(fd);
+                return r;
+        }
+        return fd;
+}
+
+const char *si_file_strerror(int r)
+{
+        switch (-r) {
+        case EBADFD:
+                return "not a regular file (a FIFO, device or socket): refusing to read it";
+        case ELOOP:
+                return "a symbolic link where seinstall replaces the file: refusing to read "
+                       "through it (make it a regular file)";
+        case EXDEV:
+                return "it lies on a mount that is not one of the target's own (a bind mount "
+                       "of the installer's files?): refusing to touch it";
+        default:
+                return strerror(-r);
+        }
+}
+
+int read_fd_bounded(int fd, size_t max, char **ret, size_t *ret_len)
+{
+        _cleanup_free_ char *buf = NULL;
+        size_t len = 0, cap = 0;
+        int r;
+
+        r = fd_check_regular(fd);
+        if (r < 0)
+                return r;
         for (;;) {
                 ssize_t n;
 
@@ -206,9 +249,9 @@ int read_fd_bounded(int fd, size_t max, char **ret, size_t *ret_len)
 
 int read_file_bounded(const char *path, size_t max, char **ret, size_t *ret_len)
 {
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        _cleanup_close_ int fd = open_regular(path);
         if (fd < 0)
-                return -errno;
+                return fd;
         return read_fd_bounded(fd, max, ret, ret_len);
 }
 

@@ -111,10 +111,19 @@ size_t strip_range(const char **s, size_t len);
 
 /* ---- files ------------------------------------------------------------------------------ */
 
-/* Read a whole regular file opened with @fd, at most @max bytes (-EFBIG beyond). The result is
- * NUL-terminated; *ret_len excludes the NUL. */
+/* 0 when @fd is a regular file; -EISDIR for a directory, -EBADFD for anything else (a FIFO,
+ * device or socket, which could block a read or never end). */
+int fd_check_regular(int fd);
+/* Open a file of the host (an input such as --profile) for reading: non-blocking, so a FIFO or
+ * a device never blocks the open, and refused unless it is a regular file. An fd or -errno. */
+int open_regular(const char *path);
+/* strerror() with the refusals of the file helpers (-EBADFD, -ELOOP, -EXDEV) said plainly. */
+const char *si_file_strerror(int r);
+/* Read a whole regular file opened with @fd, at most @max bytes (-EFBIG beyond); anything but a
+ * regular file is refused as fd_check_regular() does. The result is NUL-terminated; *ret_len
+ * excludes the NUL. */
 int read_fd_bounded(int fd, size_t max, char **ret, size_t *ret_len);
-/* Read a file of the host (not the target), bounded as above. */
+/* Read a file of the host (not the target), opened with open_regular(), bounded as above. */
 int read_file_bounded(const char *path, size_t max, char **ret, size_t *ret_len);
 /* Write all of @buf to @fd, retrying short writes and EINTR. */
 int write_all(int fd, const void *buf, size_t len);
