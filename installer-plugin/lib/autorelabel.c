@@ -52,7 +52,7 @@ static int write_flags(struct seinstall_ctx *ctx, const char *path)
         _cleanup_free_ char *old = NULL;
         size_t len;
 
-        if (root_read_file(ctx, path, 4096, &old, &len) >= 0 && streq(old, "-F\n"))
+        if (root_read_replaced(ctx, path, 4096, &old, &len) >= 0 && streq(old, "-F\n"))
                 return 0;
         int r = root_write_atomic(ctx, path, "-F\n", 3, 0644);
         return r < 0 ? r : 1;
@@ -72,7 +72,7 @@ int si_autorelabel_schedule(struct seinstall_ctx *ctx, const char **ret_path)
         }
         if (r < 0)
                 return si_error(ctx, r, "Could not schedule a relabel: writing %s%s: %s", ctx->root,
-                                path, strerror(-r));
+                                path, si_file_strerror(r));
         *ret_path = path;
         return r;
 }

@@ -30,15 +30,18 @@ static void tfiles_free(struct tfile *f, size_t n)
         free(f);
 }
 
-static int read_tfile(struct seinstall_ctx *ctx, struct tfile *f)
+/* Read @f; @edit: it may be replaced, so a symlink there is refused rather than read through
+ * (reading only, the link is followed inside the target as the boot loader's tools do). */
+static int read_tfile(struct seinstall_ctx *ctx, struct tfile *f, bool edit)
 {
-        int r = root_read_file(ctx, f->path, SI_TEXT_FILE_MAX, &f->text, &f->len);
+        int r = edit ? root_read_replaced(ctx, f->path, SI_TEXT_FILE_MAX, &f->text, &f->len)
+                     : root_read_file(ctx, f->path, SI_TEXT_FILE_MAX, &f->text, &f->len);
 
         if (r == -ENOENT)
                 return 0;
         if (r < 0)
                 return si_error(ctx, r, "Could not read %s%s: %s", ctx->root, f->path,
-                                strerror(-r));
+                                si_file_strerror(r));
         if (memchr(f->text, '\0', f->len)) {
                 free(f->text); /* the caller frees only the files it keeps */
                 f->text = NULL;
@@ -49,7 +52,7 @@ static int read_tfile(struct seinstall_ctx *ctx, struct tfile *f)
 }
 
 /* GRUB's defaults files that exist, /etc/default/grub first. */
-static int grub_files(struct seinstall_ctx *ctx, struct tfile **ret, size_t *ret_n)
+static int grub_files(struct seinstall_ctx *ctx, struct tfile **ret, size_t *ret_n, bool edit)
 {
         char **cfgs = NULL;
         size_t ncfg = 0, n = 0;
@@ -59,7 +62,7 @@ static int grub_files(struct seinstall_ctx *ctx, struct tfile **ret, size_t *ret
         r = si_root_list(ctx, "/etc/default/grub.d", NULL, ".cfg", &cfgs, &ncfg);
         if (r < 0)
                 return si_error(ctx, r, "Could not list %s/etc/default/grub.d: %s", ctx->root,
-                                strerror(-r));
+                                si_file_strerror(r));
         files = calloc(ncfg + 1, sizeof(*files));
         if (!files) {
                 si_strv_free(cfgs, ncfg);
@@ -71,7 +74,7 @@ static int grub_files(struct seinstall_ctx *ctx, struct tfile **ret, size_t *ret
                         r = -ENOMEM;
                         break;
                 }
-                r = read_tfile(ctx, &files[n]);
+                r = read_tfile(ctx, &files[n], edit);
                 if (r > 0)
                         n++;
                 else {
@@ -101,7 +104,8 @@ static int write_reported(struct seinstall_ctx *ctx, const char *path, const cha
         int r = root_write_atomic(ctx, path, text, strlen(text), 0644);
 
         if (r < 0)
-                return si_error(ctx, r, "Could not write %s%s: %s", ctx->root, path, strerror(-r));
+                return si_error(ctx, r, "Could not write %s%s: %s", ctx->root, path,
+                                si_file_strerror(r));
         return report ? report(userdata, path, what->s ? what->s : "rewritten") : 0;
 }
 
@@ -145,7 +149,7 @@ static int apply_grub(struct seinstall_ctx *ctx, const struct si_cmdline_goal *g
         unsigned line = 0;
         int r;
 
-        r = grub_files(ctx, &f, &n);
+        r = grub_files(ctx, &f, &n, true);
         if (r < 0)
                 return r;
         *ret_found = n > 0;
@@ -210,7 +214,7 @@ static int bls_entries(struct seinstall_ctx *ctx, char ***ret, size_t *ret_n)
                 r = si_root_list(ctx, bls_dirs[d], NULL, ".conf", &names, &k);
                 if (r < 0) {
                         r = si_error(ctx, r, "Could not list %s%s: %s", ctx->root, bls_dirs[d],
-                                     strerror(-r));
+                                     si_file_strerror(r));
                         break;
                 }
                 if (k == 0)
@@ -244,7 +248,7 @@ static int apply_one(struct seinstall_ctx *ctx, const char *path, bool bls,
         struct sbuf what = {};
         int r;
 
-        r = read_tfile(ctx, &f);
+        r = read_tfile(ctx, &f, true);
         if (r <= 0)
                 return r;
         *ret_found = true;
@@ -330,7 +334,7 @@ int si_bootcmd_read(struct seinstall_ctx *ctx, char **ret, enum seinstall_bootlo
 
         *ret = NULL;
         *ret_bl = SEINSTALL_BOOTLOADER_NONE;
-        r = grub_files(ctx, &f, &n);
+        r = grub_files(ctx, &f, &n, false);
         if (r >= 0 && n > 0) {
                 r = grub_join(ctx, f, n, false, &out);
                 if (r >= 0)
@@ -339,7 +343,7 @@ int si_bootcmd_read(struct seinstall_ctx *ctx, char **ret, enum seinstall_bootlo
         tfiles_free(f, n);
         if (r >= 0 && *ret_bl == SEINSTALL_BOOTLOADER_NONE) {
                 struct tfile k = {.path = (char *) "/etc/kernel/cmdline"};
-                r = read_tfile(ctx, &k);
+                r = read_tfile(ctx, &k, false);
                 if (r > 0) {
                         r = sbuf_puts(&out, k.text);
                         *ret_bl = SEINSTALL_BOOTLOADER_KERNEL_CMDLINE;
@@ -352,7 +356,7 @@ int si_bootcmd_read(struct seinstall_ctx *ctx, char **ret, enum seinstall_bootlo
                 r = bls_entries(ctx, &entries, &ne);
                 if (r >= 0 && ne > 0) {
                         struct tfile e = {.path = entries[0]};
-                        r = read_tfile(ctx, &e);
+                        r = read_tfile(ctx, &e, false);
                         if (r > 0) {
                                 r = si_bls_cmdline(e.text, e.len, &out);
                                 *ret_bl = SEINSTALL_BOOTLOADER_BLS;

@@ -73,7 +73,7 @@ int si_config_read(struct seinstall_ctx *ctx, struct si_config *ret)
         }
         if (r < 0)
                 return si_error(ctx, r, "Could not read %s%s: %s", ctx->root, SI_CONFIG_PATH,
-                                strerror(-r));
+                                si_file_strerror(r));
         return si_config_parse(text, len, ret);
 }
 
@@ -136,10 +136,10 @@ int si_config_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const c
         size_t len = 0;
         int r;
 
-        r = root_read_file(ctx, SI_CONFIG_PATH, SI_TEXT_FILE_MAX, &old, &len);
+        r = root_read_replaced(ctx, SI_CONFIG_PATH, SI_TEXT_FILE_MAX, &old, &len);
         if (r < 0 && r != -ENOENT)
                 return si_error(ctx, r, "Could not read %s%s: %s", ctx->root, SI_CONFIG_PATH,
-                                strerror(-r));
+                                si_file_strerror(r));
         /* Strings end at a NUL: rendering such a file would compare or write only its first
          * part (apply then reported a mode the file did not say). */
         if (old && memchr(old, '\0', len)) {
@@ -168,7 +168,7 @@ int si_config_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const c
         if (r < 0) {
                 si_config_done(&c);
                 return si_error(ctx, r, "Could not write %s%s: %s", ctx->root, SI_CONFIG_PATH,
-                                strerror(-r));
+                                si_file_strerror(r));
         }
         if (!old)
                 r = sbuf_printf(what, "created: SELINUX=%s SELINUXTYPE=%s",

@@ -14,14 +14,14 @@ int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *
         size_t len, n;
         int r;
 
-        r = root_read_file(ctx, SEINSTALL_FIRSTBOOT_MARK, 64 * 1024, &text, &len);
+        r = root_read_replaced(ctx, SEINSTALL_FIRSTBOOT_MARK, 64 * 1024, &text, &len);
         if (r == -ENOENT) {
                 *ret = m;
                 return 0;
         }
         if (r < 0)
                 return si_error(ctx, r, "Could not read %s%s: %s", ctx->root,
-                                SEINSTALL_FIRSTBOOT_MARK, strerror(-r));
+                                SEINSTALL_FIRSTBOOT_MARK, si_file_strerror(r));
         m.present = true;
         pos = text, end = text + len;
         while (next_line(&pos, end, &line, &n)) {
@@ -48,7 +48,7 @@ int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode,
         if (asprintf(&text, "mode=%s\npolicy=%s\nrelabel=%s\n", seinstall_mode_to_string(mode),
                      policy, relabel ? "pending" : "done") < 0)
                 return -ENOMEM;
-        if (root_read_file(ctx, SEINSTALL_FIRSTBOOT_MARK, 64 * 1024, &old, &len) >= 0 &&
+        if (root_read_replaced(ctx, SEINSTALL_FIRSTBOOT_MARK, 64 * 1024, &old, &len) >= 0 &&
             streq(old, text))
                 return 0;
         r = root_mkdir_p(ctx, "/var/lib/seinstall", 0755);
@@ -56,7 +56,7 @@ int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode,
                 r = root_write_atomic(ctx, SEINSTALL_FIRSTBOOT_MARK, text, strlen(text), 0644);
         if (r < 0)
                 return si_error(ctx, r, "Could not write the first-boot mark %s%s: %s", ctx->root,
-                                SEINSTALL_FIRSTBOOT_MARK, strerror(-r));
+                                SEINSTALL_FIRSTBOOT_MARK, si_file_strerror(r));
         return 1;
 }
 
@@ -69,6 +69,6 @@ SEINSTALL_EXPORT int seinstall_firstboot_mark_remove(struct seinstall_ctx *ctx)
         r = root_unlink(ctx, SEINSTALL_FIRSTBOOT_MARK);
         if (r < 0)
                 return si_error(ctx, r, "Could not remove %s%s: %s", ctx->root,
-                                SEINSTALL_FIRSTBOOT_MARK, strerror(-r));
+                                SEINSTALL_FIRSTBOOT_MARK, si_file_strerror(r));
         return 0;
 }

@@ -213,6 +213,35 @@ START_TEST(test_read_device_refused)
 }
 END_TEST
 
+START_TEST(test_read_replaced_symlink_refused)
+{
+        _cleanup_free_ char *cfg = in_root("/etc/selinux/config"), *data = NULL;
+        _cleanup_free_ char *real = in_root("/etc/selinux/real");
+
+        /* A link inside the target is still refused: the file at the link is what gets
+         * replaced, and the linked file's content must not be written back under its name. */
+        write_file(real, "SELINUX=enforcing\n");
+        ck_assert_int_eq(symlink("real", cfg), 0);
+        ck_assert_int_eq(root_read_replaced(f.ctx, "/etc/selinux/config", 1024, &data, NULL),
+                         -ELOOP);
+        ck_assert_ptr_null(data);
+        ck_assert_int_eq(root_read_file(f.ctx, "/etc/selinux/config", 1024, &data, NULL), 0);
+        ck_assert_str_eq(data, "SELINUX=enforcing\n");
+}
+END_TEST
+
+START_TEST(test_host_input_fifo_refused)
+{
+        _cleanup_free_ char *p = path_join(f.outside, "fifo"), *data = NULL;
+
+        ck_assert_int_eq(mkfifo(p, 0644), 0);
+        ck_assert_int_eq(read_file_bounded(p, 1024, &data, NULL), -EBADFD);
+        ck_assert_int_eq(open_regular(p), -EBADFD);
+        ck_assert_int_eq(open_regular(f.outside), -EISDIR);
+        ck_assert_int_eq(root_open_regular(f.ctx, "/etc/selinux", true), -EISDIR);
+}
+END_TEST
+
 START_TEST(test_long_paths)
 {
         _cleanup_free_ char *longpath = malloc(PATH_MAX + 100), *longname = malloc(400);
@@ -263,6 +292,8 @@ int main(void)
         tcase_add_test(tc, test_write_over_directory);
         tcase_add_test(tc, test_read_fifo_does_not_hang);
         tcase_add_test(tc, test_read_device_refused);
+        tcase_add_test(tc, test_read_replaced_symlink_refused);
+        tcase_add_test(tc, test_host_input_fifo_refused);
         tcase_add_test(tc, test_long_paths);
         tcase_add_test(tc, test_unlink_symlink_only);
         suite_add_tcase(s, tc);
