@@ -197,14 +197,13 @@ static int check_enable(struct seinstall_ctx *ctx, const struct si_kconfig *k, c
         return 0;
 }
 
-SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_mode mode,
-                                     const char *policy_type, enum seinstall_bootloader bootloader,
-                                     unsigned flags, struct seinstall_apply_result **ret_result)
+int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
+                 enum seinstall_mode mode, const char *policy_type,
+                 enum seinstall_bootloader bootloader, unsigned flags,
+                 struct seinstall_apply_result **ret_result)
 {
-        const unsigned known = SEINSTALL_APPLY_REGENERATE | SEINSTALL_APPLY_RELABEL |
-                               SEINSTALL_APPLY_LABELED | SEINSTALL_APPLY_FIRSTBOOT;
+        const struct si_config old = *config;
         struct seinstall_apply_result *res = NULL;
-        struct si_config old = {};
         struct si_kconfig k = {};
         struct si_cmdline_goal goal;
         _cleanup_free_ char *cmdline = NULL, *needed = NULL;
@@ -214,27 +213,13 @@ SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_m
         const char *relabel_path = NULL;
         int r;
 
-        if (!ctx || !seinstall_mode_to_string(mode) ||
-            !seinstall_bootloader_to_string(bootloader) || (flags & ~known) ||
-            ((flags & SEINSTALL_APPLY_RELABEL) && (flags & SEINSTALL_APPLY_LABELED)))
-                return -EINVAL;
-        if (policy_type && !si_policy_type_valid(policy_type))
-                return si_error(ctx, -EINVAL, "Invalid policy type '%s'", policy_type);
         res = calloc(1, sizeof(*res));
         if (!res)
                 return -ENOMEM;
-
-        r = si_config_read(ctx, &old);
-        if (r >= 0) {
-                const char *t = policy_type                      ? policy_type
-                                : si_policy_type_valid(old.type) ? old.type
-                                                                 : "default";
-                res->policy = strdup(t);
-                if (!res->policy)
-                        r = -ENOMEM;
-        }
-        if (r >= 0)
-                r = si_kconfig_read(ctx, &k);
+        res->policy = strdup(policy_type                      ? policy_type
+                             : si_policy_type_valid(old.type) ? old.type
+                                                              : "default");
+        r = res->policy ? si_kconfig_read(ctx, &k) : -ENOMEM;
         res->kcase = k.kcase;
         if (r >= 0 && enable)
                 r = check_enable(ctx, &k, res->policy);
@@ -299,7 +284,6 @@ SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_m
                                   "(CONFIG_SECURITY_SELINUX_BOOTPARAM is not set): SELinux stays "
                                   "on without a policy loaded");
 out:
-        si_config_done(&old);
         si_kconfig_done(&k);
         if (r < 0) {
                 seinstall_apply_result_unref(res);
@@ -310,6 +294,27 @@ out:
         else
                 seinstall_apply_result_unref(res);
         return 0;
+}
+
+SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_mode mode,
+                                     const char *policy_type, enum seinstall_bootloader bootloader,
+                                     unsigned flags, struct seinstall_apply_result **ret_result)
+{
+        const unsigned known = SEINSTALL_APPLY_REGENERATE | SEINSTALL_APPLY_RELABEL |
+                               SEINSTALL_APPLY_LABELED | SEINSTALL_APPLY_FIRSTBOOT;
+        _cleanup_(si_config_done) struct si_config config = {.mode = SEINSTALL_MODE_INVALID};
+        int r;
+
+        if (!ctx || !seinstall_mode_to_string(mode) ||
+            !seinstall_bootloader_to_string(bootloader) || (flags & ~known) ||
+            ((flags & SEINSTALL_APPLY_RELABEL) && (flags & SEINSTALL_APPLY_LABELED)))
+                return -EINVAL;
+        if (policy_type && !si_policy_type_valid(policy_type))
+                return si_error(ctx, -EINVAL, "Invalid policy type '%s'", policy_type);
+        r = si_config_read(ctx, &config);
+        if (r < 0)
+                return r;
+        return si_apply_run(ctx, &config, mode, policy_type, bootloader, flags, ret_result);
 }
 
 SEINSTALL_EXPORT size_t seinstall_apply_result_get_n_changes(const struct seinstall_apply_result *r)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * check.c — `seinstall check` as a library call: decide the mode and policy type, load the
- * policy, list the planned or mounted filesystems, probe and classify each (fscheck.c), apply
- * seinstall.unsupported=warn, and hand the result out through accessors and as JSON.
+ * check.c — the check stage: list the planned or mounted filesystems, probe and classify each
+ * under the policy (fscheck.c), apply seinstall.unsupported=warn, and hand the result out
+ * through accessors and as JSON. si_check_run() is the stage as the install pipeline runs it,
+ * on the mode, policy type and policy it already has; seinstall_check_run() is `seinstall
+ * check`: it reads the config, decides (settings.c) and loads the policy itself first.
  */
 #include "configure.h"
 
@@ -25,43 +27,6 @@ struct seinstall_check {
 static void checkp_unref(struct seinstall_check **c)
 {
         seinstall_check_unref(*c);
-}
-
-/* Mode and policy type by precedence: the settings (boot, profile) over the target's
- * /etc/selinux/config over the built-in defaults (enforcing, "default"). */
-static int decide(struct seinstall_ctx *ctx, const struct seinstall_settings *settings,
-                  struct seinstall_check *c)
-{
-        enum seinstall_source type_source = SEINSTALL_SOURCE_DEFAULT;
-        _cleanup_(si_config_done) struct si_config config = {.mode = SEINSTALL_MODE_INVALID};
-        const char *type = NULL;
-        int r;
-
-        c->mode = SEINSTALL_MODE_ENFORCING;
-        c->mode_source = SEINSTALL_SOURCE_DEFAULT;
-        if (settings) {
-                c->mode = seinstall_settings_get_mode(settings, &c->mode_source);
-                type = seinstall_settings_get_policy(settings, &type_source);
-        }
-        r = si_config_read(ctx, &config);
-        if (r < 0)
-                return r;
-        if (c->mode_source == SEINSTALL_SOURCE_DEFAULT && config.mode != SEINSTALL_MODE_INVALID) {
-                c->mode = config.mode;
-                c->mode_source = SEINSTALL_SOURCE_TARGET;
-        }
-        if (!type && config.type && si_policy_type_valid(config.type)) {
-                type = config.type;
-                type_source = SEINSTALL_SOURCE_TARGET;
-        }
-        if (!type) {
-                type = "default";
-                type_source = SEINSTALL_SOURCE_DEFAULT;
-        }
-        c->requested_mode = c->mode;
-        c->policy_type_source = type_source;
-        c->policy = strdup(type);
-        return c->policy ? 0 : -ENOMEM;
 }
 
 /* The probe only changes an answer where the policy wants per-file labels (the kernel may not
@@ -134,30 +99,25 @@ static int lower_mode(const struct si_policy *policy, const struct seinstall_set
         return r;
 }
 
-SEINSTALL_EXPORT int seinstall_check_run(struct seinstall_ctx *ctx,
-                                         const struct seinstall_settings *settings,
-                                         const char *plan_file, struct seinstall_check **ret)
+int si_check_run(struct seinstall_ctx *ctx, const struct si_decision *d,
+                 const struct seinstall_settings *settings, const struct si_policy *policy,
+                 const char *plan_file, struct seinstall_check **ret)
 {
         _cleanup_(checkp_unref) struct seinstall_check *c = NULL;
-        _cleanup_(si_policy_freep) struct si_policy *policy = NULL;
         int r;
 
-        if (!ctx || !ret)
-                return -EINVAL;
         c = calloc(1, sizeof(*c));
         if (!c)
                 return -ENOMEM;
         c->refcount = 1;
+        ctx->counters.checks++;
+        c->mode = c->requested_mode = d->mode;
+        c->mode_source = d->mode_source;
+        c->policy_type_source = d->policy_source;
+        c->policy = strdup(d->policy);
         c->root = strdup(ctx->root);
-        if (!c->root || (plan_file && !(c->plan = strdup(plan_file))))
+        if (!c->policy || !c->root || (plan_file && !(c->plan = strdup(plan_file))))
                 return -ENOMEM;
-
-        r = decide(ctx, settings, c);
-        if (r < 0)
-                return r;
-        r = si_policy_load(ctx, c->policy, &policy);
-        if (r < 0)
-                return r;
         c->policy_source = si_policy_source(policy);
         if (si_policy_path(policy) && !(c->policy_file = strdup(si_policy_path(policy))))
                 return -ENOMEM;
@@ -179,6 +139,27 @@ SEINSTALL_EXPORT int seinstall_check_run(struct seinstall_ctx *ctx,
                 return r;
         *ret = TAKE_PTR(c);
         return 0;
+}
+
+SEINSTALL_EXPORT int seinstall_check_run(struct seinstall_ctx *ctx,
+                                         const struct seinstall_settings *settings,
+                                         const char *plan_file, struct seinstall_check **ret)
+{
+        _cleanup_(si_config_done) struct si_config config = {.mode = SEINSTALL_MODE_INVALID};
+        _cleanup_(si_decision_done) struct si_decision d = {};
+        _cleanup_(si_policy_freep) struct si_policy *policy = NULL;
+        int r;
+
+        if (!ctx || !ret)
+                return -EINVAL;
+        r = si_config_read(ctx, &config);
+        if (r >= 0)
+                r = si_settings_decide(settings, &config, &d);
+        if (r >= 0)
+                r = si_policy_load(ctx, d.policy, &policy);
+        if (r >= 0)
+                r = si_check_run(ctx, &d, settings, policy, plan_file, ret);
+        return r;
 }
 
 SEINSTALL_EXPORT struct seinstall_check *seinstall_check_ref(struct seinstall_check *c)

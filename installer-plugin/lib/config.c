@@ -66,6 +66,7 @@ int si_config_read(struct seinstall_ctx *ctx, struct si_config *ret)
         size_t len;
         int r;
 
+        ctx->counters.config_reads++;
         r = root_read_file(ctx, SI_CONFIG_PATH, SI_TEXT_FILE_MAX, &text, &len);
         if (r == -ENOENT) {
                 *ret = (struct si_config){.mode = SEINSTALL_MODE_INVALID};

@@ -114,6 +114,15 @@ int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *
 int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *policy,
                             bool relabel);
 
+/* ---- the configure stage (apply.c) ------------------------------------------------------ */
+
+/* seinstall_apply() (arguments checked by the caller) with the target's config @config
+ * already read: the install pipeline reads it once, in its plan stage. */
+int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
+                 enum seinstall_mode mode, const char *policy_type,
+                 enum seinstall_bootloader bootloader, unsigned flags,
+                 struct seinstall_apply_result **ret_result);
+
 /* ---- profiles and boot options (profile.c, bootopts.c) ---------------------------------- */
 
 /* Parse a kickstart text (@name for messages) into @s as source "profile". */

@@ -694,6 +694,8 @@ static int load(struct seinstall_ctx *ctx, const char *path, read_fn rd, unsigne
 
         if (!fc)
                 return -ENOMEM;
+        if (ctx)
+                ctx->counters.fc_compiles++;
         fc->flags = flags;
         for (size_t i = 0; i < ELEMENTSOF(suffixes); i++) {
                 _cleanup_free_ char *name = NULL, *data = NULL;

@@ -1,9 +1,24 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * install.c — seinstall_install(): the whole unattended run over the stages, in the order
- * that keeps a target safe: check (read only; a refusal stops before any change), policy,
- * relabel, configure. A relabel that cannot run is not a failure of the install: the target
- * relabels at first boot and boots permissive until then; the enabling config comes last.
+ * install.c — seinstall_install(): one install as a pipeline of stages, run in the order that
+ * keeps a target safe. Each stage is a function here that calls the file that owns the work,
+ * and hands what it read on to the next one in struct pipeline, so every input is read once:
+ *
+ *   plan       settings.c      the target's /etc/selinux/config (read here, once) under the
+ *                              settings: mode and policy type, and who chose them
+ *   check      check.c         the policy (policy.c, loaded once) judges every mount
+ *                              (fscheck.c, mounts.c); a refusal ends the install here,
+ *                              before anything in the target changed
+ *   policy     policybuild.c   the target's policy is built from its modules when missing
+ *   relabel    relabel.c       the target's file_contexts (fcontext.c, compiled once) label
+ *                              every mount the check found labelable; when that cannot run,
+ *                              the target relabels at first boot and boots permissive until then
+ *   configure  apply.c         config.c, bootcmd.c/bootloader.c, autorelabel.c and
+ *                              firstbootmark.c, in apply.c's safe order: the enabling config last
+ *   label      install.c       the files the configure stage created get their labels
+ *
+ * A stage returns a negative errno (the install fails; nothing after it runs), 0 (go on) or
+ * STOP (the install is over, successfully: a refusal, or nothing left to do).
  */
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -24,6 +39,24 @@ struct seinstall_install_result {
         struct seinstall_apply_result *apply;
 };
 
+/* What one install carries from stage to stage. */
+struct pipeline {
+        struct seinstall_ctx *ctx;
+        const struct seinstall_settings *settings;
+        unsigned flags; /* SEINSTALL_INSTALL_* */
+        seinstall_relabel_progress_fn progress;
+        void *userdata;
+
+        struct si_config config;     /* plan: the target's /etc/selinux/config as found */
+        struct si_decision decision; /* plan: mode and policy type asked for */
+        struct si_policy *policy;    /* check: the policy the mounts were judged by */
+        struct si_fcontext *fc;      /* relabel: the target's file contexts, compiled */
+        unsigned apply_flags;        /* relabel's outcome for configure: LABELED or RELABEL */
+        struct seinstall_install_result *res; /* what the caller gets */
+};
+
+#define STOP 1
+
 SEINSTALL_EXPORT struct seinstall_install_result *
 seinstall_install_result_unref(struct seinstall_install_result *r)
 {
@@ -38,32 +71,110 @@ seinstall_install_result_unref(struct seinstall_install_result *r)
         return NULL;
 }
 
-/* Relabel during the install. Returns the apply flag that follows: LABELED when every file got
- * its label, RELABEL (first-boot relabel) when it could not; -ENOMEM. */
-static int relabel_stage(struct seinstall_ctx *ctx, struct seinstall_install_result *res,
-                         enum seinstall_relabel_when when, seinstall_relabel_progress_fn progress,
-                         void *userdata)
+static int stage_plan(struct pipeline *p)
 {
-        const char *why;
+        int r = si_config_read(p->ctx, &p->config);
+
+        if (r < 0)
+                return r;
+        return si_settings_decide(p->settings, &p->config, &p->decision);
+}
+
+static int stage_check(struct pipeline *p)
+{
+        struct seinstall_install_result *res = p->res;
+        const char *policy;
         int r;
 
-        if (when == SEINSTALL_RELABEL_WHEN_FIRSTBOOT) {
-                res->relabel_error = strdup("the profile asks for the relabel at first boot");
-                return res->relabel_error ? SEINSTALL_APPLY_RELABEL : -ENOMEM;
-        }
-        r = seinstall_relabel(ctx, res->policy, NULL, 0, 0, progress, userdata, &res->relabel);
-        if (r >= 0)
-                return SEINSTALL_APPLY_LABELED;
-        if (r == -ENOMEM)
+        r = si_policy_load(p->ctx, p->decision.policy, &p->policy);
+        if (r < 0)
                 return r;
-        why = seinstall_last_error(ctx);
+        r = si_check_run(p->ctx, &p->decision, p->settings, p->policy, NULL, &res->check);
+        if (r < 0)
+                return r;
+        res->mode = seinstall_check_get_mode(res->check, &res->mode_source);
+        policy = seinstall_check_get_policy(res->check, NULL);
+        res->policy = strdup(policy ? policy : "default");
+        if (!res->policy)
+                return -ENOMEM;
+        if (seinstall_check_get_verdict(res->check) == SEINSTALL_VERDICT_REFUSE) {
+                res->refused = true;
+                return STOP;
+        }
+        return 0;
+}
+
+static int stage_policy(struct pipeline *p)
+{
+        struct seinstall_install_result *res = p->res;
+        int r;
+
+        if (res->mode == SEINSTALL_MODE_DISABLED)
+                return 0;
+        r = seinstall_policy_ensure(p->ctx, res->policy);
+        if (r <= 0)
+                return r;
+        /* Built just now: the check judged by the host's policy or the built-in table; the
+         * relabel validates contexts against the target's own, so read the new one. */
+        res->policy_built = true;
+        p->policy = si_policy_free(p->policy);
+        return si_policy_load(p->ctx, res->policy, &p->policy);
+}
+
+/* The relabel could not run or failed: not a failure of the install, the target relabels at
+ * first boot (and boots permissive until then). */
+static int relabel_later(struct pipeline *p, int r)
+{
+        struct seinstall_install_result *res = p->res;
+        const char *why = seinstall_last_error(p->ctx);
+
         if (asprintf(&res->relabel_error, "%s", why ? why : strerror(-r)) < 0)
                 return -ENOMEM;
-        si_warn(ctx,
+        si_warn(p->ctx,
                 "Relabeling during the install failed (%s): a relabel at first boot is "
                 "scheduled instead, and the target boots permissive until it is done",
                 res->relabel_error);
-        return SEINSTALL_APPLY_RELABEL;
+        p->apply_flags |= SEINSTALL_APPLY_RELABEL;
+        return 0;
+}
+
+static int stage_relabel(struct pipeline *p)
+{
+        struct seinstall_install_result *res = p->res;
+        struct si_relabel_input in = {.type = res->policy, .check = res->check};
+        int r;
+
+        if (res->mode == SEINSTALL_MODE_DISABLED)
+                return 0;
+        if (p->settings && seinstall_settings_get_relabel_when(p->settings, NULL) ==
+                               SEINSTALL_RELABEL_WHEN_FIRSTBOOT) {
+                res->relabel_error = strdup("the profile asks for the relabel at first boot");
+                p->apply_flags |= SEINSTALL_APPLY_RELABEL;
+                return res->relabel_error ? 0 : -ENOMEM;
+        }
+        r = si_fcontext_load_target(p->ctx, res->policy, &p->fc);
+        if (r >= 0)
+                r = si_relabel_validate(p->ctx, p->policy, res->policy, p->fc);
+        in.fc = p->fc;
+        if (r >= 0)
+                r = si_relabel_run(p->ctx, &in, 0, 0, p->progress, p->userdata, &res->relabel);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return relabel_later(p, r);
+        p->apply_flags |= SEINSTALL_APPLY_LABELED;
+        return 0;
+}
+
+static int stage_configure(struct pipeline *p)
+{
+        struct seinstall_install_result *res = p->res;
+        unsigned flags = p->apply_flags | SEINSTALL_APPLY_FIRSTBOOT;
+
+        if (p->flags & SEINSTALL_INSTALL_REGENERATE)
+                flags |= SEINSTALL_APPLY_REGENERATE;
+        return si_apply_run(p->ctx, &p->config, res->mode, res->policy, SEINSTALL_BOOTLOADER_AUTO,
+                            flags, &res->apply);
 }
 
 /* Label one path of the target from its file contexts (never following a symlink). */
@@ -90,95 +201,76 @@ static int label_one(struct seinstall_ctx *ctx, const struct si_fcontext *fc,
 
 /* The relabel ran before the configure stage wrote its files: label what it created (files
  * it replaced kept their labels), so the first boot finds no unlabeled file. */
-static int label_configured(struct seinstall_ctx *ctx, struct seinstall_install_result *res)
+static int stage_label(struct pipeline *p)
 {
-        struct si_fcontext *fc = NULL;
+        const struct seinstall_apply_result *ap = p->res->apply;
         struct si_fc_scratch *scratch = NULL;
-        size_t n = seinstall_apply_result_get_n_changes(res->apply);
+        size_t n = seinstall_apply_result_get_n_changes(ap);
         int r;
 
-        r = si_fcontext_load_target(ctx, res->policy, &fc);
-        if (r >= 0)
-                r = si_fc_scratch_new(fc, &scratch);
+        if (!(p->apply_flags & SEINSTALL_APPLY_LABELED))
+                return 0;
+        r = si_fc_scratch_new(p->fc, &scratch);
         /* the mark's directories may be new too */
         for (size_t i = 0; r >= 0 && i < 2; i++)
-                r = label_one(ctx, fc, scratch, i ? "/var/lib/seinstall" : "/var/lib");
+                r = label_one(p->ctx, p->fc, scratch, i ? "/var/lib/seinstall" : "/var/lib");
         for (size_t i = 0; r >= 0 && i < n; i++)
-                r = label_one(ctx, fc, scratch,
-                              seinstall_apply_result_get_change_file(res->apply, i));
+                r = label_one(p->ctx, p->fc, scratch,
+                              seinstall_apply_result_get_change_file(ap, i));
         si_fc_scratch_free(scratch);
-        si_fcontext_free(fc);
         if (r < 0)
-                return si_error(ctx, r,
+                return si_error(p->ctx, r,
                                 "Could not label the files the install wrote in %s: %s "
                                 "(relabel the target: seinstall relabel --root %s)",
-                                ctx->root, strerror(-r), ctx->root);
+                                p->ctx->root, strerror(-r), p->ctx->root);
         return 0;
 }
+
+static const struct stage {
+        const char *name;
+        int (*run)(struct pipeline *p);
+} stages[] = {
+    {"plan", stage_plan},       {"check", stage_check},         {"policy", stage_policy},
+    {"relabel", stage_relabel}, {"configure", stage_configure}, {"label", stage_label},
+    /* The last stage, once it exists: verify (relabel's engine, reading only) what package
+     * scripts and the boot loader wrote after labeling, and fix it. It goes here, after every
+     * write, and reads p->fc rather than compiling the file contexts again. */
+};
 
 SEINSTALL_EXPORT int seinstall_install(struct seinstall_ctx *ctx,
                                        const struct seinstall_settings *settings, unsigned flags,
                                        seinstall_relabel_progress_fn progress, void *userdata,
                                        struct seinstall_install_result **ret)
 {
-        struct seinstall_install_result *res;
-        enum seinstall_relabel_when when;
-        const char *policy;
-        unsigned apply_flags = SEINSTALL_APPLY_FIRSTBOOT;
-        int r;
+        struct pipeline p = {
+            .ctx = ctx,
+            .settings = settings,
+            .flags = flags,
+            .progress = progress,
+            .userdata = userdata,
+            .config = {.mode = SEINSTALL_MODE_INVALID},
+        };
+        int r = 0;
 
         if (!ctx || !ret || (flags & ~(unsigned) SEINSTALL_INSTALL_REGENERATE))
                 return -EINVAL;
-        res = calloc(1, sizeof(*res));
-        if (!res)
+        p.res = calloc(1, sizeof(*p.res));
+        if (!p.res)
                 return -ENOMEM;
-        if (flags & SEINSTALL_INSTALL_REGENERATE)
-                apply_flags |= SEINSTALL_APPLY_REGENERATE;
-        when = settings ? seinstall_settings_get_relabel_when(settings, NULL)
-                        : SEINSTALL_RELABEL_WHEN_INSTALL;
-
-        /* 1. check: reads only */
-        r = seinstall_check_run(ctx, settings, NULL, &res->check);
-        if (r < 0)
-                goto fail;
-        res->mode = seinstall_check_get_mode(res->check, &res->mode_source);
-        policy = seinstall_check_get_policy(res->check, NULL);
-        res->policy = strdup(policy ? policy : "default");
-        if (!res->policy) {
-                r = -ENOMEM;
-                goto fail;
+        for (size_t i = 0; r == 0 && i < ELEMENTSOF(stages); i++) {
+                si_debug(ctx, "install: %s", stages[i].name);
+                r = stages[i].run(&p);
         }
-        if (seinstall_check_get_verdict(res->check) == SEINSTALL_VERDICT_REFUSE) {
-                res->refused = true;
-                *ret = res;
-                return 0;
+        si_config_done(&p.config);
+        si_decision_done(&p.decision);
+        si_policy_free(p.policy);
+        si_fcontext_free(p.fc);
+        if (r < 0) {
+                seinstall_install_result_unref(p.res);
+                return r;
         }
-
-        if (res->mode != SEINSTALL_MODE_DISABLED) {
-                /* 2. policy */
-                r = seinstall_policy_ensure(ctx, res->policy);
-                if (r < 0)
-                        goto fail;
-                res->policy_built = r > 0;
-                /* 3. relabel */
-                r = relabel_stage(ctx, res, when, progress, userdata);
-                if (r < 0)
-                        goto fail;
-                apply_flags |= (unsigned) r;
-        }
-
-        /* 4. configure */
-        r = seinstall_apply(ctx, res->mode, res->policy, SEINSTALL_BOOTLOADER_AUTO, apply_flags,
-                            &res->apply);
-        if (r >= 0 && (apply_flags & SEINSTALL_APPLY_LABELED))
-                r = label_configured(ctx, res);
-        if (r < 0)
-                goto fail;
-        *ret = res;
+        *ret = p.res;
         return 0;
-fail:
-        seinstall_install_result_unref(res);
-        return r;
 }
 
 SEINSTALL_EXPORT bool seinstall_install_result_get_refused(const struct seinstall_install_result *r)

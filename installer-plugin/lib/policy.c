@@ -360,6 +360,7 @@ int si_policy_load_at(struct seinstall_ctx *ctx, const char *type, const char *h
                                 "Invalid SELinux policy type '%s': give a directory name under "
                                 "/etc/selinux such as default or mls",
                                 type ? type : "");
+        ctx->counters.policy_loads++;
         r = load_newest(ctx, NULL, type, ret);
         if (r != -ENOENT)
                 return r;

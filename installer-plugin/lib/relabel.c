@@ -203,8 +203,31 @@ int seinstall_relabel_result_to_json(const struct seinstall_relabel_result *r, c
 
 /* ---- the policy: which contexts are valid ---------------------------------------------- */
 
-/* Mark the contexts of @fc that the target's binary policy does not accept. A target without
- * its own binary policy is an error: labels checked against another policy prove nothing. */
+/* A missing piece of the system, not bad input: exit 3 as DESIGN.md says. */
+static int no_target_policy(struct seinstall_ctx *ctx, int err, const char *type)
+{
+        return si_error(ctx, err,
+                        "No binary policy of type %s in the target %s (no "
+                        "/etc/selinux/%s/policy/policy.N), so its labels cannot be "
+                        "checked: install the policy package %s in the target, or "
+                        "build its policy there (semodule -B)",
+                        type, ctx->root, type, si_policy_package(type));
+}
+
+/* Mark the contexts of @fc that the target's binary policy @p (loaded for @type) does not
+ * accept. A target without its own binary policy is an error: labels checked against another
+ * policy prove nothing. */
+int si_relabel_validate(struct seinstall_ctx *ctx, const struct si_policy *p, const char *type,
+                        struct si_fcontext *fc)
+{
+        if (si_policy_source(p) != SEINSTALL_SOURCE_TARGET)
+                return no_target_policy(ctx, -ENOPKG, type);
+        for (size_t i = 0; i < si_fcontext_n_contexts(fc); i++)
+                if (si_policy_context_valid(p, si_fcontext_context(fc, i)) != 1)
+                        si_fcontext_invalidate(fc, i);
+        return 0;
+}
+
 static int validate_contexts(struct seinstall_ctx *ctx, const char *type, struct si_fcontext *fc)
 {
         _cleanup_(si_policy_freep) struct si_policy *p = NULL;
@@ -219,18 +242,9 @@ static int validate_contexts(struct seinstall_ctx *ctx, const char *type, struct
         /* an unreadable policy.N (a FIFO, a device): si_policy_load() named it */
         if (r < 0 && r != -ENOENT && r != -ENOPKG)
                 return r;
-        /* a missing piece of the system, not bad input: exit 3 as DESIGN.md says */
-        if (r < 0 || si_policy_source(p) != SEINSTALL_SOURCE_TARGET)
-                return si_error(ctx, r < 0 && r != -ENOENT ? r : -ENOPKG,
-                                "No binary policy of type %s in the target %s (no "
-                                "/etc/selinux/%s/policy/policy.N), so its labels cannot be "
-                                "checked: install the policy package %s in the target, or "
-                                "build its policy there (semodule -B)",
-                                type, ctx->root, type, si_policy_package(type));
-        for (size_t i = 0; i < si_fcontext_n_contexts(fc); i++)
-                if (si_policy_context_valid(p, si_fcontext_context(fc, i)) != 1)
-                        si_fcontext_invalidate(fc, i);
-        return 0;
+        if (r < 0)
+                return no_target_policy(ctx, -ENOPKG, type);
+        return si_relabel_validate(ctx, p, type, fc);
 }
 
 /* The target's SELINUXTYPE from /etc/selinux/config, else "default". */
@@ -445,8 +459,8 @@ struct job {
         atomic_uint qlen_hint, idle_hint;
         int fatal; /* negative errno that stopped the walk */
         unsigned long long total_estimate;
-        struct seinstall_check *check; /* how `check` classified the target's mounts */
-        struct link *links;            /* open addressing on (dev, ino) */
+        const struct seinstall_check *check; /* how `check` classified the target's mounts */
+        struct link *links;                  /* open addressing on (dev, ino) */
         size_t nlinks, links_cap;
 };
 
@@ -1204,32 +1218,21 @@ static int check_mounts(struct seinstall_ctx *ctx, const char *type, struct sein
         return 0;
 }
 
-int seinstall_relabel(struct seinstall_ctx *ctx, const char *policy_type, const char *file_contexts,
-                      unsigned threads, unsigned flags, seinstall_relabel_progress_fn progress,
-                      void *userdata, struct seinstall_relabel_result **ret_result)
+int si_relabel_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in, unsigned threads,
+                   unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
+                   struct seinstall_relabel_result **ret_result)
 {
-        struct job j = {.ctx = ctx, .dry_run = flags & SEINSTALL_RELABEL_DRY_RUN};
-        _cleanup_free_ char *type = NULL;
+        struct job j = {.ctx = ctx,
+                        .dry_run = flags & SEINSTALL_RELABEL_DRY_RUN,
+                        .fc = in->fc,
+                        .check = in->check};
+        const char *type = in->type;
         struct seinstall_relabel_result *res = NULL;
         const char *fsname, *reason;
         double start = now_seconds();
         struct stat st;
         int root_fd, r;
 
-        if (!ctx || (flags & ~(SEINSTALL_RELABEL_DRY_RUN | SEINSTALL_RELABEL_NO_VERIFY)))
-                return -EINVAL;
-        if (policy_type) {
-                if (!si_policy_type_valid(policy_type))
-                        return si_error(ctx, -EINVAL, "Invalid policy type '%s'", policy_type);
-                type = strdup(policy_type);
-                if (!type)
-                        return -ENOMEM;
-        } else {
-                r = target_policy_type(ctx, &type);
-                if (r < 0)
-                        return si_error(ctx, r, "Could not read the target's SELinux config: %s",
-                                        strerror(-r));
-        }
         if (threads == 0) {
                 long n = sysconf(_SC_NPROCESSORS_ONLN);
                 threads = n > 0 ? (unsigned) n : 1;
@@ -1238,43 +1241,26 @@ int seinstall_relabel(struct seinstall_ctx *ctx, const char *policy_type, const 
                 threads = 1024;
         j.nthreads = threads;
 
-        r = file_contexts ? si_fcontext_load_path(ctx, file_contexts, &j.fc)
-                          : si_fcontext_load_target(ctx, type, &j.fc);
-        if (r < 0)
-                return r;
-        r = validate_contexts(ctx, type, j.fc);
-        if (r < 0)
-                goto out_fc;
-
         root_fd = openat(ctx->root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (root_fd < 0) {
-                r = si_error(ctx, -errno, "Could not open the target root %s: %m", ctx->root);
-                goto out_fc;
-        }
-        r = check_mounts(ctx, policy_type ? type : NULL, &j.check);
-        if (r < 0) {
-                close(root_fd);
-                goto out_fc;
-        }
+        if (root_fd < 0)
+                return si_error(ctx, -errno, "Could not open the target root %s: %m", ctx->root);
         if (fstat(root_fd, &st) < 0 || !mount_labelable(j.check, "", root_fd, &fsname, &reason)) {
-                r = si_error(ctx, -EOPNOTSUPP,
-                             "The target root %s is on %s, which cannot keep per-file SELinux "
-                             "labels (%s); run 'seinstall check' for what to do",
-                             ctx->root, fsname, reason);
                 close(root_fd);
-                goto out_fc;
+                return si_error(ctx, -EOPNOTSUPP,
+                                "The target root %s is on %s, which cannot keep per-file SELinux "
+                                "labels (%s); run 'seinstall check' for what to do",
+                                ctx->root, fsname, reason);
         }
 
         res = calloc(1, sizeof(*res));
         if (!res) {
                 close(root_fd);
-                r = -ENOMEM;
-                goto out_fc;
+                return -ENOMEM;
         }
         res->refcount = 1;
         res->root = strdup(ctx->root);
         res->policy = strdup(type);
-        res->file_contexts = file_contexts ? strdup(file_contexts) : NULL;
+        res->file_contexts = in->file_contexts ? strdup(in->file_contexts) : NULL;
         res->threads = threads;
         res->dry_run = j.dry_run;
         j.res = res;
@@ -1339,15 +1325,47 @@ out_res:
         free(j.queue);
         pthread_mutex_destroy(&j.lock);
         pthread_cond_destroy(&j.cond);
-        si_fcontext_free(j.fc);
-        seinstall_check_unref(j.check);
         if (ret_result)
                 *ret_result = res;
         else
                 seinstall_relabel_result_unref(res);
         return r;
-out_fc:
-        si_fcontext_free(j.fc);
-        seinstall_check_unref(j.check);
+}
+
+int seinstall_relabel(struct seinstall_ctx *ctx, const char *policy_type, const char *file_contexts,
+                      unsigned threads, unsigned flags, seinstall_relabel_progress_fn progress,
+                      void *userdata, struct seinstall_relabel_result **ret_result)
+{
+        struct si_relabel_input in = {.file_contexts = file_contexts};
+        struct seinstall_check *check = NULL;
+        _cleanup_free_ char *type = NULL;
+        int r;
+
+        if (!ctx || (flags & ~(SEINSTALL_RELABEL_DRY_RUN | SEINSTALL_RELABEL_NO_VERIFY)))
+                return -EINVAL;
+        if (policy_type) {
+                if (!si_policy_type_valid(policy_type))
+                        return si_error(ctx, -EINVAL, "Invalid policy type '%s'", policy_type);
+                type = strdup(policy_type);
+                if (!type)
+                        return -ENOMEM;
+        } else {
+                r = target_policy_type(ctx, &type);
+                if (r < 0)
+                        return si_error(ctx, r, "Could not read the target's SELinux config: %s",
+                                        strerror(-r));
+        }
+        in.type = type;
+        r = file_contexts ? si_fcontext_load_path(ctx, file_contexts, &in.fc)
+                          : si_fcontext_load_target(ctx, type, &in.fc);
+        if (r >= 0)
+                r = validate_contexts(ctx, type, in.fc);
+        if (r >= 0)
+                r = check_mounts(ctx, policy_type ? type : NULL, &check);
+        in.check = check;
+        if (r >= 0)
+                r = si_relabel_run(ctx, &in, threads, flags, progress, userdata, ret_result);
+        si_fcontext_free(in.fc);
+        seinstall_check_unref(check);
         return r;
 }

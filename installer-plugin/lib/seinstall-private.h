@@ -16,6 +16,16 @@
 
 /* ---- context ---------------------------------------------------------------------------- */
 
+/* How often the expensive inputs were read through a context: the install pipeline promises
+ * one policy load, one file_contexts compile, one config read and one check per install, and
+ * the tests hold it to that (tests/helpers/install-counts.c). */
+struct si_counters {
+        unsigned policy_loads; /* si_policy_load*(): a binary policy read, or the built-in one */
+        unsigned fc_compiles;  /* file_contexts read and compiled (fcontext.c) */
+        unsigned config_reads; /* /etc/selinux/config read (config.c) */
+        unsigned checks;       /* mount checks run (check.c) */
+};
+
 struct seinstall_ctx {
         int refcount;
         char *root;  /* normalised path as given */
@@ -24,6 +34,7 @@ struct seinstall_ctx {
         void *log_data;
         int log_priority;
         char *last_error;
+        struct si_counters counters;
 };
 
 /* Log a message at @priority through the context's callback. */
@@ -40,6 +51,21 @@ int si_error(struct seinstall_ctx *ctx, int err, const char *fmt, ...) _printf_(
 /* A policy type is a plain directory name under /etc/selinux: not empty, no "/", not "." or "..".
  */
 bool si_policy_type_valid(const char *type);
+
+struct si_config;
+
+/* The plan of an install (and of a check): the mode and the policy type, each with the source
+ * that decided it, by precedence: @settings (boot, profile; may be NULL) over the target's
+ * config @config (read once by the caller) over the defaults (enforcing, "default"). */
+struct si_decision {
+        enum seinstall_mode mode;
+        enum seinstall_source mode_source;
+        char *policy;                        /* policy type, owned */
+        enum seinstall_source policy_source; /* boot, profile, target or default */
+};
+int si_settings_decide(const struct seinstall_settings *settings, const struct si_config *config,
+                       struct si_decision *ret);
+void si_decision_done(struct si_decision *d);
 
 /* ---- writes inside the target (rootfs.c) ------------------------------------------------- */
 
@@ -207,5 +233,32 @@ enum seinstall_verdict si_verdict_rule(enum seinstall_labeling labeling, enum si
                                        enum seinstall_mode mode);
 /* Classify @m under @policy (labeling, label) and judge it in @mode (verdict, reason, fix). */
 int si_fscheck_mount(const struct si_policy *policy, enum seinstall_mode mode, struct si_mount *m);
+
+/* The check stage (check.c): judge the mounts of the target (or the planned layout in
+ * @plan_file) in the decided mode under @policy, which the caller loaded for d->policy. */
+int si_check_run(struct seinstall_ctx *ctx, const struct si_decision *d,
+                 const struct seinstall_settings *settings, const struct si_policy *policy,
+                 const char *plan_file, struct seinstall_check **ret);
+
+/* ---- the relabel stage (relabel.c) ------------------------------------------------------ */
+
+struct si_fcontext;
+
+/* What a relabel runs on, prepared by its caller (seinstall_relabel(), or the install pipeline
+ * which has them already): nothing here is read again. */
+struct si_relabel_input {
+        const char *type;                    /* the policy type */
+        const char *file_contexts;           /* a host file used instead of the target's, or NULL */
+        struct si_fcontext *fc;              /* compiled, validated (si_relabel_validate) */
+        const struct seinstall_check *check; /* which mounts to label; NULL: by fs type */
+};
+/* Mark the contexts of @fc the target's policy @policy (loaded for @type) does not define;
+ * -ENOPKG when @policy is not the target's own (labels checked against another prove nothing). */
+int si_relabel_validate(struct seinstall_ctx *ctx, const struct si_policy *policy, const char *type,
+                        struct si_fcontext *fc);
+/* seinstall_relabel() on prepared input (same flags, result and errors). */
+int si_relabel_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in, unsigned threads,
+                   unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
+                   struct seinstall_relabel_result **ret_result);
 
 #endif

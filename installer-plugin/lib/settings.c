@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* settings.c — the choices an install is made of, each with the source that decided it.
  * Precedence is enforced here, in one place: boot > profile > target > default. The loaders
- * (profile.c, bootopts.c, config.c) only call the setters. */
-#include "seinstall-private.h"
+ * (profile.c, bootopts.c, config.c) only call the setters. The install's first stage, "plan"
+ * (si_settings_decide), ends here too: the settings over the target's config. */
+#include "configure.h"
 
 struct seinstall_settings {
         int refcount;
@@ -186,4 +187,43 @@ seinstall_settings_get_relabel_when(const struct seinstall_settings *s,
         if (ret_source)
                 *ret_source = s->relabel_source;
         return s->relabel;
+}
+
+int si_settings_decide(const struct seinstall_settings *settings, const struct si_config *config,
+                       struct si_decision *ret)
+{
+        struct si_decision d = {
+            .mode = SEINSTALL_MODE_ENFORCING,
+            .mode_source = SEINSTALL_SOURCE_DEFAULT,
+            .policy_source = SEINSTALL_SOURCE_DEFAULT,
+        };
+        const char *type = NULL;
+
+        if (settings) {
+                d.mode = seinstall_settings_get_mode(settings, &d.mode_source);
+                type = seinstall_settings_get_policy(settings, &d.policy_source);
+        }
+        if (d.mode_source == SEINSTALL_SOURCE_DEFAULT && config->mode != SEINSTALL_MODE_INVALID) {
+                d.mode = config->mode;
+                d.mode_source = SEINSTALL_SOURCE_TARGET;
+        }
+        if (!type && config->type && si_policy_type_valid(config->type)) {
+                type = config->type;
+                d.policy_source = SEINSTALL_SOURCE_TARGET;
+        }
+        if (!type) {
+                type = "default";
+                d.policy_source = SEINSTALL_SOURCE_DEFAULT;
+        }
+        d.policy = strdup(type);
+        if (!d.policy)
+                return -ENOMEM;
+        *ret = d;
+        return 0;
+}
+
+void si_decision_done(struct si_decision *d)
+{
+        free(d->policy);
+        d->policy = NULL;
 }
