@@ -56,6 +56,7 @@ int cli_exit_status(int r)
         case ENOTDIR:
         case EISDIR:
         case EBADFD: /* a FIFO, device or socket where a file belongs */
+        case EXDEV:  /* a path of the target leading onto a mount not its own */
         case EFBIG:
         case ELOOP:
         case ENAMETOOLONG:

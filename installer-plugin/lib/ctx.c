@@ -34,6 +34,10 @@ SEINSTALL_EXPORT int seinstall_new(const char *root, struct seinstall_ctx **ret_
                 seinstall_unref(ctx);
                 return -ENOMEM;
         }
+        if (si_mountset_new(&ctx->mounts) < 0) {
+                seinstall_unref(ctx);
+                return -ENOMEM;
+        }
         ctx->root_fd = open(ctx->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (ctx->root_fd < 0 || fstat(ctx->root_fd, &st) < 0) {
                 int r = -errno;
@@ -57,6 +61,7 @@ SEINSTALL_EXPORT struct seinstall_ctx *seinstall_unref(struct seinstall_ctx *ctx
                 return NULL;
         if (ctx->root_fd >= 0)
                 close(ctx->root_fd);
+        si_mountset_free(ctx->mounts);
         free(ctx->root);
         free(ctx->last_error);
         free(ctx);

@@ -23,14 +23,22 @@ int root_open(struct seinstall_ctx *ctx, const char *path, int flags, mode_t mod
             .mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
             .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
         };
-        int fd;
+        int fd, r;
 
         while (*path == '/')
                 path++;
         if (!*path)
                 path = ".";
         fd = (int) syscall(SYS_openat2, ctx->root_fd, path, &how, sizeof(how));
-        return fd < 0 ? -errno : fd;
+        if (fd < 0)
+                return -errno;
+        /* A symlink may still have led onto a mount the installer bound into the target. */
+        r = si_fd_on_own_mount(ctx, fd);
+        if (r <= 0) {
+                close(fd);
+                return r < 0 ? r : -EXDEV;
+        }
+        return fd;
 }
 
 int root_open_regular(struct seinstall_ctx *ctx, const char *path, bool follow)
@@ -177,6 +185,14 @@ static int copy_attributes(int dfd, const char *base, int fd, mode_t mode)
         } else if (S_ISREG(st.st_mode)) {
                 _cleanup_close_ int old =
                     openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+                uint64_t dir_mnt, old_mnt;
+
+                /* A file bind-mounted there is the installer's: copy nothing of it (the rename
+                 * over a mount point fails anyway). */
+                if (old >= 0 &&
+                    (si_fd_mount_id(dfd, "", AT_EMPTY_PATH, &dir_mnt) < 0 ||
+                     si_fd_mount_id(old, "", AT_EMPTY_PATH, &old_mnt) < 0 || dir_mnt != old_mnt))
+                        return -EXDEV;
                 if (old >= 0)
                         n = fgetxattr(old, "security.selinux", label, sizeof(label));
                 if (fchown(fd, st.st_uid, st.st_gid) < 0)

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@ struct seinstall_ctx {
         int log_priority;
         char *last_error;
         struct si_counters counters;
+        struct si_mountset *mounts; /* the target's own mounts (mountset.c) */
 };
 
 /* Log a message at @priority through the context's callback. */
@@ -67,10 +69,26 @@ int si_settings_decide(const struct seinstall_settings *settings, const struct s
                        struct si_decision *ret);
 void si_decision_done(struct si_decision *d);
 
+/* ---- the target's own mounts (mountset.c) ------------------------------------------------ */
+
+struct si_mountset;
+int si_mountset_new(struct si_mountset **ret);
+void si_mountset_free(struct si_mountset *ms);
+/* The mount ID (as in /proc/self/mountinfo) of @name at @dfd, statx(@flags). */
+int si_fd_mount_id(int dfd, const char *name, int flags, uint64_t *ret);
+/* Whether mount @mnt_id is one of the target's own: the mount holding the root, or one below
+ * it that is no kernel pseudo filesystem and whose filesystem is not also mounted outside the
+ * target (an installer's bind). 1 yes, 0 no, -errno. Thread-safe. */
+int si_mount_is_own(struct seinstall_ctx *ctx, uint64_t mnt_id);
+/* The same for the mount @fd lies on. */
+int si_fd_on_own_mount(struct seinstall_ctx *ctx, int fd);
+
 /* ---- writes inside the target (rootfs.c) ------------------------------------------------- */
 
 /* Open @path (absolute or relative: both resolve inside the target root) with openat2 and
- * RESOLVE_IN_ROOT, so symlinks and ".." can never leave the target. Returns an fd or -errno. */
+ * RESOLVE_IN_ROOT, so symlinks and ".." can never leave the target, and refuse the result
+ * (-EXDEV) unless it lies on one of the target's own mounts (si_fd_on_own_mount()). Returns
+ * an fd or -errno. */
 int root_open(struct seinstall_ctx *ctx, const char *path, int flags, mode_t mode);
 /* The one way to open a file of the target for reading: resolved as root_open() does,
  * non-blocking, and refused unless it is a regular file (-EISDIR, -EBADFD). With @follow false

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * mountset.c — the one mount-boundary rule: which mounts are the target's own. Writes (rootfs.c),
+ * the policy build's store and the relabel walk all ask it, by mount ID (statx STATX_MNT_ID,
+ * the first field of /proc/self/mountinfo), for directories and files alike.
+ *
+ * The target's own mounts are the mount holding the root, and every mount below the root that
+ * is neither a kernel pseudo filesystem (proc, sysfs, devtmpfs, ...) nor a filesystem that is
+ * also mounted outside the target: that is what an installer's binds look like (its /run, /dev,
+ * a package cache of its own filesystem, a single file such as resolv.conf). RESOLVE_IN_ROOT
+ * keeps a path inside the root's tree, not inside its filesystems; this rule does the rest.
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "seinstall-private.h"
+
+#define MOUNTINFO_MAX (16u * 1024 * 1024)
+
+struct si_mountset {
+        pthread_mutex_t lock;
+        uint64_t *own; /* sorted mount IDs */
+        size_t n_own;
+        uint64_t *seen; /* every mount ID of the last read: an ID not here is a new mount */
+        size_t n_seen;
+};
+
+struct minfo {
+        uint64_t id;
+        unsigned major, minor;
+        char *root, *point, *fstype;
+};
+
+static bool pseudo_fs(const char *fstype)
+{
+        static const char *const names[] = {
+            "proc",     "sysfs",      "devtmpfs", "devpts",    "securityfs",  "selinuxfs",
+            "cgroup",   "cgroup2",    "debugfs",  "tracefs",   "bpf",         "efivarfs",
+            "configfs", "pstore",     "mqueue",   "fusectl",   "binfmt_misc", "autofs",
+            "nsfs",     "rpc_pipefs", "nfsd",     "hugetlbfs",
+        };
+        for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                if (streq(fstype, names[i]))
+                        return true;
+        return false;
+}
+
+/* Undo mountinfo's octal escapes (\040 for a space) in place. */
+static void unescape(char *s)
+{
+        char *w = s;
+
+        for (char *p = s; *p;) {
+                if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' &&
+                    p[3] >= '0' && p[3] <= '7') {
+                        *w++ = (char) ((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
+                        p += 4;
+                } else
+                        *w++ = *p++;
+        }
+        *w = '\0';
+}
+
+/* Split one mountinfo line in place: "ID PARENT MAJ:MIN ROOT POINT OPTS [TAGS...] - FSTYPE ...". */
+static bool parse_line(char *line, struct minfo *m)
+{
+        char *save = NULL, *f[6], *t;
+        unsigned long long id;
+
+        for (int i = 0; i < 6; i++)
+                if (!(f[i] = strtok_r(i ? NULL : line, " ", &save)))
+                        return false;
+        while ((t = strtok_r(NULL, " ", &save)) && !streq(t, "-"))
+                ;
+        if (!t || !(t = strtok_r(NULL, " ", &save)))
+                return false;
+        if (sscanf(f[0], "%llu", &id) != 1 || sscanf(f[2], "%u:%u", &m->major, &m->minor) != 2)
+                return false;
+        m->id = id;
+        m->root = f[3];
+        m->point = f[4];
+        m->fstype = t;
+        unescape(m->root);
+        unescape(m->point);
+        return true;
+}
+
+/* Whether @point is @root or below it. */
+static bool path_below(const char *point, const char *root, bool or_equal)
+{
+        size_t n = strlen(root);
+
+        if (streq(root, "/"))
+                return or_equal || !streq(point, "/");
+        if (strncmp(point, root, n) != 0)
+                return false;
+        return point[n] == '/' || (or_equal && point[n] == '\0');
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+        uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+        return x < y ? -1 : x > y;
+}
+
+static bool has_id(const uint64_t *v, size_t n, uint64_t id)
+{
+        return n && bsearch(&id, v, n, sizeof(*v), cmp_u64);
+}
+
+int si_fd_mount_id(int dfd, const char *name, int flags, uint64_t *ret)
+{
+        struct statx sx;
+
+        if (statx(dfd, name, flags | AT_STATX_DONT_SYNC, STATX_MNT_ID, &sx) < 0)
+                return -errno;
+        if (!(sx.stx_mask & STATX_MNT_ID))
+                return -EOPNOTSUPP;
+        *ret = sx.stx_mnt_id;
+        return 0;
+}
+
+/* Read /proc/self/mountinfo and decide which mounts are the target's own. */
+static int mountset_read(struct seinstall_ctx *ctx, struct si_mountset *ms)
+{
+        _cleanup_free_ char *text = NULL, *rootpath = NULL;
+        _cleanup_free_ struct minfo *v = NULL;
+        _cleanup_free_ uint64_t *own = NULL, *seen = NULL;
+        char proc[64], *pos, *line;
+        size_t n = 0, cap = 0, n_own = 0;
+        uint64_t root_id = 0;
+        ssize_t l;
+        int r;
+
+        r = si_fd_mount_id(ctx->root_fd, "", AT_EMPTY_PATH, &root_id);
+        if (r < 0)
+                return r;
+        /* The root as this process's mountinfo names it. */
+        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", ctx->root_fd);
+        rootpath = malloc(4096);
+        if (!rootpath)
+                return -ENOMEM;
+        l = readlink(proc, rootpath, 4095);
+        if (l < 0)
+                return -errno;
+        rootpath[l] = '\0';
+        r = read_file_bounded("/proc/self/mountinfo", MOUNTINFO_MAX, &text, NULL);
+        if (r < 0)
+                return r;
+        for (pos = text; (line = strsep(&pos, "\n"));) {
+                struct minfo m;
+                if (!*line || !parse_line(line, &m))
+                        continue;
+                if (n == cap) {
+                        size_t ncap = cap ? cap * 2 : 64;
+                        struct minfo *nv = realloc(v, ncap * sizeof(*v));
+                        if (!nv)
+                                return -ENOMEM;
+                        v = nv, cap = ncap;
+                }
+                v[n++] = m;
+        }
+        own = calloc(n + 1, sizeof(*own));
+        seen = calloc(n + 1, sizeof(*seen));
+        if (!own || !seen)
+                return -ENOMEM;
+        own[n_own++] = root_id;
+        for (size_t i = 0; i < n; i++) {
+                bool shared = false;
+
+                seen[i] = v[i].id;
+                if (v[i].id == root_id || !path_below(v[i].point, rootpath, false) ||
+                    pseudo_fs(v[i].fstype))
+                        continue;
+                /* The same filesystem mounted outside the target: the installer's files. */
+                for (size_t j = 0; j < n && !shared; j++)
+                        shared = v[j].major == v[i].major && v[j].minor == v[i].minor &&
+                                 !path_below(v[j].point, rootpath, true);
+                if (!shared)
+                        own[n_own++] = v[i].id;
+        }
+        qsort(own, n_own, sizeof(*own), cmp_u64);
+        qsort(seen, n, sizeof(*seen), cmp_u64);
+        free(ms->own);
+        free(ms->seen);
+        ms->own = TAKE_PTR(own);
+        ms->n_own = n_own;
+        ms->seen = TAKE_PTR(seen);
+        ms->n_seen = n;
+        si_debug(ctx, "%zu of %zu mounts are the target's own (root %s)", n_own, n, rootpath);
+        return 0;
+}
+
+void si_mountset_free(struct si_mountset *ms)
+{
+        if (!ms)
+                return;
+        pthread_mutex_destroy(&ms->lock);
+        free(ms->own);
+        free(ms->seen);
+        free(ms);
+}
+
+int si_mount_is_own(struct seinstall_ctx *ctx, uint64_t mnt_id)
+{
+        struct si_mountset *ms;
+        int r = 0;
+
+        /* Created with the context (ctx.c), so threads of one walk share it. */
+        ms = ctx->mounts;
+        if (!ms)
+                return -EINVAL;
+        pthread_mutex_lock(&ms->lock);
+        /* Read on first use, and again when a mount appeared since the last read. */
+        if (!ms->own || !has_id(ms->seen, ms->n_seen, mnt_id))
+                r = mountset_read(ctx, ms);
+        if (r >= 0)
+                r = has_id(ms->own, ms->n_own, mnt_id);
+        pthread_mutex_unlock(&ms->lock);
+        return r;
+}
+
+int si_mountset_new(struct si_mountset **ret)
+{
+        struct si_mountset *ms = calloc(1, sizeof(*ms));
+
+        if (!ms)
+                return -ENOMEM;
+        pthread_mutex_init(&ms->lock, NULL);
+        *ret = ms;
+        return 0;
+}
+
+int si_fd_on_own_mount(struct seinstall_ctx *ctx, int fd)
+{
+        uint64_t id;
+        int r = si_fd_mount_id(fd, "", AT_EMPTY_PATH, &id);
+
+        if (r < 0)
+                return r;
+        return si_mount_is_own(ctx, id);
+}
