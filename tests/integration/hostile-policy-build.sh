@@ -1,0 +1,107 @@
+#!/bin/bash
+# The policy build (a target with modules in /var/lib/selinux but no built policy) cannot be
+# steered by the target (issue 18, items 1 and 2):
+# - its semanage.conf names programs in [setfiles], [sefcontext_compile], [load_policy] and
+#   [verify kernel]: none of them runs (marker files outside never appear), and the policy is
+#   still built, with seinstall's own configuration;
+# - its semanage.conf is a FIFO: the build neither reads it nor hangs;
+# - the store's tmp/, policy/ and contexts/files/ are symlinks to directories outside: refused
+#   with exit 2 naming the path; the outside directories keep their files, checksums, modes
+#   and security.selinux labels.
+. "$(dirname "$0")/../lib.sh"
+require_root
+[ -d /var/lib/selinux/default/active/modules ] || skip "no selinux-policy-default modules on this machine (make deps)"
+[ -d /etc/selinux/default ] || skip "no selinux-policy-default on this machine (make deps)"
+
+d=$(scratch_dir)
+t=$d/t
+mkdir -p "$t/etc/selinux" "$t/var/lib/selinux" "$t/usr/bin"
+cp -a /etc/selinux/default "$t/etc/selinux/"
+rm -rf "$t/etc/selinux/default/policy"
+cp -a /var/lib/selinux/default "$t/var/lib/selinux/"
+printf 'SELINUX=permissive\nSELINUXTYPE=default\n' >"$t/etc/selinux/config"
+: >"$d/empty.ks"
+
+# Programs the target names: each would leave a marker outside the target.
+cat >"$d/evil.sh" <<EVIL
+#!/bin/sh
+touch "$d/MARKER-\$(basename "\$0")-\$\$"
+exit 0
+EVIL
+chmod 755 "$d/evil.sh"
+cat >"$t/etc/selinux/semanage.conf" <<CONF
+module-store = direct
+[setfiles]
+path = /bin/sh
+args = -c touch\${IFS}$d/MARKER-setfiles
+[end]
+[sefcontext_compile]
+path = $d/evil.sh
+args = \$@
+[end]
+[load_policy]
+path = $d/evil.sh
+[end]
+[verify kernel]
+path = $d/evil.sh
+args = \$<
+[end]
+CONF
+
+build() { # run the install that builds the policy; exit status in $rc, stderr in $d/err
+        timeout -s KILL 600 "$SEINSTALL" install --root "$t" --profile "$d/empty.ks" --no-cmdline \
+                >/dev/null 2>"$d/err" && rc=0 || rc=$?
+        [ "$rc" != 137 ] || fail "the policy build hung (killed after 600 s)"
+}
+
+echo "== semanage.conf naming programs"
+build
+[ "$rc" = 0 ] || fail "install exited $rc: $(cat "$d/err")"
+compgen -G "$t/etc/selinux/default/policy/policy.[0-9]*" >/dev/null || fail "no policy.N built"
+if compgen -G "$d/MARKER*" >/dev/null; then fail "a program named by the target ran: $(ls "$d"/MARKER*)"; fi
+echo "ok: policy built, no program of the target ran"
+
+echo "== semanage.conf is a FIFO"
+rm -rf "$t/etc/selinux/default/policy"
+rm -f "$t/etc/selinux/semanage.conf"
+mkfifo "$t/etc/selinux/semanage.conf"
+build
+[ "$rc" = 0 ] || fail "install exited $rc: $(cat "$d/err")"
+compgen -G "$t/etc/selinux/default/policy/policy.[0-9]*" >/dev/null || fail "no policy.N built"
+echo "ok: built without reading the FIFO"
+
+# Outside directories the store's symlinks point at.
+for v in tmp policy files; do
+        mkdir -p "$d/victim-$v/sub"
+        printf 'precious %s\n' "$v" >"$d/victim-$v/policy.33"
+        printf 'keep\n' >"$d/victim-$v/sub/file_contexts"
+        chmod 0600 "$d/victim-$v/policy.33"
+        setfattr -n security.selinux -v system_u:object_r:etc_t:s0 "$d/victim-$v/policy.33" 2>/dev/null || true
+done
+snapshot() {
+        find "$d"/victim-* -printf '%p %m %U:%G %s\n' | sort
+        find "$d"/victim-* -type f -exec sha256sum {} + | sort
+        for f in "$d"/victim-*/policy.33; do echo "$f $(getfattr --only-values -n security.selinux "$f" 2>/dev/null)"; done
+}
+before=$(snapshot)
+
+# linked STORE-PATH VICTIM: STORE-PATH (in the target) -> VICTIM, then the build is refused.
+linked() {
+        local p=$1 v=$2
+        rm -rf "$t/etc/selinux/default/policy"
+        mv "$t$p" "$d/saved" 2>/dev/null || true
+        ln -s "$v" "$t$p"
+        build
+        [ "$rc" = 2 ] || fail "$p -> $v: install exited $rc, expected 2: $(cat "$d/err")"
+        assert_contains "$p: message" "$(cat "$d/err")" "$p"
+        [ "$before" = "$(snapshot)" ] || fail "$p -> $v: the outside directory changed: $(diff <(echo "$before") <(snapshot))"
+        rm "$t$p"
+        if [ -e "$d/saved" ]; then mv "$d/saved" "$t$p"; fi
+        echo "ok: $p -> $v refused, $v unchanged"
+}
+rm -f "$t/etc/selinux/semanage.conf"
+linked /var/lib/selinux/default/tmp "$d/victim-tmp"
+linked /etc/selinux/default/policy "$d/victim-policy"
+linked /etc/selinux/default/contexts/files "$d/victim-files"
+linked /var/lib/selinux/final "$d/victim-tmp"
+echo "ok: the policy build stayed inside the target's store"
