@@ -1,0 +1,46 @@
+# shellcheck shell=bash
+# Sourced by tests/integration/adapter-debian-installer.sh: debian-installer's own environment,
+# cached. Source after tests/lib.sh.
+#
+# di_env CACHE sets DI_ROOT (Debian 12's netboot initrd unpacked: d-i's busybox, cdebconf with
+# its text and newt frontends, udpkg, the templates of every udeb in it) and DI_UDEBS (a
+# directory with the udebs that download from the archive's debian-installer component:
+# partman-base). The initrd comes from the debian-installer-12-netboot-amd64 package; udebs
+# come through apt-get with a private configuration that names main/debian-installer (the
+# host's own apt configuration is not touched). DI_VERSION says which installer it is.
+DI_INITRD=/usr/lib/debian-installer/images/12/amd64/text/debian-installer/amd64/initrd.gz
+DI_UDEB_NAMES="partman-base"
+
+di_env() {
+        local cache=$1/di key apt o
+        # shellcheck disable=SC2034 # used by the test that sources this
+        DI_VERSION="debian-installer-12-netboot-amd64 $(dpkg-query -W -f='${Version}' debian-installer-12-netboot-amd64 2>/dev/null)"
+        [ -r "$DI_INITRD" ] || {
+                echo "no $DI_INITRD (make deps installs debian-installer-12-netboot-amd64)"
+                return 1
+        }
+        mkdir -p "$cache" || return 1
+        exec 8>"$cache/.lock"
+        flock 8
+        key=$(sha256sum "$DI_INITRD" | cut -c1-12)
+        DI_ROOT=$cache/root-$key
+        if [ ! -e "$DI_ROOT/.done" ]; then
+                rm -rf "$DI_ROOT" && mkdir -p "$DI_ROOT"
+                (cd "$DI_ROOT" && zcat "$DI_INITRD" | cpio -id --quiet) || return 1
+                touch "$DI_ROOT/.done"
+        fi
+        DI_UDEBS=$cache/udebs
+        apt=$cache/apt
+        if ! ls "$DI_UDEBS"/partman-base_*.udeb >/dev/null 2>&1; then
+                mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$DI_UDEBS"
+                echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main/debian-installer" \
+                        >"$apt/sources.list"
+                o=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+                        -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
+                        -o APT::Architecture=amd64 -o Debug::NoLocking=1)
+                apt-get -q "${o[@]}" update >&2 || return 1
+                (cd "$DI_UDEBS" && apt-get -q "${o[@]}" download $DI_UDEB_NAMES >&2) || return 1
+        fi
+        exec 8>&-
+        return 0
+}
