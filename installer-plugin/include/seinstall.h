@@ -42,7 +42,8 @@ struct seinstall_ctx;
 typedef void (*seinstall_log_fn)(void *userdata, int priority, const char *message);
 
 /* Create a context for the target tree at @root (NULL means "/"). The root must be an existing
- * directory; it is opened once and every later path is resolved inside it.
+ * directory; it is opened once and every later path is resolved inside it. An empty @root is
+ * refused (-EINVAL): taken as "/" it would change the running system.
  * Returns 0 and a new reference in *ret_ctx, -ENOENT/-ENOTDIR for a bad root, -ENOMEM. */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_new(const char *root, struct seinstall_ctx **ret_ctx);
 /* Take another reference to @ctx (NULL is passed through). Returns @ctx. */

@@ -18,9 +18,11 @@ SEINSTALL_EXPORT int seinstall_new(const char *root, struct seinstall_ctx **ret_
         struct seinstall_ctx *ctx;
         struct stat st;
 
-        if (!ret_ctx)
+        /* "" is not "/": an empty --root (an unset shell variable) must not select the
+         * running system. */
+        if (!ret_ctx || (root && !*root))
                 return -EINVAL;
-        if (!root || !*root)
+        if (!root)
                 root = "/";
 
         ctx = calloc(1, sizeof(*ctx));

@@ -50,8 +50,8 @@ int si_error(struct seinstall_ctx *ctx, int err, const char *fmt, ...) _printf_(
 
 /* ---- settings (settings.c) ------------------------------------------------------------- */
 
-/* A policy type is a plain directory name under /etc/selinux: not empty, no "/", not "." or "..".
- */
+/* A policy type is a plain directory name under /etc/selinux: letters, digits, ".", "_" and "-",
+ * not starting with "." or "-", shorter than 256 bytes (no "/", blank, quote or control). */
 bool si_policy_type_valid(const char *type);
 
 struct si_config;

@@ -102,8 +102,14 @@ SEINSTALL_EXPORT enum seinstall_mode seinstall_settings_get_mode(const struct se
 
 bool si_policy_type_valid(const char *type)
 {
-        return type && *type && !strchr(type, '/') && !streq(type, ".") && !streq(type, "..") &&
-               strlen(type) < 256;
+        /* It becomes a directory name and the value of SELINUXTYPE=: a newline or a control
+         * character would write an extra line into the config, a quote or a blank change how
+         * libselinux reads it. Policy types are plain names (default, mls, targeted,
+         * minimum, refpolicy-arch). */
+        if (!type || !*type || *type == '.' || *type == '-' || strlen(type) >= 256)
+                return false;
+        return strspn(type, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+               strlen(type);
 }
 
 SEINSTALL_EXPORT int seinstall_settings_set_policy(struct seinstall_settings *s, const char *type,
