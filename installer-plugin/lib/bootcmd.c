@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 
 #include "configure.h"
@@ -17,34 +18,70 @@ static bool is_blank(char c)
         return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* Next blank-separated token of [*pos, end): 0 at the end. */
+/* Next argument of [*pos, end) as the kernel's next_arg() splits them: blanks end it, except
+ * inside double quotes, which any '"' toggles. false at the end. */
 static bool next_token(const char **pos, const char *end, const char **ret, size_t *ret_len)
 {
         const char *p = *pos, *s;
+        bool in_quote = false;
 
         while (p < end && is_blank(*p))
                 p++;
         if (p >= end)
                 return false;
         s = p;
-        while (p < end && !is_blank(*p))
+        while (p < end && (in_quote || !is_blank(*p))) {
+                if (*p == '"')
+                        in_quote = !in_quote;
                 p++;
+        }
         *ret = s;
         *ret_len = (size_t) (p - s);
         *pos = p;
         return true;
 }
 
-/* If the token is @name or @name=value, point at the value ("" without "="). */
+/* If the argument is @name or @name=value, point at the value ("" without "="), with the
+ * quotes the kernel removes removed: a leading '"' of the whole argument ("name=v") or of the
+ * value (name="v"), and the matching '"' at its end. */
 static bool token_is(const char *t, size_t n, const char *name, const char **ret_v, size_t *ret_vn)
 {
         size_t k = strlen(name);
+        bool quoted = n > 0 && t[0] == '"';
+        const char *v;
+        size_t vn;
 
+        if (quoted)
+                t++, n--;
         if (n < k || strncmp(t, name, k) != 0 || (n > k && t[k] != '='))
                 return false;
-        *ret_v = n > k ? t + k + 1 : t + n;
-        *ret_vn = n > k ? n - k - 1 : 0;
+        v = n > k ? t + k + 1 : t + n;
+        vn = n > k ? n - k - 1 : 0;
+        if (vn > 0 && v[0] == '"')
+                v++, vn--, quoted = true;
+        if (quoted && vn > 0 && v[vn - 1] == '"')
+                vn--;
+        *ret_v = v;
+        *ret_vn = vn;
         return true;
+}
+
+/* A bare "--": the kernel stops there and hands the rest to init. */
+static bool token_is_dashes(const char *t, size_t n)
+{
+        return (n == 2 && strncmp(t, "--", 2) == 0) || (n == 4 && strncmp(t, "\"--\"", 4) == 0);
+}
+
+/* Offset of the bare "--" in [s, s + n), or SIZE_MAX. */
+static size_t find_dashes(const char *s, size_t n)
+{
+        const char *pos = s, *t;
+        size_t tn;
+
+        while (next_token(&pos, s + n, &t, &tn))
+                if (token_is_dashes(t, tn))
+                        return (size_t) (t - s);
+        return SIZE_MAX;
 }
 
 static bool range_eq(const char *s, size_t n, const char *lit)
@@ -52,15 +89,76 @@ static bool range_eq(const char *s, size_t n, const char *lit)
         return strlen(lit) == n && strncmp(s, lit, n) == 0;
 }
 
+int si_kernel_ulong(const char *v, size_t n, unsigned long *ret)
+{
+        unsigned long x = 0, base = 10;
+        size_t i = 0, digits = 0;
+
+        /* kstrtoul(s, 0, ...): an optional '+', "0x" for hex, a leading 0 for octal, one
+         * trailing newline; nothing else, no overflow. */
+        if (n > 0 && v[n - 1] == '\n')
+                n--;
+        if (i < n && v[i] == '+')
+                i++;
+        if (i + 1 < n && v[i] == '0' && (v[i + 1] == 'x' || v[i + 1] == 'X'))
+                base = 16, i += 2;
+        else if (i < n && v[i] == '0')
+                base = 8;
+        for (; i < n; i++, digits++) {
+                unsigned long d;
+                char c = v[i];
+
+                if (c >= '0' && c <= '9')
+                        d = (unsigned long) (c - '0');
+                else if (c >= 'a' && c <= 'f')
+                        d = (unsigned long) (c - 'a' + 10);
+                else if (c >= 'A' && c <= 'F')
+                        d = (unsigned long) (c - 'A' + 10);
+                else
+                        return -EINVAL;
+                if (d >= base)
+                        return -EINVAL;
+                if (x > (ULONG_MAX - d) / base)
+                        return -ERANGE;
+                x = x * base + d;
+        }
+        if (!digits)
+                return -EINVAL;
+        *ret = x;
+        return 0;
+}
+
+/* 0 or 1 for a value the kernel reads as a number (zero or not), -1 for one it ignores. */
+static int num_value(const char *v, size_t vn)
+{
+        unsigned long x;
+
+        return si_kernel_ulong(v, vn, &x) < 0 ? -1 : x != 0;
+}
+
 char *si_cmdline_get(const char *cmdline, const char *name)
 {
         const char *pos = cmdline, *end = cmdline + strlen(cmdline), *t, *v = NULL, *tv;
         size_t n, vn = 0, tvn;
 
-        while (next_token(&pos, end, &t, &n))
+        while (next_token(&pos, end, &t, &n) && !token_is_dashes(t, n))
                 if (token_is(t, n, name, &tv, &tvn))
                         v = tv, vn = tvn;
         return v ? strndup(v, vn) : NULL;
+}
+
+int si_cmdline_get_num(const char *cmdline, const char *name)
+{
+        const char *pos = cmdline, *end = cmdline + strlen(cmdline), *t, *v;
+        size_t n, vn;
+        int last = -1;
+
+        /* Each occurrence runs the kernel's setup function; one it cannot parse changes
+         * nothing, so the last valid one decides. */
+        while (next_token(&pos, end, &t, &n) && !token_is_dashes(t, n))
+                if (token_is(t, n, name, &v, &vn) && n > strlen(name) && num_value(v, vn) >= 0)
+                        last = num_value(v, vn);
+        return last;
 }
 
 static bool enabling(const struct si_cmdline_goal *goal)
@@ -115,15 +213,21 @@ static int token_action(const char *t, size_t n, bool has_lsm, const struct si_c
         const char *v;
         size_t vn;
 
+        /* Numbers as the kernel reads them (kstrtoul base 0: "00" and "0x0" are 0); a value
+         * it cannot parse is ignored by it and left alone here. */
         if (token_is(t, n, "selinux", &v, &vn)) {
-                bool zero = range_eq(v, vn, "0");
-                return enabling(goal) ? zero : !zero;
+                int num = num_value(v, vn);
+                if (num < 0)
+                        return 0;
+                return enabling(goal) ? num == 0 : num == 1;
         }
         if (token_is(t, n, "enforcing", &v, &vn)) {
-                bool zero = range_eq(v, vn, "0");
+                int num = num_value(v, vn);
+                if (num < 0)
+                        return 0;
                 if (goal->mode == SEINSTALL_MODE_ENFORCING)
-                        return zero;
-                return goal->mode == SEINSTALL_MODE_PERMISSIVE && !zero;
+                        return num == 0;
+                return goal->mode == SEINSTALL_MODE_PERMISSIVE && num == 1;
         }
         if (token_is(t, n, "security", &v, &vn)) {
                 bool sel = range_eq(v, vn, "selinux");
@@ -168,7 +272,18 @@ int si_cmdline_fix(const char *text, size_t len, const char *all,
         prev_end = pos;
         while (r >= 0 && next_token(&pos, end, &t, &n)) {
                 _cleanup_free_ char *repl = NULL;
-                int a = token_action(t, n, lsm != NULL, goal, &repl);
+                int a;
+
+                /* Init's arguments follow a bare "--": never the kernel's, never touched. */
+                if (token_is_dashes(t, n)) {
+                        if (kept_any)
+                                r = sbuf_append(&b, prev_end, (size_t) (t - prev_end));
+                        if (r >= 0)
+                                r = sbuf_append(&b, t, (size_t) (end - t));
+                        prev_end = end;
+                        break;
+                }
+                a = token_action(t, n, lsm != NULL, goal, &repl);
 
                 if (a < 0) {
                         r = a;
@@ -205,7 +320,7 @@ int si_cmdline_missing(const char *all, const struct si_cmdline_goal *goal, char
 {
         _cleanup_free_ char *lsm = si_cmdline_get(all, "lsm");
         _cleanup_free_ char *security = si_cmdline_get(all, "security");
-        _cleanup_free_ char *sel = si_cmdline_get(all, "selinux");
+        int sel = si_cmdline_get_num(all, "selinux");
         const char *add = "";
 
         bool optin = goal->kcase == SEINSTALL_KERNEL_SELINUX_OPTIN;
@@ -215,7 +330,7 @@ int si_cmdline_missing(const char *all, const struct si_cmdline_goal *goal, char
         /* An unknown kernel gets both: security=selinux to enable, selinux=0 to disable. */
         if (enabling(goal) && (optin || unknown) && !lsm && !streq_ptr(security, "selinux"))
                 add = "security=selinux";
-        if (!enabling(goal) && (dflt || unknown) && !streq_ptr(sel, "0"))
+        if (!enabling(goal) && (dflt || unknown) && sel != 0)
                 add = "selinux=0";
         *ret = strdup(add);
         return *ret ? 0 : -ENOMEM;
@@ -226,8 +341,8 @@ enum seinstall_mode si_cmdline_boot_mode(const char *cmdline, enum seinstall_ker
 {
         _cleanup_free_ char *lsm = si_cmdline_get(cmdline, "lsm");
         _cleanup_free_ char *security = si_cmdline_get(cmdline, "security");
-        _cleanup_free_ char *sel = si_cmdline_get(cmdline, "selinux");
-        _cleanup_free_ char *enforcing = si_cmdline_get(cmdline, "enforcing");
+        int sel = si_cmdline_get_num(cmdline, "selinux");
+        int enforcing = si_cmdline_get_num(cmdline, "enforcing");
         int enabled; /* -1 unknown */
 
         if (kcase == SEINSTALL_KERNEL_NO_SELINUX)
@@ -242,7 +357,7 @@ enum seinstall_mode si_cmdline_boot_mode(const char *cmdline, enum seinstall_ker
                 enabled = 0;
         else
                 enabled = -1;
-        if (enabled != 0 && streq_ptr(sel, "0") && (bootparam || kcase == SEINSTALL_KERNEL_UNKNOWN))
+        if (enabled != 0 && sel == 0 && (bootparam || kcase == SEINSTALL_KERNEL_UNKNOWN))
                 enabled = 0;
         if (enabled < 0)
                 return SEINSTALL_MODE_INVALID;
@@ -251,9 +366,9 @@ enum seinstall_mode si_cmdline_boot_mode(const char *cmdline, enum seinstall_ker
         if (!enabled || config_mode == SEINSTALL_MODE_INVALID ||
             config_mode == SEINSTALL_MODE_DISABLED)
                 return SEINSTALL_MODE_DISABLED;
-        if (enforcing && streq(enforcing, "0"))
+        if (enforcing == 0)
                 return SEINSTALL_MODE_PERMISSIVE;
-        if (enforcing && streq(enforcing, "1"))
+        if (enforcing == 1)
                 return SEINSTALL_MODE_ENFORCING;
         return config_mode;
 }
@@ -271,19 +386,58 @@ static int edit_parts(const char *text, size_t len, const struct part *parts, si
                       const struct si_cmdline_goal *goal, const char *all, const char *add,
                       size_t add_to, char **ret, struct sbuf *what)
 {
+        _cleanup_free_ bool *after = calloc(n ? n : 1, sizeof(*after));
         struct sbuf b = {};
-        size_t at = 0;
+        size_t at = 0, dash_part = SIZE_MAX;
         int r = 0;
+
+        if (!after)
+                return -ENOMEM;
+        /* In the kernel's order (GRUB: every GRUB_CMDLINE_LINUX, then the _DEFAULT ones), the
+         * parts after the one holding a bare "--" are init's arguments: left alone, and an
+         * addition meant for one of them goes before that "--" instead. */
+        for (int pass = 0; pass < 2; pass++)
+                for (size_t i = 0; i < n; i++) {
+                        if (parts[i].primary != (pass == 0))
+                                continue;
+                        if (dash_part != SIZE_MAX)
+                                after[i] = true;
+                        else if (find_dashes(text + parts[i].start,
+                                             parts[i].end - parts[i].start) != SIZE_MAX)
+                                dash_part = i;
+                }
+        if (add_to != SIZE_MAX && add_to < n && after[add_to])
+                add_to = dash_part;
 
         for (size_t i = 0; r >= 0 && i < n; i++) {
                 _cleanup_free_ char *fixed = NULL;
                 const struct part *p = &parts[i];
                 bool quote_now = false;
 
-                r = si_cmdline_fix(text + p->start, p->end - p->start, all, goal, &fixed, what);
+                if (after[i])
+                        fixed = strndup(text + p->start, p->end - p->start);
+                else
+                        r = si_cmdline_fix(text + p->start, p->end - p->start, all, goal, &fixed,
+                                           what);
+                if (r >= 0 && !fixed)
+                        r = -ENOMEM;
                 if (r < 0)
                         break;
-                if (i == add_to && add && *add) {
+                if (i == add_to && add && *add && find_dashes(fixed, strlen(fixed)) != SIZE_MAX) {
+                        size_t off = find_dashes(fixed, strlen(fixed));
+                        _cleanup_free_ char *joined = NULL;
+
+                        /* "a -- b" + X is "a X -- b": after "--" it would go to init. */
+                        if (asprintf(&joined, "%.*s%s %s", (int) off, fixed, add, fixed + off) <
+                            0) {
+                                r = -ENOMEM;
+                                break;
+                        }
+                        free(fixed);
+                        fixed = TAKE_PTR(joined);
+                        r = note(what, "added %.*s%s", add, strlen(add), NULL);
+                        quote_now = p->quote == 0 && strpbrk(fixed, " \t");
+                } else if (i == add_to && add && *add) {
                         size_t fl = strlen(fixed), keep = fl;
                         _cleanup_free_ char *joined = NULL;
                         /* An empty part right after its keyword (a BLS "options" line with no

@@ -60,9 +60,15 @@ int si_cmdline_fix(const char *text, size_t len, const char *all,
                    const struct si_cmdline_goal *goal, char **ret, struct sbuf *what);
 /* The arguments (space separated, "" when none) that @all lacks for @goal. */
 int si_cmdline_missing(const char *all, const struct si_cmdline_goal *goal, char **ret);
-/* Value of the last argument @name in @cmdline ("" without "="), NULL when absent; the result
- * is allocated. */
+/* Value of the last argument @name in @cmdline ("" without "="), quotes removed as the
+ * kernel removes them, NULL when absent; arguments after a bare "--" (init's) do not count.
+ * The result is allocated. */
 char *si_cmdline_get(const char *cmdline, const char *name);
+/* The last valid numeric value of @name= before any bare "--", as the kernel reads it
+ * (kstrtoul base 0): 0, 1 for any non-zero number, -1 when absent or never a number. */
+int si_cmdline_get_num(const char *cmdline, const char *name);
+/* kstrtoul(@v, 0, ...) of the kernel: 0 and *ret, -EINVAL, -ERANGE. */
+int si_kernel_ulong(const char *v, size_t n, unsigned long *ret);
 /* The mode a kernel of @kcase boots in with @cmdline, given the config's @config_mode. */
 enum seinstall_mode si_cmdline_boot_mode(const char *cmdline, enum seinstall_kernel_case kcase,
                                          bool bootparam, enum seinstall_mode config_mode);
