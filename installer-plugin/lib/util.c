@@ -91,23 +91,41 @@ int sbuf_json_str(struct sbuf *b, const char *s)
                 unsigned char c = p[i];
                 size_t len;
 
-                if (c == '"' || c == '\\') {
-                        char esc[2] = {'\\', (char) c};
-                        r = sbuf_append(b, esc, 2);
-                        i++;
-                } else if (c == '\n') {
-                        r = sbuf_puts(b, "\\n"), i++;
-                } else if (c == '\t') {
-                        r = sbuf_puts(b, "\\t"), i++;
-                } else if (c < 0x20 || c == 0x7f) {
-                        r = sbuf_printf(b, "\\u%04x", c), i++;
-                } else if ((len = utf8_seq_len(p + i, n - i)) > 0) {
-                        r = sbuf_append(b, (const char *) p + i, len);
-                        i += len;
-                } else {
-                        /* not UTF-8: keep the byte visible and the document valid */
-                        r = sbuf_printf(b, "\\u%04x", c), i++;
+                switch (c) {
+                case '"':
+                        r = sbuf_puts(b, "\\\"");
+                        break;
+                case '\\':
+                        r = sbuf_puts(b, "\\\\");
+                        break;
+                case '\n':
+                        r = sbuf_puts(b, "\\n");
+                        break;
+                case '\t':
+                        r = sbuf_puts(b, "\\t");
+                        break;
+                case '\r':
+                        r = sbuf_puts(b, "\\r");
+                        break;
+                case '\b':
+                        r = sbuf_puts(b, "\\b");
+                        break;
+                case '\f':
+                        r = sbuf_puts(b, "\\f");
+                        break;
+                default:
+                        if (c < 0x20 || c == 0x7f)
+                                r = sbuf_printf(b, "\\u%04x", c);
+                        else if ((len = utf8_seq_len(p + i, n - i)) > 0) {
+                                r = sbuf_append(b, (const char *) p + i, len);
+                                i += len;
+                                continue;
+                        } else
+                                /* a byte that is not UTF-8: surrogateescape */
+                                r = sbuf_printf(b, "\\udc%02x", c);
+                        break;
                 }
+                i++;
         }
         if (r >= 0)
                 r = sbuf_puts(b, "\"");
@@ -291,4 +309,224 @@ void si_strv_free(char **v, size_t n)
         for (size_t i = 0; v && i < n; i++)
                 free(v[i]);
         free(v);
+}
+
+/* ---- JSON documents ---------------------------------------------------------------------- */
+
+static void json_put(struct json *j, const char *s, bool value)
+{
+        if (j->r < 0)
+                return;
+        if (j->comma)
+                j->r = sbuf_puts(&j->b, ", ");
+        if (j->r >= 0)
+                j->r = sbuf_puts(&j->b, s);
+        j->comma = value;
+}
+
+void json_object_begin(struct json *j)
+{
+        json_put(j, "{", false);
+}
+
+void json_object_end(struct json *j)
+{
+        j->comma = false;
+        json_put(j, "}", true);
+}
+
+void json_array_begin(struct json *j)
+{
+        json_put(j, "[", false);
+}
+
+void json_array_end(struct json *j)
+{
+        j->comma = false;
+        json_put(j, "]", true);
+}
+
+void json_key(struct json *j, const char *key)
+{
+        json_put(j, "", false);
+        if (j->r >= 0)
+                j->r = sbuf_json_str(&j->b, key);
+        if (j->r >= 0)
+                j->r = sbuf_puts(&j->b, ": ");
+}
+
+void json_string(struct json *j, const char *s)
+{
+        json_put(j, "", true);
+        if (j->r >= 0)
+                j->r = sbuf_json_str(&j->b, s);
+}
+
+void json_bool(struct json *j, bool v)
+{
+        json_put(j, v ? "true" : "false", true);
+}
+
+void json_uint(struct json *j, unsigned long long v)
+{
+        char buf[32];
+
+        snprintf(buf, sizeof(buf), "%llu", v);
+        json_put(j, buf, true);
+}
+
+void json_int(struct json *j, long long v)
+{
+        char buf[32];
+
+        snprintf(buf, sizeof(buf), "%lld", v);
+        json_put(j, buf, true);
+}
+
+void json_null(struct json *j)
+{
+        json_put(j, "null", true);
+}
+
+void json_raw(struct json *j, const char *value)
+{
+        json_put(j, value ? value : "null", true);
+}
+
+void json_kv_string(struct json *j, const char *key, const char *s)
+{
+        json_key(j, key);
+        json_string(j, s);
+}
+
+void json_kv_bool(struct json *j, const char *key, bool v)
+{
+        json_key(j, key);
+        json_bool(j, v);
+}
+
+void json_kv_uint(struct json *j, const char *key, unsigned long long v)
+{
+        json_key(j, key);
+        json_uint(j, v);
+}
+
+int json_steal(struct json *j, char **ret)
+{
+        char *s;
+
+        if (j->r < 0) {
+                int r = j->r;
+                json_done(j);
+                return r;
+        }
+        s = sbuf_steal(&j->b);
+        j->comma = false;
+        if (!s)
+                return -ENOMEM;
+        *ret = s;
+        return 0;
+}
+
+void json_done(struct json *j)
+{
+        sbuf_free(&j->b);
+        j->r = 0;
+        j->comma = false;
+}
+
+/* ---- printing names to people ------------------------------------------------------------- */
+
+/* Length of the byte sequence at @p that needs escaping for a terminal (0: none). A valid
+ * UTF-8 character is safe unless it is a C1 control (U+0080-U+009F) or a bidirectional
+ * override or isolate (U+202A-U+202E, U+2066-U+2069), which reorder what follows. */
+static size_t display_unsafe(const unsigned char *p, size_t n, size_t *ret_len)
+{
+        size_t len = utf8_seq_len(p, n);
+
+        *ret_len = len ? len : 1;
+        if (len == 0)
+                return 1;
+        if (len == 1)
+                return p[0] < 0x20 || p[0] == 0x7f;
+        if (len == 2 && p[0] == 0xc2 && p[1] < 0xa0)
+                return len;
+        if (len == 3 && p[0] == 0xe2 && p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae)
+                return len;
+        if (len == 3 && p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)
+                return len;
+        return 0;
+}
+
+bool str_needs_escape(const char *s)
+{
+        const unsigned char *p = (const unsigned char *) s;
+        size_t n = strlen(s), len;
+
+        for (size_t i = 0; i < n; i += len)
+                if (display_unsafe(p + i, n - i, &len))
+                        return true;
+        return false;
+}
+
+char *str_escape_display(const char *s)
+{
+        const unsigned char *p = (const unsigned char *) s;
+        size_t n = strlen(s), len;
+        struct sbuf b = {0};
+        int r = 0;
+
+        for (size_t i = 0; r >= 0 && i < n; i += len) {
+                size_t bad = display_unsafe(p + i, n - i, &len);
+
+                if (!bad) {
+                        r = sbuf_append(&b, s + i, len);
+                        continue;
+                }
+                switch (p[i]) {
+                case '\n':
+                        r = sbuf_puts(&b, "\\n");
+                        break;
+                case '\t':
+                        r = sbuf_puts(&b, "\\t");
+                        break;
+                case '\r':
+                        r = sbuf_puts(&b, "\\r");
+                        break;
+                case 0x1b:
+                        r = sbuf_puts(&b, "\\e");
+                        break;
+                default:
+                        for (size_t k = 0; r >= 0 && k < bad; k++)
+                                r = sbuf_printf(&b, "\\x%02x", p[i + k]);
+                }
+        }
+        if (r < 0) {
+                sbuf_free(&b);
+                return NULL;
+        }
+        return sbuf_steal(&b);
+}
+
+/* ---- exit status --------------------------------------------------------------------------- */
+
+/* Bad usage or bad input: the message names the option, the file and line, or the path. Every
+ * other errno means the system failed (I/O, no space, no memory, missing policy: ENOPKG). */
+static const int usage_errnos[] = {
+    EINVAL, EBADMSG, ENOENT, ENOTDIR, EISDIR, EFBIG, E2BIG, ENAMETOOLONG, ELOOP, EBADFD,
+};
+
+int si_exit_status(int r)
+{
+        if (r >= 0)
+                return SI_EXIT_OK;
+        for (size_t i = 0; i < ELEMENTSOF(usage_errnos); i++)
+                if (usage_errnos[i] == -r)
+                        return SI_EXIT_USAGE;
+        return SI_EXIT_SYSTEM;
+}
+
+const char *si_errno_name(int e)
+{
+        return e > 0 ? strerrorname_np(e) : NULL;
 }

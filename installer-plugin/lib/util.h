@@ -46,6 +46,15 @@ static inline void fclosep(FILE **f)
 #define _cleanup_close_  _cleanup_(closep)
 #define _cleanup_fclose_ _cleanup_(fclosep)
 
+/* Defines funcp(), for _cleanup_(funcp), calling func(*p) unless *p is NULL; for the unref and
+ * free calls of a library's types. */
+#define DEFINE_CLEANUP_FUNC(type, func)                                                            \
+        static inline void func##p(type *p)                                                        \
+        {                                                                                          \
+                if (*p)                                                                            \
+                        (void) func(*p);                                                           \
+        }
+
 #define TAKE_PTR(p)                                                                                \
         ({                                                                                         \
                 __typeof__(p) _p = (p);                                                            \
@@ -94,12 +103,58 @@ struct sbuf {
 int sbuf_append(struct sbuf *b, const char *s, size_t n);
 int sbuf_puts(struct sbuf *b, const char *s);
 int sbuf_printf(struct sbuf *b, const char *fmt, ...) _printf_(2, 3);
-/* Append @s as a JSON string literal, quotes included; bytes that are not valid UTF-8 are
- * written as \u00XX of the byte so the output is always valid JSON. NULL gives null. */
+/* Append @s as a JSON string literal, quotes included (NULL gives null). Valid UTF-8 passes
+ * through; '"', '\\' and control characters (U+0000-U+001F, U+007F) are escaped (\n, \t, \r,
+ * \b, \f, else \u00XX); each byte 0xXX that is not part of valid UTF-8 is written as the lone
+ * surrogate \udcXX, Python's "surrogateescape": unambiguous (valid UTF-8 never holds a
+ * surrogate) and reversible (json.loads(s).encode("utf-8", "surrogateescape") gives the bytes
+ * back). This is the one JSON string escaper of seinstall. */
 int sbuf_json_str(struct sbuf *b, const char *s);
 /* Hand the string over (never NULL on success: an empty buffer gives ""). */
 char *sbuf_steal(struct sbuf *b);
 void sbuf_free(struct sbuf *b);
+
+/* ---- JSON documents --------------------------------------------------------------------- */
+
+/* Builds one JSON document in memory: commas are placed by the writer, strings go through
+ * sbuf_json_str(), and the first error sticks (later calls do nothing), so a caller checks once,
+ * at json_steal(). Zero-initialise. Output style: {"key": value, "list": [1, 2]}. */
+struct json {
+        struct sbuf b;
+        int r;      /* first error, negative errno */
+        bool comma; /* the next member or element needs a ", " first */
+};
+
+void json_object_begin(struct json *j);
+void json_object_end(struct json *j);
+void json_array_begin(struct json *j);
+void json_array_end(struct json *j);
+/* A member's key; the value follows with one of the calls below. */
+void json_key(struct json *j, const char *key);
+void json_string(struct json *j, const char *s); /* NULL: null */
+void json_bool(struct json *j, bool v);
+void json_uint(struct json *j, unsigned long long v);
+void json_int(struct json *j, long long v);
+void json_null(struct json *j);
+/* A complete JSON value made elsewhere (a library's *_to_json()), NULL: null. */
+void json_raw(struct json *j, const char *value);
+/* Key and value in one call. */
+void json_kv_string(struct json *j, const char *key, const char *s);
+void json_kv_bool(struct json *j, const char *key, bool v);
+void json_kv_uint(struct json *j, const char *key, unsigned long long v);
+/* The document (the writer is emptied), or the first error. */
+int json_steal(struct json *j, char **ret);
+void json_done(struct json *j);
+
+/* ---- printing names to people ----------------------------------------------------------- */
+
+/* A copy of @s safe to print on a terminal inside a line of human output: control characters
+ * (newline included, so a name can never start a line of its own), C1 controls, bidirectional
+ * overrides and bytes that are not valid UTF-8 are shown as C escapes (\n, \t, \r, \e, \xNN
+ * per byte); valid UTF-8 otherwise passes through. NULL on ENOMEM. */
+char *str_escape_display(const char *s);
+/* Whether str_escape_display() would change @s. */
+bool str_needs_escape(const char *s);
 
 /* ---- lines ------------------------------------------------------------------------------ */
 
@@ -129,5 +184,19 @@ int read_file_bounded(const char *path, size_t max, char **ret, size_t *ret_len)
 int write_all(int fd, const void *buf, size_t len);
 /* Join @a and @b with exactly one "/" between them. NULL on ENOMEM. */
 char *path_join(const char *a, const char *b);
+
+/* ---- exit status ------------------------------------------------------------------------ */
+
+/* The command-line contract's exit status (DESIGN.md, seinstall(8)). */
+#define SI_EXIT_OK      0
+#define SI_EXIT_REFUSED 1 /* a check verdict of refuse, or an install stopped by one */
+#define SI_EXIT_USAGE   2 /* bad usage or bad input */
+#define SI_EXIT_SYSTEM  3 /* the system failed: I/O, missing policy, no space, no memory */
+
+/* The exit status for a negative errno a seinstall call returned (0 gives SI_EXIT_OK). The one
+ * table shared by seinstall, seinstall-firstboot and the test helpers; seinstall(8) lists it. */
+int si_exit_status(int r);
+/* The symbolic name of errno @e ("ELOOP"), or NULL when unknown. */
+const char *si_errno_name(int e);
 
 #endif

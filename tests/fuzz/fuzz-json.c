@@ -2,7 +2,8 @@
 /* Fuzz the JSON string writer: every path, device name and label seinstall prints in --json
  * comes from outside (file names have any bytes). Whatever the input, the output must be one
  * valid JSON string literal: no raw control characters, every escape well formed, no quote
- * left unescaped, and only well-formed UTF-8 (RFC 8259). */
+ * left unescaped, and only well-formed UTF-8 (RFC 8259); and it must decode back to the input
+ * bytes (escapes reversed, \udcXX to the byte XX: surrogateescape), so nothing is lost. */
 #include <stdint.h>
 
 #include "seinstall-private.h"
@@ -71,6 +72,44 @@ static bool valid_json_string(const unsigned char *s, size_t n)
         return true;
 }
 
+static unsigned hex4(const unsigned char *p)
+{
+        unsigned v = 0;
+
+        for (size_t k = 0; k < 4; k++)
+                v = v << 4 | (unsigned) (p[k] <= '9' ? p[k] - '0' : (p[k] | 0x20) - 'a' + 10);
+        return v;
+}
+
+/* Decode a literal valid_json_string() accepted into bytes; false for an escape seinstall
+ * never writes (a \uXXXX that is neither a control character nor a surrogate escape). */
+static bool decode(const unsigned char *s, size_t n, struct sbuf *out)
+{
+        for (size_t i = 1; i < n - 1;) {
+                char c = (char) s[i];
+
+                if (s[i] != '\\') {
+                        i++;
+                } else if (s[i + 1] == 'u') {
+                        unsigned v = hex4(s + i + 2);
+                        if (v >= 0xdc80 && v <= 0xdcff)
+                                c = (char) (v & 0xff);
+                        else if (v < 0x80)
+                                c = (char) v;
+                        else
+                                return false;
+                        i += 6;
+                } else {
+                        const char *from = "\"\\/bfnrt", *to = "\"\\/\b\f\n\r\t";
+                        c = to[strchr(from, s[i + 1]) - from];
+                        i += 2;
+                }
+                if (sbuf_append(out, &c, 1) < 0)
+                        return false;
+        }
+        return true;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
         struct sbuf b = {0};
@@ -87,6 +126,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         n = b.len;
         if (!valid_json_string((const unsigned char *) b.s, n))
                 abort();
+        {
+                struct sbuf back = {0};
+                bool ok = decode((const unsigned char *) b.s, n, &back);
+
+                if (!ok || !streq(back.s ? back.s : "", in))
+                        abort();
+                sbuf_free(&back);
+        }
         sbuf_free(&b);
         return 0;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Unit tests of util.c, ctx.c and rootfs.c: strings, lines, JSON escaping, writes in the root. */
+/* Unit tests of util.c, ctx.c and rootfs.c: strings, lines, JSON, escaping for terminals, the
+ * exit status table, listing and writes in the root. */
 #include <check.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -44,11 +45,86 @@ END_TEST
 START_TEST(test_json_escape)
 {
         struct sbuf b = {0};
-        _cleanup_free_ char *s = NULL;
+        _cleanup_free_ char *s = NULL, *u = NULL;
 
-        ck_assert_int_eq(sbuf_json_str(&b, "a\"b\\c\n\x01\xff"), 0);
+        ck_assert_int_eq(sbuf_json_str(&b, "a\"b\\c\n\x01\xff\r\x1b\x7f"), 0);
         s = sbuf_steal(&b);
-        ck_assert_str_eq(s, "\"a\\\"b\\\\c\\n\\u0001\\u00ff\"");
+        /* invalid bytes: surrogateescape, distinct from the valid U+00FF */
+        ck_assert_str_eq(s, "\"a\\\"b\\\\c\\n\\u0001\\udcff\\r\\u001b\\u007f\"");
+        /* valid UTF-8 passes through (café.conf came out as caf\u00c3\u00a9.conf) */
+        ck_assert_int_eq(sbuf_json_str(&b, "caf\xc3\xa9.conf \xc3\xbf \xf0\x9f\x98\x80"), 0);
+        u = sbuf_steal(&b);
+        ck_assert_str_eq(u, "\"caf\xc3\xa9.conf \xc3\xbf \xf0\x9f\x98\x80\"");
+        /* a truncated sequence, an overlong form, an encoded surrogate: byte by byte */
+        free(u);
+        ck_assert_int_eq(sbuf_json_str(&b, "\xc3 \xc0\xaf \xed\xb3\xbf"), 0);
+        u = sbuf_steal(&b);
+        ck_assert_str_eq(u, "\"\\udcc3 \\udcc0\\udcaf \\udced\\udcb3\\udcbf\"");
+        ck_assert_int_eq(sbuf_json_str(&b, NULL), 0);
+        free(u);
+        u = sbuf_steal(&b);
+        ck_assert_str_eq(u, "null");
+}
+END_TEST
+
+START_TEST(test_json_writer)
+{
+        struct json j = {0};
+        _cleanup_free_ char *doc = NULL;
+
+        json_object_begin(&j);
+        json_kv_string(&j, "name", "x");
+        json_key(&j, "list");
+        json_array_begin(&j);
+        json_uint(&j, 1);
+        json_int(&j, -2);
+        json_object_begin(&j);
+        json_object_end(&j);
+        json_array_begin(&j);
+        json_array_end(&j);
+        json_null(&j);
+        json_array_end(&j);
+        json_kv_bool(&j, "ok", true);
+        json_key(&j, "raw");
+        json_raw(&j, "{\"a\": 1}");
+        json_kv_string(&j, "none", NULL);
+        json_object_end(&j);
+        ck_assert_int_eq(json_steal(&j, &doc), 0);
+        ck_assert_str_eq(doc, "{\"name\": \"x\", \"list\": [1, -2, {}, [], null], \"ok\": true, "
+                              "\"raw\": {\"a\": 1}, \"none\": null}");
+}
+END_TEST
+
+START_TEST(test_escape_display)
+{
+        _cleanup_free_ char *a = str_escape_display("/h\xc3\xa9\x1b[31m\nseinstall: x\t\xff\r");
+        _cleanup_free_ char *b = str_escape_display("\xc2\x9b"
+                                                    "2J \xe2\x80\xae"
+                                                    "fdp.exe");
+
+        ck_assert_str_eq(a, "/h\xc3\xa9\\e[31m\\nseinstall: x\\t\\xff\\r");
+        /* C1 CSI and a right-to-left override */
+        ck_assert_str_eq(b, "\\xc2\\x9b2J \\xe2\\x80\\xaefdp.exe");
+        ck_assert(!str_needs_escape("/boot/caf\xc3\xa9 \"x\" \\"));
+        ck_assert(str_needs_escape("a\nb"));
+        ck_assert(str_needs_escape("\x7f"));
+}
+END_TEST
+
+START_TEST(test_exit_status)
+{
+        /* one table: ELOOP was 2 for seinstall and 3 for seinstall-firstboot */
+        ck_assert_int_eq(si_exit_status(0), SI_EXIT_OK);
+        ck_assert_int_eq(si_exit_status(1), SI_EXIT_OK);
+        ck_assert_int_eq(si_exit_status(-ELOOP), SI_EXIT_USAGE);
+        ck_assert_int_eq(si_exit_status(-EBADMSG), SI_EXIT_USAGE);
+        ck_assert_int_eq(si_exit_status(-EISDIR), SI_EXIT_USAGE);
+        ck_assert_int_eq(si_exit_status(-EBADFD), SI_EXIT_USAGE);
+        ck_assert_int_eq(si_exit_status(-ENOPKG), SI_EXIT_SYSTEM);
+        ck_assert_int_eq(si_exit_status(-EIO), SI_EXIT_SYSTEM);
+        ck_assert_int_eq(si_exit_status(-ENOSPC), SI_EXIT_SYSTEM);
+        ck_assert_str_eq(si_errno_name(ELOOP), "ELOOP");
+        ck_assert_ptr_null(si_errno_name(0));
 }
 END_TEST
 
@@ -156,6 +232,9 @@ int main(void)
         tcase_add_test(tc, test_mode_names);
         tcase_add_test(tc, test_lines);
         tcase_add_test(tc, test_json_escape);
+        tcase_add_test(tc, test_json_writer);
+        tcase_add_test(tc, test_escape_display);
+        tcase_add_test(tc, test_exit_status);
         tcase_add_test(tc, test_write_atomic_stays_inside);
         tcase_add_test(tc, test_read_bounded);
         tcase_add_test(tc, test_root_list);
