@@ -58,14 +58,16 @@ LIB_SYM    := installer-plugin/lib/libseinstall.sym
 PC         := installer-plugin/lib/seinstall.pc
 
 CLI_SRC    := $(sort $(wildcard installer-plugin/cli/*.c))
-CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
+# util.o (no seinstall types, not exported by the library) is linked into each command too.
+UTIL_OBJ   := $(BUILD)/installer-plugin/lib/util.o
+CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o) $(UTIL_OBJ)
 CLI        := installer-plugin/cli/seinstall
 
 # The first-boot tool: a UI-free model (firstboot/model*.c, unit tested) and the newt screen.
 FB_MODEL_SRC := $(sort $(wildcard firstboot/model*.c))
 FB_UI_SRC    := $(filter-out $(FB_MODEL_SRC),$(sort $(wildcard firstboot/*.c)))
 FB_MODEL_OBJ := $(FB_MODEL_SRC:%.c=$(BUILD)/%.o)
-FB_UI_OBJ    := $(FB_UI_SRC:%.c=$(BUILD)/%.o)
+FB_UI_OBJ    := $(FB_UI_SRC:%.c=$(BUILD)/%.o) $(UTIL_OBJ)
 FIRSTBOOT    := $(if $(FB_UI_SRC),firstboot/seinstall-firstboot)
 POT          := firstboot/po/seinstall.pot
 

@@ -8,14 +8,15 @@
 
 #include "model.h"
 #include "seinstall.h"
+#include "util.h"
 
 #define _(s)  gettext(s)
 #define N_(s) s
 
-/* Exit status of the command-line contract (DESIGN.md). */
-#define FB_EXIT_OK     0
-#define FB_EXIT_USAGE  2
-#define FB_EXIT_SYSTEM 3
+/* Exit status of the command-line contract: util.h's one table (si_exit_status()). */
+#define FB_EXIT_OK     SI_EXIT_OK
+#define FB_EXIT_USAGE  SI_EXIT_USAGE
+#define FB_EXIT_SYSTEM SI_EXIT_SYSTEM
 
 /* Everything the screen and the printers need, gathered before the screen starts. */
 struct fb_info {

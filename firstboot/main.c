@@ -108,17 +108,17 @@ static int parse_argv(int argc, char **argv)
         return 0;
 }
 
-static int exit_status(int r)
+/* A name or message of the target made safe for the terminal (str_escape_display()); kept
+ * until the next call with the same @slot. */
+static const char *esc(unsigned slot, const char *s)
 {
-        switch (-r) {
-        case EINVAL:
-        case EBADMSG:
-        case ENOENT:
-        case ENOTDIR:
-                return FB_EXIT_USAGE;
-        default:
-                return FB_EXIT_SYSTEM;
-        }
+        static char *kept[4];
+
+        if (!s || !str_needs_escape(s))
+                return s;
+        free(kept[slot]);
+        kept[slot] = str_escape_display(s);
+        return kept[slot] ? kept[slot] : "(not shown: out of memory)";
 }
 
 static int fail(struct seinstall_ctx *ctx, int r, const char *what)
@@ -126,10 +126,10 @@ static int fail(struct seinstall_ctx *ctx, int r, const char *what)
         const char *msg = ctx ? seinstall_last_error(ctx) : NULL;
 
         if (msg)
-                fprintf(stderr, "%s: %s\n", prog, msg);
+                fprintf(stderr, "%s: %s\n", prog, esc(0, msg));
         else
                 fprintf(stderr, "%s: %s: %s\n", prog, what, strerror(-r));
-        return exit_status(r);
+        return si_exit_status(r);
 }
 
 static void log_stderr(void *userdata, int priority, const char *message)
@@ -139,7 +139,7 @@ static void log_stderr(void *userdata, int priority, const char *message)
         if (priority <= SEINSTALL_LOG_ERR)
                 return;
         fprintf(stderr, "%s: %s%s\n", prog, priority == SEINSTALL_LOG_WARNING ? _("warning: ") : "",
-                message);
+                esc(0, message));
 }
 
 static int print_status(const struct fb_info *info)
@@ -149,16 +149,17 @@ static int print_status(const struct fb_info *info)
             SEINSTALL_MODE_PERMISSIVE,
             SEINSTALL_MODE_DISABLED,
         };
-        char *text = fb_text_state(info);
+        _cleanup_free_ char *state = fb_text_state(info);
 
-        if (!text)
+        if (!state)
                 return -ENOMEM;
-        printf("%s\n", text);
-        free(text);
-        printf(_("Kernel command line: %s\n"), info->cmdline ? info->cmdline : _("(none found)"));
+        printf("%s\n", state);
+        printf(_("Kernel command line: %s\n"),
+               info->cmdline ? esc(0, info->cmdline) : _("(none found)"));
         printf(_("First-boot mark: %s\n"), info->state.firstboot_mark ? _("present") : _("absent"));
         printf(_("Choices:\n"));
-        for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+        for (size_t i = 0; i < ELEMENTSOF(modes); i++) {
+                _cleanup_free_ char *text = NULL;
                 struct fb_plan plan;
 
                 if (fb_plan_for(&info->state, modes[i], &plan) < 0)
@@ -167,15 +168,16 @@ static int print_status(const struct fb_info *info)
                 if (!text)
                         return -ENOMEM;
                 printf("  %s: %s\n", fb_text_mode_name(modes[i]), text);
-                free(text);
         }
         return 0;
 }
 
+DEFINE_CLEANUP_FUNC(struct seinstall_apply_result *, seinstall_apply_result_unref)
+
 /* Apply @mode: the same seinstall_apply() the installer uses, then the immediate switch. */
 static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum seinstall_mode mode)
 {
-        struct seinstall_apply_result *result = NULL;
+        _cleanup_(seinstall_apply_result_unrefp) struct seinstall_apply_result *result = NULL;
         unsigned flags = SEINSTALL_APPLY_REGENERATE;
         bool keep_mark;
         struct fb_plan plan;
@@ -195,11 +197,11 @@ static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum sei
         if (r < 0)
                 return fail(ctx, r, _("applying the choice"));
         for (size_t i = 0; i < seinstall_apply_result_get_n_changes(result); i++)
-                printf(_("Changed %s: %s\n"), seinstall_apply_result_get_change_file(result, i),
-                       seinstall_apply_result_get_change_what(result, i));
+                printf(_("Changed %s: %s\n"),
+                       esc(0, seinstall_apply_result_get_change_file(result, i)),
+                       esc(1, seinstall_apply_result_get_change_what(result, i)));
         for (size_t i = 0; i < seinstall_apply_result_get_n_todo(result); i++)
-                printf(_("To do: %s\n"), seinstall_apply_result_get_todo(result, i));
-        seinstall_apply_result_unref(result);
+                printf(_("To do: %s\n"), esc(0, seinstall_apply_result_get_todo(result, i)));
 
         if (plan.switch_now && security_setenforce(mode == SEINSTALL_MODE_ENFORCING) < 0) {
                 r = -errno;
@@ -283,10 +285,13 @@ static int act(struct seinstall_ctx *ctx, const struct fb_info *info)
         }
 }
 
+DEFINE_CLEANUP_FUNC(struct seinstall_ctx *, seinstall_unref)
+DEFINE_CLEANUP_FUNC(struct seinstall_status *, seinstall_status_unref)
+
 static int run(int argc, char **argv)
 {
-        struct seinstall_status *status = NULL;
-        struct seinstall_ctx *ctx = NULL;
+        _cleanup_(seinstall_status_unrefp) struct seinstall_status *status = NULL;
+        _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
         struct fb_info info;
         int r;
 
@@ -305,16 +310,16 @@ static int run(int argc, char **argv)
 
         r = seinstall_new(arg_root, &ctx);
         if (r < 0) {
-                fprintf(stderr, _("%s: target root %s: %s\n"), prog, arg_root, strerror(-r));
-                return exit_status(r);
+                fprintf(stderr, _("%s: target root %s: %s\n"), prog, esc(0, arg_root),
+                        strerror(-r));
+                return si_exit_status(r);
         }
         seinstall_set_log_fn(ctx, log_stderr, NULL);
 
         r = fb_info_read(ctx, &info, &status);
-        r = r < 0 ? fail(ctx, r, _("reading the SELinux state")) : act(ctx, &info);
-        seinstall_status_unref(status);
-        seinstall_unref(ctx);
-        return r;
+        if (r < 0)
+                return fail(ctx, r, _("reading the SELinux state"));
+        return act(ctx, &info);
 }
 
 int main(int argc, char **argv)

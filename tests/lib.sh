@@ -119,3 +119,17 @@ expect_exit() {
         [ "$rc" = "$want" ] || fail "'$*' exited $rc, expected $want; stderr: $ERR"
         echo "ok: '$*' exited $rc"
 }
+# assert_json_error CODE: $OUT (of a failed --json run) is exactly one JSON error document,
+# {"error": {"message": M, "errno": NAME|null, "exit": CODE}}, its message the one on stderr.
+assert_json_error() {
+        python3 - "$1" "$OUT" "$ERR" <<'PY' || fail "--json error document: $OUT"
+import json, sys
+code, out, err = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+d = json.loads(out)
+e = d["error"]
+assert e["exit"] == code, e
+assert e["errno"] is None or e["errno"].startswith("E"), e
+assert e["message"] and e["message"].split(":")[0] in err, (e, err)
+PY
+        echo "ok: one JSON error document, exit $1"
+}

@@ -7,12 +7,21 @@
 #include <stdio.h>
 
 #include "seinstall.h"
+#include "util.h"
 
-/* Exit status of the command-line contract. */
-#define EXIT_OK      0
-#define EXIT_REFUSED 1
-#define EXIT_USAGE   2
-#define EXIT_SYSTEM  3
+/* Exit status of the command-line contract: util.h's one table (si_exit_status()). */
+#define EXIT_OK      SI_EXIT_OK
+#define EXIT_REFUSED SI_EXIT_REFUSED
+#define EXIT_USAGE   SI_EXIT_USAGE
+#define EXIT_SYSTEM  SI_EXIT_SYSTEM
+
+DEFINE_CLEANUP_FUNC(struct seinstall_ctx *, seinstall_unref)
+DEFINE_CLEANUP_FUNC(struct seinstall_settings *, seinstall_settings_unref)
+DEFINE_CLEANUP_FUNC(struct seinstall_check *, seinstall_check_unref)
+DEFINE_CLEANUP_FUNC(struct seinstall_relabel_result *, seinstall_relabel_result_unref)
+DEFINE_CLEANUP_FUNC(struct seinstall_apply_result *, seinstall_apply_result_unref)
+DEFINE_CLEANUP_FUNC(struct seinstall_status *, seinstall_status_unref)
+DEFINE_CLEANUP_FUNC(struct seinstall_install_result *, seinstall_install_result_unref)
 
 /* Options every subcommand takes. */
 struct cli_common {
@@ -27,26 +36,48 @@ struct cli_common {
                 "help", no_argument, NULL, 'h'                                                     \
         }
 
-/* Handle a common option; returns true when @opt was one. */
+/* Handle a common option; returns true when @opt was one. --json also switches errors to JSON
+ * (cli_set_json()). */
 bool cli_common_option(struct cli_common *c, int opt, const char *arg);
+/* With @on, every error printed by cli_fail(), cli_error() and cli_usage_error() is also
+ * printed as one JSON error document on stdout (seinstall(8), JSON OUTPUT):
+ * {"error": {"message": "...", "errno": "ELOOP", "exit": 2}}. main() sets it when --json is
+ * anywhere on the command line, so even an error found before --json is parsed gives one. */
+void cli_set_json(bool on);
 
 /* Open the library context on c->root with the stderr logger; prints the reason and returns
  * the exit status on failure, 0 on success. */
 int cli_open(const struct cli_common *c, struct seinstall_ctx **ret_ctx);
 
-/* Exit status for a negative errno returned by the library. */
+/* Exit status for a negative errno returned by the library (si_exit_status()). */
 int cli_exit_status(int r);
 /* Print what failed (the library's last error, else "@what: strerror") and return the exit
  * status for @r. */
 int cli_fail(struct seinstall_ctx *ctx, int r, const char *what);
+/* The same, and with --json the error document also carries @key: @value_json (a partial
+ * result, e.g. the relabel summary of a relabel that failed). */
+int cli_fail_with(struct seinstall_ctx *ctx, int r, const char *what, const char *key,
+                  const char *value_json);
+/* Print "seinstall: MESSAGE" (escaped) for the errno @r and return its exit status. */
+int cli_error(int r, const char *fmt, ...) _printf_(2, 3);
 /* Print a usage error naming the command and return EXIT_USAGE. */
-int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_usage_error(const char *cmd, const char *fmt, ...) _printf_(2, 3);
 
-/* Print @s as a JSON string literal (NULL: null). */
+/* @s made safe for a line of human output (str_escape_display()): control characters,
+ * escape sequences and newlines in names are shown as C escapes, so a name can neither drive
+ * the terminal nor forge a line. The result lives until 16 more calls; NULL gives "(none)". */
+const char *cli_esc(const char *s);
+
+/* Print the document @j built (with a final newline) on stdout; on an error of the writer,
+ * prints the error instead and returns its exit status; else 0. Every JSON document the
+ * command prints goes through here. */
+int cli_print_json(struct json *j);
+/* Print @s as a JSON string literal (NULL: null), escaped as sbuf_json_str(). */
 void cli_json_str(FILE *f, const char *s);
-/* Print an apply result as text lines (each starting with @indent) or one JSON object. */
-void cli_print_apply_result(const struct seinstall_apply_result *res, bool json, const char *indent,
-                            FILE *f);
+
+/* An apply result as text lines (each starting with @indent) or members of a JSON object. */
+void cli_print_apply_result(const struct seinstall_apply_result *res, const char *indent, FILE *f);
+void cli_json_apply_result(struct json *j, const struct seinstall_apply_result *res);
 
 /* Where an install's settings come from. */
 struct cli_settings_args {
@@ -59,9 +90,9 @@ struct cli_settings_args {
  * status on failure, 0 on success with *ret (and the profile path used, or NULL). */
 int cli_load_settings(struct seinstall_ctx *ctx, const struct cli_settings_args *a,
                       struct seinstall_settings **ret, char **ret_profile);
-/* Print the effective settings and their sources (text, or one JSON object without newline). */
-void cli_print_settings(const struct seinstall_settings *s, const char *profile, bool json,
-                        FILE *f);
+/* Print the effective settings and their sources as text, or as one JSON object. */
+void cli_print_settings(const struct seinstall_settings *s, const char *profile, FILE *f);
+void cli_json_settings(struct json *j, const struct seinstall_settings *s, const char *profile);
 
 int cmd_check(int argc, char **argv);
 int cmd_relabel(int argc, char **argv);

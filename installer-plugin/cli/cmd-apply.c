@@ -23,62 +23,63 @@ static void usage(FILE *f)
                    "  --labeled     the target was just relabeled: schedule none\n");
 }
 
-void cli_print_apply_result(const struct seinstall_apply_result *res, bool json, const char *indent,
-                            FILE *f)
+static const enum seinstall_bootloader bootloaders[] = {
+    SEINSTALL_BOOTLOADER_GRUB,
+    SEINSTALL_BOOTLOADER_BLS,
+    SEINSTALL_BOOTLOADER_KERNEL_CMDLINE,
+};
+
+void cli_print_apply_result(const struct seinstall_apply_result *res, const char *indent, FILE *f)
 {
         size_t n = seinstall_apply_result_get_n_changes(res);
         size_t nt = seinstall_apply_result_get_n_todo(res);
-        static const enum seinstall_bootloader bls[] = {SEINSTALL_BOOTLOADER_GRUB,
-                                                        SEINSTALL_BOOTLOADER_BLS,
-                                                        SEINSTALL_BOOTLOADER_KERNEL_CMDLINE};
-        bool first = true;
 
-        if (!json) {
-                fprintf(
-                    f, "%sconfig: SELINUX=%s SELINUXTYPE=%s (kernel: SELinux %s)\n", indent,
-                    seinstall_mode_to_string(seinstall_apply_result_get_config_mode(res)),
-                    seinstall_apply_result_get_policy(res),
-                    seinstall_kernel_case_to_string(seinstall_apply_result_get_kernel_case(res)));
-                if (n == 0)
-                        fprintf(f, "%snothing to change: the target already says so\n", indent);
-                for (size_t i = 0; i < n; i++)
-                        fprintf(f, "%schanged %s: %s\n", indent,
-                                seinstall_apply_result_get_change_file(res, i),
-                                seinstall_apply_result_get_change_what(res, i));
-                for (size_t i = 0; i < nt; i++)
-                        fprintf(f, "%sto do: %s\n", indent,
-                                seinstall_apply_result_get_todo(res, i));
-                return;
+        fprintf(f, "%sconfig: SELINUX=%s SELINUXTYPE=%s (kernel: SELinux %s)\n", indent,
+                seinstall_mode_to_string(seinstall_apply_result_get_config_mode(res)),
+                cli_esc(seinstall_apply_result_get_policy(res)),
+                seinstall_kernel_case_to_string(seinstall_apply_result_get_kernel_case(res)));
+        if (n == 0)
+                fprintf(f, "%snothing to change: the target already says so\n", indent);
+        for (size_t i = 0; i < n; i++)
+                fprintf(f, "%schanged %s: %s\n", indent,
+                        cli_esc(seinstall_apply_result_get_change_file(res, i)),
+                        cli_esc(seinstall_apply_result_get_change_what(res, i)));
+        for (size_t i = 0; i < nt; i++)
+                fprintf(f, "%sto do: %s\n", indent,
+                        cli_esc(seinstall_apply_result_get_todo(res, i)));
+}
+
+void cli_json_apply_result(struct json *j, const struct seinstall_apply_result *res)
+{
+        json_object_begin(j);
+        json_kv_string(j, "config_mode",
+                       seinstall_mode_to_string(seinstall_apply_result_get_config_mode(res)));
+        json_kv_string(j, "policy", seinstall_apply_result_get_policy(res));
+        json_kv_string(
+            j, "kernel",
+            seinstall_kernel_case_to_string(seinstall_apply_result_get_kernel_case(res)));
+        json_kv_bool(j, "relabel_scheduled", seinstall_apply_result_get_relabel(res));
+        json_key(j, "bootloaders");
+        json_array_begin(j);
+        for (size_t i = 0; i < ELEMENTSOF(bootloaders); i++)
+                if (seinstall_apply_result_has_bootloader(res, bootloaders[i]))
+                        json_string(j, seinstall_bootloader_to_string(bootloaders[i]));
+        json_array_end(j);
+        json_key(j, "changes");
+        json_array_begin(j);
+        for (size_t i = 0; i < seinstall_apply_result_get_n_changes(res); i++) {
+                json_object_begin(j);
+                json_kv_string(j, "file", seinstall_apply_result_get_change_file(res, i));
+                json_kv_string(j, "change", seinstall_apply_result_get_change_what(res, i));
+                json_object_end(j);
         }
-        fprintf(f, "{\"config_mode\": ");
-        cli_json_str(f, seinstall_mode_to_string(seinstall_apply_result_get_config_mode(res)));
-        fprintf(f, ", \"policy\": ");
-        cli_json_str(f, seinstall_apply_result_get_policy(res));
-        fprintf(f, ", \"kernel\": ");
-        cli_json_str(f,
-                     seinstall_kernel_case_to_string(seinstall_apply_result_get_kernel_case(res)));
-        fprintf(f, ", \"relabel_scheduled\": %s, \"bootloaders\": [",
-                seinstall_apply_result_get_relabel(res) ? "true" : "false");
-        for (size_t i = 0; i < sizeof(bls) / sizeof(bls[0]); i++)
-                if (seinstall_apply_result_has_bootloader(res, bls[i])) {
-                        fprintf(f, "%s", first ? "" : ", ");
-                        cli_json_str(f, seinstall_bootloader_to_string(bls[i]));
-                        first = false;
-                }
-        fprintf(f, "], \"changes\": [");
-        for (size_t i = 0; i < n; i++) {
-                fprintf(f, "%s{\"file\": ", i ? ", " : "");
-                cli_json_str(f, seinstall_apply_result_get_change_file(res, i));
-                fprintf(f, ", \"change\": ");
-                cli_json_str(f, seinstall_apply_result_get_change_what(res, i));
-                fprintf(f, "}");
-        }
-        fprintf(f, "], \"todo\": [");
-        for (size_t i = 0; i < nt; i++) {
-                fprintf(f, "%s", i ? ", " : "");
-                cli_json_str(f, seinstall_apply_result_get_todo(res, i));
-        }
-        fprintf(f, "]}");
+        json_array_end(j);
+        json_key(j, "todo");
+        json_array_begin(j);
+        for (size_t i = 0; i < seinstall_apply_result_get_n_todo(res); i++)
+                json_string(j, seinstall_apply_result_get_todo(res, i));
+        json_array_end(j);
+        json_object_end(j);
 }
 
 int cmd_apply(int argc, char **argv)
@@ -95,8 +96,8 @@ int cmd_apply(int argc, char **argv)
             {},
         };
         struct cli_common common = {};
-        struct seinstall_ctx *ctx = NULL;
-        struct seinstall_apply_result *res = NULL;
+        _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
+        _cleanup_(seinstall_apply_result_unrefp) struct seinstall_apply_result *res = NULL;
         enum seinstall_mode mode = SEINSTALL_MODE_INVALID;
         enum seinstall_bootloader bl = SEINSTALL_BOOTLOADER_AUTO;
         const char *policy = NULL;
@@ -155,15 +156,14 @@ int cmd_apply(int argc, char **argv)
         if (r != 0)
                 return r;
         r = seinstall_apply(ctx, mode, policy, bl, flags, &res);
-        if (r < 0) {
-                r = cli_fail(ctx, r, "apply");
-                seinstall_unref(ctx);
-                return r;
+        if (r < 0)
+                return cli_fail(ctx, r, "apply");
+        if (common.json) {
+                struct json j = {0};
+
+                cli_json_apply_result(&j, res);
+                return cli_print_json(&j);
         }
-        cli_print_apply_result(res, common.json, "", stdout);
-        if (common.json)
-                printf("\n");
-        seinstall_apply_result_unref(res);
-        seinstall_unref(ctx);
+        cli_print_apply_result(res, "", stdout);
         return EXIT_OK;
 }

@@ -10,8 +10,8 @@
 static void usage(FILE *f)
 {
         fprintf(f,
-                "Usage: seinstall check [--root DIR] [--plan FSTAB] [--mode M] [--policy TYPE] "
-                "[--json]\n\n"
+                "Usage: seinstall check [--root DIR] [--plan FSTAB] [--mode M] [--policy TYPE]\n"
+                "                       [--unsupported refuse|warn] [--verbose] [--json]\n\n"
                 "Decide for every mount of the target whether its filesystem can carry SELinux\n"
                 "labels under the target's policy, and refuse or warn with a reason.\n\n"
                 "  --root DIR           the target tree (default /); its mounts are checked\n"
@@ -22,6 +22,7 @@ static void usage(FILE *f)
                 "  --policy TYPE        policy type (default: the target's config, else default)\n"
                 "  --unsupported WHAT   refuse (default) or warn: accept what enforcing would\n"
                 "                       refuse, lowering the mode to permissive\n"
+                "  --verbose            explain every mount, not only those that are not ok\n"
                 "  --json               print one JSON document on stdout\n\n"
                 "Exit status: 0 ok (warnings allowed), 1 refused, 2 bad usage or input,\n"
                 "3 the system failed.\n");
@@ -34,8 +35,8 @@ static int column_width(const struct seinstall_check *c, const char *head,
 
         for (size_t i = 0; i < seinstall_check_get_n_mounts(c); i++) {
                 const char *s = get(c, i);
-                if (s && strlen(s) > w)
-                        w = strlen(s);
+                if (s && strlen(cli_esc(s)) > w)
+                        w = strlen(cli_esc(s));
         }
         return (int) w;
 }
@@ -47,10 +48,12 @@ static const char *labeling_of(const struct seinstall_check *c, size_t i)
 
 static const char *or_dash(const char *s)
 {
-        return s && *s ? s : "-";
+        return s && *s ? cli_esc(s) : "-";
 }
 
-static void print_human(const struct seinstall_check *c)
+/* The table has one line per mount; below it, why for each mount that is not ok (every mount
+ * with @verbose). */
+static void print_human(const struct seinstall_check *c, bool verbose)
 {
         enum seinstall_source mode_src, pol_src;
         enum seinstall_mode mode = seinstall_check_get_mode(c, &mode_src);
@@ -63,8 +66,9 @@ static void print_human(const struct seinstall_check *c)
         int wl = column_width(c, "LABELING", labeling_of);
         int wb = column_width(c, "LABEL", seinstall_check_mount_label);
 
-        printf("Policy: %s, read from %s (%s)\n", policy,
-               file ? file : "seinstall's built-in table", seinstall_source_to_string(pol_src));
+        printf("Policy: %s, read from %s (%s)\n", cli_esc(policy),
+               file ? cli_esc(file) : "seinstall's built-in table",
+               seinstall_source_to_string(pol_src));
         printf("Mode:   %s (%s)", seinstall_mode_to_string(mode),
                seinstall_source_to_string(mode_src));
         if (seinstall_check_get_mode_lowered(c))
@@ -74,9 +78,9 @@ static void print_human(const struct seinstall_check *c)
                "LABELING", wb, "LABEL", "VERDICT");
         for (size_t i = 0; i < n; i++)
                 printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wm,
-                       seinstall_check_mount_mountpoint(c, i), ws,
+                       cli_esc(seinstall_check_mount_mountpoint(c, i)), ws,
                        or_dash(seinstall_check_mount_source(c, i)), wt,
-                       seinstall_check_mount_fstype(c, i), wl, labeling_of(c, i), wb,
+                       or_dash(seinstall_check_mount_fstype(c, i)), wl, labeling_of(c, i), wb,
                        or_dash(seinstall_check_mount_label(c, i)),
                        seinstall_verdict_to_string(seinstall_check_mount_verdict(c, i)));
 
@@ -84,10 +88,13 @@ static void print_human(const struct seinstall_check *c)
                 enum seinstall_verdict v = seinstall_check_mount_verdict(c, i);
                 const char *fix = seinstall_check_mount_fix(c, i);
 
+                if (v == SEINSTALL_VERDICT_OK && !verbose)
+                        continue;
                 printf("\n%s %s: %s\n", seinstall_verdict_to_string(v),
-                       seinstall_check_mount_mountpoint(c, i), seinstall_check_mount_reason(c, i));
+                       cli_esc(seinstall_check_mount_mountpoint(c, i)),
+                       cli_esc(seinstall_check_mount_reason(c, i)));
                 if (fix && *fix)
-                        printf("  fix: %s\n", fix);
+                        printf("  fix: %s\n", cli_esc(fix));
         }
 
         switch (seinstall_check_get_verdict(c)) {
@@ -113,20 +120,20 @@ int cmd_check(int argc, char **argv)
             {"mode", required_argument, NULL, 'm'},
             {"policy", required_argument, NULL, 'P'},
             {"unsupported", required_argument, NULL, 'u'},
+            {"verbose", no_argument, NULL, 'v'},
             {},
         };
         struct cli_common common = {0};
-        struct seinstall_settings *settings = NULL;
-        struct seinstall_ctx *ctx = NULL;
-        struct seinstall_check *check = NULL;
+        _cleanup_(seinstall_settings_unrefp) struct seinstall_settings *settings = NULL;
+        _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
+        _cleanup_(seinstall_check_unrefp) struct seinstall_check *check = NULL;
         const char *plan = NULL;
-        char *json = NULL;
-        int opt, r, status;
+        bool verbose = false;
+        int opt, r;
 
         r = seinstall_settings_new(&settings);
         if (r < 0) {
-                fprintf(stderr, "seinstall check: %s\n", strerror(-r));
-                return EXIT_SYSTEM;
+                return cli_error(r, "check: %s", strerror(-r));
         }
         optind = 0;
         while ((opt = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
@@ -135,7 +142,6 @@ int cmd_check(int argc, char **argv)
                 switch (opt) {
                 case 'h':
                         usage(stdout);
-                        seinstall_settings_unref(settings);
                         return EXIT_OK;
                 case 'p':
                         plan = optarg;
@@ -145,7 +151,6 @@ int cmd_check(int argc, char **argv)
                         if (seinstall_settings_set_mode(settings,
                                                         seinstall_mode_from_string(optarg),
                                                         SEINSTALL_SOURCE_BOOT) < 0) {
-                                seinstall_settings_unref(settings);
                                 return cli_usage_error("check",
                                                        "invalid mode '%s': use enforcing, "
                                                        "permissive or disabled",
@@ -155,16 +160,17 @@ int cmd_check(int argc, char **argv)
                 case 'P':
                         if (seinstall_settings_set_policy(settings, optarg, SEINSTALL_SOURCE_BOOT) <
                             0) {
-                                seinstall_settings_unref(settings);
                                 return cli_usage_error("check",
                                                        "invalid policy type '%s': give a "
                                                        "directory name under /etc/selinux",
                                                        optarg);
                         }
                         break;
+                case 'v':
+                        verbose = true;
+                        break;
                 case 'u':
                         if (strcmp(optarg, "warn") != 0 && strcmp(optarg, "refuse") != 0) {
-                                seinstall_settings_unref(settings);
                                 return cli_usage_error("check",
                                                        "invalid --unsupported '%s': use refuse "
                                                        "or warn",
@@ -174,43 +180,31 @@ int cmd_check(int argc, char **argv)
                             settings, strcmp(optarg, "warn") == 0, SEINSTALL_SOURCE_BOOT);
                         break;
                 default:
-                        seinstall_settings_unref(settings);
                         return cli_usage_error("check", "unknown option");
                 }
         }
-        if (optind < argc) {
-                seinstall_settings_unref(settings);
+        if (optind < argc)
                 return cli_usage_error("check", "unexpected argument '%s'", argv[optind]);
-        }
 
-        status = cli_open(&common, &ctx);
-        if (status != 0) {
-                seinstall_settings_unref(settings);
-                return status;
-        }
+        r = cli_open(&common, &ctx);
+        if (r != 0)
+                return r;
         r = seinstall_check_run(ctx, settings, plan, &check);
-        if (r < 0) {
-                status = cli_fail(ctx, r, "check");
-                goto out;
-        }
+        if (r < 0)
+                return cli_fail(ctx, r, "check");
         if (common.json) {
+                _cleanup_free_ char *json = NULL;
+                struct json j = {0};
+
                 r = seinstall_check_to_json(check, &json);
-                if (r < 0) {
-                        status = cli_fail(ctx, r, "check");
-                        goto out;
-                }
-                fputs(json, stdout);
-        } else {
-                print_human(check);
-        }
-        status =
-            seinstall_check_get_verdict(check) == SEINSTALL_VERDICT_REFUSE ? EXIT_REFUSED : EXIT_OK;
-out:
-        free(json);
-        seinstall_check_unref(check);
-        seinstall_unref(ctx);
-        seinstall_settings_unref(settings);
-        if (fflush(stdout) != 0 && status == EXIT_OK)
-                status = EXIT_SYSTEM;
-        return status;
+                if (r < 0)
+                        return cli_fail(ctx, r, "check");
+                json_raw(&j, json);
+                r = cli_print_json(&j);
+                if (r != 0)
+                        return r;
+        } else
+                print_human(check, verbose);
+        return seinstall_check_get_verdict(check) == SEINSTALL_VERDICT_REFUSE ? EXIT_REFUSED
+                                                                              : EXIT_OK;
 }

@@ -40,9 +40,10 @@ static void print_check_problems(const struct seinstall_check *c)
                 if (v == SEINSTALL_VERDICT_OK)
                         continue;
                 printf("  %s %s: %s\n", seinstall_verdict_to_string(v),
-                       seinstall_check_mount_mountpoint(c, i), seinstall_check_mount_reason(c, i));
+                       cli_esc(seinstall_check_mount_mountpoint(c, i)),
+                       cli_esc(seinstall_check_mount_reason(c, i)));
                 if (fix && *fix)
-                        printf("    fix: %s\n", fix);
+                        printf("    fix: %s\n", cli_esc(fix));
         }
 }
 
@@ -70,7 +71,7 @@ static void print_text(const struct seinstall_install_result *res)
         if (mode == SEINSTALL_MODE_DISABLED) {
                 printf("policy:    not needed (disabled)\nrelabel:   not needed (disabled)\n");
         } else {
-                printf("policy:    %s %s\n", seinstall_install_result_get_policy(res),
+                printf("policy:    %s %s\n", cli_esc(seinstall_install_result_get_policy(res)),
                        seinstall_install_result_get_policy_built(res)
                            ? "built from the installed modules"
                            : "already built");
@@ -80,59 +81,55 @@ static void print_text(const struct seinstall_install_result *res)
                                seinstall_relabel_result_count(rl, SEINSTALL_RELABEL_CHANGED),
                                seinstall_relabel_result_count(rl, SEINSTALL_RELABEL_UNCHANGED));
                 else
-                        printf("relabel:   at first boot (%s)\n", why ? why : "scheduled");
+                        printf("relabel:   at first boot (%s)\n", why ? cli_esc(why) : "scheduled");
         }
         printf("configure:\n");
-        cli_print_apply_result(ap, false, "  ", stdout);
+        cli_print_apply_result(ap, "  ", stdout);
         printf("\nInstalled: SELinux %s (from %s), policy %s%s.\n", seinstall_mode_to_string(mode),
-               seinstall_source_to_string(src), seinstall_install_result_get_policy(res),
+               seinstall_source_to_string(src), cli_esc(seinstall_install_result_get_policy(res)),
                seinstall_apply_result_get_config_mode(ap) != mode
                    ? "; permissive until the first-boot relabel is done"
                    : "");
 }
 
-static void print_json(const struct seinstall_install_result *res,
-                       const struct seinstall_settings *s, const char *profile, const char *root)
+static int print_json(const struct seinstall_install_result *res,
+                      const struct seinstall_settings *s, const char *profile, const char *root)
 {
         const struct seinstall_relabel_result *rl = seinstall_install_result_get_relabel(res);
         const struct seinstall_apply_result *ap = seinstall_install_result_get_apply(res);
+        _cleanup_free_ char *check = NULL, *relabel = NULL;
         enum seinstall_source src;
         enum seinstall_mode mode = seinstall_install_result_get_mode(res, &src);
-        char *json = NULL;
+        struct json j = {0};
+        int r;
 
-        printf("{\"root\": ");
-        cli_json_str(stdout, root);
-        printf(", \"refused\": %s, \"mode\": ",
-               seinstall_install_result_get_refused(res) ? "true" : "false");
-        cli_json_str(stdout, seinstall_mode_to_string(mode));
-        printf(", \"mode_source\": ");
-        cli_json_str(stdout, seinstall_source_to_string(src));
-        printf(", \"policy\": ");
-        cli_json_str(stdout, seinstall_install_result_get_policy(res));
-        printf(", \"policy_built\": %s, \"settings\": ",
-               seinstall_install_result_get_policy_built(res) ? "true" : "false");
-        cli_print_settings(s, profile, true, stdout);
-        printf(", \"check\": ");
-        if (seinstall_check_to_json(seinstall_install_result_get_check(res), &json) == 0)
-                printf("%s", json);
-        else
-                printf("null");
-        free(json);
-        json = NULL;
-        printf(", \"relabel\": ");
-        if (rl && seinstall_relabel_result_to_json(rl, &json) == 0)
-                printf("%s", json);
-        else
-                printf("null");
-        free(json);
-        printf(", \"relabel_error\": ");
-        cli_json_str(stdout, seinstall_install_result_get_relabel_error(res));
-        printf(", \"configure\": ");
+        r = seinstall_check_to_json(seinstall_install_result_get_check(res), &check);
+        if (r >= 0 && rl)
+                r = seinstall_relabel_result_to_json(rl, &relabel);
+        if (r < 0)
+                return cli_error(r, "install: writing the JSON document: %s", strerror(-r));
+
+        json_object_begin(&j);
+        json_kv_string(&j, "root", root);
+        json_kv_bool(&j, "refused", seinstall_install_result_get_refused(res));
+        json_kv_string(&j, "mode", seinstall_mode_to_string(mode));
+        json_kv_string(&j, "mode_source", seinstall_source_to_string(src));
+        json_kv_string(&j, "policy", seinstall_install_result_get_policy(res));
+        json_kv_bool(&j, "policy_built", seinstall_install_result_get_policy_built(res));
+        json_key(&j, "settings");
+        cli_json_settings(&j, s, profile);
+        json_key(&j, "check");
+        json_raw(&j, check);
+        json_key(&j, "relabel");
+        json_raw(&j, relabel);
+        json_kv_string(&j, "relabel_error", seinstall_install_result_get_relabel_error(res));
+        json_key(&j, "configure");
         if (ap)
-                cli_print_apply_result(ap, true, "", stdout);
+                cli_json_apply_result(&j, ap);
         else
-                printf("null");
-        printf("}\n");
+                json_null(&j);
+        json_object_end(&j);
+        return cli_print_json(&j);
 }
 
 int cmd_install(int argc, char **argv)
@@ -149,10 +146,10 @@ int cmd_install(int argc, char **argv)
         };
         struct cli_common common = {};
         struct cli_settings_args a = {.load_target = true};
-        struct seinstall_ctx *ctx = NULL;
-        struct seinstall_settings *s = NULL;
-        struct seinstall_install_result *res = NULL;
-        char *profile = NULL;
+        _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
+        _cleanup_(seinstall_settings_unrefp) struct seinstall_settings *s = NULL;
+        _cleanup_(seinstall_install_result_unrefp) struct seinstall_install_result *res = NULL;
+        _cleanup_free_ char *profile = NULL;
         unsigned flags = 0;
         int progress = -1, opt, r;
 
@@ -196,26 +193,20 @@ int cmd_install(int argc, char **argv)
                 return r;
         r = cli_load_settings(ctx, &a, &s, &profile);
         if (r != 0)
-                goto out;
+                return r;
         r = seinstall_install(ctx, s, flags, progress ? show_progress : NULL, NULL, &res);
         if (progress)
                 fprintf(stderr, "\r\033[K");
-        if (r < 0) {
-                r = cli_fail(ctx, r, "install");
-                goto out;
-        }
-        if (common.json)
-                print_json(res, s, profile, seinstall_get_root(ctx));
-        else {
-                printf("seinstall install: %s\n", seinstall_get_root(ctx));
-                cli_print_settings(s, profile, false, stdout);
+        if (r < 0)
+                return cli_fail(ctx, r, "install");
+        if (common.json) {
+                r = print_json(res, s, profile, seinstall_get_root(ctx));
+                if (r != 0)
+                        return r;
+        } else {
+                printf("seinstall install: %s\n", cli_esc(seinstall_get_root(ctx)));
+                cli_print_settings(s, profile, stdout);
                 print_text(res);
         }
-        r = seinstall_install_result_get_refused(res) ? EXIT_REFUSED : EXIT_OK;
-out:
-        seinstall_install_result_unref(res);
-        free(profile);
-        seinstall_settings_unref(s);
-        seinstall_unref(ctx);
-        return r;
+        return seinstall_install_result_get_refused(res) ? EXIT_REFUSED : EXIT_OK;
 }

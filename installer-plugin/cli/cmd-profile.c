@@ -26,9 +26,9 @@ int cmd_profile(int argc, char **argv)
         };
         struct cli_common common = {};
         struct cli_settings_args a = {};
-        struct seinstall_ctx *ctx = NULL;
-        struct seinstall_settings *s = NULL;
-        char *profile = NULL;
+        _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
+        _cleanup_(seinstall_settings_unrefp) struct seinstall_settings *s = NULL;
+        _cleanup_free_ char *profile = NULL;
         int opt, r;
 
         while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
@@ -60,13 +60,14 @@ int cmd_profile(int argc, char **argv)
         if (r != 0)
                 return r;
         r = cli_load_settings(ctx, &a, &s, &profile);
-        if (r == 0) {
-                cli_print_settings(s, profile, common.json, stdout);
-                if (common.json)
-                        printf("\n");
+        if (r != 0)
+                return r;
+        if (common.json) {
+                struct json j = {0};
+
+                cli_json_settings(&j, s, profile);
+                return cli_print_json(&j);
         }
-        free(profile);
-        seinstall_settings_unref(s);
-        seinstall_unref(ctx);
-        return r;
+        cli_print_settings(s, profile, stdout);
+        return EXIT_OK;
 }

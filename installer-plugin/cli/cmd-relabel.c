@@ -55,6 +55,12 @@ static void raise_fd_limit(void)
         }
 }
 
+static void print_errors(const struct seinstall_relabel_result *res)
+{
+        for (size_t i = 0; i < seinstall_relabel_result_n_errors(res); i++)
+                fprintf(stderr, "seinstall: %s\n", cli_esc(seinstall_relabel_result_error(res, i)));
+}
+
 static void print_text(const struct seinstall_relabel_result *res, bool dry_run)
 {
         printf("%s: %llu entries, %llu %s, %llu already right, %llu without a context, "
@@ -69,17 +75,17 @@ static void print_text(const struct seinstall_relabel_result *res, bool dry_run)
         for (size_t i = 0; i < seinstall_relabel_result_n_skipped(res); i++) {
                 const char *fstype, *reason;
                 const char *mp = seinstall_relabel_result_skipped(res, i, &fstype, &reason);
-                printf("skipped mount %s (%s): %s\n", mp, fstype, reason);
+                printf("skipped mount %s (%s): %s\n", cli_esc(mp), cli_esc(fstype),
+                       cli_esc(reason));
         }
         for (size_t i = 0; i < seinstall_relabel_result_n_verified(res); i++) {
                 const char *actual, *expected;
                 const char *p = seinstall_relabel_result_verified(res, i, &actual, &expected);
                 if (!actual || strcmp(actual, expected) != 0)
-                        printf("verify: %s has %s, expected %s\n", p, actual ? actual : "(none)",
-                               expected);
+                        printf("verify: %s has %s, expected %s\n", cli_esc(p), cli_esc(actual),
+                               cli_esc(expected));
         }
-        for (size_t i = 0; i < seinstall_relabel_result_n_errors(res); i++)
-                fprintf(stderr, "seinstall: %s\n", seinstall_relabel_result_error(res, i));
+        print_errors(res);
 }
 
 int cmd_relabel(int argc, char **argv)
@@ -97,9 +103,10 @@ int cmd_relabel(int argc, char **argv)
         struct cli_common c = {0};
         const char *policy = NULL, *fc = NULL;
         unsigned threads = 0, flags = 0;
-        int progress = -1, opt, r, status;
-        struct seinstall_ctx *ctx = NULL;
-        struct seinstall_relabel_result *res = NULL;
+        int progress = -1, opt, r;
+        _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
+        _cleanup_(seinstall_relabel_result_unrefp) struct seinstall_relabel_result *res = NULL;
+        _cleanup_free_ char *json = NULL;
 
         optind = 1;
         while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
@@ -147,30 +154,30 @@ int cmd_relabel(int argc, char **argv)
         if (progress < 0)
                 progress = isatty(STDERR_FILENO);
 
-        status = cli_open(&c, &ctx);
-        if (status)
-                return status;
+        r = cli_open(&c, &ctx);
+        if (r != 0)
+                return r;
         raise_fd_limit();
         r = seinstall_relabel(ctx, policy, fc, threads, flags, progress ? show_progress : NULL,
                               NULL, &res);
         if (progress)
                 fprintf(stderr, "\r\033[K");
-        if (res) {
-                if (c.json) {
-                        char *json = NULL;
-                        if (seinstall_relabel_result_to_json(res, &json) == 0) {
-                                printf("%s\n", json);
-                                free(json);
-                        }
-                        for (size_t i = 0; i < seinstall_relabel_result_n_errors(res); i++)
-                                fprintf(stderr, "seinstall: %s\n",
-                                        seinstall_relabel_result_error(res, i));
-                } else {
-                        print_text(res, flags & SEINSTALL_RELABEL_DRY_RUN);
-                }
+        if (res && c.json) {
+                int k = seinstall_relabel_result_to_json(res, &json);
+                if (k < 0 && r >= 0)
+                        r = k;
+                print_errors(res);
+        } else if (res) {
+                print_text(res, flags & SEINSTALL_RELABEL_DRY_RUN);
         }
-        status = r < 0 ? cli_fail(ctx, r, "relabel") : EXIT_OK;
-        seinstall_relabel_result_unref(res);
-        seinstall_unref(ctx);
-        return status;
+        if (r < 0)
+                /* one document: the error, with the summary of what was done before it */
+                return cli_fail_with(ctx, r, "relabel", "relabel", json);
+        if (c.json) {
+                struct json j = {0};
+
+                json_raw(&j, json);
+                return cli_print_json(&j);
+        }
+        return EXIT_OK;
 }

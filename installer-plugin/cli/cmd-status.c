@@ -19,39 +19,37 @@ static const char *mode_or(enum seinstall_mode m, const char *dflt)
         return s ? s : dflt;
 }
 
-static void print_json(const struct seinstall_status *st, const char *root)
+static int print_json(const struct seinstall_status *st, const char *root)
 {
         static const char *const args[] = {"selinux", "security", "lsm", "enforcing"};
+        struct json j = {0};
 
-        printf("{\"root\": ");
-        cli_json_str(stdout, root);
-        printf(", \"config_mode\": ");
-        cli_json_str(stdout, seinstall_mode_to_string(seinstall_status_get_config_mode(st)));
-        printf(", \"config_policy\": ");
-        cli_json_str(stdout, seinstall_status_get_config_policy(st));
-        printf(", \"policy_built\": %s, \"bootloader\": ",
-               seinstall_status_get_policy_built(st) ? "true" : "false");
-        cli_json_str(stdout, seinstall_bootloader_to_string(seinstall_status_get_bootloader(st)));
-        printf(", \"cmdline\": ");
-        cli_json_str(stdout, seinstall_status_get_cmdline(st));
-        printf(", \"kernel_args\": {");
-        for (size_t i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
-                printf("%s\"%s\": ", i ? ", " : "", args[i]);
-                cli_json_str(stdout, seinstall_status_get_kernel_arg(st, args[i]));
-        }
-        printf("}, \"kernel\": ");
-        cli_json_str(stdout, seinstall_kernel_case_to_string(seinstall_status_get_kernel_case(st)));
-        printf(", \"kernel_config\": ");
-        cli_json_str(stdout, seinstall_status_get_kernel_config(st));
-        printf(", \"boot_mode\": ");
-        cli_json_str(stdout, seinstall_mode_to_string(seinstall_status_get_boot_mode(st)));
-        printf(", \"relabel_pending\": %s, \"firstboot_pending\": %s, \"firstboot_mode\": ",
-               seinstall_status_get_relabel_pending(st) ? "true" : "false",
-               seinstall_status_get_firstboot_pending(st) ? "true" : "false");
-        cli_json_str(stdout, seinstall_mode_to_string(seinstall_status_get_firstboot_mode(st)));
-        printf(", \"active\": ");
-        cli_json_str(stdout, seinstall_mode_to_string(seinstall_status_get_active(st)));
-        printf("}\n");
+        json_object_begin(&j);
+        json_kv_string(&j, "root", root);
+        json_kv_string(&j, "config_mode",
+                       seinstall_mode_to_string(seinstall_status_get_config_mode(st)));
+        json_kv_string(&j, "config_policy", seinstall_status_get_config_policy(st));
+        json_kv_bool(&j, "policy_built", seinstall_status_get_policy_built(st));
+        json_kv_string(&j, "bootloader",
+                       seinstall_bootloader_to_string(seinstall_status_get_bootloader(st)));
+        json_kv_string(&j, "cmdline", seinstall_status_get_cmdline(st));
+        json_key(&j, "kernel_args");
+        json_object_begin(&j);
+        for (size_t i = 0; i < ELEMENTSOF(args); i++)
+                json_kv_string(&j, args[i], seinstall_status_get_kernel_arg(st, args[i]));
+        json_object_end(&j);
+        json_kv_string(&j, "kernel",
+                       seinstall_kernel_case_to_string(seinstall_status_get_kernel_case(st)));
+        json_kv_string(&j, "kernel_config", seinstall_status_get_kernel_config(st));
+        json_kv_string(&j, "boot_mode",
+                       seinstall_mode_to_string(seinstall_status_get_boot_mode(st)));
+        json_kv_bool(&j, "relabel_pending", seinstall_status_get_relabel_pending(st));
+        json_kv_bool(&j, "firstboot_pending", seinstall_status_get_firstboot_pending(st));
+        json_kv_string(&j, "firstboot_mode",
+                       seinstall_mode_to_string(seinstall_status_get_firstboot_mode(st)));
+        json_kv_string(&j, "active", seinstall_mode_to_string(seinstall_status_get_active(st)));
+        json_object_end(&j);
+        return cli_print_json(&j);
 }
 
 static void print_text(const struct seinstall_status *st, const char *root)
@@ -59,18 +57,19 @@ static void print_text(const struct seinstall_status *st, const char *root)
         const char *cmdline = seinstall_status_get_cmdline(st);
         const char *kconfig = seinstall_status_get_kernel_config(st);
 
-        printf("target:          %s\n", root);
+        printf("target:          %s\n", cli_esc(root));
         printf("config:          SELINUX=%s SELINUXTYPE=%s (policy %s)\n",
                mode_or(seinstall_status_get_config_mode(st), "(unset)"),
-               seinstall_status_get_config_policy(st) ? seinstall_status_get_config_policy(st)
-                                                      : "(unset)",
+               seinstall_status_get_config_policy(st)
+                   ? cli_esc(seinstall_status_get_config_policy(st))
+                   : "(unset)",
                seinstall_status_get_policy_built(st) ? "built" : "NOT built");
         printf("kernel:          SELinux %s%s%s%s\n",
                seinstall_kernel_case_to_string(seinstall_status_get_kernel_case(st)),
-               kconfig ? " (" : "", kconfig ? kconfig : "", kconfig ? ")" : "");
+               kconfig ? " (" : "", kconfig ? cli_esc(kconfig) : "", kconfig ? ")" : "");
         printf("command line:    %s%s%s\n",
                seinstall_bootloader_to_string(seinstall_status_get_bootloader(st)),
-               cmdline ? ": " : "", cmdline ? cmdline : "");
+               cmdline ? ": " : "", cmdline ? cli_esc(cmdline) : "");
         printf("boots in:        %s\n", mode_or(seinstall_status_get_boot_mode(st), "unknown"));
         printf("relabel pending: %s\n", seinstall_status_get_relabel_pending(st) ? "yes" : "no");
         printf("first boot:      %s%s%s\n",
@@ -87,8 +86,8 @@ int cmd_status(int argc, char **argv)
 {
         static const struct option options[] = {CLI_COMMON_OPTIONS, {}};
         struct cli_common common = {};
-        struct seinstall_ctx *ctx = NULL;
-        struct seinstall_status *st = NULL;
+        _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
+        _cleanup_(seinstall_status_unrefp) struct seinstall_status *st = NULL;
         int opt, r;
 
         while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
@@ -106,16 +105,10 @@ int cmd_status(int argc, char **argv)
         if (r != 0)
                 return r;
         r = seinstall_status_read(ctx, &st);
-        if (r < 0) {
-                r = cli_fail(ctx, r, "status");
-                seinstall_unref(ctx);
-                return r;
-        }
+        if (r < 0)
+                return cli_fail(ctx, r, "status");
         if (common.json)
-                print_json(st, seinstall_get_root(ctx));
-        else
-                print_text(st, seinstall_get_root(ctx));
-        seinstall_status_unref(st);
-        seinstall_unref(ctx);
+                return print_json(st, seinstall_get_root(ctx));
+        print_text(st, seinstall_get_root(ctx));
         return EXIT_OK;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* common.c — option handling, logging and exit status shared by the subcommands. */
+/* common.c — option handling, logging, errors (text and JSON), escaping names for people, and
+ * printing JSON documents: what the subcommands share. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -7,6 +8,14 @@
 #include <string.h>
 
 #include "cli.h"
+
+/* Whether errors are also printed as a JSON document on stdout (--json). */
+static bool json_errors;
+
+void cli_set_json(bool on)
+{
+        json_errors = on;
+}
 
 bool cli_common_option(struct cli_common *c, int opt, const char *arg)
 {
@@ -16,10 +25,30 @@ bool cli_common_option(struct cli_common *c, int opt, const char *arg)
                 return true;
         case 'J':
                 c->json = true;
+                cli_set_json(true);
                 return true;
         default:
                 return false;
         }
+}
+
+const char *cli_esc(const char *s)
+{
+        static char *ring[16];
+        static size_t next;
+        char *e;
+
+        if (!s)
+                return "(none)";
+        if (!str_needs_escape(s))
+                return s;
+        e = str_escape_display(s);
+        if (!e)
+                return "(not shown: out of memory)";
+        free(ring[next]);
+        ring[next] = e;
+        next = (next + 1) % ELEMENTSOF(ring);
+        return e;
 }
 
 static void log_stderr(void *userdata, int priority, const char *message)
@@ -29,7 +58,46 @@ static void log_stderr(void *userdata, int priority, const char *message)
         if (priority <= SEINSTALL_LOG_ERR)
                 return;
         fprintf(stderr, "seinstall: %s%s\n", priority == SEINSTALL_LOG_WARNING ? "warning: " : "",
-                message);
+                cli_esc(message));
+}
+
+/* The error document: {"error": {"message": M, "errno": NAME|null, "exit": N}[, KEY: V]}. */
+static void print_error_json(const char *message, int r, int status, const char *key,
+                             const char *value_json)
+{
+        struct json j = {0};
+        _cleanup_free_ char *doc = NULL;
+
+        json_object_begin(&j);
+        json_key(&j, "error");
+        json_object_begin(&j);
+        json_kv_string(&j, "message", message);
+        json_kv_string(&j, "errno", si_errno_name(-r));
+        json_kv_uint(&j, "exit", (unsigned) status);
+        json_object_end(&j);
+        if (key) {
+                json_key(&j, key);
+                json_raw(&j, value_json);
+        }
+        json_object_end(&j);
+        if (json_steal(&j, &doc) < 0) {
+                /* no memory for the document: the smallest one that still says it */
+                printf("{\"error\": {\"message\": \"out of memory\", \"errno\": \"ENOMEM\", "
+                       "\"exit\": %d}}\n",
+                       status);
+                return;
+        }
+        printf("%s\n", doc);
+}
+
+/* Print @message for errno @r (0: a usage error) as text and, with --json, as the document. */
+static int report(const char *prefix, const char *message, int r, int status, const char *key,
+                  const char *value_json)
+{
+        fprintf(stderr, "%s: %s\n", prefix, cli_esc(message));
+        if (json_errors)
+                print_error_json(message, r, status, key, value_json);
+        return status;
 }
 
 int cli_open(const struct cli_common *c, struct seinstall_ctx **ret_ctx)
@@ -37,78 +105,84 @@ int cli_open(const struct cli_common *c, struct seinstall_ctx **ret_ctx)
         const char *root = c->root ? c->root : "/";
         int r = seinstall_new(root, ret_ctx);
 
-        if (r < 0) {
-                fprintf(stderr, "seinstall: target root %s: %s\n", root, strerror(-r));
-                return cli_exit_status(r);
-        }
+        if (r < 0)
+                return cli_error(r, "target root %s: %s", root, strerror(-r));
         seinstall_set_log_fn(*ret_ctx, log_stderr, NULL);
         return 0;
 }
 
 int cli_exit_status(int r)
 {
-        switch (-r) {
-        case 0:
-                return EXIT_OK;
-        case EINVAL:
-        case EBADMSG:
-        case ENOENT:
-        case ENOTDIR:
-        case EISDIR:
-        case EBADFD: /* a FIFO, device or socket where a file belongs */
-        case EXDEV:  /* a path of the target leading onto a mount not its own */
-        case EFBIG:
-        case ELOOP:
-        case ENAMETOOLONG:
-                return EXIT_USAGE;
-        default:
-                return EXIT_SYSTEM;
+        return si_exit_status(r);
+}
+
+int cli_fail_with(struct seinstall_ctx *ctx, int r, const char *what, const char *key,
+                  const char *value_json)
+{
+        const char *msg = ctx ? seinstall_last_error(ctx) : NULL;
+        _cleanup_free_ char *s = NULL;
+
+        if (!msg) {
+                if (asprintf(&s, "%s: %s", what, strerror(-r)) < 0)
+                        s = NULL;
+                msg = s ? s : what;
         }
+        return report("seinstall", msg, r, cli_exit_status(r), key, value_json);
 }
 
 int cli_fail(struct seinstall_ctx *ctx, int r, const char *what)
 {
-        const char *msg = seinstall_last_error(ctx);
+        return cli_fail_with(ctx, r, what, NULL, NULL);
+}
 
-        if (msg)
-                fprintf(stderr, "seinstall: %s\n", msg);
-        else
-                fprintf(stderr, "seinstall: %s: %s\n", what, strerror(-r));
-        return cli_exit_status(r);
+int cli_error(int r, const char *fmt, ...)
+{
+        _cleanup_free_ char *msg = NULL;
+        va_list ap;
+        int n;
+
+        va_start(ap, fmt);
+        n = vasprintf(&msg, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+                msg = NULL;
+        return report("seinstall", msg ? msg : strerror(-r), r, cli_exit_status(r), NULL, NULL);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+        _cleanup_free_ char *msg = NULL, *prefix = NULL;
         va_list ap;
+        int n;
 
-        fprintf(stderr, "seinstall %s: ", cmd);
         va_start(ap, fmt);
-        vfprintf(stderr, fmt, ap);
+        n = vasprintf(&msg, fmt, ap);
         va_end(ap);
-        fprintf(stderr, "\nTry 'seinstall %s --help'.\n", cmd);
+        if (n < 0)
+                msg = NULL;
+        if (asprintf(&prefix, "seinstall %s", cmd) < 0)
+                prefix = NULL;
+        report(prefix ? prefix : "seinstall", msg ? msg : "bad usage", 0, EXIT_USAGE, NULL, NULL);
+        fprintf(stderr, "Try 'seinstall %s --help'.\n", cmd);
         return EXIT_USAGE;
+}
+
+int cli_print_json(struct json *j)
+{
+        _cleanup_free_ char *doc = NULL;
+        int r = json_steal(j, &doc);
+
+        if (r < 0)
+                return cli_error(r, "writing the JSON document: %s", strerror(-r));
+        printf("%s\n", doc);
+        return 0;
 }
 
 void cli_json_str(FILE *f, const char *s)
 {
-        const unsigned char *p = (const unsigned char *) s;
+        struct sbuf b = {0};
 
-        if (!s) {
-                fputs("null", f);
-                return;
-        }
-        fputc('"', f);
-        for (; *p; p++) {
-                if (*p == '"' || *p == '\\')
-                        fprintf(f, "\\%c", *p);
-                else if (*p == '\n')
-                        fputs("\\n", f);
-                else if (*p < 0x20 || *p == 0x7f || *p >= 0x80)
-                        /* bytes above 0x7f as \u00XX keep the document valid whatever the
-                         * encoding of a path; the library's own strings are ASCII */
-                        fprintf(f, "\\u%04x", *p);
-                else
-                        fputc(*p, f);
-        }
-        fputc('"', f);
+        if (sbuf_json_str(&b, s) >= 0)
+                fputs(b.s, f);
+        sbuf_free(&b);
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* main.c — the `seinstall` command: dispatch to a subcommand. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,18 +28,28 @@ static void usage(FILE *f)
         fprintf(f, "Usage: seinstall COMMAND [OPTIONS]\n\n"
                    "Make SELinux work on a freshly installed system from its first boot.\n\n"
                    "Commands:\n");
-        for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        for (size_t i = 0; i < ELEMENTSOF(commands); i++)
                 fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
         fprintf(f, "\nEvery command takes --root DIR (the target, default /) and --json.\n"
                    "Run 'seinstall COMMAND --help' for a command's options.\n"
                    "Exit status: 0 ok, 1 refused, 2 bad usage or input, 3 system failure.\n");
 }
 
-int main(int argc, char **argv)
+/* Whether --json is among the options (before a "--"): then even an error found before the
+ * subcommand parses it is printed as a JSON document. */
+static bool wants_json(int argc, char **argv)
+{
+        for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+                if (strcmp(argv[i], "--json") == 0)
+                        return true;
+        return false;
+}
+
+static int run(int argc, char **argv)
 {
         if (argc < 2) {
                 usage(stderr);
-                return EXIT_USAGE;
+                return cli_error(-EINVAL, "no command given");
         }
         if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
                 usage(stdout);
@@ -48,10 +59,23 @@ int main(int argc, char **argv)
                 printf("seinstall %s\n", SEINSTALL_VERSION);
                 return EXIT_OK;
         }
-        for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        for (size_t i = 0; i < ELEMENTSOF(commands); i++)
                 if (strcmp(argv[1], commands[i].name) == 0)
                         return commands[i].run(argc - 1, argv + 1);
-        fprintf(stderr, "seinstall: unknown command '%s'\n", argv[1]);
         usage(stderr);
-        return EXIT_USAGE;
+        return cli_error(-EINVAL, "unknown command '%s'", argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+        int status;
+
+        cli_set_json(wants_json(argc, argv));
+        status = run(argc, argv);
+        /* Output that never arrived (a full disk, a closed pipe) is a failure. */
+        if (fflush(stdout) != 0 && status == EXIT_OK) {
+                fprintf(stderr, "seinstall: writing the output: %s\n", strerror(errno));
+                status = EXIT_SYSTEM;
+        }
+        return status;
 }

@@ -11,8 +11,8 @@
 int cli_load_settings(struct seinstall_ctx *ctx, const struct cli_settings_args *a,
                       struct seinstall_settings **ret, char **ret_profile)
 {
-        struct seinstall_settings *s = NULL;
-        char *ks = NULL, *profile = NULL;
+        _cleanup_(seinstall_settings_unrefp) struct seinstall_settings *s = NULL;
+        _cleanup_free_ char *ks = NULL, *profile = NULL;
         int r;
 
         r = seinstall_settings_new(&s);
@@ -23,70 +23,77 @@ int cli_load_settings(struct seinstall_ctx *ctx, const struct cli_settings_args 
         if (!a->no_cmdline) {
                 r = seinstall_settings_load_boot_options(s, ctx, a->cmdline_file, &ks);
                 if (r < 0)
-                        goto fail;
+                        return cli_fail(ctx, r, "settings");
         }
         if (a->profile || ks) {
                 profile = strdup(a->profile ? a->profile : ks);
-                if (!profile) {
-                        r = -ENOMEM;
-                        goto fail;
-                }
+                if (!profile)
+                        return cli_fail(ctx, -ENOMEM, "settings");
                 r = seinstall_settings_load_profile(s, ctx, profile);
                 if (r < 0)
-                        goto fail;
+                        return cli_fail(ctx, r, "settings");
         }
         if (a->load_target) {
                 r = seinstall_settings_load_target(s, ctx);
                 if (r < 0)
-                        goto fail;
+                        return cli_fail(ctx, r, "settings");
         }
-        free(ks);
-        *ret = s;
+        *ret = TAKE_PTR(s);
         if (ret_profile)
-                *ret_profile = profile;
-        else
-                free(profile);
+                *ret_profile = TAKE_PTR(profile);
         return 0;
-fail:
-        free(ks);
-        free(profile);
-        seinstall_settings_unref(s);
-        return cli_fail(ctx, r, "settings");
 }
 
-void cli_print_settings(const struct seinstall_settings *s, const char *profile, bool json, FILE *f)
-{
+struct settings_view {
         enum seinstall_source ms, ps, us, rs;
-        enum seinstall_mode mode = seinstall_settings_get_mode(s, &ms);
-        const char *policy = seinstall_settings_get_policy(s, &ps);
-        bool warn = seinstall_settings_get_unsupported_warn(s, &us);
-        enum seinstall_relabel_when relabel = seinstall_settings_get_relabel_when(s, &rs);
+        enum seinstall_mode mode;
+        const char *policy;
+        bool warn;
+        enum seinstall_relabel_when relabel;
+};
 
-        if (!policy) {
-                policy = "default";
-                ps = SEINSTALL_SOURCE_DEFAULT;
+static void settings_view(const struct seinstall_settings *s, struct settings_view *v)
+{
+        v->mode = seinstall_settings_get_mode(s, &v->ms);
+        v->policy = seinstall_settings_get_policy(s, &v->ps);
+        v->warn = seinstall_settings_get_unsupported_warn(s, &v->us);
+        v->relabel = seinstall_settings_get_relabel_when(s, &v->rs);
+        if (!v->policy) {
+                v->policy = "default";
+                v->ps = SEINSTALL_SOURCE_DEFAULT;
         }
-        if (!json) {
-                fprintf(f, "profile:     %s\n", profile ? profile : "(none)");
-                fprintf(f, "mode:        %-12s (from %s)\n", seinstall_mode_to_string(mode),
-                        seinstall_source_to_string(ms));
-                fprintf(f, "policy:      %-12s (from %s)\n", policy,
-                        seinstall_source_to_string(ps));
-                fprintf(f, "unsupported: %-12s (from %s)\n", warn ? "warn" : "refuse",
-                        seinstall_source_to_string(us));
-                fprintf(f, "relabel:     %-12s (from %s)\n",
-                        seinstall_relabel_when_to_string(relabel), seinstall_source_to_string(rs));
-                return;
-        }
-        fprintf(f, "{\"profile\": ");
-        cli_json_str(f, profile);
-        fprintf(f, ", \"mode\": \"%s\", \"mode_source\": \"%s\", \"policy\": ",
-                seinstall_mode_to_string(mode), seinstall_source_to_string(ms));
-        cli_json_str(f, policy);
-        fprintf(f,
-                ", \"policy_source\": \"%s\", \"unsupported\": \"%s\", \"unsupported_source\": "
-                "\"%s\", \"relabel\": \"%s\", \"relabel_source\": \"%s\"}",
-                seinstall_source_to_string(ps), warn ? "warn" : "refuse",
-                seinstall_source_to_string(us), seinstall_relabel_when_to_string(relabel),
-                seinstall_source_to_string(rs));
+}
+
+void cli_print_settings(const struct seinstall_settings *s, const char *profile, FILE *f)
+{
+        struct settings_view v;
+
+        settings_view(s, &v);
+        fprintf(f, "profile:     %s\n", profile ? cli_esc(profile) : "(none)");
+        fprintf(f, "mode:        %-12s (from %s)\n", seinstall_mode_to_string(v.mode),
+                seinstall_source_to_string(v.ms));
+        fprintf(f, "policy:      %-12s (from %s)\n", cli_esc(v.policy),
+                seinstall_source_to_string(v.ps));
+        fprintf(f, "unsupported: %-12s (from %s)\n", v.warn ? "warn" : "refuse",
+                seinstall_source_to_string(v.us));
+        fprintf(f, "relabel:     %-12s (from %s)\n", seinstall_relabel_when_to_string(v.relabel),
+                seinstall_source_to_string(v.rs));
+}
+
+void cli_json_settings(struct json *j, const struct seinstall_settings *s, const char *profile)
+{
+        struct settings_view v;
+
+        settings_view(s, &v);
+        json_object_begin(j);
+        json_kv_string(j, "profile", profile);
+        json_kv_string(j, "mode", seinstall_mode_to_string(v.mode));
+        json_kv_string(j, "mode_source", seinstall_source_to_string(v.ms));
+        json_kv_string(j, "policy", v.policy);
+        json_kv_string(j, "policy_source", seinstall_source_to_string(v.ps));
+        json_kv_string(j, "unsupported", v.warn ? "warn" : "refuse");
+        json_kv_string(j, "unsupported_source", seinstall_source_to_string(v.us));
+        json_kv_string(j, "relabel", seinstall_relabel_when_to_string(v.relabel));
+        json_kv_string(j, "relabel_source", seinstall_source_to_string(v.rs));
+        json_object_end(j);
 }

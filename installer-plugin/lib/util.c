@@ -513,7 +513,9 @@ char *str_escape_display(const char *s)
 /* Bad usage or bad input: the message names the option, the file and line, or the path. Every
  * other errno means the system failed (I/O, no space, no memory, missing policy: ENOPKG). */
 static const int usage_errnos[] = {
-    EINVAL, EBADMSG, ENOENT, ENOTDIR, EISDIR, EFBIG, E2BIG, ENAMETOOLONG, ELOOP, EBADFD,
+    EINVAL, EBADMSG,      ENOENT, ENOTDIR, EISDIR, EFBIG,
+    E2BIG,  ENAMETOOLONG, ELOOP,  EBADFD, /* a FIFO, device or socket where a file belongs */
+    EXDEV,                                /* a path of the target leading onto another mount */
 };
 
 int si_exit_status(int r)

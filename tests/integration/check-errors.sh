@@ -1,6 +1,7 @@
 #!/bin/bash
 # seinstall check on bad usage and bad input: every case exits 2 or 3 with a message naming the
-# object (file and line, device, root, policy type) and prints nothing on stdout; never a crash.
+# object (file and line, device, root, policy type) and prints nothing on stdout (with --json: one
+# JSON error document, nothing else); never a crash.
 . "$(dirname "$0")/../lib.sh"
 
 d=$(scratch_dir)
@@ -9,14 +10,17 @@ mkdir -p "$t"
 good="$d/good.fstab"
 echo "/dev/vda2 / ext4 defaults 0 1" >"$good"
 
-# no_stdout: a failed run printed nothing on stdout (with --json: no half document).
-no_stdout() {
-        [ -z "$OUT" ] || fail "stdout should be empty, got: $OUT"
-}
+# A failed --json run prints one JSON error document on stdout, nothing else (no half
+# document): assert_json_error.
 
 echo "== bad usage"
 expect_exit 2 "$SEINSTALL" check --mode enforce
 assert_contains "message" "$ERR" "invalid mode 'enforce'"
+[ -z "$OUT" ] || fail "stdout should be empty without --json, got: $OUT"
+expect_exit 2 "$SEINSTALL" check --mode enforce --json
+assert_json_error 2
+expect_exit 2 "$SEINSTALL" no-such-command --json
+assert_json_error 2
 expect_exit 2 "$SEINSTALL" check --bogus
 expect_exit 2 "$SEINSTALL" check extra-argument
 expect_exit 2 "$SEINSTALL" check --policy ../etc
@@ -27,18 +31,18 @@ assert_contains "help" "$OUT" "--plan FSTAB"
 echo "== nonexistent root"
 expect_exit 2 "$SEINSTALL" check --root "$d/missing" --plan "$good" --json
 assert_contains "message" "$ERR" "$d/missing"
-no_stdout
+assert_json_error 2
 
 echo "== missing plan"
 expect_exit 2 "$SEINSTALL" check --root "$t" --plan "$d/missing.fstab" --json
 assert_contains "message" "$ERR" "$d/missing.fstab"
-no_stdout
+assert_json_error 2
 
 echo "== malformed plan lines name file and line"
 printf '# layout\n/dev/vda2 / ext4 defaults 0 1\n/dev/vda3\n' >"$d/bad1.fstab"
 expect_exit 2 "$SEINSTALL" check --root "$t" --plan "$d/bad1.fstab" --json
 assert_contains "message" "$ERR" "$d/bad1.fstab:3:"
-no_stdout
+assert_json_error 2
 printf '/dev/vda2 / ext4 defaults 0 1\n/dev/vda3 home ext4 defaults\n' >"$d/bad2.fstab"
 expect_exit 2 "$SEINSTALL" check --root "$t" --plan "$d/bad2.fstab"
 assert_contains "message" "$ERR" "$d/bad2.fstab:2: the mount point 'home' is not an absolute path"
@@ -56,7 +60,7 @@ echo "== devices that cannot be probed"
 printf '/dev/vda2 / ext4\n%s /home auto\n' "$d/no-such.img" >"$d/missing-dev.fstab"
 expect_exit 2 "$SEINSTALL" check --root "$t" --plan "$d/missing-dev.fstab" --json
 assert_contains "message" "$ERR" "$d/missing-dev.fstab:2: cannot probe the type of $d/no-such.img"
-no_stdout
+assert_json_error 2
 truncate -s 4M "$d/blank.img"
 printf '%s /\n' "$d/blank.img" >"$d/blank.fstab"
 expect_exit 2 "$SEINSTALL" check --root "$t" --plan "$d/blank.fstab"
@@ -71,7 +75,7 @@ echo "== unknown policy type: nothing anywhere provides it (exit 3, the system l
 expect_exit 3 "$SEINSTALL" check --root "$t" --plan "$good" --policy no-such-type --json
 assert_contains "message" "$ERR" "No SELinux policy of type 'no-such-type'"
 assert_contains "what to do" "$ERR" "install the policy package"
-no_stdout
+assert_json_error 3
 
 echo "== a corrupt policy in the target is named, not silently replaced"
 mkdir -p "$t/etc/selinux/default/policy"

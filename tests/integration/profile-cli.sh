@@ -49,7 +49,7 @@ assert_contains "error names file and line" "$ERR" "$D/bad.ks:3:"
 printf '%%pre\necho hi\n' >"$D/noend.ks"
 expect_exit 2 "$SEINSTALL" profile "$D/noend.ks" --no-cmdline --json
 assert_contains "missing %end" "$ERR" "noend.ks:1: section %pre has no %end"
-[ -z "$OUT" ] || fail "stdout not empty on error: $OUT"
+assert_json_error 2
 expect_exit 2 "$SEINSTALL" profile "$D/missing.ks" --no-cmdline
 printf 'seinstall.mode=strict\n' >"$D/bad.cmdline"
 expect_exit 2 "$SEINSTALL" profile "$D/server.ks" --cmdline "$D/bad.cmdline"
