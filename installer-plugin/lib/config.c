@@ -78,6 +78,22 @@ int si_config_read(struct seinstall_ctx *ctx, struct si_config *ret)
         return si_config_parse(text, len, ret);
 }
 
+int si_config_policy_type(struct seinstall_ctx *ctx, char **ret)
+{
+        struct si_config c = {0};
+        char *type;
+        int r = si_config_read(ctx, &c);
+
+        if (r < 0)
+                return r;
+        type = strdup(c.type ? c.type : "default");
+        si_config_done(&c);
+        if (!type)
+                return -ENOMEM;
+        *ret = type;
+        return 0;
+}
+
 static const char new_config_header[] =
     "# This file controls the state of SELinux on the system.\n"
     "# SELINUX= can take one of these three values:\n"

@@ -22,6 +22,8 @@ void si_config_done(struct si_config *c);
 int si_config_parse(const char *text, size_t len, struct si_config *ret);
 /* Read the target's config; a missing file gives present=false and returns 0. */
 int si_config_read(struct seinstall_ctx *ctx, struct si_config *ret);
+/* The target's SELINUXTYPE, else "default": a new string. */
+int si_config_policy_type(struct seinstall_ctx *ctx, char **ret);
 /* The text of @old (NULL: a new file) with exactly one SELINUX=@mode and one SELINUXTYPE=@type,
  * everything else kept in order. */
 int si_config_render(const char *old, size_t len, enum seinstall_mode mode, const char *type,
@@ -145,7 +147,5 @@ bool si_policy_built(struct seinstall_ctx *ctx, const char *type);
  * libsemanage, as `semodule -p ROOT -n -B`. 0 already built, 1 built, -ENOPKG no modules
  * either (message names the package), -ENOTDIR a symlinked policy directory, -EIO. */
 int si_policy_build(struct seinstall_ctx *ctx, const char *type);
-/* The Debian package that provides policy @type (static string). */
-const char *si_policy_package(const char *type);
 
 #endif

@@ -844,6 +844,13 @@ void si_fcontext_invalidate(struct si_fcontext *fc, size_t i)
                 fc->contexts[i].invalid = true;
 }
 
+void si_fcontext_validate(struct si_fcontext *fc, const struct si_policy *policy)
+{
+        for (size_t i = 0; i < fc->ncontexts; i++)
+                if (si_policy_context_valid(policy, si_fcontext_context(fc, i)) != 1)
+                        si_fcontext_invalidate(fc, i);
+}
+
 size_t si_fcontext_n_specs(const struct si_fcontext *fc)
 {
         return fc->nspecs;

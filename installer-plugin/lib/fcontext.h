@@ -23,6 +23,10 @@ int si_fcontext_load_path_flags(struct seinstall_ctx *ctx, const char *path, uns
 /* Load the target's own file contexts of policy @type, read inside the target root. */
 int si_fcontext_load_target(struct seinstall_ctx *ctx, const char *type, struct si_fcontext **ret);
 void si_fcontext_free(struct si_fcontext *fc);
+static inline void si_fcontext_freep(struct si_fcontext **fc)
+{
+        si_fcontext_free(*fc);
+}
 
 /* Per-thread scratch space for lookups (match data, key buffers). */
 int si_fc_scratch_new(const struct si_fcontext *fc, struct si_fc_scratch **ret);
@@ -41,6 +45,8 @@ const char *si_fcontext_context(const struct si_fcontext *fc, size_t i);
 /* Mark context @i invalid: lookups that end on it return -EPROTO (the spec's context is not
  * valid in the target's policy) with the context in *ret_context. */
 void si_fcontext_invalidate(struct si_fcontext *fc, size_t i);
+/* Mark the contexts of @fc that @policy does not accept (see si_fcontext_invalidate). */
+void si_fcontext_validate(struct si_fcontext *fc, const struct si_policy *policy);
 /* Where the spec at @index came from ("file:line"), for messages. */
 const char *si_fcontext_spec_origin(const struct si_fcontext *fc, int index, unsigned *ret_line);
 size_t si_fcontext_n_specs(const struct si_fcontext *fc);

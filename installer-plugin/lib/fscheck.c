@@ -97,6 +97,59 @@ enum seinstall_verdict si_verdict_rule(enum seinstall_labeling labeling, enum si
         return SEINSTALL_VERDICT_REFUSE;
 }
 
+/* ---- filesystems by magic number ------------------------------------------------------------ */
+
+/* The one table of filesystem types by their statfs magic: which keep per-file labels and, for
+ * the others, why not. Used where only an open directory is known (the relabel walk meets a
+ * mount `check` did not classify). */
+static const struct {
+        unsigned long magic;
+        const char *name;
+        bool xattr;
+        const char *reason;
+} fs_magic[] = {
+    {0xEF53, "ext4", true, NULL},
+    {0x58465342, "xfs", true, NULL},
+    {0x9123683E, "btrfs", true, NULL},
+    {0xF2F52010, "f2fs", true, NULL},
+    {0x3153464a, "jfs", true, NULL},
+    {0x01021994, "tmpfs", false, "labels of tmpfs are set when files are created (trans)"},
+    {0x858458f6, "ramfs", false, "ramfs cannot keep labels"},
+    {0x9fa0, "proc", false, "pseudo filesystem"},
+    {0x62656572, "sysfs", false, "pseudo filesystem"},
+    {0x1cd1, "devpts", false, "pseudo filesystem"},
+    {0x73636673, "securityfs", false, "pseudo filesystem"},
+    {0xf97cff8c, "selinuxfs", false, "pseudo filesystem"},
+    {0x63677270, "cgroup2", false, "pseudo filesystem"},
+    {0x27e0eb, "cgroup", false, "pseudo filesystem"},
+    {0x64626720, "debugfs", false, "pseudo filesystem"},
+    {0x74726163, "tracefs", false, "pseudo filesystem"},
+    {0x6e736673, "nsfs", false, "pseudo filesystem"},
+    {0xcafe4a11, "bpf", false, "pseudo filesystem"},
+    {0x4d44, "vfat", false, "one label for every file, from the policy (genfs)"},
+    {0x2011BAB0, "exfat", false, "one label for every file, from the policy (genfs)"},
+    {0x52654973, "reiserfs", false, "one label for every file, from the policy (genfs)"},
+    {0x3434, "nilfs2", false, "the policy does not name nilfs2"},
+    {0x6969, "nfs", false, "network filesystem"},
+    {0xFF534D42, "cifs", false, "network filesystem"},
+    {0x794c7630, "overlay", false, "overlay filesystem"},
+    {0x9660, "iso9660", false, "read-only filesystem labeled by the policy (genfs)"},
+    {0x73717368, "squashfs", false, "read-only filesystem labeled by the policy (genfs)"},
+};
+
+bool si_fs_magic_labelable(unsigned long magic, const char **ret_name, const char **ret_reason)
+{
+        *ret_name = "unknown";
+        *ret_reason = "filesystem type not known to keep per-file labels";
+        for (size_t i = 0; i < ELEMENTSOF(fs_magic); i++)
+                if (magic == fs_magic[i].magic) {
+                        *ret_name = fs_magic[i].name;
+                        *ret_reason = fs_magic[i].reason;
+                        return fs_magic[i].xattr;
+                }
+        return false;
+}
+
 /* ---- classification ----------------------------------------------------------------------- */
 
 /* The filesystem type the kernel and the policy know: "fuse.sshfs" is "fuse" to both. */

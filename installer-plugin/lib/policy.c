@@ -393,6 +393,40 @@ int si_policy_load(struct seinstall_ctx *ctx, const char *type, struct si_policy
         return si_policy_load_at(ctx, type, "/etc/selinux", ret);
 }
 
+int si_policy_require_target(struct seinstall_ctx *ctx, const struct si_policy *p, const char *type)
+{
+        if (p && si_policy_source(p) == SEINSTALL_SOURCE_TARGET)
+                return 0;
+        /* a missing piece of the system, not bad input: exit 3 as DESIGN.md says */
+        return si_error(ctx, -ENOPKG,
+                        "No binary policy of type %s in the target %s (no "
+                        "/etc/selinux/%s/policy/policy.N), so its labels cannot be "
+                        "checked: install the policy package %s in the target, or "
+                        "build its policy there (semodule -B)",
+                        type, ctx->root, type, si_policy_package(type));
+}
+
+int si_policy_load_target(struct seinstall_ctx *ctx, const char *type, struct si_policy **ret)
+{
+        _cleanup_(si_policy_freep) struct si_policy *p = NULL;
+        int r = si_policy_load(ctx, type, &p);
+
+        if (r == -EBADMSG)
+                return si_error(ctx, r,
+                                "The binary policy of type %s in the target is not one libsepol "
+                                "can read; reinstall the policy package or rebuild it "
+                                "(semodule -B)",
+                                type);
+        /* an unreadable policy.N (a FIFO, a device): si_policy_load() named it */
+        if (r < 0 && r != -ENOENT && r != -ENOPKG)
+                return r;
+        r = si_policy_require_target(ctx, r < 0 ? NULL : p, type);
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(p);
+        return 0;
+}
+
 const char *si_policy_type(const struct si_policy *p)
 {
         return p->type;

@@ -138,6 +138,15 @@ enum si_fs_use {
  * (source BUILTIN, only for "default"). Returns 0 and the policy in *ret, -EINVAL for a bad
  * type, -ENOPKG when no source has it, -EBADMSG for a policy file libsepol cannot read. */
 int si_policy_load(struct seinstall_ctx *ctx, const char *type, struct si_policy **ret);
+/* The Debian package that provides policy @type (static string; policybuild.c). */
+const char *si_policy_package(const char *type);
+/* The target's own policy of @type, nothing else: labels checked against another policy prove
+ * nothing. -ENOPKG (with a message saying what to install) when the target has none, -EBADMSG
+ * when libsepol cannot read it. */
+int si_policy_load_target(struct seinstall_ctx *ctx, const char *type, struct si_policy **ret);
+/* 0 when @p (may be NULL) is the target's own policy, else -ENOPKG with that message. */
+int si_policy_require_target(struct seinstall_ctx *ctx, const struct si_policy *p,
+                             const char *type);
 /* The same with the host's policies looked up under @host_dir instead of /etc/selinux (tests). */
 int si_policy_load_at(struct seinstall_ctx *ctx, const char *type, const char *host_dir,
                       struct si_policy **ret);
@@ -249,6 +258,9 @@ enum si_role si_mount_role(const char *mountpoint);
 /* The verdict rule of DESIGN.md for a labeling class on a mount of @role in @mode. */
 enum seinstall_verdict si_verdict_rule(enum seinstall_labeling labeling, enum si_role role,
                                        enum seinstall_mode mode);
+/* Whether a filesystem with statfs magic @magic keeps per-file labels; its name ("unknown" for
+ * a magic not in the table) and, when not, why not (static strings). */
+bool si_fs_magic_labelable(unsigned long magic, const char **ret_name, const char **ret_reason);
 /* Classify @m under @policy (labeling, label) and judge it in @mode (verdict, reason, fix). */
 int si_fscheck_mount(const struct si_policy *policy, enum seinstall_mode mode, struct si_mount *m);
 

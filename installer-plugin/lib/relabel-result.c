@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * relabel-result.c — the result of a relabel run (struct seinstall_relabel_result): its
+ * counts, the mounts it skipped, the first error messages and the boot-critical files it
+ * verified, the public accessors and the `relabel --json` document. The engine (relabel.c) and
+ * the walker (walk.c) fill it in through relabel.h.
+ */
+#include "relabel.h"
+
+#define MAX_ERRORS 100
+
+struct skipped_mount {
+        char *path, *fstype, *reason;
+};
+
+struct verified {
+        char *path, *actual, *expected;
+};
+
+struct seinstall_relabel_result {
+        int refcount;
+        unsigned long long counts[SEINSTALL_RELABEL_ERRORS + 1];
+        struct skipped_mount *skipped;
+        size_t nskipped;
+        char **errors;
+        size_t nerrors;
+        struct verified *verified;
+        size_t nverified;
+        char *root, *policy, *file_contexts;
+        unsigned threads;
+        bool dry_run;
+        double seconds;
+        int status;
+};
+
+struct seinstall_relabel_result *seinstall_relabel_result_ref(struct seinstall_relabel_result *r)
+{
+        if (r)
+                r->refcount++;
+        return r;
+}
+
+struct seinstall_relabel_result *seinstall_relabel_result_unref(struct seinstall_relabel_result *r)
+{
+        if (!r || --r->refcount > 0)
+                return NULL;
+        for (size_t i = 0; i < r->nskipped; i++) {
+                free(r->skipped[i].path);
+                free(r->skipped[i].fstype);
+                free(r->skipped[i].reason);
+        }
+        free(r->skipped);
+        for (size_t i = 0; i < r->nerrors; i++)
+                free(r->errors[i]);
+        free(r->errors);
+        for (size_t i = 0; i < r->nverified; i++) {
+                free(r->verified[i].path);
+                free(r->verified[i].actual);
+                free(r->verified[i].expected);
+        }
+        free(r->verified);
+        free(r->root);
+        free(r->policy);
+        free(r->file_contexts);
+        free(r);
+        return NULL;
+}
+
+unsigned long long seinstall_relabel_result_count(const struct seinstall_relabel_result *r,
+                                                  enum seinstall_relabel_count which)
+{
+        if (!r || (unsigned) which > SEINSTALL_RELABEL_ERRORS)
+                return 0;
+        return r->counts[which];
+}
+
+size_t seinstall_relabel_result_n_skipped(const struct seinstall_relabel_result *r)
+{
+        return r ? r->nskipped : 0;
+}
+
+const char *seinstall_relabel_result_skipped(const struct seinstall_relabel_result *r, size_t i,
+                                             const char **ret_fstype, const char **ret_reason)
+{
+        if (!r || i >= r->nskipped)
+                return NULL;
+        if (ret_fstype)
+                *ret_fstype = r->skipped[i].fstype;
+        if (ret_reason)
+                *ret_reason = r->skipped[i].reason;
+        return r->skipped[i].path;
+}
+
+size_t seinstall_relabel_result_n_errors(const struct seinstall_relabel_result *r)
+{
+        return r ? r->nerrors : 0;
+}
+
+const char *seinstall_relabel_result_error(const struct seinstall_relabel_result *r, size_t i)
+{
+        return r && i < r->nerrors ? r->errors[i] : NULL;
+}
+
+size_t seinstall_relabel_result_n_verified(const struct seinstall_relabel_result *r)
+{
+        return r ? r->nverified : 0;
+}
+
+const char *seinstall_relabel_result_verified(const struct seinstall_relabel_result *r, size_t i,
+                                              const char **ret_actual, const char **ret_expected)
+{
+        if (!r || i >= r->nverified)
+                return NULL;
+        if (ret_actual)
+                *ret_actual = r->verified[i].actual;
+        if (ret_expected)
+                *ret_expected = r->verified[i].expected;
+        return r->verified[i].path;
+}
+
+int seinstall_relabel_result_to_json(const struct seinstall_relabel_result *r, char **ret_json)
+{
+        struct sbuf b = {0};
+        int ok = 0;
+
+        if (!r)
+                return -EINVAL;
+        ok |= sbuf_puts(&b, "{\"root\": ");
+        ok |= sbuf_json_str(&b, r->root);
+        ok |= sbuf_puts(&b, ", \"policy\": ");
+        ok |= sbuf_json_str(&b, r->policy);
+        ok |= sbuf_puts(&b, ", \"file_contexts\": ");
+        ok |= sbuf_json_str(&b, r->file_contexts);
+        ok |= sbuf_printf(&b,
+                          ", \"dry_run\": %s, \"threads\": %u, \"seconds\": %.3f, "
+                          "\"entries\": %llu, \"changed\": %llu, \"unchanged\": %llu, "
+                          "\"no_context\": %llu, \"errors\": %llu, \"skipped_mounts\": [",
+                          r->dry_run ? "true" : "false", r->threads, r->seconds,
+                          r->counts[SEINSTALL_RELABEL_SEEN], r->counts[SEINSTALL_RELABEL_CHANGED],
+                          r->counts[SEINSTALL_RELABEL_UNCHANGED],
+                          r->counts[SEINSTALL_RELABEL_NO_CONTEXT],
+                          r->counts[SEINSTALL_RELABEL_ERRORS]);
+        for (size_t i = 0; i < r->nskipped; i++) {
+                ok |= sbuf_puts(&b, i ? ", {\"mountpoint\": " : "{\"mountpoint\": ");
+                ok |= sbuf_json_str(&b, r->skipped[i].path);
+                ok |= sbuf_puts(&b, ", \"fstype\": ");
+                ok |= sbuf_json_str(&b, r->skipped[i].fstype);
+                ok |= sbuf_puts(&b, ", \"reason\": ");
+                ok |= sbuf_json_str(&b, r->skipped[i].reason);
+                ok |= sbuf_puts(&b, "}");
+        }
+        ok |= sbuf_puts(&b, "], \"error_messages\": [");
+        for (size_t i = 0; i < r->nerrors; i++) {
+                ok |= sbuf_puts(&b, i ? ", " : "");
+                ok |= sbuf_json_str(&b, r->errors[i]);
+        }
+        ok |= sbuf_puts(&b, "], \"verified\": [");
+        for (size_t i = 0; i < r->nverified; i++) {
+                const struct verified *v = &r->verified[i];
+                ok |= sbuf_puts(&b, i ? ", {\"path\": " : "{\"path\": ");
+                ok |= sbuf_json_str(&b, v->path);
+                ok |= sbuf_puts(&b, ", \"label\": ");
+                ok |= sbuf_json_str(&b, v->actual);
+                ok |= sbuf_puts(&b, ", \"expected\": ");
+                ok |= sbuf_json_str(&b, v->expected);
+                ok |= sbuf_printf(&b, ", \"ok\": %s}",
+                                  streq_ptr(v->actual, v->expected) ? "true" : "false");
+        }
+        ok |= sbuf_printf(&b, "], \"ok\": %s}", r->status == 0 ? "true" : "false");
+        if (ok < 0) {
+                sbuf_free(&b);
+                return -ENOMEM;
+        }
+        *ret_json = sbuf_steal(&b);
+        return 0;
+}
+
+int si_relabel_result_new(const char *root, const char *policy, const char *file_contexts,
+                          unsigned threads, bool dry_run, struct seinstall_relabel_result **ret)
+{
+        _cleanup_(seinstall_relabel_result_unrefp) struct seinstall_relabel_result *r = NULL;
+
+        r = calloc(1, sizeof(*r));
+        if (!r)
+                return -ENOMEM;
+        r->refcount = 1;
+        r->root = strdup(root);
+        r->policy = strdup(policy);
+        r->file_contexts = file_contexts ? strdup(file_contexts) : NULL;
+        r->threads = threads;
+        r->dry_run = dry_run;
+        if (!r->root || !r->policy || (file_contexts && !r->file_contexts))
+                return -ENOMEM;
+        *ret = TAKE_PTR(r);
+        return 0;
+}
+
+void si_relabel_result_add_count(struct seinstall_relabel_result *r,
+                                 enum seinstall_relabel_count which, unsigned long long n)
+{
+        r->counts[which] += n;
+}
+
+void si_relabel_result_add_error(struct seinstall_relabel_result *r, char *msg)
+{
+        if (msg && r->nerrors < MAX_ERRORS) {
+                char **n = realloc(r->errors, (r->nerrors + 1) * sizeof(*n));
+                if (n) {
+                        r->errors = n;
+                        n[r->nerrors++] = TAKE_PTR(msg);
+                }
+        }
+        free(msg);
+}
+
+int si_relabel_result_add_skipped(struct seinstall_relabel_result *r, const char *path,
+                                  const char *fstype, const char *reason)
+{
+        struct skipped_mount *n = realloc(r->skipped, (r->nskipped + 1) * sizeof(*n));
+
+        if (!n)
+                return -ENOMEM;
+        r->skipped = n;
+        n[r->nskipped] = (struct skipped_mount){
+            .path = strdup(*path ? path : "/"),
+            .fstype = strdup(fstype),
+            .reason = strdup(reason),
+        };
+        r->nskipped++;
+        return 0;
+}
+
+int si_relabel_result_add_verified(struct seinstall_relabel_result *r, const char *path,
+                                   const char *actual, const char *expected)
+{
+        struct verified *nv = realloc(r->verified, (r->nverified + 1) * sizeof(*nv));
+
+        if (!nv)
+                return -ENOMEM;
+        r->verified = nv;
+        nv[r->nverified] = (struct verified){
+            .path = strdup(path),
+            .actual = actual ? strdup(actual) : NULL,
+            .expected = strdup(expected),
+        };
+        r->nverified++;
+        return 0;
+}
+
+void si_relabel_result_finish(struct seinstall_relabel_result *r, double seconds, int status)
+{
+        r->seconds = seconds;
+        r->status = status;
+}

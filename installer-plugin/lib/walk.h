@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* walk.h — private interface of the parallel tree walker (walk.c), which the relabel engine
+ * (relabel.c) drives: the engine fills in a struct si_walk and a visit function, the walker
+ * calls it once for every entry of the target's labeled mounts. */
+#ifndef SEINSTALL_WALK_H
+#define SEINSTALL_WALK_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/stat.h>
+
+#include "seinstall-private.h"
+
+#define XATTR_SELINUX "security.selinux"
+
+struct si_fcontext;
+struct si_fc_scratch;
+struct si_walk;
+
+/* One walking thread (the caller's thread uses workers[0] for the root and the hard links). */
+struct si_walker {
+        struct si_walk *walk;
+        pthread_t thread;
+        struct si_fc_scratch *scratch; /* this thread's file-contexts lookup space */
+        bool own_cwd;                  /* unshare(CLONE_FS) worked: names are relative to our cwd */
+        int cwd;                       /* the directory our cwd is in (not owned) */
+        struct sbuf path;
+        char procpath[64 + 256];
+        atomic_ullong counts[SEINSTALL_RELABEL_ERRORS + 1];
+};
+
+/* What to do with one entry: @fd when it is open (a directory; with @name "" an O_PATH fd of
+ * any file), else @name in directory @dfd. @path is its path inside the target ("" for the
+ * root), @mode its file type. Called from the walking threads. */
+typedef void (*si_walk_visit_fn)(struct si_walker *w, int fd, int dfd, const char *name,
+                                 const char *path, mode_t mode);
+
+struct si_walk_link;
+struct si_walk_work;
+
+struct si_walk {
+        /* set by the caller before si_walk_init() */
+        struct seinstall_ctx *ctx;
+        struct si_fcontext *fc;
+        struct seinstall_relabel_result *res; /* errors and skipped mounts go here */
+        const struct seinstall_check *check;  /* how `check` classified the mounts, or NULL */
+        si_walk_visit_fn visit;
+        unsigned nthreads;
+
+        /* the walker's own */
+        struct si_walker *workers;
+        pthread_mutex_t lock; /* everything below, and additions to res */
+        pthread_cond_t cond;
+        struct si_walk_work *queue;
+        size_t qlen;
+        unsigned idle;
+        unsigned running; /* worker threads that have not exited */
+        bool done;
+        atomic_bool abort;
+        atomic_uint qlen_hint, idle_hint;
+        int fatal; /* negative errno that stopped the walk */
+        unsigned long long total_estimate;
+        struct si_walk_link *links; /* open addressing on (dev, ino) */
+        size_t nlinks, links_cap;
+};
+
+/* Prepare @j (the caller's fields set) and release everything it holds. */
+int si_walk_init(struct si_walk *j);
+void si_walk_done(struct si_walk *j);
+
+/* Visit the root (open as @root_fd, which this takes over), then walk everything below it with
+ * j->nthreads threads, calling @progress (may be NULL) about four times a second from this
+ * thread; then visit each file with several names once. @start: si_walk_now() at the start.
+ * Returns 0 or the negative errno that stopped the walk. */
+int si_walk_run(struct si_walk *j, int root_fd, seinstall_relabel_progress_fn progress,
+                void *userdata, double start);
+/* Add up one count over all threads. */
+unsigned long long si_walk_count_total(struct si_walk *j, enum seinstall_relabel_count which);
+
+/* For visit functions: count an entry; record an error message about it (counted as an error
+ * when @w is not NULL); stop the whole walk with @err. */
+void si_walk_count(struct si_walker *w, enum seinstall_relabel_count which);
+void si_walk_error(struct si_walk *j, struct si_walker *w, const char *fmt, ...) _printf_(3, 4);
+void si_walk_fatal(struct si_walk *j, int err);
+/* The name to hand to the l*xattr calls for @name in directory @dfd (valid until the next
+ * call in this thread). */
+const char *si_walk_xattr_name(struct si_walker *w, int dfd, const char *name);
+
+/* Whether the mount at @path (inside the target, "" for its root), whose root directory is
+ * open as @fd, is to be labeled: as @check classified it when it knows the mount, else by
+ * filesystem type. On "no", *ret_fstype and *ret_reason say why (static or owned by @check). */
+bool si_walk_mount_labelable(const struct seinstall_check *check, const char *path, int fd,
+                             const char **ret_fstype, const char **ret_reason);
+
+/* CLOCK_MONOTONIC in seconds. */
+double si_walk_now(void);
+
+#endif
