@@ -189,10 +189,15 @@ static int copy_attributes(int dfd, const char *base, int fd, mode_t mode)
 
                 /* A file bind-mounted there is the installer's: copy nothing of it (the rename
                  * over a mount point fails anyway). */
-                if (old >= 0 &&
-                    (si_fd_mount_id(dfd, "", AT_EMPTY_PATH, &dir_mnt) < 0 ||
-                     si_fd_mount_id(old, "", AT_EMPTY_PATH, &old_mnt) < 0 || dir_mnt != old_mnt))
-                        return -EXDEV;
+                if (old >= 0) {
+                        int r = si_fd_mount_id(dfd, "", AT_EMPTY_PATH, &dir_mnt);
+                        if (r >= 0)
+                                r = si_fd_mount_id(old, "", AT_EMPTY_PATH, &old_mnt);
+                        if (r < 0)
+                                return r;
+                        if (dir_mnt != old_mnt)
+                                return -EXDEV;
+                }
                 if (old >= 0)
                         n = fgetxattr(old, "security.selinux", label, sizeof(label));
                 if (fchown(fd, st.st_uid, st.st_gid) < 0)
