@@ -5,6 +5,7 @@
  * can never lead a read or a write outside it; replacements are atomic.
  */
 #include <dirent.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <sys/random.h>
@@ -147,6 +148,43 @@ int root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode)
         return fd < 0 ? fd : 0;
 }
 
+/* Whether @name is a temporary make_temp_at() makes for @base: ".#" BASE "." and 16 hex digits. */
+static bool is_own_temp(const char *name, const char *base)
+{
+        size_t bl = strnlen(base, 200), n = strlen(name);
+
+        if (n != 2 + bl + 1 + 16 || strncmp(name, ".#", 2) != 0 ||
+            strncmp(name + 2, base, bl) != 0 || name[2 + bl] != '.')
+                return false;
+        return strspn(name + 3 + bl, "0123456789abcdef") == 16;
+}
+
+/* Remove the temporaries a killed run left for @base in @dfd: only names of seinstall's own
+ * pattern, only regular files (never a symlink, never followed), best effort. */
+static void remove_stale_temps(int dfd, const char *base)
+{
+        int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        struct dirent *de;
+        DIR *d;
+
+        if (fd < 0)
+                return;
+        d = fdopendir(fd);
+        if (!d) {
+                close(fd);
+                return;
+        }
+        while ((de = readdir(d))) {
+                struct stat st;
+
+                if (!is_own_temp(de->d_name, base) ||
+                    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+                        continue;
+                (void) unlinkat(dfd, de->d_name, 0);
+        }
+        closedir(d);
+}
+
 static int make_temp_at(int dfd, const char *base, char **ret_name)
 {
         for (int attempt = 0; attempt < 100; attempt++) {
@@ -226,6 +264,7 @@ int root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void *d
         dfd = root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
         if (dfd < 0)
                 return dfd;
+        remove_stale_temps(dfd, base);
         fd = make_temp_at(dfd, base, &tmp);
         if (fd < 0)
                 return fd;

@@ -106,7 +106,8 @@ int root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode);
 /* Replace @path inside the target atomically with @data: a temporary file in the same
  * directory, fsync, rename over the old one, fsync the directory. Keeps the old file's mode,
  * owner and SELinux label when it existed (else @mode and no label). A symlink at @path is
- * replaced by the file, never followed. On failure the old file is untouched. */
+ * replaced by the file, never followed. On failure the old file is untouched. Temporaries of
+ * @path a killed run left (".#NAME.<16 hex digits>", regular files only) are removed first. */
 int root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void *data, size_t len,
                       mode_t mode);
 /* Remove @path inside the target; 0 when it did not exist. */

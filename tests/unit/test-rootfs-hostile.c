@@ -242,6 +242,34 @@ START_TEST(test_host_input_fifo_refused)
 }
 END_TEST
 
+START_TEST(test_stale_temporaries_removed)
+{
+        _cleanup_free_ char *mine = in_root("/etc/selinux/.#config.0123456789abcdef");
+        _cleanup_free_ char *link = in_root("/etc/selinux/.#config.fedcba9876543210");
+        _cleanup_free_ char *other = in_root("/etc/selinux/.#other.0123456789abcdef");
+        _cleanup_free_ char *odd = in_root("/etc/selinux/.#config.0123456789abcdeg");
+        _cleanup_free_ char *dir = in_root("/etc/selinux/.#config.00000000000000aa");
+        struct stat st;
+
+        /* A run killed between creating its temporary and the rename leaves one behind. */
+        write_file(mine, "half\n");
+        ck_assert_int_eq(symlink(f.victim, link), 0);
+        write_file(other, "x\n");
+        write_file(odd, "x\n");
+        ck_assert_int_eq(mkdir(dir, 0755), 0);
+        ck_assert_int_eq(root_write_atomic(f.ctx, "/etc/selinux/config", "new\n", 4, 0644), 0);
+        ck_assert_int_eq(lstat(mine, &st), -1);
+        /* only regular files of its own pattern: the link, other names and a directory stay */
+        ck_assert_int_eq(lstat(link, &st), 0);
+        ck_assert(S_ISLNK(st.st_mode));
+        ck_assert_int_eq(lstat(other, &st), 0);
+        ck_assert_int_eq(lstat(odd, &st), 0);
+        ck_assert_int_eq(lstat(dir, &st), 0);
+        assert_victim_untouched();
+        assert_target_file("/etc/selinux/config", "new\n");
+}
+END_TEST
+
 START_TEST(test_long_paths)
 {
         _cleanup_free_ char *longpath = malloc(PATH_MAX + 100), *longname = malloc(400);
@@ -294,6 +322,7 @@ int main(void)
         tcase_add_test(tc, test_read_device_refused);
         tcase_add_test(tc, test_read_replaced_symlink_refused);
         tcase_add_test(tc, test_host_input_fifo_refused);
+        tcase_add_test(tc, test_stale_temporaries_removed);
         tcase_add_test(tc, test_long_paths);
         tcase_add_test(tc, test_unlink_symlink_only);
         suite_add_tcase(s, tc);
