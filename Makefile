@@ -93,7 +93,8 @@ DEPS_BUILD := build-essential pkg-config clang libblkid-dev libmount-dev libseli
 DEPS_TEST  := selinux-policy-default policycoreutils selinux-utils e2fsprogs xfsprogs \
               btrfs-progs dosfstools reiserfsprogs nilfs-tools exfatprogs f2fs-tools util-linux \
               tmux shellcheck attr
-DEPS_E2E   := qemu-system-x86 busybox-static mmdebstrap cpio zstd kmod checkpolicy
+DEPS_E2E   := qemu-system-x86 qemu-utils busybox-static mmdebstrap cpio zstd kmod checkpolicy \
+              ovmf mtools fdisk
 DEPS       := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_E2E)
 # The real installer hosts the adapter tests run in (tests/integration/adapter-*.sh).
 DEPS_HOSTS := calamares xvfb imagemagick mkosi debootstrap systemd-container \

@@ -22,7 +22,7 @@
 E2E_DIR=$TOP/qemu
 CACHE=${SEINSTALL_E2E_CACHE:-/var/cache/seinstall-e2e}
 LOGDIR=$TOP/build/e2e
-ONLY=${SEINSTALL_E2E_ONLY:-seed good first-boot}
+ONLY=${SEINSTALL_E2E_ONLY:-seed good first-boot grub uefi relabel}
 T0=$(date +%s)
 
 log() { echo "e2e: $*"; }
@@ -34,7 +34,7 @@ log() { echo "e2e: $*"; }
 command -v qemu-system-x86_64 >/dev/null ||
         skip "QEMU cannot run: qemu-system-x86_64 is not installed (make deps installs qemu-system-x86)"
 require_root
-for t in mmdebstrap busybox cpio debugfs checkpolicy setfiles; do
+for t in mmdebstrap busybox cpio debugfs checkpolicy setfiles sfdisk qemu-img mcopy getfattr; do
         command -v "$t" >/dev/null || fail "$t is missing: run make deps"
 done
 mkdir -p "$CACHE" "$LOGDIR" || fail "cannot create $CACHE"
@@ -55,26 +55,42 @@ fi
 
 # ---- booting -------------------------------------------------------------------------------
 ACCEL=tcg
-BOOT_TIMES=()
+BOOT_TIMES=() BENCH_LINES=()
+OVMF=/usr/share/ovmf/OVMF.fd
 
-# boot NAME SCRIPT APPEND [DISK[:ro]]...: run QEMU under serial.py with the serial log in
-# $LOGDIR/NAME.log. Fills STEPS with serial.py's step lines, records the boot's duration, and
-# on failure prints the log's tail. Returns serial.py's status.
+# boot NAME SCRIPT HOW [DISK[:ro]]...: run QEMU under serial.py with the serial log in
+# $LOGDIR/NAME.log. HOW is either the kernel command line of a -kernel boot of the fetched
+# kernel with the e2e initramfs, or "bios" / "uefi": the firmware (SeaBIOS, or OVMF from
+# Debian's ovmf package) boots the first disk through the boot loader installed on it. A DISK
+# ending in .qcow2 is a qcow2 overlay, others are raw; ":ro" discards the guest's writes.
+# With REBOOTS=1 a reboot of the guest boots again (the script follows every boot); otherwise
+# it ends QEMU. Fills STEPS with serial.py's step lines, records the boot's duration, and on
+# failure prints the log's tail. Returns serial.py's status.
 boot() {
-        local name=$1 script=$2 append=$3 d opts rc start secs
+        local name=$1 script=$2 how=$3 d dev opts fmt rc start secs i=0
         shift 3
-        local drives=()
+        local drives=() firmware=()
         for d in "$@"; do
                 opts=
                 case $d in *:ro) d=${d%:ro} opts=,snapshot=on ;; esac
-                drives+=(-drive "file=$d,if=virtio,format=raw$opts")
+                fmt=raw
+                case $d in *.qcow2) fmt=qcow2 ;; esac
+                dev=virtio-blk-pci,drive=d$i
+                [ $i = 0 ] && dev+=,bootindex=1
+                drives+=(-drive "file=$d,if=none,id=d$i,format=$fmt$opts" -device "$dev")
+                i=$((i + 1))
         done
+        case $how in
+        bios) ;;
+        uefi) firmware=(-bios "$OVMF") ;;
+        *) firmware=(-kernel "$KERNEL" -initrd "$INITRD" -append "$how") ;;
+        esac
         LAST_LOG=$LOGDIR/$name.log
         start=$(date +%s.%N)
         STEPS=$(/usr/bin/python3 "$E2E_DIR/serial.py" --log "$LOGDIR/$name.log" --script "$script" -- \
                 qemu-system-x86_64 -accel "$ACCEL" -cpu max -m 1024 -smp 2 -nodefaults \
-                -display none -monitor none -serial stdio -no-reboot \
-                -kernel "$KERNEL" -initrd "$INITRD" -append "$append" "${drives[@]}")
+                -display none -monitor none -serial stdio $([ "${REBOOTS:-0}" = 1 ] || echo -no-reboot) \
+                "${firmware[@]}" "${drives[@]}")
         rc=$?
         secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
         BOOT_TIMES+=("$name ${secs}s")
@@ -152,29 +168,34 @@ log "QEMU ($ACCEL) boots the installer environment in $(step_time hello) s"
 
 TARBALL=$(target_tarball "$CACHE") || fail "mmdebstrap could not build the Debian target"
 target_tree "$TARBALL" "$WORK/tree" || fail "cannot unpack the target"
-target_disk "$WORK/tree" "$WORK/payload.img" || fail "mkfs.ext4 -d failed"
+# The one target disk every scenario starts from; each boots a copy-on-write overlay of it.
+BASE=$WORK/base.raw
+target_disk "$WORK/tree" "$BASE" || fail "cannot build the partitioned target disk (sfdisk, mkfs)"
 rm -rf "$WORK/tree"
-log "target: $(basename "$TARBALL"), ready after $(($(date +%s) - T0)) s"
+PREP=$(($(date +%s) - T0))
+log "target: $(basename "$TARBALL"), ready after $PREP s"
 
 . "$E2E_DIR/scenarios.sh"
 
 # ---- run and summarize -------------------------------------------------------------------
-declare -A RESULT
+declare -A RESULT WALL
 for s in $ONLY; do
         echo
         echo "=== scenario $s"
         VERIFIED=() FAILED=() SKIP_REASON= BOOT_TIMES=() LAST_LOG=
+        s0=$(date +%s)
         "scenario_${s//-/_}"
+        WALL[$s]=$(($(date +%s) - s0))
         if [ ${#FAILED[@]} -gt 0 ] && [ -n "$LAST_LOG" ]; then
                 echo "  the last serial log is kept in $LAST_LOG; it ends:"
                 tr -d '\r' <"$LAST_LOG" | tail -n 25 | sed 's/^/    | /'
         fi
         if [ ${#FAILED[@]} -gt 0 ]; then
-                RESULT[$s]="FAIL     $s: ${FAILED[0]}${FAILED[1]:+ (and $((${#FAILED[@]} - 1)) more)}"
+                RESULT[$s]="FAIL     $s (${WALL[$s]} s): ${FAILED[0]}${FAILED[1]:+ (and $((${#FAILED[@]} - 1)) more)}"
         elif [ -n "$SKIP_REASON" ]; then
-                RESULT[$s]="SKIPPED  $s: $SKIP_REASON${VERIFIED:+ (${#VERIFIED[@]} checks before that passed)}"
+                RESULT[$s]="SKIPPED  $s (${WALL[$s]} s): $SKIP_REASON${VERIFIED:+ (${#VERIFIED[@]} checks before that passed)}"
         else
-                RESULT[$s]="PASS     $s: ${#VERIFIED[@]} checks"
+                RESULT[$s]="PASS     $s (${WALL[$s]} s): ${#VERIFIED[@]} checks"
         fi
         [ ${#BOOT_TIMES[@]} -gt 0 ] && RESULT[$s]+="; boots: $(IFS=,; echo "${BOOT_TIMES[*]}" | sed 's/,/, /g')"
         echo "=== ${RESULT[$s]}"
@@ -182,11 +203,16 @@ done
 
 echo
 echo "e2e summary ($ACCEL, $(($(date +%s) - T0)) s in all, serial logs in $LOGDIR):"
+echo "  preparation (kernel, initramfs, target disk): $PREP s"
 failed=0 skipped=()
 for s in $ONLY; do
         echo "  ${RESULT[$s]}"
         case ${RESULT[$s]} in FAIL*) failed=1 ;; SKIPPED*) skipped+=("$s") ;; esac
 done
+if [ ${#BENCH_LINES[@]} -gt 0 ]; then
+        echo
+        printf '%s\n' "${BENCH_LINES[@]}"
+fi
 [ $failed = 0 ] || exit 1
 if [ ${#skipped[@]} -gt 0 ]; then
         echo

@@ -2,7 +2,9 @@
 # e2e-facts: installed into the target as /usr/local/sbin/e2e-facts. The test types it on the
 # target's serial console and judges the "E2E-FACT key value" lines it prints; it decides
 # nothing itself. "E2E-AVC" lines are the AVC denials of this boot, one per line.
-fact() { echo "E2E-FACT $1 $2"; }
+# printf, not echo: dash's echo turns the backslashes of e.g. systemd-boot's initrd=\e2e\initrd
+# into control characters.
+fact() { printf 'E2E-FACT %s %s\n' "$1" "$2"; }
 
 fact cmdline "$(cat /proc/cmdline)"
 fact lsm "$(cat /sys/kernel/security/lsm 2>/dev/null)"

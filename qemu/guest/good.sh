@@ -1,11 +1,11 @@
-# Installer for the "good" scenario. Disks: vda the target's root (ext4, files unpacked, no
-# labels), vdb for /boot/efi and vdc for /home, both blank: format, mount, install.
+# Installer for the "good" scenario. Disks: vda the partitioned target disk (3: the root, ext4,
+# files unpacked, no labels; 2: the EFI system partition, FAT, empty), vdb blank for /home:
+# format, mount, install.
 . /e2e/lib.sh
-mkfs.fat -n EFI /dev/vdb >/dev/null || say error "mkfs.fat /dev/vdb failed"
-mkfs.xfs -q -f -L home /dev/vdc || say error "mkfs.xfs /dev/vdc failed"
-mount -t ext4 /dev/vda /target || say error "mount /dev/vda failed"
-mount -t vfat /dev/vdb /target/boot/efi || say error "mount /dev/vdb failed"
-mount -t xfs /dev/vdc /target/home || say error "mount /dev/vdc failed"
+mkfs.xfs -q -f -L home /dev/vdb || say error "mkfs.xfs /dev/vdb failed"
+mount -t ext4 /dev/vda3 /target || say error "mount /dev/vda3 failed"
+mount -t vfat /dev/vda2 /target/boot/efi || say error "mount /dev/vda2 failed"
+mount -t xfs /dev/vdb /target/home || say error "mount /dev/vdb failed"
 mkdir -p /target/home/e2e /target/boot/efi/EFI/debian
 echo "a person's file" >/target/home/e2e/notes.txt
 echo "a boot loader" >/target/boot/efi/EFI/debian/grubx64.efi

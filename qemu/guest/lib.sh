@@ -1,5 +1,5 @@
 # Sourced by the installer scenarios in the guest: they report facts, the host judges them.
-say() { echo "E2E-FACT $1 $2"; }
+say() { printf 'E2E-FACT %s %s\n' "$1" "$2"; }
 # run NAME CMD...: run CMD with its output between "E2E-BEGIN NAME" and "E2E-END NAME" lines,
 # and report its exit status as the fact NAME-rc.
 run() {
