@@ -95,3 +95,6 @@ echo "setfiles      / seinstall: $(ratio "${MED[setfiles]}" "${MED[seinstall]}")
 echo "seinstall / floor:         $(ratio "${MED[seinstall]}" "${MED[floor]}")x"
 echo "labels: $nlab entries compared with setfiles -F -T 0, $ndiff differ"
 [ "$ndiff" = 0 ] || diff "$d/labels.seinstall" "$d/labels.setfiles" | head -20
+
+# The first-boot relabel under QEMU, seinstall against Debian's fixfiles (tests/bench/firstboot-bench.sh).
+"$TOP/tests/bench/firstboot-bench.sh"
