@@ -262,8 +262,21 @@ EOF
         tr -d '\r' <"$L" | sed 's/\x1b\[[0-9;]*m//g' | grep -E 'FAILED|Failed to|Freezing|rror' |
                 head -n 12 | sed 's/^/      | /'
 
-        # Fixed: seinstall's permissive install boots, and says why it is permissive.
+        # Fixed: seinstall's permissive install boots, and says why it is permissive. The
+        # install could not label the ReiserFS root and left /.autorelabel: on the first boot
+        # seinstall-relabel.service refuses the root on the console, saying why, then the
+        # distribution's fixfiles runs anyway (its fallback) and reboots.
         cmdline=$(fact "$LOGDIR/seed-warn.log" kernel-cmdline)
+        printf '%s\n' "expect 900 why seinstall: The target root / is on reiserfs" "exit 2400" \
+                >"$WORK/warn-first.script"
+        if boot seed-warn-first "$WORK/warn-first.script" "$cmdline" "$WORK/seed.img"; then
+                ok "the first boot's console says why: $(tr -d '\r' <"$LOGDIR/seed-warn-first.log" |
+                        grep -o 'seinstall: The target root / is on reiserfs.*' | head -n 1 | cut -c1-160)..."
+                grep -q 'Relabeling could take' "$LOGDIR/seed-warn-first.log" &&
+                        echo "  note: Debian's fixfiles relabel then ran over the nfs_t root and rebooted ($(step_time why) s to the refusal, $(step_time exit) s to the reboot)"
+        else
+                bad "the first boot of the permissive ReiserFS root did not say why or did not reboot"
+        fi
         cat >"$WORK/warn.script" <<'EOF'
 expect 900 login root@e2e-target:~#
 send e2e-facts\r
@@ -486,15 +499,8 @@ scenario_first_boot() {
         enforcing_facts "$L" "after the relabel"
         judge_avcs "$L"
 
-        # And once more: enforcing stays across a reboot.
-        target_script "$WORK/fb-again.script"
-        boot fb-again "$WORK/fb-again.script" "$cmdline" "$root" "$WORK/home.img" ||
-                { bad "the boot after that did not reach its shell"; return; }
-        L=$LOGDIR/fb-again.log
-        expect_eq "enforcing stays across the reboot: MAC_STATUS (loaded enforcing)" \
-                "E2E-MODE enforcing=1 old_enforcing=0" "$(tr -d '\r' <"$L" | grep '^E2E-MODE' | head -n 1)"
-        enforcing_facts "$L" "enforcing stays across the reboot"
-        judge_avcs "$L"
+        # That enforcing stays across the next reboot is the relabel scenario's last boot: the
+        # same first-boot screen and library calls, one boot less here.
 }
 
 # ---- grub: the disk boots through GRUB, BIOS ------------------------------------------------
