@@ -100,5 +100,6 @@ int cmd_apply(int argc, char **argv);
 int cmd_install(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_status(int argc, char **argv);
+int cmd_avc(int argc, char **argv);
 
 #endif

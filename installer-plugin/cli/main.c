@@ -21,6 +21,7 @@ static const struct {
     {"install", cmd_install, "check, policy, relabel and configure, unattended"},
     {"profile", cmd_profile, "show a profile's effective settings and their sources"},
     {"status", cmd_status, "show the target's SELinux state"},
+    {"avc", cmd_avc, "this boot's denials: caused by a label, or by the policy"},
 };
 
 static void usage(FILE *f)

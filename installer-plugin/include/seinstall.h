@@ -579,6 +579,52 @@ seinstall_install_result_get_apply(const struct seinstall_install_result *r);
 SEINSTALL_EXPORT const char *
 seinstall_install_result_get_relabel_error(const struct seinstall_install_result *r);
 
+/* ===== avc: this boot's denials, each explained by its cause ============================== */
+
+struct seinstall_avc_report;
+
+/* Why a denial happened: the object's label differs from what the target's file contexts say
+ * (LABEL: relabel that file), or the label is right and the policy denies it (POLICY). */
+enum seinstall_avc_cause {
+        SEINSTALL_AVC_CAUSE_POLICY = 0,
+        SEINSTALL_AVC_CAUSE_LABEL = 1,
+};
+
+/* Read AVC denials and classify each against the target's file contexts (its SELINUXTYPE, else
+ * "default"). @log: a saved audit or kernel log (auditd, dmesg, journalctl -k, /dev/kmsg
+ * forms); NULL: this boot's, from /var/log/audit/audit.log when auditd runs, else /dev/kmsg.
+ * Denials are grouped: a LABEL group per file, a POLICY group per domain, type, class and
+ * permissions, with counts. Returns 0 and a new report in *ret; -ENOENT or -EBADMSG (a file
+ * that is not a text log) for a log it cannot use, -EACCES and other -errno when reading
+ * fails; seinstall_last_error() says which file and what to do. */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_avc_read(struct seinstall_ctx *ctx, const char *log,
+                                                      struct seinstall_avc_report **ret);
+/* Free a report (one owner, no ref). Accepts NULL; returns NULL. */
+SEINSTALL_EXPORT struct seinstall_avc_report *
+seinstall_avc_report_unref(struct seinstall_avc_report *rep);
+/* The log that was read (a path). Owned by @rep. */
+SEINSTALL_EXPORT const char *
+seinstall_avc_report_get_source(const struct seinstall_avc_report *rep);
+/* How many denials were read, and how many of them a label caused. */
+SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_denials(const struct seinstall_avc_report *rep);
+SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_label(const struct seinstall_avc_report *rep);
+/* Groups of identical denials, in the order they were first seen. */
+SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_groups(const struct seinstall_avc_report *rep);
+SEINSTALL_EXPORT enum seinstall_avc_cause
+seinstall_avc_group_get_cause(const struct seinstall_avc_report *rep, size_t i);
+/* How many denials the group holds; whether every one was logged with permissive=1. */
+SEINSTALL_EXPORT unsigned seinstall_avc_group_get_count(const struct seinstall_avc_report *rep,
+                                                        size_t i);
+SEINSTALL_EXPORT bool seinstall_avc_group_get_permissive(const struct seinstall_avc_report *rep,
+                                                         size_t i);
+/* Fields of group @i, owned by @rep, NULL when unknown: "domain" (the source type), "type"
+ * (the object's type), "tclass", "perms" ("read open"), "scontext", "tcontext" (the label the
+ * object has), "path" (from path=, auditd's PATH record, or found by device and inode), "name",
+ * "comm" (of the first denial), "expected" (the label file contexts give the path; LABEL only),
+ * "fix" (a command that fixes it; LABEL only). Any other @field: NULL. */
+SEINSTALL_EXPORT const char *seinstall_avc_group_get(const struct seinstall_avc_report *rep,
+                                                     size_t i, const char *field);
+
 /* ===== first boot ========================================================================= */
 /* (owned by firstboot model in the library where shared with the installer) */
 

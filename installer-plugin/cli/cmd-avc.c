@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cmd-avc.c — `seinstall avc`: this boot's denials, caused by a label or by the policy.
+ * Parsing and printing only. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+        fprintf(f, "Usage: seinstall avc [--log FILE] [--root DIR] [--json]\n\n"
+                   "Read this boot's AVC denials (the audit log when auditd runs, else the kernel "
+                   "log; or\na saved log with --log) and say for each whether a wrong label "
+                   "caused it (the file,\nthe label it has, the label it should have, the fix) "
+                   "or the policy (which permission\nwas denied to which domain on which type, "
+                   "with counts). Labels are judged by the file\ncontexts of the policy of "
+                   "--root (default /).\n");
+}
+
+static const char *get(const struct seinstall_avc_report *rep, size_t i, const char *f)
+{
+        return seinstall_avc_group_get(rep, i, f);
+}
+
+static void print_json(const struct seinstall_avc_report *rep)
+{
+        static const char *const fields[] = {"domain",   "type",     "tclass", "perms",
+                                             "scontext", "tcontext", "path",   "name",
+                                             "comm",     "expected", "fix"};
+        size_t n = seinstall_avc_report_get_n_groups(rep);
+
+        printf("{\"source\": ");
+        cli_json_str(stdout, seinstall_avc_report_get_source(rep));
+        printf(", \"denials\": %zu, \"caused_by_label\": %zu, \"caused_by_policy\": %zu",
+               seinstall_avc_report_get_n_denials(rep), seinstall_avc_report_get_n_label(rep),
+               seinstall_avc_report_get_n_denials(rep) - seinstall_avc_report_get_n_label(rep));
+        for (int pass = 0; pass < 2; pass++) {
+                enum seinstall_avc_cause want =
+                    pass ? SEINSTALL_AVC_CAUSE_POLICY : SEINSTALL_AVC_CAUSE_LABEL;
+                bool first = true;
+
+                printf(", \"%s\": [", pass ? "policy" : "label");
+                for (size_t i = 0; i < n; i++) {
+                        if (seinstall_avc_group_get_cause(rep, i) != want)
+                                continue;
+                        printf("%s{\"count\": %u, \"permissive\": %s", first ? "" : ", ",
+                               seinstall_avc_group_get_count(rep, i),
+                               seinstall_avc_group_get_permissive(rep, i) ? "true" : "false");
+                        for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]); k++) {
+                                printf(", \"%s\": ", fields[k]);
+                                cli_json_str(stdout, get(rep, i, fields[k]));
+                        }
+                        printf("}");
+                        first = false;
+                }
+                printf("]");
+        }
+        printf("}\n");
+}
+
+static void print_text(const struct seinstall_avc_report *rep)
+{
+        size_t n = seinstall_avc_report_get_n_groups(rep), total, label;
+
+        total = seinstall_avc_report_get_n_denials(rep);
+        label = seinstall_avc_report_get_n_label(rep);
+        printf("%zu denial%s in %s: %zu caused by labels, %zu by the policy\n", total,
+               total == 1 ? "" : "s", seinstall_avc_report_get_source(rep), label, total - label);
+        if (label) {
+                printf("\nCaused by labels (relabel these files):\n");
+                for (size_t i = 0; i < n; i++) {
+                        const char *path = get(rep, i, "path"), *want = get(rep, i, "expected");
+                        if (seinstall_avc_group_get_cause(rep, i) != SEINSTALL_AVC_CAUSE_LABEL)
+                                continue;
+                        printf("  %s\n", path                  ? path
+                                         : get(rep, i, "name") ? get(rep, i, "name")
+                                                               : "(unknown file)");
+                        printf("    labeled %s, file contexts say %s\n", get(rep, i, "tcontext"),
+                               want ? want : "(none: it was never labeled)");
+                        printf("    denied { %s } to %s (%s), %u time%s\n", get(rep, i, "perms"),
+                               get(rep, i, "domain"),
+                               get(rep, i, "comm") ? get(rep, i, "comm") : "?",
+                               seinstall_avc_group_get_count(rep, i),
+                               seinstall_avc_group_get_count(rep, i) == 1 ? "" : "s");
+                        printf("    fix: %s\n", get(rep, i, "fix"));
+                }
+        }
+        if (total > label) {
+                printf("\nCaused by the policy (labels right):\n");
+                printf("  %6s  %-24s %-24s %-12s %s\n", "count", "domain", "type", "class",
+                       "denied");
+                for (size_t i = 0; i < n; i++) {
+                        const char *path = get(rep, i, "path"), *name = get(rep, i, "name");
+                        if (seinstall_avc_group_get_cause(rep, i) != SEINSTALL_AVC_CAUSE_POLICY)
+                                continue;
+                        printf("  %6u  %-24s %-24s %-12s { %s }%s%s%s\n",
+                               seinstall_avc_group_get_count(rep, i), get(rep, i, "domain"),
+                               get(rep, i, "type"), get(rep, i, "tclass"), get(rep, i, "perms"),
+                               path || name ? "  e.g. " : "",
+                               path   ? path
+                               : name ? name
+                                      : "",
+                               seinstall_avc_group_get_permissive(rep, i) ? "  (permissive)" : "");
+                }
+        }
+}
+
+int cmd_avc(int argc, char **argv)
+{
+        static const struct option options[] = {
+            {"log", required_argument, NULL, 'l'}, CLI_COMMON_OPTIONS, {}};
+        struct cli_common common = {};
+        struct seinstall_ctx *ctx = NULL;
+        struct seinstall_avc_report *rep = NULL;
+        const char *log = NULL;
+        int opt, r;
+
+        while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+                if (cli_common_option(&common, opt, optarg))
+                        continue;
+                switch (opt) {
+                case 'l':
+                        log = optarg;
+                        break;
+                case 'h':
+                        usage(stdout);
+                        return EXIT_OK;
+                default:
+                        return cli_usage_error("avc", "unknown option");
+                }
+        }
+        if (optind < argc)
+                return cli_usage_error("avc", "unexpected argument '%s'", argv[optind]);
+        r = cli_open(&common, &ctx);
+        if (r != 0)
+                return r;
+        r = seinstall_avc_read(ctx, log, &rep);
+        if (r < 0) {
+                r = cli_fail(ctx, r, "avc");
+                seinstall_unref(ctx);
+                return r;
+        }
+        if (common.json)
+                print_json(rep);
+        else
+                print_text(rep);
+        seinstall_avc_report_unref(rep);
+        seinstall_unref(ctx);
+        return EXIT_OK;
+}
