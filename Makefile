@@ -100,8 +100,11 @@ DEPS       := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_E2E)
 DEPS_HOSTS := calamares xvfb imagemagick mkosi debootstrap systemd-container \
               debian-installer-12-netboot-amd64
 DEPS       += $(DEPS_HOSTS)
+# make bench builds the newest libsepol/libselinux (flex) and times them (time, bc, strace)
+DEPS_BENCH := flex time bc strace
+DEPS       += $(DEPS_BENCH)
 
-.PHONY: pot all help deps check check-quick unit integration e2e demo bench fuzz install clean format check-format
+.PHONY: pot all help deps check check-quick unit integration e2e demo bench bench-scale fuzz install clean format check-format
 .DEFAULT_GOAL := all
 
 all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT) $(if $(FIRSTBOOT),$(POT))
@@ -113,7 +116,8 @@ help:
 	@echo "make demo       build and run seinstall on a sample target it makes itself"
 	@echo "make check      build and run every test (unit, integration, end-to-end)"
 	@echo "make e2e        only the QEMU end-to-end test"
-	@echo "make bench      relabel speed: seinstall against setfiles, side by side"
+	@echo "make bench      relabel speed: seinstall against the newest and Debian's setfiles"
+	@echo "make bench-scale  the same at 100k and 1M entries, peak memory, 100k hard links"
 	@echo "make fuzz       run each libFuzzer target for FUZZ_SECONDS"
 	@echo "make install    DESTDIR=... PREFIX=... (default /usr)"
 	@echo "SANITIZE=1      build and test with AddressSanitizer and UBSan"
@@ -228,6 +232,10 @@ demo: deps
 bench: deps
 	$(MAKE) --no-print-directory all
 	@tests/bench/bench.sh
+
+bench-scale: deps
+	$(MAKE) --no-print-directory all
+	@tests/bench/bench-scale.sh
 
 FUZZ_SECONDS ?= 30
 fuzz: deps

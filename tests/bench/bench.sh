@@ -1,27 +1,30 @@
 #!/bin/bash
-# make bench: how fast `seinstall relabel` labels a real tree, next to Debian's setfiles.
+# make bench: how fast `seinstall relabel` labels a real tree, next to the newest setfiles the
+# Debian archive serves, Debian 12's setfiles and the syscall floor, side by side in one run.
 #
-# A tree of at least 150,000 entries copied from this machine's own /usr, /etc and /var (the
-# names, types and small files as they are; files over 256 KiB are copied as empty files of
-# the same name, since labeling never reads contents) on a loop-mounted ext4. Every timed run
-# starts from the same wrong labels (everything tmp_t) and warm caches, and writes every label:
+# The tree: this machine's /etc, /usr and /var/lib copied onto a loop-mounted ext4 (names,
+# types and small files as they are; files over 256 KiB as empty files of the same name, since
+# labeling never reads contents), with the machine's policy. Tools, each on the same tree:
 #   seinstall      seinstall relabel (one thread per CPU)
-#   setfiles-T0    setfiles -F -T 0 (libselinux 3.4, as many threads as CPUs)
-#   setfiles       setfiles -F (one thread)
-#   floor          tests/bench/floor: walk + lgetxattr + lsetxattr of one constant label, one
-#                  thread, no lookup: what any relabel must spend at least
-# BENCH_RUNS runs each (default 3); medians, ratios and peak RSS are printed, and the labels
-# seinstall and setfiles wrote are compared. Not part of `make check` (it takes minutes).
+#   newest-T0      setfiles -F -T 0 of the newest libselinux Debian's source archive serves,
+#                  built once into build/bench-upstream by tests/bench/upstream.sh
+#                  (setfiles-driver.c makes setfiles' exact library calls)
+#   newest-T1      the same, -T 1 (one thread, setfiles' default)
+#   debian-T0      Debian 12's own setfiles -F -T 0 (libselinux 3.4)
+#   floor          tests/bench/floor: walk + lgetxattr (+ lsetxattr of one constant label when
+#                  the tree is unlabeled), one thread, no lookup: what any relabel must spend
+# States: "unlabeled" (no security.selinux on any entry, as after mkfs and unpacking) and
+# "labeled" (every label already right: a second run, or a first-boot check); caches "warm"
+# (the tree just read) and "cold" (drop_caches right before the run). BENCH_RUNS rounds
+# (default 3) of every tool in every state; medians, ratios and peak RSS are printed, and the
+# labels seinstall wrote are compared with the newest libselinux's on every entry.
+# Not part of `make check` (it takes several minutes). `make bench-scale` is the 1M-entry one.
 . "$(dirname "$0")/../lib.sh"
 require_loop
+. "$TOP/tests/bench/bench-lib.sh"
 RUNS=${BENCH_RUNS:-3}
-FC=/etc/selinux/default/contexts/files/file_contexts
-[ -r "$FC" ] || skip "no $FC (make deps installs selinux-policy-default)"
-command -v setfiles >/dev/null || skip "no setfiles (make deps installs policycoreutils)"
-BUILD=${SEINSTALL_BUILD:-build}
-FLOOR=$TOP/$BUILD/tests/bench/floor
-mkdir -p "$(dirname "$FLOOR")"
-${CC:-cc} -O2 -Wall -Wextra -Werror -o "$FLOOR" "$TOP/tests/bench/floor.c" || fail "cannot build floor"
+TOOLS=(seinstall newest-T0 newest-T1 debian-T0 floor)
+START_LOAD=$(uptime)
 
 d=$(scratch_dir)
 R=$d/root
@@ -31,70 +34,96 @@ mount_image "$d/root.img" "$R"
 
 echo "building the tree (copies of this machine's files)..."
 t0=$(date +%s)
-(cd / && find etc usr/bin usr/sbin usr/lib usr/share usr/include usr/local var/lib -xdev \
-        \( ! -type f -o -size -257k \) -print0 2>/dev/null |
-        tar --null --no-recursion -cf - -T - 2>/dev/null) | tar -C "$R" -xf - 2>/dev/null
-(cd / && find etc usr/bin usr/sbin usr/lib usr/share usr/include usr/local var/lib -xdev -type f \
-        -size +256k -print0 2>/dev/null) | (cd "$R" && xargs -0 -r touch)
-cp -a /etc/selinux "$R/etc/" # the target's policy and file contexts, whole
-for l in bin sbin lib lib64; do [ -e "$R/$l" ] || ln -s "usr/$l" "$R/$l"; done
-mkdir -p "$R/home/user/.ssh" "$R/root" "$R/tmp" "$R/dev" "$R/run" "$R/srv"
+# shellcheck disable=SC2086
+copy_tree "$R" $SRC_DIRS
 ENTRIES=$(find "$R" -xdev | wc -l)
 echo "tree: $ENTRIES entries ($(du -sh "$R" | cut -f1)), built in $(($(date +%s) - t0)) s"
 [ "$ENTRIES" -ge 150000 ] || fail "only $ENTRIES entries; the benchmark needs at least 150,000"
 
-printf '/.*\tsystem_u:object_r:tmp_t:s0\n' >"$d/scramble_fc"
-scramble() {
-        "$SEINSTALL" relabel --root "$R" --file-contexts "$d/scramble_fc" --no-progress \
-                --threads 2 >/dev/null 2>&1 || fail "could not reset the labels"
+cmd() {
+        case $1 in
+        seinstall) echo "$SEINSTALL relabel --root $R --no-progress" ;;
+        newest-T0) echo "$DRIVER -F -T 0 -r $R $FC $R" ;;
+        newest-T1) echo "$DRIVER -F -T 1 -r $R $FC $R" ;;
+        debian-T0) echo "setfiles -F -T 0 -r $R $FC $R" ;;
+        floor) [ "$2" = unlabeled ] && echo "$FLOOR $R system_u:object_r:usr_t:s0" ||
+                echo "$FLOOR $R --read" ;;
+        esac
 }
-dump() {
-        (cd "$R" && getfattr -R -h -n security.selinux --absolute-names . 2>/dev/null) >"$1"
+# set_state STATE: make the tree unlabeled, or labeled as the policy says
+set_state() {
+        if [ "$1" = unlabeled ]; then
+                "$FLOOR" "$R" --remove >/dev/null || fail "could not remove the labels"
+        else
+                "$SEINSTALL" relabel --root "$R" --no-progress >/dev/null 2>&1 ||
+                        fail "could not label the tree"
+        fi
 }
 
-# name command...: RUNS timed runs, each after a reset; prints "name median_s peak_rss_kb"
-declare -A MED RSS
-run() {
-        local name=$1 times=() rss=0 i out t m
-        shift
-        for i in $(seq 1 "$RUNS"); do
-                scramble
-                out=$(/usr/bin/time -f '%e %M' "$@" 2>&1 >/dev/null | tail -1)
-                t=${out% *}
-                m=${out#* }
-                times+=("$t")
-                [ "$m" -gt "$rss" ] && rss=$m
-                echo "  $name run $i: ${t} s, ${m} KiB"
+declare -A T RSS MED
+echo "timing: $RUNS rounds of ${TOOLS[*]} in each state, $(nproc) CPUs; load: $START_LOAD"
+for state in unlabeled labeled; do
+        for cache in warm cold; do
+                for i in $(seq 1 "$RUNS"); do
+                        for tool in "${TOOLS[@]}"; do
+                                set_state "$state"
+                                if [ "$cache" = cold ]; then drop_caches; else "$FLOOR" "$R" --read >/dev/null; fi
+                                # shellcheck disable=SC2046
+                                timed out $(cmd "$tool" "$state")
+                                k="$tool $state $cache"
+                                T[$k]="${T[$k]:-} ${out% *}"
+                                [ "${out#* }" -gt "${RSS[$tool]:-0}" ] && RSS[$tool]=${out#* }
+                                echo "  $state $cache round $i: $tool ${out% *} s, ${out#* } KiB"
+                                if [ "$state $cache $i" = "unlabeled warm 1" ]; then
+                                        case $tool in
+                                        seinstall) dump_labels "$R" "$d/labels.seinstall" ;;
+                                        newest-T0) dump_labels "$R" "$d/labels.newest" ;;
+                                        debian-T0) dump_labels "$R" "$d/labels.debian" ;;
+                                        esac
+                                fi
+                        done
+                done
+                for tool in "${TOOLS[@]}"; do
+                        # shellcheck disable=SC2086
+                        MED[$tool $state $cache]=$(median ${T[$tool $state $cache]})
+                done
         done
-        MED[$name]=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((RUNS + 1) / 2))p")
-        RSS[$name]=$rss
-}
+done
+END_LOAD=$(uptime)
 
-scramble
-dump /dev/null # warm the caches
-echo "timing ($RUNS runs each, $(nproc) CPUs)..."
-run seinstall "$SEINSTALL" relabel --root "$R" --no-progress
-dump "$d/labels.seinstall"
-run floor "$FLOOR" "$R" system_u:object_r:usr_t:s0
-run setfiles-T0 setfiles -F -T 0 -r "$R" "$FC" "$R"
-dump "$d/labels.setfiles"
-run setfiles setfiles -F -r "$R" "$FC" "$R"
-
-ndiff=$(diff "$d/labels.seinstall" "$d/labels.setfiles" | grep -c '^<')
+ndiff=$(diff "$d/labels.seinstall" "$d/labels.newest" | grep -c '^<')
+ndeb=$(diff "$d/labels.seinstall" "$d/labels.debian" | grep -c '^<')
 nlab=$(grep -c '^security.selinux' "$d/labels.seinstall")
 
-ratio() { echo "scale=1; $1 / $2" | bc; }
 echo
-echo "relabel of $ENTRIES entries on ext4, $(nproc) CPUs, median of $RUNS runs"
-printf '%-14s %10s %12s\n' tool seconds "peak RSS"
-for n in seinstall setfiles-T0 setfiles floor; do
-        printf '%-14s %10s %9s MiB\n' "$n" "${MED[$n]}" "$((RSS[$n] / 1024))"
+echo "relabel of $ENTRIES entries (this machine's /etc, /usr, /var/lib) on ext4 on a loop device"
+echo "machine: $(machine)"
+echo "load: before $START_LOAD"
+echo "      after  $END_LOAD"
+echo "seinstall $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?');" \
+        "newest: $NEWEST (setfiles-driver); Debian 12: setfiles, libselinux $DEBIAN_V"
+echo "median of $RUNS runs, seconds; ratios: the other tool's time / seinstall's"
+printf '\n%-10s %-5s %9s %9s %9s %9s %7s | %8s %8s %8s %10s\n' state cache seinstall \
+        newest-T0 newest-T1 debian-T0 floor T0/sei T1/sei deb/sei sei/floor
+for state in unlabeled labeled; do
+        for cache in warm cold; do
+                s=${MED[seinstall $state $cache]}
+                printf '%-10s %-5s %9s %9s %9s %9s %7s | %7sx %7sx %7sx %9sx\n' "$state" "$cache" \
+                        "$s" "${MED[newest-T0 $state $cache]}" "${MED[newest-T1 $state $cache]}" \
+                        "${MED[debian-T0 $state $cache]}" "${MED[floor $state $cache]}" \
+                        "$(ratio "${MED[newest-T0 $state $cache]}" "$s")" \
+                        "$(ratio "${MED[newest-T1 $state $cache]}" "$s")" \
+                        "$(ratio "${MED[debian-T0 $state $cache]}" "$s")" \
+                        "$(ratio "$s" "${MED[floor $state $cache]}")"
+        done
 done
-echo "setfiles -T 0 / seinstall: $(ratio "${MED[setfiles-T0]}" "${MED[seinstall]}")x"
-echo "setfiles      / seinstall: $(ratio "${MED[setfiles]}" "${MED[seinstall]}")x"
-echo "seinstall / floor:         $(ratio "${MED[seinstall]}" "${MED[floor]}")x"
-echo "labels: $nlab entries compared with setfiles -F -T 0, $ndiff differ"
-[ "$ndiff" = 0 ] || diff "$d/labels.seinstall" "$d/labels.setfiles" | head -20
+printf '%-16s' "peak RSS (MiB):"
+for tool in "${TOOLS[@]}"; do printf ' %s %s' "$tool" "$((RSS[$tool] / 1024))"; done
+echo
+echo "labels: $nlab entries compared with $NEWEST (setfiles -F -T 0): $ndiff differ;" \
+        "with Debian 12's setfiles: $ndeb differ"
+[ "$ndiff" = 0 ] || { diff "$d/labels.seinstall" "$d/labels.newest" | head -40; fail "labels differ"; }
+[ "$ndeb" = 0 ] || diff "$d/labels.seinstall" "$d/labels.debian" | head -10
 
 # The first-boot relabel under QEMU, seinstall against Debian's fixfiles (tests/bench/firstboot-bench.sh).
 "$TOP/tests/bench/firstboot-bench.sh"

@@ -4,7 +4,9 @@
  * symlinks, staying on its filesystem), read each entry's security.selinux and write one
  * constant label. No lookup at all: what any relabel must at least spend on a single core.
  *
- *   floor ROOT LABEL
+ *   floor ROOT LABEL     read each label, write LABEL (the floor of a tree to be labeled)
+ *   floor ROOT --read    read each label only (the floor of a tree already labeled)
+ *   floor ROOT --remove  remove each label (how the bench makes an unlabeled tree)
  */
 #include <dirent.h>
 #include <errno.h>
@@ -27,17 +29,22 @@ int main(int argc, char **argv)
         int fd, cwd = -1;
 
         if (argc != 3) {
-                fprintf(stderr, "usage: floor ROOT LABEL\n");
+                fprintf(stderr, "usage: floor ROOT LABEL|--read|--remove\n");
                 return 2;
         }
+        int mode = !strcmp(argv[2], "--read") ? 1 : !strcmp(argv[2], "--remove") ? 2 : 0;
         fd = open(argv[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0 || fstat(fd, &st) < 0) {
                 perror(argv[1]);
                 return 2;
         }
         dev = st.st_dev;
-        (void) fgetxattr(fd, "security.selinux", buf, sizeof(buf));
-        (void) fsetxattr(fd, "security.selinux", argv[2], strlen(argv[2]) + 1, 0);
+        if (mode == 2)
+                (void) fremovexattr(fd, "security.selinux");
+        else
+                (void) fgetxattr(fd, "security.selinux", buf, sizeof(buf));
+        if (mode == 0)
+                (void) fsetxattr(fd, "security.selinux", argv[2], strlen(argv[2]) + 1, 0);
         n++;
         for (;;) {
                 struct dirent *de;
@@ -72,8 +79,16 @@ int main(int argc, char **argv)
                         cwd = dfd;
                 }
                 snprintf(proc, sizeof(proc), "%s", de->d_name);
-                (void) lgetxattr(proc, "security.selinux", buf, sizeof(buf));
-                if (lsetxattr(proc, "security.selinux", argv[2], strlen(argv[2]) + 1, 0) < 0) {
+                if (mode == 2) {
+                        if (lremovexattr(proc, "security.selinux") < 0 && errno != ENODATA) {
+                                perror(proc);
+                                return 1;
+                        }
+                } else {
+                        (void) lgetxattr(proc, "security.selinux", buf, sizeof(buf));
+                }
+                if (mode == 0 &&
+                    lsetxattr(proc, "security.selinux", argv[2], strlen(argv[2]) + 1, 0) < 0) {
                         perror(proc);
                         return 1;
                 }

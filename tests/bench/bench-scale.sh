@@ -1,0 +1,149 @@
+#!/bin/bash
+# make bench-scale: seinstall relabel and the newest setfiles (-F -T 0, see bench.sh) at about
+# 100,000 and 1,000,000 entries, time and peak memory, and a tree of 100,000 hard links.
+#
+# The trees replicate this machine's /etc, /usr and /var/lib (names, types and modes; every
+# file empty, since labeling never reads contents) on loop-mounted ext4:
+#   100k  /etc, /usr/{bin,sbin,lib,include}, /var/lib once
+#   1M    the whole copy (about 170k entries here) under the root, then copies of it under
+#         /srv/replica-N/ until the tree holds 1,000,000 entries
+#   links 20,000 files in 200 directories, each with 5 names (100,000 names in all)
+# Every run starts from an unlabeled tree with warm caches. The checks:
+# - seinstall's peak memory at 1M stays within SCALE_RSS_GROWTH_MIB (default 16) of its peak at
+#   100k: memory follows the depth and width of the tree, not its size;
+# - on the hard-link tree seinstall writes each inode's label once (lsetxattr/fsetxattr/setxattr
+#   calls counted with strace), labels match the newest setfiles, and its peak memory stays
+#   within SCALE_LINKS_RSS_MIB (default 16) above that of the same tree without the extra names.
+. "$(dirname "$0")/../lib.sh"
+require_loop
+. "$TOP/tests/bench/bench-lib.sh"
+START_LOAD=$(uptime)
+GROWTH_MAX=${SCALE_RSS_GROWTH_MIB:-16}
+LINKS_MAX=${SCALE_LINKS_RSS_MIB:-16}
+TARGET=${SCALE_ENTRIES:-1000000}
+
+d=$(scratch_dir)
+declare -A TIME RSS
+
+# measure NAME ROOT: unlabeled warm runs of seinstall and newest-T0 on ROOT
+measure() {
+        local name=$1 r=$2 out
+        for tool in seinstall newest-T0; do
+                "$FLOOR" "$r" --remove >/dev/null || fail "could not remove the labels"
+                "$FLOOR" "$r" --read >/dev/null
+                if [ "$tool" = seinstall ]; then
+                        timed out "$SEINSTALL" relabel --root "$r" --no-progress
+                else
+                        timed out "$DRIVER" -F -T 0 -r "$r" "$FC" "$r"
+                fi
+                TIME[$tool $name]=${out% *}
+                RSS[$tool $name]=$((${out#* } / 1024))
+                echo "  $name: $tool ${out% *} s, $((${out#* } / 1024)) MiB"
+        done
+}
+
+new_fs() { # new_fs NAME SIZE INODES: a mounted empty ext4 at $d/NAME
+        truncate -s "$2" "$d/$1.img"
+        mkfs.ext4 -q -F -N "$3" "$d/$1.img" || fail "mkfs.ext4"
+        mount_image "$d/$1.img" "$d/$1"
+}
+
+t0=$(date +%s)
+echo "building the 100k tree..."
+new_fs small 3G 300000
+copy_tree "$d/small" --empty etc usr/bin usr/sbin usr/lib usr/include var/lib
+N_SMALL=$(find "$d/small" -xdev | wc -l)
+echo "building the 1M tree..."
+new_fs big 12G 1300000
+# shellcheck disable=SC2086
+copy_tree "$d/big" --empty $SRC_DIRS
+base=$(find "$d/big" -xdev | wc -l)
+n=$base
+i=1
+while [ "$n" -lt "$TARGET" ]; do
+        mkdir -p "$d/big/srv/replica-$i"
+        for x in etc usr var; do cp -a --attributes-only "$d/big/$x" "$d/big/srv/replica-$i/"; done
+        n=$(find "$d/big" -xdev | wc -l)
+        i=$((i + 1))
+done
+N_BIG=$n
+echo "trees: $N_SMALL and $N_BIG entries, built in $(($(date +%s) - t0)) s"
+
+echo "timing..."
+measure 100k "$d/small"
+dump_labels "$d/small" "$d/small.newest"
+measure 1M "$d/big"
+
+echo "the hard-link tree..."
+new_fs links 2G 200000
+L=$d/links
+mkdir -p "$L/etc" "$L/usr/share/data" "$L/var/lib/data"
+cp -a /etc/selinux "$L/etc/"
+# flat: 20,000 files, one name each; then the same files given 4 more names each
+for dd in $(seq 1 200); do
+        mkdir -p "$L/usr/share/data/d$dd"
+        (cd "$L/usr/share/data/d$dd" && touch $(seq -f 'f%g' 1 100))
+done
+N_FLAT=$(find "$L" -xdev | wc -l)
+"$FLOOR" "$L" --remove >/dev/null
+timed out "$SEINSTALL" relabel --root "$L" --no-progress
+RSS_FLAT=$((${out#* } / 1024))
+for k in 1 2 3 4; do
+        for dd in $(seq 1 200); do
+                mkdir -p "$L/var/lib/data/n$k/d$dd"
+                (cd "$L/usr/share/data/d$dd" && for f in f*; do ln "$f" "$L/var/lib/data/n$k/d$dd/$f"; done)
+        done
+done
+N_LINKS=$(find "$L" -xdev | wc -l)
+N_INODES=$(find "$L" -xdev -printf '%i\n' | sort -u | wc -l)
+"$FLOOR" "$L" --remove >/dev/null
+timed out "$SEINSTALL" relabel --root "$L" --no-progress
+T_LINKS=${out% *}
+RSS_LINKS=$((${out#* } / 1024))
+dump_labels "$L" "$d/links.seinstall"
+"$FLOOR" "$L" --remove >/dev/null
+timed out "$DRIVER" -F -T 0 -r "$L" "$FC" "$L"
+T_LINKS_NEW=${out% *}
+RSS_LINKS_NEW=$((${out#* } / 1024))
+dump_labels "$L" "$d/links.newest"
+"$FLOOR" "$L" --remove >/dev/null
+WRITES=
+if command -v strace >/dev/null; then
+        strace -f -c -o "$d/strace" -e trace=setxattr,lsetxattr,fsetxattr \
+                "$SEINSTALL" relabel --root "$L" --no-progress >/dev/null 2>&1
+        WRITES=$(awk '$NF ~ /setxattr$/ {n += $4} END {print n + 0}' "$d/strace")
+fi
+ldiff=$(diff "$d/links.seinstall" "$d/links.newest" | grep -c '^<')
+
+echo
+echo "scale: seinstall relabel and the newest setfiles ($NEWEST, setfiles-driver -F -T 0)"
+echo "machine: $(machine)"
+echo "load: before $START_LOAD"
+echo "      after  $(uptime)"
+echo "unlabeled trees, warm caches, one run each; every file empty"
+printf '\n%-26s %10s %10s %10s %10s\n' tree "seinstall" "newest-T0" "sei MiB" "new MiB"
+printf '%-26s %9ss %9ss %10s %10s\n' "100k ($N_SMALL entries)" "${TIME[seinstall 100k]}" \
+        "${TIME[newest-T0 100k]}" "${RSS[seinstall 100k]}" "${RSS[newest-T0 100k]}"
+printf '%-26s %9ss %9ss %10s %10s\n' "1M ($N_BIG entries)" "${TIME[seinstall 1M]}" \
+        "${TIME[newest-T0 1M]}" "${RSS[seinstall 1M]}" "${RSS[newest-T0 1M]}"
+printf '%-26s %9sx %9sx %9sx %9sx\n' "growth 100k -> 1M" \
+        "$(ratio "${TIME[seinstall 1M]}" "${TIME[seinstall 100k]}")" \
+        "$(ratio "${TIME[newest-T0 1M]}" "${TIME[newest-T0 100k]}")" \
+        "$(ratio "${RSS[seinstall 1M]}" "${RSS[seinstall 100k]}")" \
+        "$(ratio "${RSS[newest-T0 1M]}" "${RSS[newest-T0 100k]}")"
+echo
+echo "hard links: $N_LINKS names, $N_INODES inodes: seinstall $T_LINKS s, $RSS_LINKS MiB" \
+        "($RSS_FLAT MiB for the same $N_FLAT-entry tree before the extra names);" \
+        "newest-T0 $T_LINKS_NEW s, $RSS_LINKS_NEW MiB"
+[ -n "$WRITES" ] && echo "hard links: seinstall wrote $WRITES labels for $N_INODES inodes"
+echo "labels on the hard-link tree: $ldiff differ from the newest setfiles'"
+
+grow=$((RSS[seinstall 1M] - RSS[seinstall 100k]))
+[ "$grow" -le "$GROWTH_MAX" ] ||
+        fail "seinstall's peak memory grew by $grow MiB from 100k to 1M (bound: $GROWTH_MAX MiB)"
+[ $((RSS_LINKS - RSS_FLAT)) -le "$LINKS_MAX" ] ||
+        fail "100,000 hard links took $((RSS_LINKS - RSS_FLAT)) MiB more (bound: $LINKS_MAX MiB)"
+[ -z "$WRITES" ] || [ "$WRITES" -le "$N_INODES" ] ||
+        fail "seinstall wrote $WRITES labels for $N_INODES inodes"
+[ "$ldiff" = 0 ] || { diff "$d/links.seinstall" "$d/links.newest" | head -20; fail "labels differ"; }
+echo "ok: peak memory +$grow MiB from 100k to 1M (bound $GROWTH_MAX), +$((RSS_LINKS - RSS_FLAT)) MiB for 80,000 extra names (bound $LINKS_MAX)"
