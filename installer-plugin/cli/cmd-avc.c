@@ -23,40 +23,48 @@ static const char *get(const struct seinstall_avc_report *rep, size_t i, const c
         return seinstall_avc_group_get(rep, i, f);
 }
 
-static void print_json(const struct seinstall_avc_report *rep)
+/* A field for human output: escaped so that names from the log cannot drive the terminal. */
+static const char *esc(const struct seinstall_avc_report *rep, size_t i, const char *f)
+{
+        const char *v = get(rep, i, f);
+        return v ? cli_esc(v) : NULL;
+}
+
+static int print_json(const struct seinstall_avc_report *rep)
 {
         static const char *const fields[] = {"domain",   "type",     "tclass", "perms",
                                              "scontext", "tcontext", "path",   "name",
                                              "comm",     "expected", "fix"};
         size_t n = seinstall_avc_report_get_n_groups(rep);
+        size_t total = seinstall_avc_report_get_n_denials(rep);
+        size_t label = seinstall_avc_report_get_n_label(rep);
+        struct json j = {0};
 
-        printf("{\"source\": ");
-        cli_json_str(stdout, seinstall_avc_report_get_source(rep));
-        printf(", \"denials\": %zu, \"caused_by_label\": %zu, \"caused_by_policy\": %zu",
-               seinstall_avc_report_get_n_denials(rep), seinstall_avc_report_get_n_label(rep),
-               seinstall_avc_report_get_n_denials(rep) - seinstall_avc_report_get_n_label(rep));
+        json_object_begin(&j);
+        json_kv_string(&j, "source", seinstall_avc_report_get_source(rep));
+        json_kv_uint(&j, "denials", total);
+        json_kv_uint(&j, "caused_by_label", label);
+        json_kv_uint(&j, "caused_by_policy", total - label);
         for (int pass = 0; pass < 2; pass++) {
                 enum seinstall_avc_cause want =
                     pass ? SEINSTALL_AVC_CAUSE_POLICY : SEINSTALL_AVC_CAUSE_LABEL;
-                bool first = true;
 
-                printf(", \"%s\": [", pass ? "policy" : "label");
+                json_key(&j, pass ? "policy" : "label");
+                json_array_begin(&j);
                 for (size_t i = 0; i < n; i++) {
                         if (seinstall_avc_group_get_cause(rep, i) != want)
                                 continue;
-                        printf("%s{\"count\": %u, \"permissive\": %s", first ? "" : ", ",
-                               seinstall_avc_group_get_count(rep, i),
-                               seinstall_avc_group_get_permissive(rep, i) ? "true" : "false");
-                        for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]); k++) {
-                                printf(", \"%s\": ", fields[k]);
-                                cli_json_str(stdout, get(rep, i, fields[k]));
-                        }
-                        printf("}");
-                        first = false;
+                        json_object_begin(&j);
+                        json_kv_uint(&j, "count", seinstall_avc_group_get_count(rep, i));
+                        json_kv_bool(&j, "permissive", seinstall_avc_group_get_permissive(rep, i));
+                        for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]); k++)
+                                json_kv_string(&j, fields[k], get(rep, i, fields[k]));
+                        json_object_end(&j);
                 }
-                printf("]");
+                json_array_end(&j);
         }
-        printf("}\n");
+        json_object_end(&j);
+        return cli_print_json(&j);
 }
 
 static void print_text(const struct seinstall_avc_report *rep)
@@ -66,24 +74,25 @@ static void print_text(const struct seinstall_avc_report *rep)
         total = seinstall_avc_report_get_n_denials(rep);
         label = seinstall_avc_report_get_n_label(rep);
         printf("%zu denial%s in %s: %zu caused by labels, %zu by the policy\n", total,
-               total == 1 ? "" : "s", seinstall_avc_report_get_source(rep), label, total - label);
+               total == 1 ? "" : "s", cli_esc(seinstall_avc_report_get_source(rep)), label,
+               total - label);
         if (label) {
                 printf("\nCaused by labels (relabel these files):\n");
                 for (size_t i = 0; i < n; i++) {
-                        const char *path = get(rep, i, "path"), *want = get(rep, i, "expected");
+                        const char *path = esc(rep, i, "path"), *want = esc(rep, i, "expected");
                         if (seinstall_avc_group_get_cause(rep, i) != SEINSTALL_AVC_CAUSE_LABEL)
                                 continue;
                         printf("  %s\n", path                  ? path
-                                         : get(rep, i, "name") ? get(rep, i, "name")
+                                         : esc(rep, i, "name") ? esc(rep, i, "name")
                                                                : "(unknown file)");
-                        printf("    labeled %s, file contexts say %s\n", get(rep, i, "tcontext"),
+                        printf("    labeled %s, file contexts say %s\n", esc(rep, i, "tcontext"),
                                want ? want : "(none: it was never labeled)");
-                        printf("    denied { %s } to %s (%s), %u time%s\n", get(rep, i, "perms"),
-                               get(rep, i, "domain"),
-                               get(rep, i, "comm") ? get(rep, i, "comm") : "?",
+                        printf("    denied { %s } to %s (%s), %u time%s\n", esc(rep, i, "perms"),
+                               esc(rep, i, "domain"),
+                               esc(rep, i, "comm") ? esc(rep, i, "comm") : "?",
                                seinstall_avc_group_get_count(rep, i),
                                seinstall_avc_group_get_count(rep, i) == 1 ? "" : "s");
-                        printf("    fix: %s\n", get(rep, i, "fix"));
+                        printf("    fix: %s\n", esc(rep, i, "fix"));
                 }
         }
         if (total > label) {
@@ -91,12 +100,12 @@ static void print_text(const struct seinstall_avc_report *rep)
                 printf("  %6s  %-24s %-24s %-12s %s\n", "count", "domain", "type", "class",
                        "denied");
                 for (size_t i = 0; i < n; i++) {
-                        const char *path = get(rep, i, "path"), *name = get(rep, i, "name");
+                        const char *path = esc(rep, i, "path"), *name = esc(rep, i, "name");
                         if (seinstall_avc_group_get_cause(rep, i) != SEINSTALL_AVC_CAUSE_POLICY)
                                 continue;
                         printf("  %6u  %-24s %-24s %-12s { %s }%s%s%s\n",
-                               seinstall_avc_group_get_count(rep, i), get(rep, i, "domain"),
-                               get(rep, i, "type"), get(rep, i, "tclass"), get(rep, i, "perms"),
+                               seinstall_avc_group_get_count(rep, i), esc(rep, i, "domain"),
+                               esc(rep, i, "type"), esc(rep, i, "tclass"), esc(rep, i, "perms"),
                                path || name ? "  e.g. " : "",
                                path   ? path
                                : name ? name
@@ -142,10 +151,10 @@ int cmd_avc(int argc, char **argv)
                 return r;
         }
         if (common.json)
-                print_json(rep);
+                r = print_json(rep);
         else
                 print_text(rep);
         seinstall_avc_report_unref(rep);
         seinstall_unref(ctx);
-        return EXIT_OK;
+        return common.json ? r : EXIT_OK;
 }

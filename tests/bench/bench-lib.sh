@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # Helpers shared by tests/bench/bench.sh and bench-scale.sh. Source after tests/lib.sh.
 
 BUILD=${SEINSTALL_BUILD:-build}

@@ -138,7 +138,9 @@ echo "hard links: $N_LINKS names, $N_INODES inodes: seinstall $T_LINKS s, $RSS_L
 [ -n "$WRITES" ] && echo "hard links: seinstall wrote $WRITES labels for $N_INODES inodes"
 echo "labels on the hard-link tree: $ldiff differ from the newest setfiles'"
 
-grow=$((RSS[seinstall 1M] - RSS[seinstall 100k]))
+big_rss=${RSS[seinstall 1M]}
+small_rss=${RSS[seinstall 100k]}
+grow=$((big_rss - small_rss))
 [ "$grow" -le "$GROWTH_MAX" ] ||
         fail "seinstall's peak memory grew by $grow MiB from 100k to 1M (bound: $GROWTH_MAX MiB)"
 [ $((RSS_LINKS - RSS_FLAT)) -le "$LINKS_MAX" ] ||

@@ -16,13 +16,17 @@
 # States: "unlabeled" (no security.selinux on any entry, as after mkfs and unpacking) and
 # "labeled" (every label already right: a second run, or a first-boot check); caches "warm"
 # (the tree just read) and "cold" (drop_caches right before the run). BENCH_RUNS rounds
-# (default 3) of every tool in every state; medians, ratios and peak RSS are printed, and the
-# labels seinstall wrote are compared with the newest libselinux's on every entry.
+# (default 3) of every tool in every state (Debian 12's setfiles, at about 50 s a run on an idle
+# machine, only BENCH_DEBIAN_RUNS of them, default 1); medians, ratios and peak RSS are
+# printed, and the labels seinstall wrote are compared with the newest libselinux's on every
+# entry.
 # Not part of `make check` (it takes several minutes). `make bench-scale` is the 1M-entry one.
 . "$(dirname "$0")/../lib.sh"
 require_loop
 . "$TOP/tests/bench/bench-lib.sh"
 RUNS=${BENCH_RUNS:-3}
+DEBIAN_RUNS=${BENCH_DEBIAN_RUNS:-1}
+out=
 TOOLS=(seinstall newest-T0 newest-T1 debian-T0 floor)
 START_LOAD=$(uptime)
 
@@ -66,6 +70,7 @@ for state in unlabeled labeled; do
         for cache in warm cold; do
                 for i in $(seq 1 "$RUNS"); do
                         for tool in "${TOOLS[@]}"; do
+                                [ "$tool" = debian-T0 ] && [ "$i" -gt "$DEBIAN_RUNS" ] && continue
                                 set_state "$state"
                                 if [ "$cache" = cold ]; then drop_caches; else "$FLOOR" "$R" --read >/dev/null; fi
                                 # shellcheck disable=SC2046
@@ -102,7 +107,7 @@ echo "load: before $START_LOAD"
 echo "      after  $END_LOAD"
 echo "seinstall $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?');" \
         "newest: $NEWEST (setfiles-driver); Debian 12: setfiles, libselinux $DEBIAN_V"
-echo "median of $RUNS runs, seconds; ratios: the other tool's time / seinstall's"
+echo "median of $RUNS runs (debian-T0: $DEBIAN_RUNS), seconds; ratios: the other tool's time / seinstall's"
 printf '\n%-10s %-5s %9s %9s %9s %9s %7s | %8s %8s %8s %10s\n' state cache seinstall \
         newest-T0 newest-T1 debian-T0 floor T0/sei T1/sei deb/sei sei/floor
 for state in unlabeled labeled; do

@@ -14,6 +14,7 @@ SRC=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$B"
 driver() {
         if [ ! -x "$B/setfiles-driver" ] || [ "$SRC/setfiles-driver.c" -nt "$B/setfiles-driver" ]; then
+                # shellcheck disable=SC2046 # pkg-config prints several words
                 ${CC:-cc} -O2 -g -Wall -Wextra -Werror -I"$B/inst/usr/include" \
                         -o "$B/setfiles-driver" "$SRC/setfiles-driver.c" \
                         "$B/inst/usr/lib/libselinux.a" $(pkg-config --libs libpcre2-8) -lpthread ||
@@ -55,7 +56,7 @@ fetch() {
                                           c && $3 == f {print "SHA256:" $1; exit}')
                 if [ -s "$A/src/$file" ] ||
                         /usr/lib/apt/apt-helper download-file \
-                                "http://deb.debian.org/debian/$dir/$file" "$A/src/$file" $sha \
+                                "http://deb.debian.org/debian/$dir/$file" "$A/src/$file" ${sha:+"$sha"} \
                                 </dev/null >/dev/null 2>&1; then
                         echo "$ver $file"
                         return 0
@@ -65,10 +66,10 @@ fetch() {
 }
 read -r SEPOL_V SEPOL_F < <(fetch libsepol)
 read -r SELINUX_V SELINUX_F < <(fetch libselinux)
-[ -n "${SEPOL_V:-}" ] && [ -n "${SELINUX_V:-}" ] || {
+if [ -z "${SEPOL_V:-}" ] || [ -z "${SELINUX_V:-}" ]; then
         echo "upstream.sh: no libsepol/libselinux tarball downloads from the archive" >&2
         exit 3
-}
+fi
 echo "building libsepol $SEPOL_V and libselinux $SELINUX_V into $B (once)..." >&2
 rm -rf "$B/build" "$B/inst"
 mkdir -p "$B/build"
