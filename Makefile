@@ -86,6 +86,10 @@ HELPER_BIN := $(HELPER_SRC:%.c=$(BUILD)/%)
 TEST_BINS  := $(UNIT_BIN) $(FUZZ_REPLAY) $(HELPER_BIN)
 TESTS_RUN  := SEINSTALL_BUILD=$(BUILD) tests/run-tests.sh
 E2E        := $(wildcard qemu/e2e.sh)
+# The adapters in their real installers; the mkosi one builds and boots an image (minutes, its
+# first run ~10 min), so check-quick leaves it out.
+HOSTS      := $(wildcard tests/integration/adapter-*.sh)
+HOSTS_SLOW := $(wildcard tests/integration/adapter-mkosi.sh)
 
 # Debian packages the build, the tests, the demo and the end-to-end test need.
 DEPS_BUILD := build-essential pkg-config clang libblkid-dev libmount-dev libselinux1-dev \
@@ -104,7 +108,7 @@ DEPS       += $(DEPS_HOSTS)
 DEPS_BENCH := flex time bc strace
 DEPS       += $(DEPS_BENCH)
 
-.PHONY: pot all help deps check check-quick unit integration e2e demo bench bench-scale fuzz install clean format check-format
+.PHONY: hosts pot all help deps check check-quick unit integration e2e demo bench bench-scale fuzz install clean format check-format
 .DEFAULT_GOAL := all
 
 all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT) $(if $(FIRSTBOOT),$(POT))
@@ -116,6 +120,7 @@ help:
 	@echo "make demo       build and run seinstall on a sample target it makes itself"
 	@echo "make check      build and run every test (unit, integration, end-to-end)"
 	@echo "make e2e        only the QEMU end-to-end test"
+	@echo "make hosts      only the adapters, each in its real installer"
 	@echo "make bench      relabel speed: seinstall against the newest and Debian's setfiles"
 	@echo "make bench-scale  the same at 100k and 1M entries, peak memory, 100k hard links"
 	@echo "make fuzz       run each libFuzzer target for FUZZ_SECONDS"
@@ -219,7 +224,12 @@ check: deps
 
 # Everything but the QEMU end-to-end test: what a developer runs before each commit.
 check-quick: all $(TEST_BINS)
-	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(INTEG)
+	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(filter-out $(HOSTS_SLOW),$(INTEG))
+
+# Only the adapters in their real installers (Calamares, debian-installer, Anaconda's way, mkosi).
+hosts: deps
+	$(MAKE) --no-print-directory all
+	@$(TESTS_RUN) $(HOSTS)
 
 e2e: deps
 	$(MAKE) --no-print-directory all
