@@ -371,6 +371,10 @@ enum {
         SEINSTALL_APPLY_LABELED = 1 << 2,
         /* Write the first-boot mark (installers set it; the first-boot screen does not). */
         SEINSTALL_APPLY_FIRSTBOOT = 1 << 3,
+        /* Change nothing: the result lists the changes the same call without this flag would
+         * make (and the boot loader regeneration it would run), from the same code with only
+         * the writes skipped. The first-boot screen shows it as its prediction. */
+        SEINSTALL_APPLY_DRY_RUN = 1 << 4,
 };
 
 struct seinstall_apply_result;

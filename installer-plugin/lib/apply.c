@@ -4,7 +4,9 @@
  * together in a safe order: a pending relabel first, the kernel command line, the first-boot
  * mark, the boot loader's regeneration, and the config that enables SELinux last (first when
  * it lowers the mode), so a failure part way never leaves a target that boots more enforcing
- * than either the old or the new state on files it has not labeled.
+ * than either the old or the new state on files it has not labeled. A dry run
+ * (SEINSTALL_APPLY_DRY_RUN) is the same run with the writes skipped where they happen
+ * (rootfs.c), so what it reports and what a real run writes cannot differ.
  */
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -155,7 +157,7 @@ static int regenerate(struct seinstall_ctx *ctx, unsigned flags, struct seinstal
         if (r < 0)
                 return r;
         if ((flags & SEINSTALL_APPLY_REGENERATE) && cmd) {
-                r = run_in_target(ctx, cmd);
+                r = ctx->dry_run ? 0 : run_in_target(ctx, cmd);
                 if (r >= 0) {
                         /* update-grub writes /boot/grub/grub.cfg; the others name it */
                         const char *cfg = cmd[1] ? cmd[2] : "/boot/grub/grub.cfg";
@@ -301,7 +303,8 @@ SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_m
                                      unsigned flags, struct seinstall_apply_result **ret_result)
 {
         const unsigned known = SEINSTALL_APPLY_REGENERATE | SEINSTALL_APPLY_RELABEL |
-                               SEINSTALL_APPLY_LABELED | SEINSTALL_APPLY_FIRSTBOOT;
+                               SEINSTALL_APPLY_LABELED | SEINSTALL_APPLY_FIRSTBOOT |
+                               SEINSTALL_APPLY_DRY_RUN;
         _cleanup_(si_config_done) struct si_config config = {.mode = SEINSTALL_MODE_INVALID};
         int r;
 
@@ -314,7 +317,12 @@ SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_m
         r = si_config_read(ctx, &config);
         if (r < 0)
                 return r;
-        return si_apply_run(ctx, &config, mode, policy_type, bootloader, flags, ret_result);
+        /* The same run either way; only the writes at the bottom (rootfs.c) are skipped. */
+        ctx->dry_run = flags & SEINSTALL_APPLY_DRY_RUN;
+        r = si_apply_run(ctx, &config, mode, policy_type, bootloader,
+                         flags & ~(unsigned) SEINSTALL_APPLY_DRY_RUN, ret_result);
+        ctx->dry_run = false;
+        return r;
 }
 
 SEINSTALL_EXPORT size_t seinstall_apply_result_get_n_changes(const struct seinstall_apply_result *r)

@@ -114,6 +114,8 @@ int root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode)
 
         if (!copy)
                 return -ENOMEM;
+        if (ctx->dry_run)
+                return 0;
         /* Each prefix is created through its parent's fd resolved in the root, so a symlinked
          * component points inside the target or nowhere. */
         for (p = copy; *p == '/'; p++)
@@ -259,7 +261,7 @@ int root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void *d
         int r;
 
         r = split_path(path, &dir, &base);
-        if (r < 0)
+        if (r < 0 || ctx->dry_run)
                 return r;
         dfd = root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
         if (dfd < 0)
@@ -292,7 +294,7 @@ int root_unlink(struct seinstall_ctx *ctx, const char *path)
         int r;
 
         r = split_path(path, &dir, &base);
-        if (r < 0)
+        if (r < 0 || ctx->dry_run)
                 return r;
         dfd = root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
         if (dfd == -ENOENT)

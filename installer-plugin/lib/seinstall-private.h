@@ -37,6 +37,9 @@ struct seinstall_ctx {
         char *last_error;
         struct si_counters counters;
         struct si_mountset *mounts; /* the target's own mounts (mountset.c) */
+        /* set while seinstall_apply() runs with SEINSTALL_APPLY_DRY_RUN: the writes below
+         * (root_write_atomic, root_mkdir_p, root_unlink) decide everything, then write nothing */
+        bool dry_run;
 };
 
 /* Log a message at @priority through the context's callback. */
@@ -101,6 +104,9 @@ int root_read_file(struct seinstall_ctx *ctx, const char *path, size_t max, char
 /* The same for a file seinstall is about to replace: -ELOOP when it is a symlink. */
 int root_read_replaced(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
                        size_t *ret_len);
+/* The three calls below write nothing and return 0 while ctx->dry_run is set: every change
+ * seinstall makes in a target goes through them, so a dry run reports exactly the changes a
+ * real run would make. */
 /* Create the directory @path and missing parents inside the target, mode @mode. */
 int root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode);
 /* Replace @path inside the target atomically with @data: a temporary file in the same

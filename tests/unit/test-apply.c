@@ -4,6 +4,7 @@
  * target (every write must stay inside). */
 #include <check.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <sys/stat.h>
 
 #include "configure.h"
@@ -333,6 +334,226 @@ START_TEST(test_policy_ensure)
 }
 END_TEST
 
+/* ---- a dry run reports exactly what the real run writes --------------------------------- */
+
+/* Every file of the tree under the root: "path\ncontent" entries, sorted by path. */
+struct snapshot {
+        char **entries;
+        size_t n;
+};
+static struct snapshot *snap_target;
+
+static int snap_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+        _cleanup_free_ char *text = NULL;
+        char *e;
+
+        (void) st, (void) ftw;
+        if (type != FTW_F)
+                return 0;
+        ck_assert_int_ge(read_file_bounded(path, 1 << 20, &text, NULL), 0);
+        ck_assert_int_ge(asprintf(&e, "%s\n%s", path + strlen(root), text), 0);
+        snap_target->entries = realloc(snap_target->entries, (snap_target->n + 1) * sizeof(e));
+        ck_assert_ptr_nonnull(snap_target->entries);
+        snap_target->entries[snap_target->n++] = e;
+        return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+static void snapshot(struct snapshot *s)
+{
+        *s = (struct snapshot){};
+        snap_target = s;
+        ck_assert_int_eq(nftw(root, snap_one, 16, FTW_PHYS), 0);
+        qsort(s->entries, s->n, sizeof(*s->entries), cmp_str);
+}
+
+static void snapshot_free(struct snapshot *s)
+{
+        for (size_t i = 0; i < s->n; i++)
+                free(s->entries[i]);
+        free(s->entries);
+}
+
+/* Whether the result names @file among its changes. */
+static bool result_changes(const struct seinstall_apply_result *r, const char *file)
+{
+        for (size_t i = 0; i < seinstall_apply_result_get_n_changes(r); i++)
+                if (streq(seinstall_apply_result_get_change_file(r, i), file))
+                        return true;
+        return false;
+}
+
+/* The target paths whose content differs between @a and @b (new files included) are exactly
+ * the files @r lists as changed. */
+static void assert_changed_files(const struct snapshot *a, const struct snapshot *b,
+                                 const struct seinstall_apply_result *r, const char *what)
+{
+        size_t n_changed = 0;
+
+        for (size_t j = 0; j < b->n; j++) {
+                size_t plen = strcspn(b->entries[j], "\n");
+                _cleanup_free_ char *path = strndup(b->entries[j], plen);
+                bool same = false;
+
+                for (size_t i = 0; i < a->n; i++)
+                        same = same || streq(a->entries[i], b->entries[j]);
+                if (same)
+                        continue;
+                n_changed++;
+                ck_assert_msg(result_changes(r, path), "%s: %s changed but is not reported", what,
+                              path);
+        }
+        ck_assert_msg(n_changed == seinstall_apply_result_get_n_changes(r),
+                      "%s: %zu files changed, %zu reported", what, n_changed,
+                      seinstall_apply_result_get_n_changes(r));
+}
+
+static const char *const layouts[] = {"grub", "grub.d", "bls", "kernel-cmdline", "none"};
+static const char *const kconfigs[] = {
+    debian_kconfig, /* opt-in */
+    fedora_kconfig, /* SELinux the default LSM */
+    NULL,           /* unknown: no /boot/config-* */
+    "CONFIG_SECURITY=y\n# CONFIG_SECURITY_SELINUX is not set\n",
+};
+static const char *const cmdlines[] = {"quiet", "quiet security=selinux enforcing=0",
+                                       "quiet selinux=0", "quiet lsm=landlock,apparmor,selinux",
+                                       "quiet security=selinux enforcing=1"};
+static const char *const configs[] = {NULL, "SELINUX=enforcing\nSELINUXTYPE=default\n",
+                                      "SELINUX=permissive\nSELINUXTYPE=default\n",
+                                      "# comment\nSELINUX=disabled\nSELINUXTYPE=default\n"};
+
+static void make_layout(const char *layout, const char *kconfig, const char *cmdline,
+                        const char *config, bool pending)
+{
+        _cleanup_free_ char *text = NULL;
+
+        put("etc/selinux/default/policy/policy.33", "x");
+        if (kconfig)
+                put("boot/config-6.1.0-13-amd64", kconfig);
+        if (config)
+                put("etc/selinux/config", config);
+        if (pending)
+                put(".autorelabel", "");
+        if (streq(layout, "grub")) {
+                ck_assert_int_ge(
+                    asprintf(&text, "GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX=\"%s\"\n", cmdline), 0);
+                put("etc/default/grub", text);
+        } else if (streq(layout, "grub.d")) {
+                put("etc/default/grub", "GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX_DEFAULT=\"\"\n");
+                ck_assert_int_ge(asprintf(&text, "GRUB_CMDLINE_LINUX=\"%s\"\n", cmdline), 0);
+                put("etc/default/grub.d/50-local.cfg", text);
+        } else if (streq(layout, "bls")) {
+                ck_assert_int_ge(asprintf(&text, "title A\noptions root=UUID=1 ro %s\n", cmdline),
+                                 0);
+                put("boot/loader/entries/a.conf", text);
+                put("boot/loader/entries/b.conf", "title B\noptions root=UUID=1 ro\n");
+        } else if (streq(layout, "kernel-cmdline")) {
+                ck_assert_int_ge(asprintf(&text, "root=UUID=1 ro %s\n", cmdline), 0);
+                put("etc/kernel/cmdline", text);
+        }
+}
+
+static void assert_same_result(const struct seinstall_apply_result *a,
+                               const struct seinstall_apply_result *b, const char *what)
+{
+        ck_assert_msg(
+            seinstall_apply_result_get_n_changes(a) == seinstall_apply_result_get_n_changes(b),
+            "%s: dry run predicts %zu changes, the run made %zu", what,
+            seinstall_apply_result_get_n_changes(a), seinstall_apply_result_get_n_changes(b));
+        for (size_t i = 0; i < seinstall_apply_result_get_n_changes(a); i++) {
+                ck_assert_str_eq(seinstall_apply_result_get_change_file(a, i),
+                                 seinstall_apply_result_get_change_file(b, i));
+                ck_assert_str_eq(seinstall_apply_result_get_change_what(a, i),
+                                 seinstall_apply_result_get_change_what(b, i));
+        }
+        ck_assert_uint_eq(seinstall_apply_result_get_n_todo(a),
+                          seinstall_apply_result_get_n_todo(b));
+        for (size_t i = 0; i < seinstall_apply_result_get_n_todo(a); i++)
+                ck_assert_str_eq(seinstall_apply_result_get_todo(a, i),
+                                 seinstall_apply_result_get_todo(b, i));
+        ck_assert_int_eq(seinstall_apply_result_get_config_mode(a),
+                         seinstall_apply_result_get_config_mode(b));
+        ck_assert_int_eq(seinstall_apply_result_get_relabel(a),
+                         seinstall_apply_result_get_relabel(b));
+        ck_assert_int_eq(seinstall_apply_result_get_kernel_case(a),
+                         seinstall_apply_result_get_kernel_case(b));
+        for (int bl = SEINSTALL_BOOTLOADER_GRUB; bl < SEINSTALL_BOOTLOADER_NONE; bl++)
+                ck_assert_int_eq(seinstall_apply_result_has_bootloader(a, bl),
+                                 seinstall_apply_result_has_bootloader(b, bl));
+}
+
+static void tmpdir_in_memory(void)
+{
+        struct stat st;
+
+        if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) && access("/dev/shm", W_OK) == 0)
+                setenv("TMPDIR", "/dev/shm", 1);
+}
+
+/* One loop index per (layout, kernel); inside, every command line, config, pending relabel,
+ * flag set and mode on a fresh tree. */
+START_TEST(test_dry_run_is_the_run)
+{
+        const char *layout = layouts[_i / ELEMENTSOF(kconfigs)];
+        const char *kconfig = kconfigs[_i % ELEMENTSOF(kconfigs)];
+        static const unsigned flag_sets[] = {SEINSTALL_APPLY_FIRSTBOOT, SEINSTALL_APPLY_RELABEL};
+        unsigned n = 0;
+
+        for (size_t c = 0; c < ELEMENTSOF(cmdlines); c++)
+                for (size_t g = 0; g < ELEMENTSOF(configs); g++)
+                        for (size_t f = 0; f < ELEMENTSOF(flag_sets); f++)
+                                for (int m = SEINSTALL_MODE_ENFORCING; m <= SEINSTALL_MODE_DISABLED;
+                                     m++) {
+                                        struct seinstall_apply_result *dry = NULL, *real = NULL;
+                                        struct snapshot before, after_dry, after;
+                                        _cleanup_free_ char *what = NULL;
+                                        int r_dry, r_real;
+
+                                        teardown();
+                                        setup();
+                                        make_layout(layout, kconfig, cmdlines[c], configs[g],
+                                                    f == 0 && c % 2 == 1);
+                                        ck_assert_int_ge(
+                                            asprintf(&what,
+                                                     "%s, kernel %zu, '%s', config %zu, "
+                                                     "flags %u, %s",
+                                                     layout, (size_t) (_i % ELEMENTSOF(kconfigs)),
+                                                     cmdlines[c], g, flag_sets[f],
+                                                     seinstall_mode_to_string(m)),
+                                            0);
+                                        snapshot(&before);
+                                        r_dry = seinstall_apply(
+                                            ctx, m, NULL, SEINSTALL_BOOTLOADER_AUTO,
+                                            flag_sets[f] | SEINSTALL_APPLY_DRY_RUN, &dry);
+                                        snapshot(&after_dry);
+                                        assert_changed_files(&before, &after_dry, NULL, what);
+                                        r_real =
+                                            seinstall_apply(ctx, m, NULL, SEINSTALL_BOOTLOADER_AUTO,
+                                                            flag_sets[f], &real);
+                                        ck_assert_msg(r_dry == r_real, "%s: dry run %d, run %d",
+                                                      what, r_dry, r_real);
+                                        snapshot(&after);
+                                        if (r_real >= 0) {
+                                                assert_same_result(dry, real, what);
+                                                assert_changed_files(&before, &after, real, what);
+                                                n++;
+                                        }
+                                        snapshot_free(&before);
+                                        snapshot_free(&after_dry);
+                                        snapshot_free(&after);
+                                        seinstall_apply_result_unref(dry);
+                                        seinstall_apply_result_unref(real);
+                                }
+        /* only enabling on a kernel without SELinux fails */
+        ck_assert_uint_ge(n, ELEMENTSOF(cmdlines) * ELEMENTSOF(configs) * ELEMENTSOF(flag_sets));
+}
+END_TEST
+
 int main(void)
 {
         Suite *suite = suite_create("apply");
@@ -346,6 +567,14 @@ int main(void)
         tcase_add_test(tc, test_symlinks_out_of_target);
         tcase_add_test(tc, test_readonly_root_and_mark);
         tcase_add_test(tc, test_policy_ensure);
+        suite_add_tcase(suite, tc);
+        /* Thousands of atomic writes, each with two fsyncs: on tmpfs when there is one. */
+        tc = tcase_create("dry-run");
+        tcase_add_unchecked_fixture(tc, tmpdir_in_memory, NULL);
+        tcase_add_checked_fixture(tc, setup, teardown);
+        tcase_set_timeout(tc, 120);
+        tcase_add_loop_test(tc, test_dry_run_is_the_run, 0,
+                            (int) (ELEMENTSOF(layouts) * ELEMENTSOF(kconfigs)));
         suite_add_tcase(suite, tc);
         return run_suite(suite);
 }
