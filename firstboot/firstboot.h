@@ -24,12 +24,19 @@ struct fb_info {
         enum seinstall_mode mark_mode; /* mode= of the first-boot mark, INVALID when none */
         const char *root;              /* the target, "/" for the running system */
         const char *cmdline;           /* the boot loader's command line, or NULL */
+        /* what applying each mode would write, indexed by enum seinstall_mode: the library's
+         * dry run, asked before the screen starts */
+        struct fb_prediction predictions[3];
 };
 
 /* Read the target's state through seinstall_status_read() into @info (strings stay owned by
- * *ret_status, which the caller unrefs). Returns 0 or a negative errno. */
+ * *ret_status, which the caller unrefs), and the library's prediction for every mode (released
+ * by fb_info_done()). Returns 0 or a negative errno. */
 int fb_info_read(struct seinstall_ctx *ctx, struct fb_info *info,
                  struct seinstall_status **ret_status);
+void fb_info_done(struct fb_info *info);
+/* The plan of choosing @mode: fb_plan_for() on the state and the prediction gathered. */
+int fb_info_plan(const struct fb_info *info, enum seinstall_mode mode, struct fb_plan *ret);
 /* The mode the screen starts on: the mode chosen at install (the mark) when there is one,
  * else the mode the next boot gets. */
 enum seinstall_mode fb_info_initial_mode(const struct fb_info *info);

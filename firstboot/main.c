@@ -162,12 +162,17 @@ static int print_status(const struct fb_info *info)
                 _cleanup_free_ char *text = NULL;
                 struct fb_plan plan;
 
-                if (fb_plan_for(&info->state, modes[i], &plan) < 0)
+                if (fb_info_plan(info, modes[i], &plan) < 0)
                         return -EINVAL;
                 text = fb_text_plan(info, &plan);
                 if (!text)
                         return -ENOMEM;
                 printf("  %s: %s\n", fb_text_mode_name(modes[i]), text);
+                /* the library's own list: what --mode M --yes prints as "Changed" */
+                for (size_t c = 0; c < seinstall_apply_result_get_n_changes(plan.changes); c++)
+                        printf(_("    would change %s: %s\n"),
+                               esc(0, seinstall_apply_result_get_change_file(plan.changes, c)),
+                               esc(1, seinstall_apply_result_get_change_what(plan.changes, c)));
         }
         return 0;
 }
@@ -178,16 +183,14 @@ DEFINE_CLEANUP_FUNC(struct seinstall_apply_result *, seinstall_apply_result_unre
 static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum seinstall_mode mode)
 {
         _cleanup_(seinstall_apply_result_unrefp) struct seinstall_apply_result *result = NULL;
-        unsigned flags = SEINSTALL_APPLY_REGENERATE;
+        unsigned flags = fb_apply_flags(&info->state, mode); /* those of the prediction */
         bool keep_mark;
         struct fb_plan plan;
         int r;
 
-        r = fb_plan_for(&info->state, mode, &plan);
+        r = fb_info_plan(info, mode, &plan);
         if (r < 0)
                 return fail(ctx, r, "plan");
-        if (plan.relabel)
-                flags |= SEINSTALL_APPLY_RELABEL;
         /* Enforcing after a relabel is completed on the boot after the relabel: the library
          * keeps the choice in the first-boot mark, and this screen comes back to finish it. */
         keep_mark = plan.config_mode != mode;
@@ -319,7 +322,9 @@ static int run(int argc, char **argv)
         r = fb_info_read(ctx, &info, &status);
         if (r < 0)
                 return fail(ctx, r, _("reading the SELinux state"));
-        return act(ctx, &info);
+        r = act(ctx, &info);
+        fb_info_done(&info);
+        return r;
 }
 
 int main(int argc, char **argv)

@@ -2,15 +2,16 @@
 /*
  * model.c — what choosing enforcing, permissive or disabled on the first boot will do.
  *
- * Owns the rules of DESIGN.md that decide the consequences of a choice: which kernel arguments
- * turn SELinux on or off for each kind of kernel, that enabling after SELinux was off needs a
- * full relabel (and a reboot to run it), that a running system can only switch between
- * enforcing and permissive at once, and that leaving SELinux needs a reboot. The mode the next
- * boot gets is the library's answer (an input here), so there is one copy of that rule. The
- * kernel-argument rules mirror bootcmd.c's edits; tests/integration/firstboot-predict.sh
- * applies every prediction for real and compares. No I/O here.
+ * Owns what only the running system knows: that enabling after SELinux was off (or while it
+ * is not active) needs a full relabel and a reboot to run it, that a running system can only
+ * switch between enforcing and permissive at once, and that leaving SELinux needs a reboot.
+ * What a choice writes (the config's mode, the kernel command line of every boot loader form,
+ * the relabel and first-boot marks) is the library's answer, its dry run of the very call that
+ * applies the choice (model-predict.c): the rules of the kernel command line live in the
+ * library only. No I/O here.
  */
 #include <errno.h>
+#include <string.h>
 
 #include "model.h"
 
@@ -33,47 +34,20 @@ enum seinstall_mode fb_state_running_mode(const struct fb_state *st)
         return st->enforce_now ? SEINSTALL_MODE_ENFORCING : SEINSTALL_MODE_PERMISSIVE;
 }
 
-/* The same rules as the library's boot loader editing (bootcmd.c), told as a prediction. */
-static void plan_kargs_enable(const struct fb_state *st, enum seinstall_mode mode,
-                              struct fb_plan *p)
+unsigned fb_apply_flags(const struct fb_state *st, enum seinstall_mode mode)
 {
-        const struct fb_cmdline *c = &st->cmdline;
+        unsigned flags = SEINSTALL_APPLY_REGENERATE;
 
-        /* security= is ignored when an lsm= list is present: then selinux must lead it. */
-        if (c->lsm) {
-                if (!c->lsm_selinux)
-                        p->kargs_add |= FB_KARG_LSM_SELINUX;
-        } else if (!c->security_selinux && (st->kernel != FB_KERNEL_DEFAULT || c->security_other)) {
-                p->kargs_add |= FB_KARG_SECURITY_SELINUX;
-        }
-        if (c->selinux == 0)
-                p->kargs_remove |= FB_KARG_SELINUX_0;
-        /* A contrary enforcing= would override the mode chosen in the config. */
-        if (mode == SEINSTALL_MODE_ENFORCING && c->enforcing == 0)
-                p->kargs_remove |= FB_KARG_ENFORCING_0;
-        if (mode == SEINSTALL_MODE_PERMISSIVE && c->enforcing > 0)
-                p->kargs_remove |= FB_KARG_ENFORCING_1;
+        /* Files made while SELinux was off carry no label: it is off for the next boot, a
+         * relabel is already pending, or this very boot runs without it. */
+        if (mode_enabled(mode) &&
+            (st->relabel_pending || fb_state_off(st) || (st->running && !st->active)))
+                flags |= SEINSTALL_APPLY_RELABEL;
+        return flags;
 }
 
-static void plan_kargs_disable(const struct fb_state *st, struct fb_plan *p)
-{
-        const struct fb_cmdline *c = &st->cmdline;
-
-        if (c->security_selinux)
-                p->kargs_remove |= FB_KARG_SECURITY_SELINUX;
-        if (c->selinux > 0)
-                p->kargs_remove |= FB_KARG_SELINUX_1;
-        if (st->kernel == FB_KERNEL_NO_SELINUX)
-                return;
-        if (c->lsm_has_selinux)
-                p->kargs_remove |= FB_KARG_LSM_SELINUX;
-        /* selinux=0 only exists with CONFIG_SECURITY_SELINUX_BOOTPARAM: not on opt-in kernels
-         * (Debian 12), where leaving security=selinux out is what disables it. */
-        if (st->kernel != FB_KERNEL_OPT_IN && c->selinux != 0)
-                p->kargs_add |= FB_KARG_SELINUX_0;
-}
-
-int fb_plan_for(const struct fb_state *st, enum seinstall_mode mode, struct fb_plan *ret_plan)
+int fb_plan_for(const struct fb_state *st, enum seinstall_mode mode,
+                const struct fb_prediction *pred, struct fb_plan *ret_plan)
 {
         struct fb_plan p = {.mode = mode, .possible = true, .config_mode = mode};
         bool enable = mode_enabled(mode);
@@ -81,58 +55,53 @@ int fb_plan_for(const struct fb_state *st, enum seinstall_mode mode, struct fb_p
 
         if (!enable && mode != SEINSTALL_MODE_DISABLED)
                 return -EINVAL;
-        if (enable && st->kernel == FB_KERNEL_NO_SELINUX) {
+        /* The library refuses to enable SELinux on a kernel built without it. */
+        if (pred->error == -EOPNOTSUPP && enable) {
                 p.possible = false;
                 *ret_plan = p;
                 return 0;
         }
-
+        if (pred->error < 0 || !pred->result) {
+                p.error = pred->error < 0 ? pred->error : -EINVAL;
+                *ret_plan = p;
+                return 0;
+        }
+        p.changes = pred->result;
+        /* Enforcing on unlabeled files fails: while a relabel is pending the library writes
+         * permissive and keeps the choice in the first-boot mark. */
+        p.config_mode = seinstall_apply_result_get_config_mode(pred->result);
+        p.relabel = seinstall_apply_result_get_relabel(pred->result);
+        p.config_change = st->config_mode != p.config_mode;
         if (enable) {
-                /* Files made while SELinux was off carry no label: it is off for the next
-                 * boot, a relabel is already pending, or this very boot runs without it. */
-                p.relabel = st->relabel_pending || fb_state_off(st) || (st->running && !st->active);
-                /* Enforcing on unlabeled files fails: the config (and so the kernel command
-                 * line) says permissive until the relabel at the next boot is done; the library
-                 * keeps the choice in the first-boot mark. Nothing is enforced at once. */
-                if (mode == SEINSTALL_MODE_ENFORCING && p.relabel)
-                        p.config_mode = SEINSTALL_MODE_PERMISSIVE;
-                plan_kargs_enable(st, p.config_mode, &p);
                 p.switch_now = active && st->enforce_now != (mode == SEINSTALL_MODE_ENFORCING) &&
                                p.config_mode == mode;
                 p.reboot = st->running && (!active || p.relabel);
         } else {
-                plan_kargs_disable(st, &p);
                 /* A running policy cannot be unloaded (Linux >= 6.4 has no runtime disable). */
                 p.reboot = active;
                 p.warn_enable_later = true;
         }
-        p.config_change = st->config_mode != p.config_mode;
         *ret_plan = p;
         return 0;
 }
 
 bool fb_plan_changes(const struct fb_plan *plan)
 {
-        return plan->possible && (plan->config_change || plan->kargs_add || plan->kargs_remove ||
-                                  plan->relabel || plan->switch_now);
+        return plan->possible && !plan->error &&
+               (plan->config_change || seinstall_apply_result_get_n_changes(plan->changes) > 0 ||
+                plan->relabel || plan->switch_now);
 }
 
-const char *fb_karg_to_string(unsigned bit)
+bool fb_plan_change_told(const struct fb_plan *plan, size_t i)
 {
-        switch (bit) {
-        case FB_KARG_SECURITY_SELINUX:
-                return "security=selinux";
-        case FB_KARG_LSM_SELINUX:
-                return "selinux in lsm=";
-        case FB_KARG_SELINUX_0:
-                return "selinux=0";
-        case FB_KARG_SELINUX_1:
-                return "selinux=1";
-        case FB_KARG_ENFORCING_0:
-                return "enforcing=0";
-        case FB_KARG_ENFORCING_1:
-                return "enforcing=1";
-        default:
-                return NULL;
-        }
+        /* The files seinstall.h names for the config, the relabel marks and the first-boot mark;
+         * the plan's sentences say what happens to those. */
+        static const char *const told[] = {"/etc/selinux/config", "/.autorelabel",
+                                           "/etc/selinux/.autorelabel", SEINSTALL_FIRSTBOOT_MARK};
+        const char *file = seinstall_apply_result_get_change_file(plan->changes, i);
+
+        for (size_t k = 0; file && k < sizeof(told) / sizeof(told[0]); k++)
+                if (strcmp(file, told[k]) == 0)
+                        return true;
+        return false;
 }

@@ -12,7 +12,7 @@
 
 #define WIDTH       70 /* text width inside the window: 80 columns minus frame and shadow */
 #define STATE_LINES 4
-#define PLAN_LINES  3
+#define PLAN_LINES  4
 #define HELP_LINES  12
 
 static const enum seinstall_mode modes[3] = {
@@ -44,7 +44,7 @@ static void show_plan(struct screen *s)
         struct fb_plan plan;
         char *text;
 
-        if (fb_plan_for(&s->info->state, selected(s), &plan) < 0)
+        if (fb_info_plan(s->info, selected(s), &plan) < 0)
                 return;
         text = fb_text_plan(s->info, &plan);
         newtTextboxSetText(s->plan_box, text ? text : "");
@@ -113,7 +113,7 @@ static bool confirm(const struct screen *s, enum seinstall_mode mode)
         const char *text;
         struct fb_plan p;
 
-        if (fb_plan_for(st, mode, &p) < 0)
+        if (fb_info_plan(s->info, mode, &p) < 0)
                 return false;
         if (!p.possible) {
                 newtWinMessage(_("Not possible"), _("Back"), "%s",

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "firstboot.h"
 
@@ -84,25 +85,20 @@ char *fb_text_state(const struct fb_info *info)
         return buf;
 }
 
-/* "Kernel command line: +security=selinux, -enforcing=0. " */
-static void print_kargs(FILE *f, unsigned add, unsigned remove)
+/* The boot loader's files the choice edits, as the library will edit them:
+ * "/etc/default/grub: added security=selinux. " */
+static void print_changes(FILE *f, const struct fb_plan *p)
 {
-        const char *sep = " ";
-
-        if (!add && !remove)
-                return;
-        fputs(_("Kernel command line:"), f);
-        for (unsigned bit = 1; bit && bit <= (add | remove); bit <<= 1) {
-                if (!((add | remove) & bit))
-                        continue;
-                fprintf(f, "%s%c%s", sep, add & bit ? '+' : '-', fb_karg_to_string(bit));
-                sep = ", ";
-        }
-        fputs(". ", f);
+        for (size_t i = 0; i < seinstall_apply_result_get_n_changes(p->changes); i++)
+                if (!fb_plan_change_told(p, i))
+                        fprintf(f, "%s: %s. ",
+                                seinstall_apply_result_get_change_file(p->changes, i),
+                                seinstall_apply_result_get_change_what(p->changes, i));
 }
 
 char *fb_text_plan(const struct fb_info *info, const struct fb_plan *p)
 {
+        const struct fb_prediction *pred = &info->predictions[p->mode];
         char *buf = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);
@@ -111,6 +107,9 @@ char *fb_text_plan(const struct fb_info *info, const struct fb_plan *p)
                 return NULL;
         if (!p->possible)
                 fputs(_("This kernel cannot run SELinux: only Disabled is possible. "), f);
+        else if (p->error)
+                fprintf(f, _("Cannot be applied: %s "),
+                        pred->message ? pred->message : strerror(-p->error));
         else if (!fb_plan_changes(p))
                 fputs(_("This is the current setting: nothing changes. "), f);
         else {
@@ -123,7 +122,7 @@ char *fb_text_plan(const struct fb_info *info, const struct fb_plan *p)
                 else if (p->config_change)
                         fprintf(f, _("SELINUX=%s in /etc/selinux/config. "),
                                 seinstall_mode_to_string(p->config_mode));
-                print_kargs(f, p->kargs_add, p->kargs_remove);
+                print_changes(f, p);
                 if (p->switch_now)
                         fprintf(f, _("Switches to %s at once. "), fb_text_mode_name(p->mode));
                 if (p->relabel)
@@ -134,7 +133,7 @@ char *fb_text_plan(const struct fb_info *info, const struct fb_plan *p)
                 else if (!info->state.running)
                         fputs(_("Takes effect when the target boots. "), f);
         }
-        if (p->possible && p->warn_enable_later && !fb_state_off(&info->state))
+        if (p->possible && !p->error && p->warn_enable_later && !fb_state_off(&info->state))
                 fputs(_("Enabling SELinux again later needs a full relabel."), f);
         if (fclose(f) != 0) {
                 free(buf);

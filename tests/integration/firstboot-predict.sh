@@ -1,163 +1,133 @@
 #!/bin/bash
-# What the first-boot screen says a choice will do is what applying it does. For three kinds of
-# kernel (Debian's SELinux opt-in, Fedora-like SELinux default, unknown), nine kernel command
-# lines, SELinux configured on or off, and the three choices: the prediction of --status (kernel
-# arguments added and removed, relabel, the config's mode) is compared with the target after
-# --mode M --yes, which applies with the installer's library call.
+# What the first-boot screen says a choice will do is what applying it does. The screen's
+# prediction is the library's dry run of the very call that applies the choice; this holds it
+# to that on real trees: for every boot loader layout (GRUB defaults, grub.d, BLS entries,
+# /etc/kernel/cmdline, none), three kinds of kernel (Debian's SELinux opt-in, Fedora-like
+# SELinux default, unknown), kernel command lines, SELinux configured on or off, and the three
+# choices, the changes --status lists for a choice ("would change FILE: WHAT") are exactly the
+# ones --mode M --yes then prints ("Changed FILE: WHAT"), exactly those files changed on disk,
+# and the plan's sentences (relabel, the config's mode) match the tree afterwards.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../firstboot-lib.sh"
 
+# Hundreds of applies, each replacing files with two fsyncs: in memory when there is tmpfs.
+[ -d /dev/shm ] && [ -w /dev/shm ] && export TMPDIR=/dev/shm
 d=$(scratch_dir)
 cmdlines=("quiet" "quiet security=selinux" "quiet selinux=0" "quiet selinux=1"
         "quiet security=selinux enforcing=0" "quiet security=selinux enforcing=1"
         "quiet security=apparmor" "quiet lsm=landlock,apparmor,selinux"
         "quiet lsm=selinux,landlock")
+# the other layouts take fewer command lines: the rules are the same, only the files differ
+short=("quiet" "quiet security=selinux enforcing=0")
 declare -A name=([enforcing]=Enforcing [permissive]=Permissive [disabled]=Disabled)
 n=0
 
-# selinux_first LIST: whether selinux leads apparmor and smack in an lsm= list.
-selinux_first() {
-        local l
-        for l in ${1//,/ }; do
-                case $l in
-                selinux) return 0 ;;
-                apparmor | smack) return 1 ;;
-                esac
-        done
-        return 1
+# layout DIR LAYOUT ARGS: move the command line make_target put in GRUB's defaults to LAYOUT.
+layout() {
+        local t=$1 args=$3
+        case $2 in
+        grub) ;;
+        grub.d)
+                mkdir -p "$t/etc/default/grub.d"
+                printf 'GRUB_CMDLINE_LINUX="%s"\n' "$args" >"$t/etc/default/grub.d/50-local.cfg"
+                printf 'GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX_DEFAULT=""\n' >"$t/etc/default/grub"
+                ;;
+        bls)
+                rm "$t/etc/default/grub"
+                mkdir -p "$t/boot/loader/entries"
+                printf 'title Debian\noptions root=UUID=1 ro %s\n' "$args" \
+                        >"$t/boot/loader/entries/debian.conf"
+                ;;
+        kernel-cmdline)
+                rm "$t/etc/default/grub"
+                mkdir -p "$t/etc/kernel"
+                printf 'root=UUID=1 ro %s\n' "$args" >"$t/etc/kernel/cmdline"
+                ;;
+        none) rm "$t/etc/default/grub" ;;
+        esac
 }
 
-# lsm_state LIST: what matters of an lsm= list here, in $LSM_STATE: does selinux lead it, is it
-# named at all. (The library may reorder the other LSMs; that changes nothing for SELinux.)
-lsm_state() {
-        LSM_STATE=
-        selinux_first "$1" && LSM_STATE=lead
-        [[ ,$1, == *,selinux,* ]] && LSM_STATE+=" has"
+# files DIR: every file of the tree with its checksum, in $FILES.
+files() {
+        FILES=$(cd "$1" && find . -type f -print0 | xargs -0 -r sha256sum | LC_ALL=C sort)
 }
 
-# args FILE: GRUB_CMDLINE_LINUX of a GRUB defaults file, in $ARGS (no processes: this runs
-# hundreds of times).
-args() {
-        local line
-        ARGS=
+# changed BEFORE AFTER: the files whose checksum differs or that are new, one "/path" a line.
+changed() {
+        LC_ALL=C comm -13 <(echo "$1") <(echo "$2") | sed 's/^[0-9a-f]*  \.//' | sort
+}
+
+# predict STATUS MODE: the plan sentence --status gives for MODE in $PLAN, and the changes it
+# lists under it ("FILE: WHAT" lines, in order) in $WOULD.
+predict() {
+        local line in=
+        PLAN= WOULD=
         while IFS= read -r line; do
-                [[ $line =~ ^GRUB_CMDLINE_LINUX=\"(.*)\"$ ]] && ARGS=${BASH_REMATCH[1]}
-        done <"$1"
-}
-
-# changes BEFORE AFTER: the changes between two argument lists, as the screen names them with
-# blanks taken out, in $CHANGES: +arg / -arg; an edited lsm= list as +selinuxinlsm=
-# (now selinux leads it) or -selinuxinlsm= (selinux left it); security=OTHER replaced by
-# security=selinux counts as adding security=selinux only.
-changes() {
-        local -A b=() a=()
-        local x old='' new='' out=() s_old s_new
-        for x in $1; do
-                b[$x]=1
-                [[ $x == lsm=* ]] && old=${x#lsm=}
-        done
-        for x in $2; do
-                a[$x]=1
-                [[ $x == lsm=* ]] && new=${x#lsm=}
-        done
-        for x in "${!a[@]}"; do
-                [[ -n ${b[$x]-} || $x == lsm=* ]] || out+=("+$x")
-        done
-        for x in "${!b[@]}"; do
-                [[ -n ${a[$x]-} || $x == lsm=* || $x == security=[!s]* ]] || out+=("-$x")
-        done
-        if [ "$old" != "$new" ]; then
-                lsm_state "$old"
-                s_old=$LSM_STATE
-                lsm_state "$new"
-                s_new=$LSM_STATE
-                if [[ $s_new == lead* && $s_old != lead* ]]; then
-                        out+=("+selinuxinlsm=")
-                elif [[ $s_old == *has && $s_new != *has ]]; then
-                        out+=("-selinuxinlsm=")
-                elif [ "$s_old" != "$s_new" ]; then
-                        out+=("?lsm=$old->$new")
+                if [[ $line == "  ${name[$2]}: "* ]]; then
+                        PLAN=${line#"  ${name[$2]}: "}
+                        in=1
+                elif [[ $line == "    would change "* ]]; then
+                        [ -z "$in" ] || WOULD+=${WOULD:+$'\n'}${line#"    would change "}
+                else
+                        in=
                 fi
-        fi
-        CHANGES="${out[*]}"
+        done <<<"$1"
 }
 
-# same_set "A B" "B A": whether two blank-separated lists hold the same words.
-same_set() {
-        local -A x=()
-        local w n=0
-        for w in $1; do
-                x[$w]=1
-        done
-        for w in $2; do
-                [ -n "${x[$w]-}" ] || return 1
-                n=$((n + 1))
-        done
-        [ "$n" = "${#x[@]}" ]
-}
+for lay in grub grub.d bls kernel-cmdline none; do
+        if [ "$lay" = grub ]; then lines=("${cmdlines[@]}"); else lines=("${short[@]}"); fi
+        for kernel in opt-in default unknown; do
+                for cmdline in "${lines[@]}"; do
+                        for from in enforcing disabled; do
+                                base=$d/base
+                                rm -rf "$base"
+                                make_target "$base" "$from" "$kernel" "$cmdline"
+                                layout "$base" "$lay" "$cmdline"
+                                status=$("$FIRSTBOOT" --root "$base" --status) ||
+                                        fail "$lay, kernel $kernel, '$cmdline', $from: --status failed"
+                                files "$base"
+                                before=$FILES
+                                for to in enforcing permissive disabled; do
+                                        n=$((n + 1))
+                                        t=$d/$n
+                                        cp -a "$base" "$t"
+                                        what="$lay, kernel $kernel, '$cmdline', $from -> $to"
+                                        predict "$status" "$to"
+                                        [ -n "$PLAN" ] || fail "$what: no plan in: $status"
+                                        "$FIRSTBOOT" --root "$t" --mode "$to" --yes >"$d/out" 2>&1 ||
+                                                fail "$what: --yes failed: $(cat "$d/out")"
+                                        applied=$(sed -n 's/^Changed //p' "$d/out")
+                                        [ "$WOULD" = "$applied" ] ||
+                                                fail "$what: the screen predicted
+$WOULD
+applying changed
+$applied"
+                                        # exactly the files named changed on disk
+                                        files "$t"
+                                        on_disk=$(changed "$before" "$FILES")
+                                        named=$(echo "$applied" | sed -n 's/^\([^:]*\): .*/\1/p' | sort -u)
+                                        [ "$on_disk" = "$named" ] ||
+                                                fail "$what: files changed on disk:
+$on_disk
+named:
+$named"
 
-# predicted PLAN: the kernel argument changes a plan sentence names, in $CHANGES.
-predicted() {
-        local list out=() x
-        if [[ $1 =~ Kernel\ command\ line:\ ([^.]*)\. ]]; then
-                list=${BASH_REMATCH[1]// /}
-                for x in ${list//,/ }; do
-                        out+=("$x")
-                done
-        fi
-        CHANGES="${out[*]}"
-}
+                                        # Relabel.
+                                        relabel=no
+                                        [ -e "$t/.autorelabel" ] && relabel=yes
+                                        want=no
+                                        [[ $PLAN == *relabeled* ]] && want=yes
+                                        [ "$want" = "$relabel" ] ||
+                                                fail "$what: predicted relabel $want, applying: $relabel; plan: $PLAN"
 
-for kernel in opt-in default unknown; do
-        for cmdline in "${cmdlines[@]}"; do
-                for from in enforcing disabled; do
-                        base=$d/base
-                        rm -rf "$base"
-                        make_target "$base" "$from" "$kernel" "$cmdline"
-                        status=$("$FIRSTBOOT" --root "$base" --status) ||
-                                fail "kernel $kernel, '$cmdline', $from: --status failed"
-                        args "$base/etc/default/grub"
-                        before=$ARGS
-                        for to in enforcing permissive disabled; do
-                                n=$((n + 1))
-                                t=$d/$n
-                                cp -a "$base" "$t"
-                                what="kernel $kernel, '$cmdline', $from -> $to"
-                                plan=
-                                while IFS= read -r line; do
-                                        [[ $line == "  ${name[$to]}: "* ]] &&
-                                                plan=${line#"  ${name[$to]}: "}
-                                done <<<"$status"
-                                [ -n "$plan" ] || fail "$what: no plan in: $status"
-                                "$FIRSTBOOT" --root "$t" --mode "$to" --yes >"$d/out" 2>&1 ||
-                                        fail "$what: --yes failed: $(cat "$d/out")"
-
-                                # Kernel arguments.
-                                predicted "$plan"
-                                want=$CHANGES
-                                args "$t/etc/default/grub"
-                                changes "$before" "$ARGS"
-                                same_set "$want" "$CHANGES" ||
-                                        fail "$what: the screen predicted kernel arguments
-'$want', applying changed '$CHANGES' (before: $before; after: $ARGS)
-plan: $plan"
-
-                                # Relabel.
-                                relabel=no
-                                [ -e "$t/.autorelabel" ] && relabel=yes
-                                want=no
-                                [[ $plan == *relabeled* ]] && want=yes
-                                [ "$want" = "$relabel" ] ||
-                                        fail "$what: predicted relabel $want, applying: $relabel; plan: $plan"
-
-                                # The config's mode.
-                                want=$from
-                                [[ $plan =~ SELINUX=([a-z]*)\ in ]] && want=${BASH_REMATCH[1]}
-                                while IFS= read -r line; do
-                                        [[ $line == SELINUX=* ]] && got=${line#SELINUX=}
-                                done <"$t/etc/selinux/config"
-                                [ "$want" = "$got" ] ||
-                                        fail "$what: predicted SELINUX=$want, applying wrote $got; plan: $plan"
+                                        # The config's mode.
+                                        want=$from
+                                        [[ $PLAN =~ SELINUX=([a-z]*)\ in ]] && want=${BASH_REMATCH[1]}
+                                        got=$(config_mode "$t")
+                                        [ "$want" = "$got" ] ||
+                                                fail "$what: predicted SELINUX=$want, applying wrote $got; plan: $PLAN"
+                                        rm -rf "$t"
+                                done
                         done
                 done
         done

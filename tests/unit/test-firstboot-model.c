@@ -1,46 +1,136 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Unit tests of firstboot/model.c: for every from/to pair of modes, with SELinux active or not
- * and a relabel pending or not, every consequence of the choice, from a table written out by
- * hand (not recomputed by the rules under test). Then the kernel cases of DESIGN.md.
+ * Unit tests of firstboot/model.c and model-predict.c: for every from/to pair of modes, with
+ * SELinux active or not and a relabel pending or not, every consequence of the choice, from a
+ * table written out by hand (not recomputed by the rules under test). The files a choice
+ * writes come from the library's dry run on a real target tree in a temporary directory, so
+ * the kernel cases of DESIGN.md are checked here as the screen will show them.
  */
 #include <check.h>
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "model.h"
 #include "testutil.h"
 
-#define E   SEINSTALL_MODE_ENFORCING
-#define P   SEINSTALL_MODE_PERMISSIVE
-#define D   SEINSTALL_MODE_DISABLED
-#define SEC FB_KARG_SECURITY_SELINUX
+#define E SEINSTALL_MODE_ENFORCING
+#define P SEINSTALL_MODE_PERMISSIVE
+#define D SEINSTALL_MODE_DISABLED
+/* what the library notes when it adds or removes security=selinux in /etc/default/grub */
+#define SEC "security=selinux"
 
-/* A running Debian 12 system (SELinux opt-in kernel) configured as @from, with the kernel
- * command line that goes with it; the library says it boots as configured. Active means a
- * policy is loaded; a system configured disabled but still active is one where disabled was
- * chosen and no reboot happened yet, still enforcing. */
-static struct fb_state debian(enum seinstall_mode from, bool active, bool pending)
+static const char *const kconfig_opt_in = "CONFIG_SECURITY_SELINUX=y\n"
+                                          "CONFIG_LSM=\"landlock,lockdown,yama,apparmor\"\n";
+static const char *const kconfig_default = "CONFIG_SECURITY_SELINUX=y\n"
+                                           "CONFIG_SECURITY_SELINUX_BOOTPARAM=y\n"
+                                           "CONFIG_LSM=\"lockdown,yama,selinux,bpf\"\n";
+static const char *const kconfig_none = "# CONFIG_SECURITY_SELINUX is not set\n";
+
+/* A target tree, the model's state for it and the library's prediction of one choice. */
+struct target {
+        char *root;
+        struct seinstall_ctx *ctx;
+        struct fb_state st;
+        struct fb_prediction pred;
+        struct fb_plan plan;
+};
+
+static void put(const char *root, const char *rel, const char *content)
 {
-        struct fb_state st = {
-            .config_mode = from,
-            .boot_mode = from,
+        char *path;
+
+        ck_assert_int_ge(asprintf(&path, "%s/%s", root, rel), 0);
+        for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+                *p = '\0';
+                mkdir(path, 0755);
+                *p = '/';
+        }
+        write_file(path, content);
+        free(path);
+}
+
+/* A system with kernel config @kconfig (NULL: none in /boot), GRUB's command line @cmdline and
+ * SELinux configured as @from (INVALID: no config), and a built policy; the model's state as
+ * the library's status tells it, except running/active/enforcing now, which only the running
+ * system knows (here: @active, SELinux running as @from). */
+static void target(struct target *t, const char *kconfig, const char *cmdline,
+                   enum seinstall_mode from, bool active, bool pending)
+{
+        struct seinstall_status *status = NULL;
+        char *grub;
+
+        *t = (struct target){.root = make_tmpdir()};
+        put(t->root, "etc/selinux/default/policy/policy.33", "x");
+        if (kconfig)
+                put(t->root, "boot/config-6.1.0-13-amd64", kconfig);
+        if (from != SEINSTALL_MODE_INVALID) {
+                char *cfg;
+                ck_assert_int_ge(asprintf(&cfg, "SELINUX=%s\nSELINUXTYPE=default\n",
+                                          seinstall_mode_to_string(from)),
+                                 0);
+                put(t->root, "etc/selinux/config", cfg);
+                free(cfg);
+        }
+        if (pending)
+                put(t->root, ".autorelabel", "-F\n");
+        ck_assert_int_ge(asprintf(&grub, "GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX=\"%s\"\n", cmdline),
+                         0);
+        put(t->root, "etc/default/grub", grub);
+        free(grub);
+        ck_assert_int_eq(seinstall_new(t->root, &t->ctx), 0);
+        ck_assert_int_eq(seinstall_status_read(t->ctx, &status), 0);
+        t->st = (struct fb_state){
+            .config_mode = seinstall_status_get_config_mode(status),
+            .boot_mode = seinstall_status_get_boot_mode(status),
             .policy_type = "default",
-            .cmdline = {.selinux = -1, .enforcing = -1, .security_selinux = from != D},
-            .kernel = FB_KERNEL_OPT_IN,
             .running = true,
             .active = active,
-            .enforce_now = active && from != P,
-            .relabel_pending = pending,
-            .firstboot_mark = true,
+            .enforce_now = active && from != P, /* disabled, not rebooted: still enforcing */
+            .relabel_pending = seinstall_status_get_relabel_pending(status),
+            .firstboot_mark = false,
         };
-        return st;
+        seinstall_status_unref(status);
+}
+
+/* Predict and plan @to on @t. */
+static void choose(struct target *t, enum seinstall_mode to)
+{
+        fb_prediction_done(&t->pred);
+        ck_assert_int_eq(fb_predict(t->ctx, &t->st, to, &t->pred), 0);
+        ck_assert_int_eq(fb_plan_for(&t->st, to, &t->pred, &t->plan), 0);
+}
+
+static void target_done(struct target *t)
+{
+        fb_prediction_done(&t->pred);
+        seinstall_unref(t->ctx);
+        tmpdir_removep(&t->root);
+}
+
+/* What the library says it changes in /etc/default/grub ("" when nothing). */
+static const char *grub_change(const struct fb_plan *p)
+{
+        for (size_t i = 0; i < seinstall_apply_result_get_n_changes(p->changes); i++)
+                if (strcmp(seinstall_apply_result_get_change_file(p->changes, i),
+                           "/etc/default/grub") == 0)
+                        return seinstall_apply_result_get_change_what(p->changes, i);
+        return "";
+}
+
+static void assert_grub(const struct fb_plan *p, const char *want)
+{
+        ck_assert_msg(strcmp(grub_change(p), want) == 0, "grub change '%s', expected '%s'",
+                      grub_change(p), want);
 }
 
 static const struct row {
         enum seinstall_mode from, to;
         bool active, pending;
         bool config;
-        unsigned add, remove;
+        const char *add, *remove; /* security=selinux added / removed, else 0 */
         bool relabel, reboot, switch_now;
 } matrix[] = {
     /* from to active pending | config add remove relabel reboot switch */
@@ -89,25 +179,33 @@ static const struct row {
 START_TEST(test_matrix)
 {
         const struct row *r = &matrix[_i];
-        struct fb_state st = debian(r->from, r->active, r->pending);
-        struct fb_plan p;
+        struct target t;
         const char *what = seinstall_mode_to_string(r->to);
+        char *want = NULL;
 
-        ck_assert_int_eq(fb_plan_for(&st, r->to, &p), 0);
-        ck_assert_int_eq(p.mode, r->to);
+        /* Debian 12 (SELinux opt-in kernel) with the command line that goes with @from. */
+        target(&t, kconfig_opt_in, r->from == D ? "quiet" : "quiet security=selinux", r->from,
+               r->active, r->pending);
+        choose(&t, r->to);
+        ck_assert_int_eq(t.plan.mode, r->to);
         /* Enforcing waits in permissive for a relabel; otherwise the config says the choice. */
-        ck_assert_int_eq(p.config_mode, (r->to == E && r->relabel ? P : r->to));
-        ck_assert_msg(p.possible, "%s", what);
-        ck_assert_int_eq(p.config_change, r->config);
-        ck_assert_uint_eq(p.kargs_add, r->add);
-        ck_assert_uint_eq(p.kargs_remove, r->remove);
-        ck_assert_int_eq(p.relabel, r->relabel);
-        ck_assert_int_eq(p.reboot, r->reboot);
-        ck_assert_int_eq(p.switch_now, r->switch_now);
-        ck_assert_int_eq(p.warn_enable_later, r->to == D);
+        ck_assert_int_eq(t.plan.config_mode, (r->to == E && r->relabel ? P : r->to));
+        ck_assert_msg(t.plan.possible && !t.plan.error, "%s", what);
+        ck_assert_int_eq(t.plan.config_change, r->config);
+        if (r->add)
+                ck_assert_int_ge(asprintf(&want, "added %s", r->add), 0);
+        else if (r->remove)
+                ck_assert_int_ge(asprintf(&want, "removed %s", r->remove), 0);
+        assert_grub(&t.plan, want ? want : "");
+        free(want);
+        ck_assert_int_eq(t.plan.relabel, r->relabel);
+        ck_assert_int_eq(t.plan.reboot, r->reboot);
+        ck_assert_int_eq(t.plan.switch_now, r->switch_now);
+        ck_assert_int_eq(t.plan.warn_enable_later, r->to == D);
         /* Staying where one is, with nothing pending, changes nothing. */
-        ck_assert_int_eq(fb_plan_changes(&p),
+        ck_assert_int_eq(fb_plan_changes(&t.plan),
                          r->config || r->add || r->remove || r->relabel || r->switch_now);
+        target_done(&t);
 }
 END_TEST
 
@@ -130,108 +228,99 @@ END_TEST
  * about it; there is no reboot and no immediate switch, only what its first boot will do. */
 START_TEST(test_target_tree)
 {
-        struct fb_state st = debian(E, false, false);
-        struct fb_plan p;
+        struct target t;
 
-        st.running = false;
-        st.active = true; /* the host's SELinux, which must not count */
-        st.enforce_now = true;
-        ck_assert_int_eq(fb_state_running_mode(&st), D);
+        target(&t, kconfig_opt_in, "quiet security=selinux", E, false, false);
+        t.st.running = false;
+        t.st.active = true; /* the host's SELinux, which must not count */
+        t.st.enforce_now = true;
+        ck_assert_int_eq(fb_state_running_mode(&t.st), D);
+        choose(&t, P);
+        ck_assert(t.plan.config_change);
+        ck_assert(!t.plan.relabel);
+        ck_assert(!t.plan.reboot);
+        ck_assert(!t.plan.switch_now);
+        target_done(&t);
 
-        ck_assert_int_eq(fb_plan_for(&st, P, &p), 0);
-        ck_assert(p.config_change);
-        ck_assert(!p.relabel);
-        ck_assert(!p.reboot);
-        ck_assert(!p.switch_now);
+        target(&t, kconfig_opt_in, "quiet", D, false, false);
+        t.st.running = false;
+        choose(&t, E);
+        ck_assert(t.plan.relabel);
+        ck_assert_int_eq(t.plan.config_mode, P);
+        ck_assert(!t.plan.reboot);
+        assert_grub(&t.plan, "added " SEC);
+        target_done(&t);
 
-        st = debian(D, false, false);
-        st.running = false;
-        ck_assert_int_eq(fb_plan_for(&st, E, &p), 0);
-        ck_assert(p.relabel);
-        ck_assert_int_eq(p.config_mode, P);
-        ck_assert(!p.reboot);
-        ck_assert_uint_eq(p.kargs_add, SEC);
-
-        st = debian(P, false, true);
-        st.running = false;
-        ck_assert_int_eq(fb_plan_for(&st, E, &p), 0);
-        ck_assert(p.relabel);
-        ck_assert(!p.config_change); /* stays permissive until the relabel is done */
-        ck_assert(!p.reboot);
-        ck_assert(fb_plan_changes(&p));
+        target(&t, kconfig_opt_in, "quiet security=selinux", P, false, true);
+        t.st.running = false;
+        choose(&t, E);
+        ck_assert(t.plan.relabel);
+        ck_assert(!t.plan.config_change); /* stays permissive until the relabel is done */
+        ck_assert(!t.plan.reboot);
+        ck_assert(fb_plan_changes(&t.plan));
+        target_done(&t);
 }
 END_TEST
 
 /* Fedora-like: SELinux is the default LSM, selinux=0 disables it. */
 START_TEST(test_kernel_default)
 {
-        struct fb_state st = debian(E, true, false);
-        struct fb_plan p;
+        struct target t;
 
-        st.kernel = FB_KERNEL_DEFAULT;
-        st.cmdline.security_selinux = false;
-        ck_assert_int_eq(fb_plan_for(&st, D, &p), 0);
-        ck_assert_uint_eq(p.kargs_add, FB_KARG_SELINUX_0);
-        ck_assert_uint_eq(p.kargs_remove, 0);
-        /* A security=selinux there goes too, as the library removes it. */
-        st.cmdline.security_selinux = true;
-        ck_assert_int_eq(fb_plan_for(&st, D, &p), 0);
-        ck_assert_uint_eq(p.kargs_remove, SEC);
+        target(&t, kconfig_default, "quiet", E, true, false);
+        choose(&t, D);
+        assert_grub(&t.plan, "added selinux=0");
+        target_done(&t);
+        /* A security=selinux there goes too. */
+        target(&t, kconfig_default, "quiet security=selinux", E, true, false);
+        choose(&t, D);
+        ck_assert_ptr_nonnull(strstr(grub_change(&t.plan), "removed " SEC));
+        ck_assert_ptr_nonnull(strstr(grub_change(&t.plan), "added selinux=0"));
+        target_done(&t);
 
-        st = debian(D, false, false);
-        st.kernel = FB_KERNEL_DEFAULT;
-        st.cmdline.selinux = 0;
-        ck_assert_int_eq(fb_plan_for(&st, D, &p), 0);
-        ck_assert_uint_eq(p.kargs_add, 0);
-        ck_assert(!fb_plan_changes(&p));
-
-        ck_assert_int_eq(fb_plan_for(&st, E, &p), 0);
-        ck_assert_uint_eq(p.kargs_add, 0);
-        ck_assert_uint_eq(p.kargs_remove, FB_KARG_SELINUX_0);
-        ck_assert(p.relabel);
+        target(&t, kconfig_default, "quiet selinux=0", D, false, false);
+        choose(&t, D);
+        assert_grub(&t.plan, "");
+        ck_assert(!fb_plan_changes(&t.plan));
+        choose(&t, E);
+        assert_grub(&t.plan, "removed selinux=0");
+        ck_assert(t.plan.relabel);
+        target_done(&t);
 
         /* security=apparmor on a SELinux-default kernel still picks AppArmor: replaced. */
-        st.cmdline.selinux = -1;
-        st.cmdline.security_other = true;
-        ck_assert_int_eq(fb_plan_for(&st, E, &p), 0);
-        ck_assert_uint_eq(p.kargs_add, SEC);
-
-        /* selinux=1 goes when disabling. */
-        st = debian(E, false, false);
-        st.kernel = FB_KERNEL_DEFAULT;
-        st.cmdline.security_selinux = false;
-        st.cmdline.selinux = 1;
-        ck_assert_int_eq(fb_plan_for(&st, D, &p), 0);
-        ck_assert_uint_eq(p.kargs_add, FB_KARG_SELINUX_0);
-        ck_assert_uint_eq(p.kargs_remove, FB_KARG_SELINUX_1);
+        target(&t, kconfig_default, "quiet security=apparmor", D, false, false);
+        choose(&t, E);
+        ck_assert_ptr_nonnull(strstr(grub_change(&t.plan), SEC));
+        target_done(&t);
 }
 END_TEST
 
 /* Debian 12: selinux=0 is ignored, so it is never added; security=selinux is the switch. */
 START_TEST(test_kernel_opt_in)
 {
-        struct fb_state st = debian(E, false, false);
-        struct fb_plan p;
+        struct target t;
 
-        ck_assert_int_eq(fb_plan_for(&st, D, &p), 0);
-        ck_assert_uint_eq(p.kargs_add, 0);
-        ck_assert_uint_eq(p.kargs_remove, SEC);
+        target(&t, kconfig_opt_in, "quiet security=selinux", E, false, false);
+        choose(&t, D);
+        assert_grub(&t.plan, "removed " SEC);
+        target_done(&t);
 
         /* With an lsm= list, security= is ignored and selinux must come before apparmor. */
-        st.cmdline.security_selinux = false;
-        st.cmdline.lsm = true;
-        st.cmdline.lsm_has_selinux = true; /* lsm=...,apparmor,selinux: AppArmor wins */
-        st.boot_mode = D;
-        ck_assert_int_eq(fb_plan_for(&st, E, &p), 0);
-        ck_assert_uint_eq(p.kargs_add, FB_KARG_LSM_SELINUX);
-        ck_assert(p.relabel);
-        st.cmdline.lsm_selinux = true;
-        st.boot_mode = E;
-        ck_assert_int_eq(fb_plan_for(&st, E, &p), 0);
-        ck_assert_uint_eq(p.kargs_add | p.kargs_remove, 0);
-        ck_assert_int_eq(fb_plan_for(&st, D, &p), 0);
-        ck_assert_uint_eq(p.kargs_remove, FB_KARG_LSM_SELINUX);
-        ck_assert_uint_eq(p.kargs_add, 0);
+        target(&t, kconfig_opt_in, "quiet lsm=landlock,apparmor,selinux", E, false, false);
+        ck_assert_int_eq(t.st.boot_mode, D); /* AppArmor wins: the library says off */
+        choose(&t, E);
+        ck_assert_ptr_nonnull(strstr(grub_change(&t.plan), "lsm="));
+        ck_assert(t.plan.relabel);
+        target_done(&t);
+        target(&t, kconfig_opt_in, "quiet lsm=selinux,landlock", E, true, false);
+        choose(&t, E);
+        /* selinux already leads: no security= (the library may reorder the others) */
+        ck_assert_ptr_null(strstr(grub_change(&t.plan), SEC));
+        ck_assert(!t.plan.relabel);
+        choose(&t, D);
+        ck_assert_ptr_nonnull(strstr(grub_change(&t.plan), "lsm="));
+        ck_assert_ptr_null(strstr(grub_change(&t.plan), "selinux=0"));
+        target_done(&t);
 }
 END_TEST
 
@@ -239,86 +328,88 @@ END_TEST
  * argument; that counts as off, so enabling relabels. */
 START_TEST(test_kernel_unknown)
 {
-        struct fb_state st = debian(D, false, false);
-        struct fb_plan p;
+        struct target t;
 
-        st.kernel = FB_KERNEL_UNKNOWN;
-        st.cmdline.selinux = 0;
-        ck_assert_int_eq(fb_plan_for(&st, P, &p), 0);
-        ck_assert_uint_eq(p.kargs_add, SEC);
-        ck_assert_uint_eq(p.kargs_remove, FB_KARG_SELINUX_0);
+        target(&t, NULL, "quiet selinux=0", D, false, false);
+        choose(&t, P);
+        ck_assert_ptr_nonnull(strstr(grub_change(&t.plan), "added " SEC));
+        ck_assert_ptr_nonnull(strstr(grub_change(&t.plan), "removed selinux=0"));
+        target_done(&t);
 
-        st = debian(P, true, false);
-        st.kernel = FB_KERNEL_UNKNOWN;
-        ck_assert_int_eq(fb_plan_for(&st, D, &p), 0);
-        ck_assert_uint_eq(p.kargs_add, FB_KARG_SELINUX_0);
-        ck_assert_uint_eq(p.kargs_remove, SEC);
+        target(&t, NULL, "quiet security=selinux", P, true, false);
+        choose(&t, D);
+        ck_assert_ptr_nonnull(strstr(grub_change(&t.plan), "removed " SEC));
+        ck_assert_ptr_nonnull(strstr(grub_change(&t.plan), "added selinux=0"));
+        target_done(&t);
 
-        st = debian(E, false, false);
-        st.running = false;
-        st.kernel = FB_KERNEL_UNKNOWN;
-        st.cmdline.security_selinux = false;
-        st.boot_mode = SEINSTALL_MODE_INVALID;
-        ck_assert(fb_state_off(&st));
-        ck_assert_int_eq(fb_plan_for(&st, E, &p), 0);
-        ck_assert(p.relabel);
-        ck_assert_uint_eq(p.kargs_add, SEC);
-        ck_assert_int_eq(p.config_mode, P);
+        target(&t, NULL, "quiet", E, false, false);
+        t.st.running = false;
+        ck_assert(fb_state_off(&t.st));
+        choose(&t, E);
+        ck_assert(t.plan.relabel);
+        assert_grub(&t.plan, "added " SEC);
+        ck_assert_int_eq(t.plan.config_mode, P);
+        target_done(&t);
 }
 END_TEST
 
 /* enforcing= overrides the config: a contrary one is removed. */
 START_TEST(test_enforcing_arg)
 {
-        struct fb_state st = debian(E, true, false);
-        struct fb_plan p;
+        struct target t;
 
-        st.cmdline.enforcing = 0;
-        st.enforce_now = false;
-        st.boot_mode = P;
-        ck_assert_int_eq(fb_plan_for(&st, E, &p), 0);
-        ck_assert(!p.config_change);
-        ck_assert_uint_eq(p.kargs_remove, FB_KARG_ENFORCING_0);
-        ck_assert(p.switch_now);
-        ck_assert(!p.reboot);
-        ck_assert_int_eq(fb_plan_for(&st, P, &p), 0);
-        ck_assert(p.config_change);
-        ck_assert_uint_eq(p.kargs_remove, 0);
-        ck_assert(!p.switch_now);
+        target(&t, kconfig_opt_in, "quiet security=selinux enforcing=0", E, true, false);
+        t.st.enforce_now = false;
+        choose(&t, E);
+        ck_assert(!t.plan.config_change);
+        assert_grub(&t.plan, "removed enforcing=0");
+        ck_assert(t.plan.switch_now);
+        ck_assert(!t.plan.reboot);
+        choose(&t, P);
+        ck_assert(t.plan.config_change);
+        assert_grub(&t.plan, "");
+        ck_assert(!t.plan.switch_now);
+        target_done(&t);
 
-        st = debian(P, true, false);
-        st.cmdline.enforcing = 1;
-        st.boot_mode = E;
-        ck_assert_int_eq(fb_plan_for(&st, P, &p), 0);
-        ck_assert_uint_eq(p.kargs_remove, FB_KARG_ENFORCING_1);
-        ck_assert_str_eq(fb_karg_to_string(FB_KARG_ENFORCING_1), "enforcing=1");
+        target(&t, kconfig_opt_in, "quiet security=selinux enforcing=1", P, true, false);
+        choose(&t, P);
+        assert_grub(&t.plan, "removed enforcing=1");
+        target_done(&t);
 }
 END_TEST
 
 START_TEST(test_no_selinux_kernel_and_invalid)
 {
-        struct fb_state st = debian(E, false, false);
-        struct fb_plan p = {.possible = true};
+        struct target t;
+        struct fb_plan p = {.mode = P};
 
-        st.kernel = FB_KERNEL_NO_SELINUX;
-        st.boot_mode = D;
-        ck_assert_int_eq(fb_plan_for(&st, E, &p), 0);
-        ck_assert(!p.possible);
-        ck_assert(!fb_plan_changes(&p));
-        ck_assert_int_eq(fb_plan_for(&st, D, &p), 0);
-        ck_assert(p.possible);
-        ck_assert_uint_eq(p.kargs_add, 0);
-        ck_assert_uint_eq(p.kargs_remove, SEC); /* a leftover, removed as the library does */
+        target(&t, kconfig_none, "quiet security=selinux", E, false, false);
+        choose(&t, E);
+        ck_assert(!t.plan.possible);
+        ck_assert(!fb_plan_changes(&t.plan));
+        choose(&t, D);
+        ck_assert(t.plan.possible);
+        assert_grub(&t.plan, "removed " SEC); /* a leftover, removed */
 
-        p.mode = P;
-        ck_assert_int_eq(fb_plan_for(&st, SEINSTALL_MODE_INVALID, &p), -EINVAL);
+        ck_assert_int_eq(fb_plan_for(&t.st, SEINSTALL_MODE_INVALID, &t.pred, &p), -EINVAL);
         ck_assert_int_eq(p.mode, P); /* untouched on failure */
+        target_done(&t);
 
         /* No config at all: choosing any mode writes one. */
-        st = debian(D, false, false);
-        st.config_mode = SEINSTALL_MODE_INVALID;
-        ck_assert_int_eq(fb_plan_for(&st, D, &p), 0);
-        ck_assert(p.config_change);
+        target(&t, kconfig_opt_in, "quiet", SEINSTALL_MODE_INVALID, false, false);
+        choose(&t, D);
+        ck_assert(t.plan.config_change);
+        target_done(&t);
+
+        /* A failure other than the kernel's is the library's message, not "impossible". */
+        target(&t, kconfig_opt_in, "quiet", D, false, false);
+        put(t.root, "etc/default/grub", "GRUB_CMDLINE_LINUX=\"$(cat /x)\"'y'\n");
+        choose(&t, P);
+        ck_assert(t.plan.possible);
+        ck_assert_int_eq(t.plan.error, -EBADMSG);
+        ck_assert_ptr_nonnull(strstr(t.pred.message, "/etc/default/grub:1:"));
+        ck_assert(!fb_plan_changes(&t.plan));
+        target_done(&t);
 }
 END_TEST
 
