@@ -14,6 +14,13 @@ overlay() {
         echo "$WORK/$1.qcow2"
 }
 
+# blank: a small empty disk, vdb where a scenario has no /home: the target's fstab mounts vdb
+# (nofail), and a disk that is there but blank fails at once instead of after udev's timeout.
+blank() {
+        [ -e "$WORK/blank.img" ] || truncate -s 16M "$WORK/blank.img"
+        echo "$WORK/blank.img:ro"
+}
+
 # ---- host-side looks at an installed disk (after the guest powered off) ---------------------
 # inspect DISK: mount the root partition (3) of an installed disk read-only at $WORK/inspect;
 # a qcow2 overlay is flattened to raw first. uninspect undoes it.
@@ -565,7 +572,7 @@ disk_boot() {
         local name=$1 how=$2 disk=$3 what=$4 want=$5 L got
         first_boot_steps 0 >"$WORK/$name.steps"
         target_script "$WORK/$name.script" "$WORK/$name.steps"
-        boot "$name" "$WORK/$name.script" "$how" "$disk" ||
+        boot "$name" "$WORK/$name.script" "$how" "$disk" "$(blank)" ||
                 { bad "$what did not boot to its shell (see above)"; return 1; }
         L=$LOGDIR/$name.log
         echo "  $what: to the login shell in $(step_time login) s"
@@ -636,7 +643,7 @@ scenario_relabel() {
         fi
         local d L cmdline lines n mnt=$WORK/inspect copy=$WORK/relabel-copy
         d=$(overlay relabel) || { bad "qemu-img create failed"; return; }
-        boot relabel-install "$(installer_script)" "$INSTALLER_APPEND e2e.scenario=relabel" "$d" ||
+        boot relabel-install "$(installer_script)" "$INSTALLER_APPEND e2e.scenario=relabel" "$d" "$(blank)" ||
                 { bad "the installer run did not finish"; return; }
         L=$LOGDIR/relabel-install.log
         expect_eq "installer errors" "" "$(fact "$L" error)"
@@ -648,7 +655,7 @@ scenario_relabel() {
         expect_match "the kernel command line" "(^| )security=selinux( |$)" "$cmdline"
 
         relabel_steps >"$WORK/relabel-boot.script"
-        boot relabel-boot "$WORK/relabel-boot.script" "$cmdline" "$d" ||
+        boot relabel-boot "$WORK/relabel-boot.script" "$cmdline" "$d" "$(blank)" ||
                 { bad "the first boot did not relabel and reboot (see above)"; return; }
         L=$LOGDIR/relabel-boot.log
         ok "seinstall-relabel.service showed its progress with an ETA on the console: $(tr -d '\r' <"$L" |
@@ -688,14 +695,14 @@ scenario_relabel() {
         cmdline=$(disk_cat "$d" /etc/kernel/cmdline | head -n 1)
         first_boot_steps 0 >"$WORK/relabel-finish.steps"
         target_script "$WORK/relabel-after.script" "$WORK/relabel-finish.steps"
-        boot relabel-after "$WORK/relabel-after.script" "$cmdline" "$d" ||
+        boot relabel-after "$WORK/relabel-after.script" "$cmdline" "$d" "$(blank)" ||
                 { bad "the boot after the relabel did not reach its shell"; return; }
         L=$LOGDIR/relabel-after.log
         expect_eq "after the relabel and the first-boot screen: the config" enforcing "$(fact "$L" config-mode)"
         enforcing_facts "$L" "after the relabel"
         judge_avcs "$L"
         target_script "$WORK/relabel-again.script"
-        boot relabel-again "$WORK/relabel-again.script" "$cmdline" "$d" ||
+        boot relabel-again "$WORK/relabel-again.script" "$cmdline" "$d" "$(blank)" ||
                 { bad "the next boot did not reach its shell"; return; }
         L=$LOGDIR/relabel-again.log
         expect_eq "the next boot: loaded enforcing (MAC_STATUS)" "E2E-MODE enforcing=1 old_enforcing=0" \
@@ -719,7 +726,7 @@ scenario_bench_firstboot() {
                 { bad "the installer run did not finish"; return; }
         cmdline="$(fact "$LOGDIR/bench-seinstall-install.log" kernel-cmdline) systemd.show_status=1"
         printf '%s\n' "expect 900 start Starting.*Relabel every file" "exit 7200" >"$WORK/bench-si.script"
-        boot bench-seinstall "$WORK/bench-si.script" "$cmdline" "$d" ||
+        boot bench-seinstall "$WORK/bench-si.script" "$cmdline" "$d" "$(blank)" ||
                 { bad "seinstall's relabel boot did not finish"; return; }
         t_si=$(awk -v a="$(step_time start)" -v b="$(step_time exit)" 'BEGIN { printf "%.1f", b - a }')
         n=$(tr -d '\r' <"$LOGDIR/bench-seinstall.log" | grep -ao 'relabel: [0-9]* entries' | tail -n 1)
@@ -732,7 +739,7 @@ scenario_bench_firstboot() {
         [ -n "$(fact "$L" selinux-activate)" ] || echo "  note: selinux-basics is not in this target"
         cmdline="$(fact "$L" kernel-cmdline) systemd.show_status=1"
         printf '%s\n' "expect 900 start Starting.*Relabel all filesystems" "exit 7200" >"$WORK/bench-deb.script"
-        boot bench-debian "$WORK/bench-deb.script" "$cmdline" "$d" ||
+        boot bench-debian "$WORK/bench-deb.script" "$cmdline" "$d" "$(blank)" ||
                 { bad "Debian's relabel boot did not finish"; return; }
         t_deb=$(awk -v a="$(step_time start)" -v b="$(step_time exit)" 'BEGIN { printf "%.1f", b - a }')
         BENCH_LINES=("first-boot relabel of the Debian 12 target ($n), under QEMU TCG, from the unit's start to the reboot:"
