@@ -17,7 +17,7 @@ fc=/etc/selinux/default/contexts/files/file_contexts
 # TCG; setfiles itself (from the target) when the engine will not label this filesystem.
 if ! run naive-relabel seinstall relabel --root /target --no-progress; then
         mount -t proc proc /target/proc
-        run naive-setfiles chroot /target setfiles -F "$fc" /
+        run naive-setfiles chroot /target setfiles -F -T 0 "$fc" /
         umount /target/proc
 fi
 sed -i 's/^SELINUX=.*/SELINUX=enforcing/' /target/etc/selinux/config
