@@ -682,7 +682,7 @@ scenario_relabel() {
         elif [ -z "$lines" ]; then
                 ok "the first-boot relabel's labels equal an install-time relabel's: 0 differences in $n files"
         else
-                bad "$(printf '%s\n' "$lines" | grep -c '^>') labels differ from an install-time relabel of the same disk, e.g.:"
+                bad "$(printf '%s\n' "$lines" | awk '{ print $2 }' | sort -u | grep -c .) files' labels differ from an install-time relabel of the same disk (<: install-time, >: first boot), e.g.:"
                 printf '%s\n' "$lines" | head -n 10 | sed 's/^/      /'
         fi
         lines=$(mislabeled "$d")
