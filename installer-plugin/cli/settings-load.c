@@ -64,20 +64,58 @@ static void settings_view(const struct seinstall_settings *s, struct settings_vi
         }
 }
 
+/* " (from SOURCE, FILE:LINE)" for people. */
+static void print_source(FILE *f, const struct seinstall_settings *s, const char *setting,
+                         enum seinstall_source src)
+{
+        const char *file;
+        unsigned line;
+
+        if (seinstall_settings_get_origin(s, setting, &file, &line, NULL) == 0)
+                fprintf(f, "(from %s, %s:%u)\n", seinstall_source_to_string(src), cli_esc(file),
+                        line);
+        else
+                fprintf(f, "(from %s)\n", seinstall_source_to_string(src));
+}
+
 void cli_print_settings(const struct seinstall_settings *s, const char *profile, FILE *f)
 {
         struct settings_view v;
 
         settings_view(s, &v);
         fprintf(f, "profile:     %s\n", profile ? cli_esc(profile) : "(none)");
-        fprintf(f, "mode:        %-12s (from %s)\n", seinstall_mode_to_string(v.mode),
-                seinstall_source_to_string(v.ms));
-        fprintf(f, "policy:      %-12s (from %s)\n", cli_esc(v.policy),
-                seinstall_source_to_string(v.ps));
-        fprintf(f, "unsupported: %-12s (from %s)\n", v.warn ? "warn" : "refuse",
-                seinstall_source_to_string(v.us));
-        fprintf(f, "relabel:     %-12s (from %s)\n", seinstall_relabel_when_to_string(v.relabel),
-                seinstall_source_to_string(v.rs));
+        fprintf(f, "mode:        %-12s ", seinstall_mode_to_string(v.mode));
+        print_source(f, s, "mode", v.ms);
+        fprintf(f, "policy:      %-12s ", cli_esc(v.policy));
+        print_source(f, s, "policy", v.ps);
+        fprintf(f, "unsupported: %-12s ", v.warn ? "warn" : "refuse");
+        print_source(f, s, "unsupported", v.us);
+        fprintf(f, "relabel:     %-12s ", seinstall_relabel_when_to_string(v.relabel));
+        print_source(f, s, "relabel", v.rs);
+}
+
+/* "SETTING_origin": {"file": F, "line": N, "text": T}, or null when the target's config or the
+ * default decided: which file and line (an included file's own) made the decision. */
+static void json_origin(struct json *j, const struct seinstall_settings *s, const char *setting)
+{
+        _cleanup_free_ char *key = NULL;
+        const char *file, *text;
+        unsigned line;
+
+        if (asprintf(&key, "%s_origin", setting) < 0) {
+                j->r = j->r < 0 ? j->r : -ENOMEM;
+                return;
+        }
+        json_key(j, key);
+        if (seinstall_settings_get_origin(s, setting, &file, &line, &text) < 0) {
+                json_null(j);
+                return;
+        }
+        json_object_begin(j);
+        json_kv_string(j, "file", file);
+        json_kv_uint(j, "line", line);
+        json_kv_string(j, "text", text);
+        json_object_end(j);
 }
 
 void cli_json_settings(struct json *j, const struct seinstall_settings *s, const char *profile)
@@ -89,11 +127,15 @@ void cli_json_settings(struct json *j, const struct seinstall_settings *s, const
         json_kv_string(j, "profile", profile);
         json_kv_string(j, "mode", seinstall_mode_to_string(v.mode));
         json_kv_string(j, "mode_source", seinstall_source_to_string(v.ms));
+        json_origin(j, s, "mode");
         json_kv_string(j, "policy", v.policy);
         json_kv_string(j, "policy_source", seinstall_source_to_string(v.ps));
+        json_origin(j, s, "policy");
         json_kv_string(j, "unsupported", v.warn ? "warn" : "refuse");
         json_kv_string(j, "unsupported_source", seinstall_source_to_string(v.us));
+        json_origin(j, s, "unsupported");
         json_kv_string(j, "relabel", seinstall_relabel_when_to_string(v.relabel));
         json_kv_string(j, "relabel_source", seinstall_source_to_string(v.rs));
+        json_origin(j, s, "relabel");
         json_object_end(j);
 }

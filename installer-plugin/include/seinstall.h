@@ -507,6 +507,15 @@ SEINSTALL_EXPORT enum seinstall_relabel_when
 seinstall_settings_get_relabel_when(const struct seinstall_settings *s,
                                     enum seinstall_source *ret_source);
 
+/* Which file and line decided @setting ("mode", "policy", "unsupported" or "relabel"): for a
+ * profile the file that holds the line (an included file's own name), for boot options the
+ * command line file; *ret_text is the line or option (may be NULL). Pointers live as long as
+ * @s is unchanged. Returns 0; -ENOENT when the target's config or the default decided;
+ * -EINVAL for an unknown @setting. */
+SEINSTALL_EXPORT int seinstall_settings_get_origin(const struct seinstall_settings *s,
+                                                   const char *setting, const char **ret_file,
+                                                   unsigned *ret_line, const char **ret_text);
+
 /* Feed the kickstart profile @path (a file of this system, not of the target) into @s as
  * source "profile": the `selinux` command (pykickstart's grammar: --enforcing, --permissive,
  * --disabled and their unambiguous prefixes, case-sensitive, the last one wins; a bare

@@ -1,107 +1,81 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * profile.c — unattended profiles: kickstart files. Reads the `selinux` command with
- * pykickstart's grammar (argparse: unambiguous prefixes, case-sensitive, the last option wins,
- * a repeated command replaces the earlier one, shlex tokens with # comments) and seinstall's
- * own `%addon org_seinstall` section, and feeds them into the settings as source "profile".
- * Every other command and section is skipped; a section without %end, an unknown option or
- * value, or a file with NUL bytes is bad input (-EBADMSG, the message names file and line).
+ * profile.c — unattended profiles: what a kickstart file (read by kslex.c as pykickstart reads
+ * it) says to seinstall. The `selinux` command with pykickstart's selinux.py and argparse
+ * grammar: --enforcing, --permissive, --disabled and their unambiguous prefixes, case-sensitive,
+ * the last one wins, a value or any other word is an error, and a repeated command changes only
+ * what it gives (one command object, set_to_self() skips what is unset, so a bare `selinux`
+ * keeps an earlier mode). And seinstall's own `%addon org_seinstall` section. Every value is
+ * fed into the settings as source "profile" with the file and line that decided it.
  */
 #include "configure.h"
+#include "kslex.h"
 
-#define PROFILE_MAX (4 * 1024 * 1024)
-#define TOKENS_MAX  4096
-
-struct tokens {
-        char **v;
-        size_t n;
+struct origin {
+        char *file;
+        unsigned line;
+        char *text;
 };
 
-static void tokens_free(struct tokens *t)
+struct profile {
+        struct seinstall_ctx *ctx;
+        enum seinstall_mode mode; /* INVALID: unset */
+        char *policy;
+        int unsupported_warn; /* -1 unset */
+        int relabel;          /* -1 unset, else enum seinstall_relabel_when */
+        struct origin origins[_SI_SETTING_MAX];
+        bool in_ours; /* the last %addon header was ours */
+};
+
+static void origin_done(struct origin *o)
 {
-        si_strv_free(t->v, t->n);
-        t->v = NULL;
-        t->n = 0;
+        free(o->file);
+        free(o->text);
+        *o = (struct origin){};
 }
 
-static int tokens_push(struct tokens *t, struct sbuf *b)
+static int note(struct profile *pf, enum si_setting which, const struct si_ks_origin *o,
+                char **argv, size_t argc)
 {
-        char **v;
-
-        if (t->n >= TOKENS_MAX)
-                return -E2BIG;
-        v = realloc(t->v, (t->n + 1) * sizeof(*v));
-        if (!v)
-                return -ENOMEM;
-        t->v = v;
-        t->v[t->n] = sbuf_steal(b);
-        if (!t->v[t->n])
-                return -ENOMEM;
-        t->n++;
-        return 0;
-}
-
-/* Split a line as Python's shlex.split(line, comments=True) does: blanks separate words,
- * quotes and backslashes as in a POSIX shell, # outside quotes starts a comment. -EBADMSG for
- * an unclosed quote. */
-static int shlex_split(const char *line, size_t len, struct tokens *ret)
-{
-        const char *p = line, *end = line + len;
-        struct tokens t = {};
+        struct origin n = {.file = strdup(o->file), .line = o->line};
         struct sbuf b = {};
-        bool in_word = false;
-        int r = 0;
 
-        while (r >= 0 && p < end) {
-                char c = *p++;
-
-                if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-                        if (in_word)
-                                r = tokens_push(&t, &b);
-                        in_word = false;
-                } else if (c == '#') {
+        for (size_t i = 0; i < argc; i++)
+                if (sbuf_printf(&b, "%s%s", i ? " " : "", argv[i]) < 0)
                         break;
-                } else if (c == '\\') {
-                        in_word = true;
-                        r = p < end ? sbuf_append(&b, p++, 1) : sbuf_puts(&b, "");
-                } else if (c == '\'' || c == '"') {
-                        const char *q = p;
-                        in_word = true;
-                        r = sbuf_puts(&b, "");
-                        while (r >= 0 && q < end && *q != c) {
-                                if (c == '"' && *q == '\\' && q + 1 < end && strchr("\"\\$`", q[1]))
-                                        q++;
-                                r = sbuf_append(&b, q++, 1);
-                        }
-                        if (q >= end) {
-                                r = -EBADMSG;
-                                break;
-                        }
-                        p = q + 1;
-                } else {
-                        in_word = true;
-                        r = sbuf_append(&b, &c, 1);
-                }
+        n.text = sbuf_steal(&b);
+        if (!n.file || !n.text) {
+                origin_done(&n);
+                return -ENOMEM;
         }
-        if (r >= 0 && in_word)
-                r = tokens_push(&t, &b);
-        sbuf_free(&b);
-        if (r < 0) {
-                tokens_free(&t);
-                return r;
-        }
-        *ret = t;
+        origin_done(&pf->origins[which]);
+        pf->origins[which] = n;
         return 0;
 }
 
-/* argparse's long option matching: an exact name, else the one name @arg is a prefix of.
+static int bad(struct profile *pf, const struct si_ks_origin *o, const char *fmt, ...)
+    _printf_(3, 4);
+static int bad(struct profile *pf, const struct si_ks_origin *o, const char *fmt, ...)
+{
+        _cleanup_free_ char *what = NULL;
+        va_list ap;
+        int n;
+
+        va_start(ap, fmt);
+        n = vasprintf(&what, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+                return -ENOMEM;
+        return si_error(pf->ctx, -EBADMSG, "%s:%u: %s", o->file, o->line, what);
+}
+
+/* argparse's long option lookup: an exact name, else the one name @arg is a prefix of (no
+ * abbreviation is ambiguous when the names differ in their first letter, but say so anyway).
  * Returns the index, -1 for none, -2 for an ambiguous prefix. */
 static int match_option(const char *arg, size_t n, const char *const *names, size_t count)
 {
         int found = -1;
 
-        if (n == 0)
-                return -1;
         for (size_t i = 0; i < count; i++) {
                 if (strlen(names[i]) == n && strncmp(names[i], arg, n) == 0)
                         return (int) i;
@@ -111,236 +85,210 @@ static int match_option(const char *arg, size_t n, const char *const *names, siz
         return found;
 }
 
-struct profile {
-        const char *name; /* file name for messages */
-        struct seinstall_ctx *ctx;
-        bool mode_set;
-        enum seinstall_mode mode;
-        char *policy;
-        int unsupported_warn; /* -1 unset */
-        int relabel;          /* -1 unset, else enum seinstall_relabel_when */
-};
-
-static int bad(struct profile *pf, unsigned line, const char *fmt, const char *a, const char *b)
-{
-        _cleanup_free_ char *what = NULL;
-
-        if (asprintf(&what, fmt, a, b ? b : "") < 0)
-                return -ENOMEM;
-        return si_error(pf->ctx, -EBADMSG, "%s:%u: %s", pf->name, line, what);
-}
-
 /* `selinux [--enforcing|--permissive|--disabled]...` */
-static int parse_selinux(struct profile *pf, unsigned line, const struct tokens *t)
+static int parse_selinux(struct profile *pf, const struct si_ks_origin *o, char **argv, size_t argc)
 {
         static const char *const names[] = {"disabled", "enforcing", "permissive"};
         static const enum seinstall_mode modes[] = {
             SEINSTALL_MODE_DISABLED, SEINSTALL_MODE_ENFORCING, SEINSTALL_MODE_PERMISSIVE};
-        bool set = false, options_done = false;
         enum seinstall_mode mode = SEINSTALL_MODE_INVALID;
 
-        for (size_t i = 1; i < t->n; i++) {
-                const char *a = t->v[i], *eq;
+        for (size_t i = 1; i < argc; i++) {
+                const char *a = argv[i], *eq;
                 int m;
 
-                if (!options_done && streq(a, "--")) {
-                        options_done = true; /* argparse: only positionals follow */
-                        continue;
-                }
-                if (options_done || !startswith(a, "--"))
-                        return bad(pf, line,
+                /* "--" ends the options and only words follow, which selinux does not take;
+                 * a single dash or a bare word is a word too */
+                if (!startswith(a, "--") || streq(a, "--"))
+                        return bad(pf, o,
                                    "selinux does not take arguments: '%s' (use --enforcing, "
-                                   "--permissive or --disabled)%s",
-                                   a, NULL);
+                                   "--permissive or --disabled)",
+                                   a);
                 eq = strchr(a, '=');
                 m = match_option(a + 2, eq ? (size_t) (eq - a - 2) : strlen(a + 2), names,
                                  ELEMENTSOF(names));
+                if (m == -2 || (m >= 0 && eq == a + 2))
+                        return bad(pf, o, "selinux: ambiguous option '%s'", a);
                 if (m < 0)
-                        return bad(pf, line,
+                        return bad(pf, o,
                                    "selinux: unknown option '%s' (options are --enforcing, "
-                                   "--permissive and --disabled, lower case)%s",
-                                   a, NULL);
-                if (eq)
-                        return bad(pf, line, "selinux: option --%s takes no value: '%s'", names[m],
+                                   "--permissive and --disabled, lower case)",
                                    a);
+                if (eq)
+                        return bad(pf, o, "selinux: option --%s takes no value: '%s'", names[m], a);
                 mode = modes[m];
-                set = true;
         }
-        /* A repeated command replaces the earlier one; a bare `selinux` chooses nothing, as in
-         * pykickstart, so the installer's default (here: the target's config) applies. */
-        pf->mode_set = set;
+        if (mode == SEINSTALL_MODE_INVALID)
+                return 0; /* pykickstart keeps what an earlier selinux line chose */
         pf->mode = mode;
-        return 0;
+        return note(pf, SI_SETTING_MODE, o, argv, argc);
 }
 
 /* `%addon org_seinstall --policy=TYPE --unsupported=refuse|warn --relabel=install|firstboot` */
-static int parse_addon(struct profile *pf, unsigned line, const struct tokens *t)
+static int parse_addon(struct profile *pf, const struct si_ks_origin *o, char **argv, size_t argc)
 {
         static const char *const names[] = {"policy", "unsupported", "relabel"};
+        static const enum si_setting which[] = {SI_SETTING_POLICY, SI_SETTING_UNSUPPORTED,
+                                                SI_SETTING_RELABEL};
+        int r = 0;
 
-        for (size_t i = 2; i < t->n; i++) {
-                const char *a = t->v[i], *eq, *v;
+        for (size_t i = 2; i < argc && r >= 0; i++) {
+                const char *a = argv[i], *eq, *v;
                 int m;
 
                 if (!startswith(a, "--"))
-                        return bad(pf, line, "%%addon org_seinstall: unexpected argument '%s'%s", a,
-                                   NULL);
+                        return bad(pf, o, "%%addon org_seinstall: unexpected argument '%s'", a);
                 eq = strchr(a, '=');
                 m = match_option(a + 2, eq ? (size_t) (eq - a - 2) : strlen(a + 2), names,
                                  ELEMENTSOF(names));
-                if (m < 0)
-                        return bad(pf, line,
+                if (m < 0 || (eq == a + 2))
+                        return bad(pf, o,
                                    "%%addon org_seinstall: unknown option '%s' (options are "
-                                   "--policy, --unsupported and --relabel)%s",
-                                   a, NULL);
+                                   "--policy, --unsupported and --relabel)",
+                                   a);
                 if (eq)
                         v = eq + 1;
-                else if (i + 1 < t->n)
-                        v = t->v[++i];
+                else if (i + 1 < argc)
+                        v = argv[++i];
                 else
-                        return bad(pf, line, "%%addon org_seinstall: --%s needs a value%s",
-                                   names[m], NULL);
+                        return bad(pf, o, "%%addon org_seinstall: --%s needs a value", names[m]);
                 if (m == 0) {
                         if (!si_policy_type_valid(v))
-                                return bad(pf, line,
+                                return bad(pf, o,
                                            "%%addon org_seinstall: --policy=%s is not a policy "
-                                           "type (a directory name under /etc/selinux)%s",
-                                           v, NULL);
+                                           "type (a directory name under /etc/selinux)",
+                                           v);
                         free(pf->policy);
                         pf->policy = strdup(v);
                         if (!pf->policy)
                                 return -ENOMEM;
                 } else if (m == 1) {
                         if (!streq(v, "refuse") && !streq(v, "warn"))
-                                return bad(pf, line,
+                                return bad(pf, o,
                                            "%%addon org_seinstall: --unsupported=%s: use refuse "
-                                           "or warn%s",
-                                           v, NULL);
+                                           "or warn",
+                                           v);
                         pf->unsupported_warn = streq(v, "warn");
                 } else {
                         enum seinstall_relabel_when rl = seinstall_relabel_when_from_string(v);
                         if (rl == SEINSTALL_RELABEL_WHEN_INVALID)
-                                return bad(pf, line,
+                                return bad(pf, o,
                                            "%%addon org_seinstall: --relabel=%s: use install or "
-                                           "firstboot%s",
-                                           v, NULL);
+                                           "firstboot",
+                                           v);
                         pf->relabel = rl;
                 }
+                r = note(pf, which[m], o, argv, argc);
         }
+        return r;
+}
+
+static int on_command(void *userdata, const struct si_ks_origin *o, char **argv, size_t argc)
+{
+        /* Other commands are Anaconda's: seinstall does not check them (seinstall.ks(5)). */
+        return streq(argv[0], "selinux") ? parse_selinux(userdata, o, argv, argc) : 0;
+}
+
+static int on_header(void *userdata, const struct si_ks_origin *o, char **argv, size_t argc)
+{
+        struct profile *pf = userdata;
+
+        if (!streq(argv[0], "%addon"))
+                return 0;
+        pf->in_ours = argc > 1 && streq(argv[1], "org_seinstall");
+        return pf->in_ours ? parse_addon(pf, o, argv, argc) : 0;
+}
+
+static int on_line(void *userdata, const struct si_ks_origin *o, const char *section,
+                   const char *text, size_t len)
+{
+        struct profile *pf = userdata;
+        size_t i = 0;
+
+        if (!pf->in_ours || !streq(section, "%addon"))
+                return 0;
+        while (i < len && strchr(" \t\r\n\v\f", text[i]))
+                i++;
+        if (i == len || text[i] == '#')
+                return 0;
+        return bad(pf, o,
+                   "%%addon org_seinstall takes its options on the %%addon line, not in "
+                   "its body");
+}
+
+static int on_end(void *userdata, const struct si_ks_origin *o, const char *section)
+{
+        struct profile *pf = userdata;
+
+        (void) o;
+        if (streq(section, "%addon"))
+                pf->in_ours = false;
         return 0;
 }
 
-/* The line of byte offset @off. */
-static unsigned line_of(const char *text, size_t off)
+static int apply(struct profile *pf, struct seinstall_settings *s)
 {
-        unsigned line = 1;
-        for (size_t i = 0; i < off; i++)
-                line += text[i] == '\n';
-        return line;
+        int r = 0;
+
+        if (pf->mode != SEINSTALL_MODE_INVALID)
+                r = seinstall_settings_set_mode(s, pf->mode, SEINSTALL_SOURCE_PROFILE);
+        if (r > 0)
+                r = si_settings_set_origin(s, SI_SETTING_MODE, pf->origins[0].file,
+                                           pf->origins[0].line, pf->origins[0].text);
+        if (r >= 0 && pf->policy) {
+                r = seinstall_settings_set_policy(s, pf->policy, SEINSTALL_SOURCE_PROFILE);
+                if (r > 0)
+                        r = si_settings_set_origin(s, SI_SETTING_POLICY, pf->origins[1].file,
+                                                   pf->origins[1].line, pf->origins[1].text);
+        }
+        if (r >= 0 && pf->unsupported_warn >= 0) {
+                r = seinstall_settings_set_unsupported_warn(s, pf->unsupported_warn,
+                                                            SEINSTALL_SOURCE_PROFILE);
+                if (r > 0)
+                        r = si_settings_set_origin(s, SI_SETTING_UNSUPPORTED, pf->origins[2].file,
+                                                   pf->origins[2].line, pf->origins[2].text);
+        }
+        if (r >= 0 && pf->relabel >= 0) {
+                r = seinstall_settings_set_relabel_when(
+                    s, (enum seinstall_relabel_when) pf->relabel, SEINSTALL_SOURCE_PROFILE);
+                if (r > 0)
+                        r = si_settings_set_origin(s, SI_SETTING_RELABEL, pf->origins[3].file,
+                                                   pf->origins[3].line, pf->origins[3].text);
+        }
+        return r;
+}
+
+/* Read @path (or @text when not NULL) and, only when all of it is good, apply it to @s. */
+static int profile_read(struct seinstall_ctx *ctx, const char *path, const char *text, size_t len,
+                        struct seinstall_settings *s)
+{
+        static const struct si_ks_ops ops = {
+            .command = on_command, .header = on_header, .line = on_line, .end = on_end};
+        struct profile pf = {
+            .ctx = ctx, .mode = SEINSTALL_MODE_INVALID, .unsupported_warn = -1, .relabel = -1};
+        int r;
+
+        r = si_ks_read(ctx, path, text, len, &ops, &pf);
+        if (r >= 0)
+                r = apply(&pf, s);
+        for (size_t i = 0; i < ELEMENTSOF(pf.origins); i++)
+                origin_done(&pf.origins[i]);
+        free(pf.policy);
+        return r < 0 ? r : 0;
 }
 
 int si_profile_parse(struct seinstall_ctx *ctx, const char *name, const char *text, size_t len,
                      struct seinstall_settings *s)
 {
-        struct profile pf = {.name = name, .ctx = ctx, .unsupported_warn = -1, .relabel = -1};
-        const char *pos = text, *end = text + len, *line, *nul;
-        _cleanup_free_ char *section = NULL;
-        bool ours = false;
-        unsigned lineno = 0, section_line = 0;
-        size_t n;
-        int r = 0;
-
-        nul = memchr(text, '\0', len);
-        if (nul)
-                return si_error(ctx, -EBADMSG,
-                                "%s:%u: not a text file (NUL byte): not a "
-                                "kickstart profile",
-                                name, line_of(text, (size_t) (nul - text)));
-        while (r >= 0 && next_line(&pos, end, &line, &n)) {
-                struct tokens t = {};
-                size_t w;
-
-                lineno++;
-                n = strip_range(&line, n);
-                if (n == 0 || line[0] == '#')
-                        continue;
-                w = strcspn(line, " \t#");
-                w = w < n ? w : n;
-                if (section) {
-                        /* Inside a section (scripts, package lists, other addons) only %end
-                         * matters; nothing else is tokenized. Our addon's body must be empty. */
-                        if (w == 4 && strncmp(line, "%end", 4) == 0) {
-                                section = (free(section), NULL);
-                                ours = false;
-                        } else if (ours) {
-                                r = si_error(ctx, -EBADMSG,
-                                             "%s:%u: %%addon org_seinstall takes its options on "
-                                             "the %%addon line, not in its body",
-                                             name, lineno);
-                        }
-                        continue;
-                }
-                /* Other commands are skipped without being parsed. */
-                if (line[0] != '%' && !(w == 7 && strncmp(line, "selinux", 7) == 0))
-                        continue;
-                r = shlex_split(line, n, &t);
-                if (r == -EBADMSG)
-                        r = si_error(ctx, r, "%s:%u: no closing quotation", name, lineno);
-                if (r < 0)
-                        break;
-                if (t.n == 0) {
-                        /* only a comment */
-                } else if (t.v[0][0] == '%') {
-                        if (streq(t.v[0], "%include") || streq(t.v[0], "%ksappend")) {
-                                si_warn(ctx, "%s:%u: %s is not followed by seinstall", name, lineno,
-                                        t.v[0]);
-                        } else if (!streq(t.v[0], "%end")) {
-                                section = strdup(t.v[0]);
-                                section_line = lineno;
-                                if (!section)
-                                        r = -ENOMEM;
-                                ours = streq(t.v[0], "%addon") && t.n > 1 &&
-                                       streq(t.v[1], "org_seinstall");
-                                if (r >= 0 && ours)
-                                        r = parse_addon(&pf, lineno, &t);
-                        }
-                } else if (streq(t.v[0], "selinux")) {
-                        r = parse_selinux(&pf, lineno, &t);
-                }
-                tokens_free(&t);
-        }
-        if (r >= 0 && section)
-                r = si_error(ctx, -EBADMSG, "%s:%u: section %s has no %%end", name, section_line,
-                             section);
-        if (r >= 0 && pf.mode_set)
-                r = seinstall_settings_set_mode(s, pf.mode, SEINSTALL_SOURCE_PROFILE);
-        if (r >= 0 && pf.policy)
-                r = seinstall_settings_set_policy(s, pf.policy, SEINSTALL_SOURCE_PROFILE);
-        if (r >= 0 && pf.unsupported_warn >= 0)
-                r = seinstall_settings_set_unsupported_warn(s, pf.unsupported_warn,
-                                                            SEINSTALL_SOURCE_PROFILE);
-        if (r >= 0 && pf.relabel >= 0)
-                r = seinstall_settings_set_relabel_when(s, (enum seinstall_relabel_when) pf.relabel,
-                                                        SEINSTALL_SOURCE_PROFILE);
-        free(pf.policy);
-        return r < 0 ? r : 0;
+        return profile_read(ctx, name, text, len, s);
 }
 
 SEINSTALL_EXPORT int seinstall_settings_load_profile(struct seinstall_settings *s,
                                                      struct seinstall_ctx *ctx, const char *path)
 {
-        _cleanup_free_ char *text = NULL;
-        size_t len;
-        int r;
-
         if (!s || !ctx || !path)
                 return -EINVAL;
-        r = read_file_bounded(path, PROFILE_MAX, &text, &len);
-        if (r < 0)
-                return si_error(ctx, r, "Could not read the profile %s: %s", path,
-                                r == -EFBIG ? "larger than 4 MiB, not a kickstart file"
-                                            : si_file_strerror(r));
-        return si_profile_parse(ctx, path, text, len, s);
+        return profile_read(ctx, path, NULL, 0, s);
 }
 
 SEINSTALL_EXPORT const char *seinstall_relabel_when_to_string(enum seinstall_relabel_when r)

@@ -57,6 +57,19 @@ int si_error(struct seinstall_ctx *ctx, int err, const char *fmt, ...) _printf_(
  * not starting with "." or "-", shorter than 256 bytes (no "/", blank, quote or control). */
 bool si_policy_type_valid(const char *type);
 
+/* The settings whose deciding line is tracked. */
+enum si_setting {
+        SI_SETTING_MODE,
+        SI_SETTING_POLICY,
+        SI_SETTING_UNSUPPORTED,
+        SI_SETTING_RELABEL,
+        _SI_SETTING_MAX,
+};
+/* Record that @file:@line (@text: the line or option, may be NULL) decided @which; call it
+ * right after the setter applied the value (a setter that applies clears the origin). */
+int si_settings_set_origin(struct seinstall_settings *s, enum si_setting which, const char *file,
+                           unsigned line, const char *text);
+
 struct si_config;
 
 /* The plan of an install (and of a check): the mode and the policy type, each with the source

@@ -5,8 +5,17 @@
  * (si_settings_decide), ends here too: the settings over the target's config. */
 #include "configure.h"
 
+/* Which line of which file decided a setting (profile and boot options say; the target's
+ * config and the defaults leave it empty). */
+struct origin {
+        char *file;
+        unsigned line;
+        char *text;
+};
+
 struct seinstall_settings {
         int refcount;
+        struct origin origins[_SI_SETTING_MAX];
         enum seinstall_mode mode;
         enum seinstall_source mode_source;
         char *policy;
@@ -43,6 +52,59 @@ static int may_override(enum seinstall_source current, enum seinstall_source sou
         return source_rank(source) >= source_rank(current);
 }
 
+static void origin_clear(struct origin *o)
+{
+        free(o->file);
+        free(o->text);
+        *o = (struct origin){};
+}
+
+static const char *const setting_names[_SI_SETTING_MAX] = {
+    [SI_SETTING_MODE] = "mode",
+    [SI_SETTING_POLICY] = "policy",
+    [SI_SETTING_UNSUPPORTED] = "unsupported",
+    [SI_SETTING_RELABEL] = "relabel",
+};
+
+int si_settings_set_origin(struct seinstall_settings *s, enum si_setting which, const char *file,
+                           unsigned line, const char *text)
+{
+        struct origin o = {};
+
+        if (!s || which < 0 || which >= _SI_SETTING_MAX || !file)
+                return -EINVAL;
+        o.file = strdup(file);
+        o.line = line;
+        o.text = text ? strndup(text, 256) : NULL;
+        if (!o.file || (text && !o.text)) {
+                origin_clear(&o);
+                return -ENOMEM;
+        }
+        origin_clear(&s->origins[which]);
+        s->origins[which] = o;
+        return 0;
+}
+
+SEINSTALL_EXPORT int seinstall_settings_get_origin(const struct seinstall_settings *s,
+                                                   const char *setting, const char **ret_file,
+                                                   unsigned *ret_line, const char **ret_text)
+{
+        for (int i = 0; s && setting && i < _SI_SETTING_MAX; i++) {
+                if (!streq(setting, setting_names[i]))
+                        continue;
+                if (!s->origins[i].file)
+                        return -ENOENT;
+                if (ret_file)
+                        *ret_file = s->origins[i].file;
+                if (ret_line)
+                        *ret_line = s->origins[i].line;
+                if (ret_text)
+                        *ret_text = s->origins[i].text;
+                return 0;
+        }
+        return -EINVAL;
+}
+
 SEINSTALL_EXPORT int seinstall_settings_new(struct seinstall_settings **ret)
 {
         struct seinstall_settings *s;
@@ -69,6 +131,8 @@ SEINSTALL_EXPORT struct seinstall_settings *seinstall_settings_unref(struct sein
 {
         if (!s || --s->refcount > 0)
                 return NULL;
+        for (size_t i = 0; i < ELEMENTSOF(s->origins); i++)
+                origin_clear(&s->origins[i]);
         free(s->policy);
         free(s);
         return NULL;
@@ -85,6 +149,7 @@ SEINSTALL_EXPORT int seinstall_settings_set_mode(struct seinstall_settings *s,
         r = may_override(s->mode_source, source);
         if (r <= 0)
                 return r;
+        origin_clear(&s->origins[SI_SETTING_MODE]);
         s->mode = mode;
         s->mode_source = source;
         return 1;
@@ -126,6 +191,7 @@ SEINSTALL_EXPORT int seinstall_settings_set_policy(struct seinstall_settings *s,
         copy = strdup(type);
         if (!copy)
                 return -ENOMEM;
+        origin_clear(&s->origins[SI_SETTING_POLICY]);
         free(s->policy);
         s->policy = copy;
         s->policy_source = source;
@@ -153,6 +219,7 @@ SEINSTALL_EXPORT int seinstall_settings_set_unsupported_warn(struct seinstall_se
         r = may_override(s->unsupported_source, source);
         if (r <= 0)
                 return r;
+        origin_clear(&s->origins[SI_SETTING_UNSUPPORTED]);
         s->unsupported_warn = warn;
         s->unsupported_source = source;
         return 1;
@@ -179,6 +246,7 @@ SEINSTALL_EXPORT int seinstall_settings_set_relabel_when(struct seinstall_settin
         r = may_override(s->relabel_source, source);
         if (r <= 0)
                 return r;
+        origin_clear(&s->origins[SI_SETTING_RELABEL]);
         s->relabel = relabel;
         s->relabel_source = source;
         return 1;

@@ -48,7 +48,7 @@ expect_exit 2 "$SEINSTALL" profile "$D/bad.ks" --no-cmdline
 assert_contains "error names file and line" "$ERR" "$D/bad.ks:3:"
 printf '%%pre\necho hi\n' >"$D/noend.ks"
 expect_exit 2 "$SEINSTALL" profile "$D/noend.ks" --no-cmdline --json
-assert_contains "missing %end" "$ERR" "noend.ks:1: section %pre has no %end"
+assert_contains "missing %end" "$ERR" "noend.ks:1: section %pre does not end with %end"
 assert_json_error 2
 expect_exit 2 "$SEINSTALL" profile "$D/missing.ks" --no-cmdline
 printf 'seinstall.mode=strict\n' >"$D/bad.cmdline"

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Unit tests of profile.c and bootopts.c: pykickstart's grammar of the `selinux` command, the
- * %addon org_seinstall section, sections skipped, errors with file and line, the installer's
- * boot options, and the precedence table boot > profile > target > default. */
+/* Unit tests of kslex.c, profile.c and bootopts.c: pykickstart's grammar of the `selinux`
+ * command, line ends, shlex before the command, sections, %include and %ksappend, the
+ * %addon org_seinstall section, errors with file and line, the installer's boot options as
+ * Anaconda reads them, the file and line of each decision, and the precedence table boot >
+ * profile > target > default. Each expectation here was checked against the real code:
+ * pykickstart 3.74 (commit 435ebbefdb5a) and Anaconda 45.21 (commit 8eddd3c95d28), the same
+ * releases tests/differential/ follows. */
 #include <check.h>
 #include <sys/stat.h>
 
@@ -68,12 +72,45 @@ START_TEST(test_selinux_command)
         /* the command repeated: the later one replaces the earlier one */
         ck_assert_int_eq(ks_mode("selinux --disabled\nselinux --permissive\n"),
                          SEINSTALL_MODE_PERMISSIVE);
-        ck_assert_int_eq(ks_mode("selinux --disabled\nselinux\n"), SEINSTALL_MODE_INVALID);
+        /* one command object: a bare selinux keeps what an earlier line chose */
+        ck_assert_int_eq(ks_mode("selinux --disabled\nselinux\n"), SEINSTALL_MODE_DISABLED);
         /* comments, CRLF, blanks, quotes */
         ck_assert_int_eq(ks_mode("# a profile\r\n  selinux --permissive   # trial run\r\n"),
                          SEINSTALL_MODE_PERMISSIVE);
         ck_assert_int_eq(ks_mode("selinux --enforcing#x\n"), SEINSTALL_MODE_ENFORCING);
         ck_assert_int_eq(ks_mode("selinux '--permissive'\n"), SEINSTALL_MODE_PERMISSIVE);
+        /* every line is split before its command is known */
+        ck_assert_int_eq(ks_mode("\"selinux\" --permissive\n"), SEINSTALL_MODE_PERMISSIVE);
+        ck_assert_int_eq(ks_mode("sel\\inux --disabled\n"), SEINSTALL_MODE_DISABLED);
+        ck_assert_int_eq(ks_mode("s'elinux' \"--\"perm\n"), SEINSTALL_MODE_PERMISSIVE);
+        /* Python's line ends: CR alone, VT, FF, 0x1c-0x1e, NEL, U+2028, U+2029 */
+        ck_assert_int_eq(ks_mode("selinux --disabled\rselinux --permissive\r"),
+                         SEINSTALL_MODE_PERMISSIVE);
+        ck_assert_int_eq(ks_mode("# x\vselinux --disabled\n"), SEINSTALL_MODE_DISABLED);
+        ck_assert_int_eq(ks_mode("# x\fselinux --disabled\n"), SEINSTALL_MODE_DISABLED);
+        ck_assert_int_eq(ks_mode("# x\x1cselinux --disabled\n"), SEINSTALL_MODE_DISABLED);
+        ck_assert_int_eq(ks_mode("# x\x1eselinux --disabled\n"), SEINSTALL_MODE_DISABLED);
+        ck_assert_int_eq(ks_mode("# x\xc2\x85selinux --disabled\n"), SEINSTALL_MODE_DISABLED);
+        ck_assert_int_eq(ks_mode("# x\xe2\x80\xa8selinux --disabled\n"), SEINSTALL_MODE_DISABLED);
+        ck_assert_int_eq(ks_mode("# x\xe2\x80\xa9selinux --disabled\n"), SEINSTALL_MODE_DISABLED);
+        /* 0x1f is whitespace to Python but no line end: a blank line, or part of a word */
+        ck_assert_int_eq(ks_mode("\x1f\nselinux --disabled\n"), SEINSTALL_MODE_DISABLED);
+        ck_assert_int_eq(ks_mode("\x1fselinux --disabled\n"), SEINSTALL_MODE_INVALID);
+        /* thousands of words on one line are a line like any other */
+        {
+                struct sbuf b = {};
+                ck_assert_int_eq(sbuf_puts(&b, "selinux"), 0);
+                for (int i = 0; i < 5000; i++)
+                        ck_assert_int_eq(sbuf_puts(&b, " --perm"), 0);
+                ck_assert_int_eq(sbuf_puts(&b, "\n"), 0);
+                ck_assert_int_eq(ks_mode(b.s), SEINSTALL_MODE_PERMISSIVE);
+                sbuf_free(&b);
+                ck_assert_int_eq(sbuf_puts(&b, "part"), 0);
+                for (int i = 0; i < 70000; i++)
+                        ck_assert_int_eq(sbuf_puts(&b, " x"), 0);
+                ks_bad(b.s, "test.ks:1: more than 65536 words");
+                sbuf_free(&b);
+        }
 }
 END_TEST
 
@@ -85,10 +122,20 @@ START_TEST(test_selinux_errors)
         ks_bad("selinux --perm=yes\n", "takes no value");
         ks_bad("selinux enforcing\n", "test.ks:1: selinux does not take arguments: 'enforcing'");
         ks_bad("selinux -e\n", "does not take arguments");
-        ks_bad("selinux --\n--x\nselinux -- --enforcing\n", "test.ks:3:");
-        /* "--" only ends the options (argparse): alone it is a bare selinux */
-        ck_assert_int_eq(ks_mode("selinux --permissive\nselinux --\n"), SEINSTALL_MODE_INVALID);
-        ks_bad("selinux \"--enforcing\n", "test.ks:1: no closing quotation");
+        /* "--" is left over as an argument, however placed (argparse without positionals) */
+        ks_bad("selinux --permissive\nselinux --\n", "test.ks:2: selinux does not take "
+                                                     "arguments: '--'");
+        ks_bad("selinux -- --enforcing\n", "test.ks:1:");
+        ks_bad("selinux --permissive --\n", "test.ks:1:");
+        ks_bad("selinux \"\"\n", "test.ks:1:");
+        ks_bad("selinux --=x\n", "ambiguous");
+        ks_bad("selinux ---permissive\n", "unknown option");
+        ks_bad("selinux \"--enforcing\n", "test.ks:1: No closing quotation");
+        /* the line break is part of the line shlex splits: VT, FF, NEL glue to the last word */
+        ks_bad("selinux --permissive\v", "test.ks:1: selinux: unknown option");
+        ks_bad("selinux --permissive\xc2\x85", "test.ks:1:");
+        ks_bad("selinux --permissive \\\n", "test.ks:1: selinux does not take arguments");
+        ks_bad("selinux --permissive \\", "test.ks:1: No escaped character");
 }
 END_TEST
 
@@ -102,14 +149,34 @@ START_TEST(test_sections)
                                  "%packages\nselinux\n%end\n%addon com_redhat_kdump --enable\n"
                                  "selinux --disabled\n%end\n"),
                          SEINSTALL_MODE_PERMISSIVE);
-        /* other commands are skipped, even with odd quoting */
-        ck_assert_int_eq(ks_mode("rootpw --iscrypted $6$it's\nlang en_US\nselinux --disabled\n"
-                                 "%include /tmp/part.ks\n"),
+        /* other commands are not checked, but their lines are split too */
+        ck_assert_int_eq(ks_mode("rootpw --iscrypted '$6$it'\\''s'\nlang en_US\n"
+                                 "selinux --disabled\n%include /nonexistent/part.ks\n"),
                          SEINSTALL_MODE_DISABLED);
-        ks_bad("selinux --disabled\n%post\necho hi\n", "test.ks:2: section %post has no %end");
-        ks_bad("%addon org_seinstall\n", "test.ks:1: section %addon has no %end");
+        ks_bad("rootpw --iscrypted $6$it's\n", "test.ks:1: No closing quotation");
+        ks_bad("selinux --disabled\n%post\necho hi\n",
+               "test.ks:2: section %post does not end with %end");
+        ks_bad("%addon org_seinstall\n", "test.ks:1: section %addon does not end");
+        ks_bad("%pre\n%post\n%end\n", "test.ks:2: section %pre does not end with %end before "
+                                      "%post");
+        ks_bad("%end\n", "test.ks:1: Unknown kickstart section: %end");
+        ks_bad("\n%pre-nope\n%end\n", "test.ks:2: Unknown kickstart section: %pre-nope");
+        ks_bad("%pre\n%end \"\n", "test.ks:2: No closing quotation");
+        ks_bad("\"\"\n", "test.ks:1: empty command name");
+        /* inside a section only %end, %include and section names are split */
+        ck_assert_int_eq(ks_mode("%post\necho \"it's\n%endx \"\n%end\nselinux --permissive\n"),
+                         SEINSTALL_MODE_PERMISSIVE);
+        ck_assert_int_eq(ks_mode("%packages\n# %end\n%end # done\nselinux --permissive\n"),
+                         SEINSTALL_MODE_PERMISSIVE);
+        ck_assert_int_eq(ks_mode("%anaconda\n%end\n%certificate --filename=a\nx\n%end\n"
+                                 "%traceback\n%end\n%onerror\n%end\n%pre-install\n%end\n"
+                                 "selinux --disabled\n"),
+                         SEINSTALL_MODE_DISABLED);
         ck_assert_int_eq(si_profile_parse(ctx, "test.ks", "x\ny\0b\n", 6, s), -EBADMSG);
-        ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "test.ks:2: not a text file"));
+        ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "test.ks:2: NUL byte"));
+        ks_bad("selinux --permissive\n# caf\xe9\n", "test.ks:2: not valid UTF-8");
+        ks_bad("\xed\xa0\x80\n", "test.ks:1: not valid UTF-8"); /* a surrogate */
+        ks_bad("\xc0\xaf\n", "test.ks:1: not valid UTF-8");     /* overlong */
 
         /* our addon */
         s = seinstall_settings_unref(s);
@@ -131,6 +198,85 @@ START_TEST(test_sections)
         ks_bad("%addon org_seinstall --policy=../x\n%end\n", "not a policy type");
         ks_bad("%addon org_seinstall --policy\n%end\n", "needs a value");
         ks_bad("%addon org_seinstall\n--policy=mls\n%end\n", "test.ks:2:");
+}
+END_TEST
+
+/* %include in place, relative paths as pykickstart resolves them, cycles, depth, missing
+ * files; %ksappend merged into the main file; the file and line of each decision. */
+START_TEST(test_includes)
+{
+        _cleanup_(tmpdir_removep) char *dir = make_tmpdir();
+        _cleanup_free_ char *sub = path_join(dir, "sub"), *main = path_join(dir, "main.ks"),
+                            *a = path_join(dir, "sub/a.ks"), *b = path_join(dir, "sub/b.ks"),
+                            *c = path_join(dir, "c.ks"), *app = path_join(dir, "app.ks"),
+                            *loop = path_join(dir, "loop.ks"), *post = path_join(dir, "post.ks");
+        const char *file, *text;
+        unsigned line;
+
+        ck_assert_int_eq(mkdir(sub, 0755), 0);
+        /* a.ks includes b.ks relative to its own directory */
+        write_file(main, "selinux --enforcing\n%include sub/a.ks\n");
+        write_file(a, "# a\n%include b.ks\n");
+        write_file(b, "\n\nselinux --permissive\n");
+        ck_assert_int_eq(chdir(dir), 0);
+        s = seinstall_settings_unref(s);
+        ck_assert_int_eq(seinstall_settings_new(&s), 0);
+        ck_assert_int_eq(seinstall_settings_load_profile(s, ctx, main), 0);
+        ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_PERMISSIVE);
+        ck_assert_int_eq(seinstall_settings_get_origin(s, "mode", &file, &line, &text), 0);
+        ck_assert_str_eq(file, b);
+        ck_assert_int_eq(line, 3);
+        ck_assert_str_eq(text, "selinux --permissive");
+        ck_assert_int_eq(seinstall_settings_get_origin(s, "policy", &file, NULL, NULL), -ENOENT);
+        ck_assert_int_eq(seinstall_settings_get_origin(s, "nope", &file, NULL, NULL), -EINVAL);
+
+        /* a cycle names the chain */
+        write_file(loop, "selinux --disabled\n%include c.ks\n");
+        write_file(c, "\n%include loop.ks\n");
+        ck_assert_int_eq(seinstall_settings_load_profile(s, ctx, loop), -EBADMSG);
+        ck_assert_msg(strstr(seinstall_last_error(ctx), "c.ks:2: %include cycle: ") &&
+                          strstr(seinstall_last_error(ctx), "loop.ks:2 -> c.ks:2 -> loop.ks"),
+                      "%s", seinstall_last_error(ctx));
+        /* runaway depth */
+        write_file(c, "%include c.ks\n");
+        ck_assert_int_eq(seinstall_settings_load_profile(s, ctx, c), -EBADMSG);
+        /* an included file's own lines are named, an error there too */
+        write_file(c, "selinux --permissive\nselinux --bogus\n");
+        write_file(main, "%include c.ks\n");
+        ck_assert_int_eq(seinstall_settings_load_profile(s, ctx, main), -EBADMSG);
+        ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "c.ks:2: selinux: unknown"));
+        /* an include inside a section continues the section; its %end closes it */
+        write_file(post, "echo it's\n%end\nselinux --disabled\n");
+        write_file(main, "%post\n%include post.ks\nselinux --enforcing\n%end\n");
+        ck_assert_int_eq(seinstall_settings_load_profile(s, ctx, main), -EBADMSG);
+        ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "post.ks:1: No closing"));
+        write_file(post, "echo its\n%end\nselinux --disabled\n");
+        s = seinstall_settings_unref(s);
+        ck_assert_int_eq(seinstall_settings_new(&s), 0);
+        ck_assert_int_eq(seinstall_settings_load_profile(s, ctx, main), 0);
+        ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_DISABLED);
+        /* %ksappend: merged in place, relative to the working directory; its lines keep their
+         * own file and line */
+        write_file(app, "\nselinux --permissive\n");
+        write_file(main, "selinux --enforcing\n  %ksappend app.ks\n# after\n");
+        s = seinstall_settings_unref(s);
+        ck_assert_int_eq(seinstall_settings_new(&s), 0);
+        ck_assert_int_eq(seinstall_settings_load_profile(s, ctx, main), 0);
+        ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_PERMISSIVE);
+        ck_assert_int_eq(seinstall_settings_get_origin(s, "mode", &file, &line, NULL), 0);
+        ck_assert_str_eq(file, "app.ks");
+        ck_assert_int_eq(line, 2);
+        write_file(main, "%ksappend\n");
+        ck_assert_int_eq(seinstall_settings_load_profile(s, ctx, main), -EBADMSG);
+        write_file(main, "%ksappend missing.ks\n");
+        ck_assert_int_eq(seinstall_settings_load_profile(s, ctx, main), -EBADMSG);
+        ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "main.ks:1: Unable to open"));
+        /* a FIFO is refused, never waited on */
+        ck_assert_int_eq(mkfifo("fifo.ks", 0600), 0);
+        write_file(main, "%include fifo.ks\n");
+        ck_assert_int_eq(seinstall_settings_load_profile(s, ctx, main), -EBADMSG);
+        ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "not a regular file"));
+        ck_assert_int_eq(chdir("/"), 0);
 }
 END_TEST
 
@@ -160,6 +306,30 @@ START_TEST(test_boot_options)
         ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_DISABLED);
         ck_assert_int_eq(boot("inst.selinux=0", NULL), 0);
         ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_DISABLED);
+        /* keyed without inst., the last value wins */
+        ck_assert_int_eq(boot("selinux=0 inst.selinux=1", NULL), 0);
+        ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_ENFORCING);
+        ck_assert_int_eq(boot("inst.selinux=1 selinux=0", NULL), 0);
+        ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_DISABLED);
+        /* any value but exactly 0 is enabled; inst.noselinux with any value is disabled */
+        ck_assert_int_eq(boot("inst.selinux=off", NULL), 0);
+        ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_ENFORCING);
+        ck_assert_int_eq(boot("inst.noselinux=off", NULL), 0);
+        ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_DISABLED);
+        /* a key keeps its first place: noselinux applied after selinux=1 */
+        ck_assert_int_eq(boot("inst.selinux=1 inst.noselinux inst.selinux=1", NULL), 0);
+        ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_DISABLED);
+        /* the kernel reads enforcing= with kstrtoul(base 0) */
+        ck_assert_int_eq(boot("enforcing=0x0", NULL), 0);
+        ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_PERMISSIVE);
+        ck_assert_int_eq(boot("enforcing=00 inst.selinux=1", NULL), 0);
+        ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_PERMISSIVE);
+        /* shell quoting: one option */
+        ck_assert_int_eq(boot("\"inst.ks=file:/a b.ks\" inst.noselinux", &profile), 0);
+        ck_assert_str_eq(profile, "/a b.ks");
+        free(profile);
+        profile = NULL;
+        ck_assert_int_eq(boot("inst.selinux='", NULL), -EBADMSG);
         /* seinstall.mode= is the explicit choice */
         ck_assert_int_eq(boot("selinux=0 seinstall.mode=permissive seinstall.policy=mls "
                               "seinstall.unsupported=warn",
@@ -244,6 +414,7 @@ int main(void)
         tcase_add_test(tc, test_selinux_command);
         tcase_add_test(tc, test_selinux_errors);
         tcase_add_test(tc, test_sections);
+        tcase_add_test(tc, test_includes);
         tcase_add_test(tc, test_boot_options);
         tcase_add_test(tc, test_precedence_table);
         suite_add_tcase(suite, tc);
