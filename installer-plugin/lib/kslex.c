@@ -18,8 +18,10 @@
 
 #include "kslex.h"
 
-#define KS_FILE_MAX  (4 * 1024 * 1024)
-#define KS_DEPTH_MAX 64
+#define KS_FILE_MAX (4 * 1024 * 1024)
+/* pykickstart has no limit of its own: Python's recursion limit stops it near 240 levels */
+#define KS_DEPTH_MAX 200
+#define KS_OPEN_MAX  (64 * 1024 * 1024) /* text of the files open at once */
 #define KS_WORDS_MAX 65536
 
 /* The sections pykickstart's KickstartParser.setupSections() registers. */
@@ -54,6 +56,7 @@ struct ks_reader {
         const char *state; /* NULL: commands; else the open section */
         struct si_ks_origin section_at;
         unsigned depth;
+        size_t open_bytes;
         char *currentdir[KS_DEPTH_MAX + 2];
         char **names; /* every file name an origin points at, freed at the end */
         size_t nnames;
@@ -766,6 +769,10 @@ static int include(struct ks_reader *r, struct ks_file *f, const struct ks_line 
                         k = ks_error(r, &l->at, "%%include cycle: %s", c ? c : path);
                         goto out;
                 }
+        if (r->open_bytes + len > KS_OPEN_MAX) {
+                k = ks_error(r, &l->at, "%%include %s: more than 64 MiB of included text", path);
+                goto out;
+        }
         name = keep_name(r, TAKE_PTR(path));
         k = name ? check_text(r, name, text, len) : -ENOMEM;
         if (k < 0)
@@ -783,8 +790,10 @@ static int include(struct ks_reader *r, struct ks_file *f, const struct ks_line 
                                .parent = f,
                                .from = l->at};
         k = split_lines(nf, &(struct segment){0, name, 1}, 1);
+        r->open_bytes += len;
         if (k >= 0)
                 k = state_machine(r, nf);
+        r->open_bytes -= len;
         free(nf->text);
         free(nf->lines);
         free(nf);

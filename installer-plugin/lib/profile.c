@@ -5,7 +5,9 @@
  * grammar: --enforcing, --permissive, --disabled and their unambiguous prefixes, case-sensitive,
  * the last one wins, a value or any other word is an error, and a repeated command changes only
  * what it gives (one command object, set_to_self() skips what is unset, so a bare `selinux`
- * keeps an earlier mode). And seinstall's own `%addon org_seinstall` section. Every value is
+ * keeps an earlier mode). And seinstall's own `%addon org_seinstall` section. Of the other
+ * sections only what makes pykickstart refuse a file structurally is checked (an empty
+ * %certificate); their header options are not (seinstall.ks(5)). Every value is
  * fed into the settings as source "profile" with the file and line that decided it.
  */
 #include "configure.h"
@@ -24,7 +26,8 @@ struct profile {
         int unsupported_warn; /* -1 unset */
         int relabel;          /* -1 unset, else enum seinstall_relabel_when */
         struct origin origins[_SI_SETTING_MAX];
-        bool in_ours; /* the last %addon header was ours */
+        bool in_ours;   /* the last %addon header was ours */
+        bool cert_text; /* the open %certificate has a line that is not blank */
 };
 
 static void origin_done(struct origin *o)
@@ -205,6 +208,8 @@ static int on_line(void *userdata, const struct si_ks_origin *o, const char *sec
         struct profile *pf = userdata;
         size_t i = 0;
 
+        if (streq(section, "%certificate") && si_py_lstrip(text, text + len) < text + len)
+                pf->cert_text = true;
         if (!pf->in_ours || !streq(section, "%addon"))
                 return 0;
         while (i < len && strchr(" \t\r\n\v\f", text[i]))
@@ -220,9 +225,14 @@ static int on_end(void *userdata, const struct si_ks_origin *o, const char *sect
 {
         struct profile *pf = userdata;
 
-        (void) o;
         if (streq(section, "%addon"))
                 pf->in_ours = false;
+        /* CertificateSection.finalize(): a certificate must have a body */
+        if (streq(section, "%certificate")) {
+                if (!pf->cert_text)
+                        return bad(pf, o, "The %%certificate section is empty");
+                pf->cert_text = false;
+        }
         return 0;
 }
 
