@@ -54,3 +54,22 @@ expect_exit 2 "$SEINSTALL" profile "$D/missing.ks" --no-cmdline
 printf 'seinstall.mode=strict\n' >"$D/bad.cmdline"
 expect_exit 2 "$SEINSTALL" profile "$D/server.ks" --cmdline "$D/bad.cmdline"
 assert_contains "bad boot option" "$ERR" "seinstall.mode=strict"
+
+# Each decision names the file and line that made it: an included file by its own name.
+mkdir -p "$D/inc"
+printf 'lang en_US.UTF-8\n%%include inc/part.ks\n' >"$D/main.ks"
+printf '# part\n\nselinux --permissive\n%%addon org_seinstall --policy=mls\n%%end\n' >"$D/inc/part.ks"
+printf 'quiet inst.selinux=1 seinstall.unsupported=warn\n' >"$D/origin.cmdline"
+expect_exit 0 "$SEINSTALL" profile "$D/main.ks" --cmdline "$D/origin.cmdline" --json
+py_check 'o = d["policy_origin"]; assert o["file"].endswith("inc/part.ks") and o["line"] == 4, o; o = d["mode_origin"]; assert (d["mode_source"], o["line"], o["text"]) == ("boot", 1, "inst.selinux=1"), o; assert d["unsupported_origin"]["text"] == "seinstall.unsupported=warn"; assert d["relabel_origin"] is None' \
+        "origins: included file and line, boot option"
+expect_exit 0 "$SEINSTALL" profile "$D/main.ks" --no-cmdline
+assert_contains "text output names the line" "$OUT" "inc/part.ks:3)"
+
+# Issue 18 item 8: a line with very many words is bad input (exit 2, file and line), never
+# "Argument list too long"; thousands of words are a line like any other.
+python3 -c 'print("selinux" + " --perm" * 5000)' >"$D/many.ks"
+expect_exit 0 "$SEINSTALL" profile "$D/many.ks" --no-cmdline
+python3 -c 'print("lang en_US\npart" + " x" * 70000)' >"$D/toomany.ks"
+expect_exit 2 "$SEINSTALL" profile "$D/toomany.ks" --no-cmdline
+assert_contains "too many words names file and line" "$ERR" "toomany.ks:2: more than 65536 words"
