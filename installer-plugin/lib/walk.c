@@ -18,7 +18,9 @@
 #include <fcntl.h>
 #include <libmount/libmount.h>
 #include <sched.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <linux/openat2.h>
 #include <time.h>
@@ -32,6 +34,7 @@ struct si_walk_work {
         char *path;
         size_t len;
         dev_t dev;
+        uint64_t mnt; /* mount ID of the directory (statx STATX_MNT_ID) */
 };
 
 struct si_walk_link {
@@ -314,7 +317,7 @@ static void links_label(struct si_walk *j, struct si_walker *w)
 /* ---- the walk ------------------------------------------------------------------------------ */
 
 /* Hand a directory to an idle worker when there is one; returns true when it took it. */
-static bool offer(struct si_walk *j, int fd, const char *path, size_t len, dev_t dev)
+static bool offer(struct si_walk *j, int fd, const char *path, size_t len, dev_t dev, uint64_t mnt)
 {
         bool taken = false;
 
@@ -325,8 +328,8 @@ static bool offer(struct si_walk *j, int fd, const char *path, size_t len, dev_t
         if (j->idle > 0 && j->qlen < j->nthreads) {
                 char *p = strndup(path, len);
                 if (p) {
-                        j->queue[j->qlen++] =
-                            (struct si_walk_work){.fd = fd, .path = p, .len = len, .dev = dev};
+                        j->queue[j->qlen++] = (struct si_walk_work){
+                            .fd = fd, .path = p, .len = len, .dev = dev, .mnt = mnt};
                         atomic_store_explicit(&j->qlen_hint, (unsigned) j->qlen,
                                               memory_order_relaxed);
                         pthread_cond_signal(&j->cond);
@@ -341,13 +344,39 @@ struct frame {
         DIR *dir;
         size_t len; /* path length of this directory */
         dev_t dev;
+        uint64_t mnt;
 };
+
+/* Whether an entry on mount @mnt, below a directory on mount @parent_mnt, is walked: the same
+ * mount, or one of the target's own (mountset.c). Else it is recorded as skipped, with why. */
+static bool mount_allowed(struct si_walk *j, const char *path, uint64_t mnt, uint64_t parent_mnt,
+                          const char *fsname)
+{
+        _cleanup_free_ char *outside = NULL;
+        int r;
+
+        if (mnt == parent_mnt)
+                return true;
+        r = si_mount_is_own(j->ctx, mnt);
+        if (r > 0)
+                return true;
+        /* Bind mounts of the same filesystem keep st_dev: only the mount ID tells them. */
+        outside = r == 0 ? mounted_outside(j->ctx, path) : NULL;
+        add_skipped(j, path, fsname,
+                    outside ? outside
+                    : r == 0
+                        ? "not one of the target's own mounts (a bind mount of the installer's "
+                          "files, or a kernel filesystem): not labeled"
+                        : "its mount could not be identified: not labeled");
+        return false;
+}
 
 /* A directory entry that is a directory: open it, check for a mount, label it, and return its
  * fd to descend into (or -1 to not descend). */
 static int enter_dir(struct si_walker *w, int dfd, const char *name, dev_t parent_dev,
-                     dev_t *ret_dev)
+                     uint64_t parent_mnt, dev_t *ret_dev, uint64_t *ret_mnt)
 {
+        uint64_t mnt = 0;
         struct si_walk *j = w->walk;
         const char *path = w->path.s;
         struct stat st;
@@ -358,22 +387,19 @@ static int enter_dir(struct si_walker *w, int dfd, const char *name, dev_t paren
                         si_walk_error(j, w, "Could not open directory %s: %m", path);
                 return -1;
         }
-        if (fstat(fd, &st) < 0) {
+        if (fstat(fd, &st) < 0 || si_fd_mount_id(fd, "", AT_EMPTY_PATH, &mnt) < 0) {
                 si_walk_error(j, w, "Could not stat %s: %m", path);
                 close(fd);
                 return -1;
         }
-        if (st.st_dev != parent_dev) {
+        if (st.st_dev != parent_dev || mnt != parent_mnt) {
                 const char *fsname, *reason;
-                _cleanup_free_ char *outside = NULL;
                 if (!si_walk_mount_labelable(j->check, path, fd, &fsname, &reason)) {
                         add_skipped(j, path, fsname, reason);
                         close(fd);
                         return -1;
                 }
-                outside = mounted_outside(j->ctx, path);
-                if (outside) {
-                        add_skipped(j, path, fsname, outside);
+                if (!mount_allowed(j, path, mnt, parent_mnt, fsname)) {
                         close(fd);
                         return -1;
                 }
@@ -383,6 +409,7 @@ static int enter_dir(struct si_walker *w, int dfd, const char *name, dev_t paren
         }
         j->visit(w, fd, -1, NULL, path, S_IFDIR);
         *ret_dev = st.st_dev;
+        *ret_mnt = mnt;
         return fd;
 }
 
@@ -426,6 +453,7 @@ static void walk(struct si_walker *w, struct si_walk_work *start)
         size_t depth = 0, cap = 0;
         int fd = start->fd;
         dev_t dev = start->dev;
+        uint64_t mnt = start->mnt;
 
         w->path.len = 0;
         if (w->path.s)
@@ -459,6 +487,7 @@ static void walk(struct si_walker *w, struct si_walk_work *start)
                         } else {
                                 stack[depth].len = w->path.len;
                                 stack[depth].dev = dev;
+                                stack[depth].mnt = mnt;
                                 depth++;
                         }
                         fd = -1;
@@ -501,12 +530,23 @@ static void walk(struct si_walker *w, struct si_walk_work *start)
                         mode = st.st_mode & S_IFMT;
                 }
                 if (mode != S_IFDIR) {
-                        struct stat st;
+                        struct statx sx;
+                        /* One statx for the mount ID (a bind-mounted single file is a mount
+                         * of its own) and the link count. */
+                        if (statx(dirfd(f->dir), de->d_name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+                                  STATX_TYPE | STATX_NLINK | STATX_INO | STATX_MNT_ID, &sx) < 0) {
+                                if (errno != ENOENT)
+                                        si_walk_error(j, w, "Could not stat %s: %m", w->path.s);
+                                continue;
+                        }
+                        if ((sx.stx_mask & STATX_MNT_ID) &&
+                            !mount_allowed(j, w->path.s, sx.stx_mnt_id, f->mnt, "file"))
+                                continue;
                         /* A file with several names gets one label, decided after the walk. */
-                        if (fstatat(dirfd(f->dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-                            st.st_nlink > 1 && !S_ISDIR(st.st_mode)) {
+                        if (sx.stx_nlink > 1 && !S_ISDIR(sx.stx_mode)) {
+                                dev_t sdev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
                                 si_walk_count(w, SEINSTALL_RELABEL_SEEN);
-                                if (links_add(j, st.st_dev, st.st_ino, w->path.s, mode) == 0)
+                                if (links_add(j, sdev, sx.stx_ino, w->path.s, mode) == 0)
                                         continue;
                                 atomic_fetch_sub(&w->counts[SEINSTALL_RELABEL_SEEN], 1);
                         }
@@ -514,13 +554,15 @@ static void walk(struct si_walker *w, struct si_walk_work *start)
                         continue;
                 }
                 dev_t ndev;
-                int nfd = enter_dir(w, dirfd(f->dir), de->d_name, f->dev, &ndev);
+                uint64_t nmnt = 0;
+                int nfd = enter_dir(w, dirfd(f->dir), de->d_name, f->dev, f->mnt, &ndev, &nmnt);
                 if (nfd < 0)
                         continue;
-                if (offer(j, nfd, w->path.s, w->path.len, ndev))
+                if (offer(j, nfd, w->path.s, w->path.len, ndev, nmnt))
                         continue;
                 fd = nfd;
                 dev = ndev;
+                mnt = nmnt;
         }
         while (depth > 0) {
                 closedir(stack[--depth].dir);
@@ -696,8 +738,13 @@ int si_walk_run(struct si_walk *j, int root_fd, seinstall_relabel_progress_fn pr
         struct stat st;
         int r;
 
+        uint64_t mnt;
+
         if (fstat(fd, &st) < 0)
                 return -errno;
+        r = si_fd_mount_id(fd, "", AT_EMPTY_PATH, &mnt);
+        if (r < 0)
+                return r;
         j->total_estimate = used_inodes(fd);
         r = workers_new(j);
         if (r < 0)
@@ -706,8 +753,8 @@ int si_walk_run(struct si_walk *j, int root_fd, seinstall_relabel_progress_fn pr
         j->visit(&j->workers[0], fd, -1, NULL, "", S_IFDIR);
         if (j->fatal)
                 return j->fatal;
-        j->queue[0] =
-            (struct si_walk_work){.fd = fd, .path = strdup(""), .len = 0, .dev = st.st_dev};
+        j->queue[0] = (struct si_walk_work){
+            .fd = fd, .path = strdup(""), .len = 0, .dev = st.st_dev, .mnt = mnt};
         if (!j->queue[0].path)
                 return -ENOMEM;
         TAKE_FD(fd);
