@@ -81,8 +81,16 @@ struct si_fcontext {
         unsigned flags; /* SI_FC_* */
 };
 
+/* A pattern that backtracks catastrophically costs seconds per path and hours per tree: stop
+ * it far above what any real file contexts pattern needs (a few hundred steps) and far below
+ * PCRE2's default of ten million, and say which spec it was. */
+#define FC_MATCH_LIMIT 1000000u
+#define FC_DEPTH_LIMIT 100000u
+
 struct si_fc_scratch {
         pcre2_match_data *md;
+        pcre2_match_context *mctx;
+        int limit_spec; /* the spec whose match hit a limit in the last lookup, or -1 */
         struct sbuf key, norm;
         const uint32_t **lists;
         uint32_t *pos;
@@ -856,6 +864,16 @@ size_t si_fcontext_n_specs(const struct si_fcontext *fc)
         return fc->nspecs;
 }
 
+const char *si_fcontext_spec_regex(const struct si_fcontext *fc, int index)
+{
+        return index >= 0 && (size_t) index < fc->nspecs ? fc->specs[index].regex : NULL;
+}
+
+int si_fc_scratch_limit_spec(const struct si_fc_scratch *s)
+{
+        return s->limit_spec;
+}
+
 const char *si_fcontext_spec_origin(const struct si_fcontext *fc, int index, unsigned *ret_line)
 {
         if (index < 0 || (size_t) index >= fc->nspecs)
@@ -874,10 +892,16 @@ int si_fc_scratch_new(const struct si_fcontext *fc, struct si_fc_scratch **ret)
         if (!s)
                 return -ENOMEM;
         s->md = pcre2_match_data_create(1, NULL);
-        if (!s->md) {
+        s->mctx = pcre2_match_context_create(NULL);
+        if (!s->md || !s->mctx) {
+                pcre2_match_data_free(s->md);
+                pcre2_match_context_free(s->mctx);
                 free(s);
                 return -ENOMEM;
         }
+        pcre2_set_match_limit(s->mctx, FC_MATCH_LIMIT);
+        pcre2_set_depth_limit(s->mctx, FC_DEPTH_LIMIT);
+        s->limit_spec = -1;
         *ret = s;
         return 0;
 }
@@ -887,6 +911,7 @@ void si_fc_scratch_free(struct si_fc_scratch *s)
         if (!s)
                 return;
         pcre2_match_data_free(s->md);
+        pcre2_match_context_free(s->mctx);
         sbuf_free(&s->key);
         sbuf_free(&s->norm);
         free(s->lists);
@@ -986,7 +1011,7 @@ static int literal_best(const struct si_fcontext *fc, const char *key, size_t le
         }
 }
 
-/* 1 match, 0 no match, -1 the match failed (a limit): libselinux then answers "no context". */
+/* 1 match, 0 no match, -1 the match failed, -2 it hit the match or depth limit. */
 static int regex_matches(const struct fc_spec *sp, struct si_fc_scratch *s, const char *key,
                          size_t len, size_t file_stem)
 {
@@ -998,10 +1023,13 @@ static int regex_matches(const struct fc_spec *sp, struct si_fc_scratch *s, cons
                 return 0;
         if (sp->required && !memmem(key, len, sp->required, sp->required_len))
                 return 0;
-        rc = pcre2_match(sp->re, (PCRE2_SPTR) key, len, 0, 0, s->md, NULL);
-        if (rc < 0 && rc != PCRE2_ERROR_NOMATCH)
+        rc = pcre2_match(sp->re, (PCRE2_SPTR) key, len, 0, 0, s->md, s->mctx);
+        if (rc < 0 && rc != PCRE2_ERROR_NOMATCH && rc != PCRE2_ERROR_MATCHLIMIT)
                 /* e.g. the JIT stack is too small: ask the interpreter, as libselinux does */
-                rc = pcre2_match(sp->re, (PCRE2_SPTR) key, len, 0, PCRE2_NO_JIT, s->md, NULL);
+                rc = pcre2_match(sp->re, (PCRE2_SPTR) key, len, 0, PCRE2_NO_JIT, s->md, s->mctx);
+        if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
+            rc == PCRE2_ERROR_HEAPLIMIT || rc == PCRE2_ERROR_JIT_STACKLIMIT)
+                return -2;
         return rc >= 0 ? 1 : rc == PCRE2_ERROR_NOMATCH ? 0 : -1;
 }
 
@@ -1014,6 +1042,7 @@ int si_fcontext_lookup(const struct si_fcontext *fc, struct si_fc_scratch *s, co
         int best = -1, r;
 
         mode &= S_IFMT;
+        s->limit_spec = -1;
         if (fc->nspecs == 0)
                 return -ENOENT;
         len = strlen(key);
@@ -1090,6 +1119,10 @@ int si_fcontext_lookup(const struct si_fcontext *fc, struct si_fc_scratch *s, co
                 if (mode && sp->mode && sp->mode != mode)
                         continue;
                 r = regex_matches(sp, s, key, len, file_stem);
+                if (r == -2) {
+                        s->limit_spec = (int) idx;
+                        return -ETIME;
+                }
                 if (r < 0)
                         return -ENOENT;
                 if (r > 0) {

@@ -50,5 +50,10 @@ void si_fcontext_validate(struct si_fcontext *fc, const struct si_policy *policy
 /* Where the spec at @index came from ("file:line"), for messages. */
 const char *si_fcontext_spec_origin(const struct si_fcontext *fc, int index, unsigned *ret_line);
 size_t si_fcontext_n_specs(const struct si_fcontext *fc);
+/* The regex of the spec at @index as written, NULL when there is none. */
+const char *si_fcontext_spec_regex(const struct si_fcontext *fc, int index);
+/* After si_fcontext_lookup() returned -ETIME (a pattern hit PCRE2's match or depth limit:
+ * catastrophic backtracking), the index of that spec; else -1. */
+int si_fc_scratch_limit_spec(const struct si_fc_scratch *s);
 
 #endif

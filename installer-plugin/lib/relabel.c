@@ -60,6 +60,20 @@ static void label_entry(struct si_walker *w, int fd, int dfd, const char *name, 
                               shown, want);
                 return;
         }
+        if (r == -ETIME) {
+                /* A pattern that backtracks catastrophically would cost this much on every
+                 * path: stop the walk and name it rather than take hours. */
+                int spec = si_fc_scratch_limit_spec(w->scratch);
+                unsigned line = 0;
+                const char *file = si_fcontext_spec_origin(j->fc, spec, &line);
+                si_walk_error(j, w,
+                              "%s:%u: the pattern %s backtracks without end matching %s (more "
+                              "than a million steps): relabel stopped; fix or remove that line",
+                              file ? file : "file contexts", line,
+                              si_fcontext_spec_regex(j->fc, spec), shown);
+                si_walk_fatal(j, -EBADMSG);
+                return;
+        }
         if (r < 0) {
                 si_walk_fatal(j, r);
                 return;
