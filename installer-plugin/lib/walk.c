@@ -341,11 +341,88 @@ static bool offer(struct si_walk *j, int fd, const char *path, size_t len, dev_t
 }
 
 struct frame {
-        DIR *dir;
+        DIR *dir;   /* NULL while closed to keep the open directories bounded */
         size_t len; /* path length of this directory */
         dev_t dev;
+        ino_t ino;
         uint64_t mnt;
+        long pos; /* telldir() when it was closed */
 };
+
+/* At most this many directories open per walker, however deep the tree: deeper frames keep
+ * only their name (in the path), identity and position, and are reopened on the way back. */
+#define WALK_OPEN_MAX 64
+
+/* Close the lowest open frame of @stack (frames [*lowest, depth) are open). */
+static void frame_park(struct si_walker *w, struct frame *stack, size_t *lowest)
+{
+        struct frame *f = &stack[*lowest];
+
+        f->pos = telldir(f->dir);
+        if (w->cwd == dirfd(f->dir))
+                w->cwd = -1;
+        closedir(f->dir);
+        f->dir = NULL;
+        (*lowest)++;
+}
+
+/* Reopen frames so that [new lowest, depth) are open again: from the walk's start (@base, an
+ * O_PATH fd of frame 0) down by the names in the path, each checked to be the directory it
+ * was (device and inode), and put back at its position. Returns the number of frames still
+ * valid (depth, or less when a directory changed meanwhile). */
+static size_t frames_reopen(struct si_walker *w, struct frame *stack, size_t depth, size_t *lowest,
+                            int base)
+{
+        size_t keep_from = depth > WALK_OPEN_MAX ? depth - WALK_OPEN_MAX : 0;
+        int cur = openat(base, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+        for (size_t k = 0; k < depth; k++) {
+                struct stat st;
+
+                if (k > 0 && cur >= 0) {
+                        size_t from = stack[k - 1].len + 1;
+                        char name[NAME_MAX + 1];
+                        size_t n = stack[k].len - from;
+                        int next = -1;
+
+                        if (n <= NAME_MAX) {
+                                memcpy(name, w->path.s + from, n);
+                                name[n] = '\0';
+                                next = openat(cur, name,
+                                              O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                        }
+                        if (k - 1 < keep_from)
+                                close(cur);
+                        cur = next;
+                }
+                if (cur < 0 || fstat(cur, &st) < 0 || st.st_dev != stack[k].dev ||
+                    st.st_ino != stack[k].ino) {
+                        w->path.len = stack[k].len;
+                        w->path.s[w->path.len] = '\0';
+                        si_walk_error(w->walk, w,
+                                      "%s changed while it was walked (deeper than %d levels): "
+                                      "not walked further",
+                                      *w->path.s ? w->path.s : "/", WALK_OPEN_MAX);
+                        if (cur >= 0)
+                                close(cur);
+                        *lowest = k < keep_from ? k : keep_from;
+                        return k;
+                }
+                if (k >= keep_from) {
+                        stack[k].dir = fdopendir(cur);
+                        if (!stack[k].dir) {
+                                close(cur);
+                                *lowest = k < keep_from ? k : keep_from;
+                                return k;
+                        }
+                        seekdir(stack[k].dir, stack[k].pos);
+                }
+        }
+        if (depth > 0 && keep_from >= depth)
+                close(cur);
+        *lowest = keep_from;
+        return depth;
+}
 
 /* Whether an entry on mount @mnt, below a directory on mount @parent_mnt, is walked: the same
  * mount, or one of the target's own (mountset.c). Else it is recorded as skipped, with why. */
@@ -450,10 +527,11 @@ static void walk(struct si_walker *w, struct si_walk_work *start)
 {
         struct si_walk *j = w->walk;
         struct frame *stack = NULL;
-        size_t depth = 0, cap = 0;
+        size_t depth = 0, cap = 0, lowest = 0;
         int fd = start->fd;
         dev_t dev = start->dev;
         uint64_t mnt = start->mnt;
+        _cleanup_close_ int base = openat(fd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 
         w->path.len = 0;
         if (w->path.s)
@@ -479,6 +557,10 @@ static void walk(struct si_walker *w, struct si_walk_work *start)
                                 stack = ns;
                                 cap = ncap;
                         }
+                        struct stat st;
+                        if (depth - lowest >= WALK_OPEN_MAX)
+                                frame_park(w, stack, &lowest);
+                        stack[depth].ino = fstat(fd, &st) == 0 ? st.st_ino : 0;
                         stack[depth].dir = fdopendir(fd);
                         if (!stack[depth].dir) {
                                 si_walk_error(j, w, "Could not read directory %s: %m",
@@ -506,6 +588,12 @@ static void walk(struct si_walker *w, struct si_walk_work *start)
                                 w->cwd = -1;
                         closedir(f->dir);
                         depth--;
+                        if (depth > 0 && depth <= lowest) {
+                                /* back below the open window: reopen by name */
+                                w->path.len = stack[depth - 1].len;
+                                w->path.s[w->path.len] = '\0';
+                                depth = frames_reopen(w, stack, depth, &lowest, base);
+                        }
                         if (depth > 0) {
                                 w->path.len = stack[depth - 1].len;
                                 w->path.s[w->path.len] = '\0';
@@ -565,7 +653,8 @@ static void walk(struct si_walker *w, struct si_walk_work *start)
                 mnt = nmnt;
         }
         while (depth > 0) {
-                closedir(stack[--depth].dir);
+                if (stack[--depth].dir)
+                        closedir(stack[depth].dir);
         }
         w->cwd = -1;
         free(stack);
