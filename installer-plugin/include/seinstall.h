@@ -517,23 +517,27 @@ SEINSTALL_EXPORT int seinstall_settings_get_origin(const struct seinstall_settin
                                                    unsigned *ret_line, const char **ret_text);
 
 /* Feed the kickstart profile @path (a file of this system, not of the target) into @s as
- * source "profile": the `selinux` command (pykickstart's grammar: --enforcing, --permissive,
- * --disabled and their unambiguous prefixes, case-sensitive, the last one wins; a bare
- * `selinux` chooses nothing) and `%addon org_seinstall --policy=TYPE --unsupported=refuse|warn
- * --relabel=install|firstboot`. Everything else is skipped. Returns 0; -ENOENT for a missing
- * file; -EBADMSG for a section without %end, an unknown option or value, an option given a
- * value, a bare word, or NUL bytes (the message in @ctx names file and line). */
+ * source "profile", reading it as pykickstart does (seinstall.ks(5): line ends, shlex, sections,
+ * %include and %ksappend followed): the `selinux` command (--enforcing, --permissive, --disabled
+ * and their unambiguous prefixes, case-sensitive, the last one wins; a bare `selinux` keeps an
+ * earlier mode) and `%addon org_seinstall --policy=TYPE --unsupported=refuse|warn
+ * --relabel=install|firstboot`. Other commands are not checked. Records the file and line of
+ * each decision (seinstall_settings_get_origin()). Returns 0; -ENOENT for a missing file;
+ * -EBADMSG for anything pykickstart refuses, a bad org_seinstall addon, or NUL bytes (the
+ * message in @ctx names file and line; nothing is applied). */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_settings_load_profile(struct seinstall_settings *s,
                                                                    struct seinstall_ctx *ctx,
                                                                    const char *path);
 
-/* Feed the installer's kernel command line into @s as source "boot": selinux=0, inst.selinux=0
- * and noselinux (disabled), enforcing=0 (permissive), enforcing=1, seinstall.mode=M,
- * seinstall.policy=TYPE, seinstall.unsupported=refuse|warn (seinstall.mode= wins over the
- * others, then disabled over permissive). Read from @cmdline_file, NULL meaning /proc/cmdline.
+/* Feed the installer's kernel command line into @s as source "boot", read as Anaconda reads
+ * it (shell quoting, keys without "inst.", the last value wins): inst.selinux=0 (disabled),
+ * inst.selinux=V (enforcing), inst.noselinux (disabled); seinstall's own: selinux=V and
+ * noselinux without the prefix, the kernel's enforcing=N (0: an enabled or unset mode becomes
+ * permissive), seinstall.mode=M (wins over the others), seinstall.policy=TYPE,
+ * seinstall.unsupported=refuse|warn. Read from @cmdline_file, NULL meaning /proc/cmdline.
  * When @ret_profile is not NULL it gets the path of inst.ks=file:PATH (allocated) or NULL.
- * Returns 0; -ENOENT for a missing file; -EBADMSG for a bad seinstall.* value (message names
- * it). */
+ * Returns 0; -ENOENT for a missing file; -EBADMSG for an unclosed quote or a bad seinstall.*
+ * value (message names it). */
 SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_settings_load_boot_options(struct seinstall_settings *s, struct seinstall_ctx *ctx,
                                      const char *cmdline_file, char **ret_profile);
