@@ -27,7 +27,10 @@ require_loop
 RUNS=${BENCH_RUNS:-3}
 DEBIAN_RUNS=${BENCH_DEBIAN_RUNS:-1}
 out=
-TOOLS=(seinstall newest-T0 newest-T1 debian-T0 floor)
+# BENCH_TOOLS, BENCH_STATES, BENCH_CACHES pick a part (all by default)
+read -r -a TOOLS <<<"${BENCH_TOOLS:-seinstall newest-T0 newest-T1 debian-T0 floor}"
+STATES=${BENCH_STATES:-unlabeled labeled}
+CACHES=${BENCH_CACHES:-warm cold}
 START_LOAD=$(uptime)
 
 d=$(scratch_dir)
@@ -66,8 +69,8 @@ set_state() {
 
 declare -A T RSS MED
 echo "timing: $RUNS rounds of ${TOOLS[*]} in each state, $(nproc) CPUs; load: $START_LOAD"
-for state in unlabeled labeled; do
-        for cache in warm cold; do
+for state in $STATES; do
+        for cache in $CACHES; do
                 for i in $(seq 1 "$RUNS"); do
                         for tool in "${TOOLS[@]}"; do
                                 [ "$tool" = debian-T0 ] && [ "$i" -gt "$DEBIAN_RUNS" ] && continue
@@ -96,6 +99,7 @@ for state in unlabeled labeled; do
 done
 END_LOAD=$(uptime)
 
+touch "$d/labels.seinstall" "$d/labels.newest" "$d/labels.debian"
 ndiff=$(diff "$d/labels.seinstall" "$d/labels.newest" | grep -c '^<')
 ndeb=$(diff "$d/labels.seinstall" "$d/labels.debian" | grep -c '^<')
 nlab=$(grep -c '^security.selinux' "$d/labels.seinstall")
@@ -110,16 +114,16 @@ echo "seinstall $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?
 echo "median of $RUNS runs (debian-T0: $DEBIAN_RUNS), seconds; ratios: the other tool's time / seinstall's"
 printf '\n%-10s %-5s %9s %9s %9s %9s %7s | %8s %8s %8s %10s\n' state cache seinstall \
         newest-T0 newest-T1 debian-T0 floor T0/sei T1/sei deb/sei sei/floor
-for state in unlabeled labeled; do
-        for cache in warm cold; do
-                s=${MED[seinstall $state $cache]}
+for state in $STATES; do
+        for cache in $CACHES; do
+                s=${MED[seinstall $state $cache]:-}
                 printf '%-10s %-5s %9s %9s %9s %9s %7s | %7sx %7sx %7sx %9sx\n' "$state" "$cache" \
-                        "$s" "${MED[newest-T0 $state $cache]}" "${MED[newest-T1 $state $cache]}" \
-                        "${MED[debian-T0 $state $cache]}" "${MED[floor $state $cache]}" \
-                        "$(ratio "${MED[newest-T0 $state $cache]}" "$s")" \
-                        "$(ratio "${MED[newest-T1 $state $cache]}" "$s")" \
-                        "$(ratio "${MED[debian-T0 $state $cache]}" "$s")" \
-                        "$(ratio "$s" "${MED[floor $state $cache]}")"
+                        "$s" "${MED[newest-T0 $state $cache]:-}" "${MED[newest-T1 $state $cache]:-}" \
+                        "${MED[debian-T0 $state $cache]:-}" "${MED[floor $state $cache]:-}" \
+                        "$(ratio "${MED[newest-T0 $state $cache]:-}" "$s")" \
+                        "$(ratio "${MED[newest-T1 $state $cache]:-}" "$s")" \
+                        "$(ratio "${MED[debian-T0 $state $cache]:-}" "$s")" \
+                        "$(ratio "$s" "${MED[floor $state $cache]:-}")"
         done
 done
 printf '%-16s' "peak RSS (MiB):"
@@ -131,4 +135,4 @@ echo "labels: $nlab entries compared with $NEWEST (setfiles -F -T 0): $ndiff dif
 [ "$ndeb" = 0 ] || diff "$d/labels.seinstall" "$d/labels.debian" | head -10
 
 # The first-boot relabel under QEMU, seinstall against Debian's fixfiles (tests/bench/firstboot-bench.sh).
-"$TOP/tests/bench/firstboot-bench.sh"
+[ "${BENCH_FIRSTBOOT:-1}" = 0 ] || "$TOP/tests/bench/firstboot-bench.sh"
