@@ -23,12 +23,12 @@ finish_hook=$a/finish-install.d/95seinstall
 shellcheck -s sh "$check_hook" "$finish_hook" "$a/build-udeb" || fail "shellcheck found problems in the d-i files"
 echo "ok: shellcheck passes on both hooks and build-udeb"
 # The templates the hooks show exist, each with a type and a description using REASON.
-for t in seinstall/refused seinstall/failed; do
+for t in seinstall/refused seinstall/install-refused seinstall/failed; do
         grep -q "^Template: $t\$" "$a/templates" || fail "templates: $t missing"
         awk -v t="$t" '$0 == "Template: " t {f = 1; next} /^Template:/ {f = 0} f' "$a/templates" |
                 grep -q 'REASON' || fail "templates: $t does not show \${REASON}"
 done
-echo "ok: templates seinstall/refused and seinstall/failed show the reason"
+echo "ok: templates seinstall/refused, install-refused and failed show the reason"
 
 require_loop
 require_command check
@@ -115,7 +115,7 @@ echo "PARTMAN-EXIT $? after $(cat /tmp/rounds) rounds"'
 #    asks its own confirmation, which the person answers with 1 (Yes).
 di_run partman "$di_cmdline" "" '\n1\n' "$partman_script"
 log=$(cat "$d/partman.log")
-assert_contains "templates loaded by udpkg" "$log" "seinstall-udeb templates in cdebconf: 2"
+assert_contains "templates loaded by udpkg" "$log" "seinstall-udeb templates in cdebconf: 3"
 assert_contains "cdebconf's text frontend" "$log" "!! ERROR: SELinux cannot label the file systems chosen"
 dialog=$(sed -n '/!! ERROR: SELinux cannot label/,/Press enter to continue/p' <<<"$log")
 assert_contains "the dialog" "$dialog" "seinstall checked the partitioning against the SELinux policy and refused it"
@@ -169,7 +169,8 @@ $finish_script"
 di_run finish-refused "$di_cmdline" "$d/target.img" '\n' "$finish_script" "/tmp/seinstall-udeb_*.udeb"
 log=$(cat "$d/finish-refused.log")
 assert_contains "finish-install hook" "$log" "HOOK-EXIT 1"
-assert_contains "cdebconf's text frontend" "$log" "!! ERROR: SELinux cannot label the file systems chosen"
+assert_contains "cdebconf's text frontend" "$log" "!! ERROR: SELinux was not set up on the installed system"
+assert_contains "the dialog" "$log" "Nothing was changed: the system boots as it was installed"
 assert_contains "the dialog" "$log" "/home"
 mount_image "$d/target.img" "$d/t"
 [ ! -e "$d/t/etc/selinux/config" ] || fail "a refused install wrote /target's config"
