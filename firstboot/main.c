@@ -177,12 +177,12 @@ static int print_status(const struct fb_info *info)
         return 0;
 }
 
-DEFINE_CLEANUP_FUNC(struct seinstall_apply_result *, seinstall_apply_result_unref)
+DEFINE_CLEANUP_FUNC(struct seinstall_apply_result *, seinstall_apply_result_free)
 
 /* Apply @mode: the same seinstall_apply() the installer uses, then the immediate switch. */
 static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum seinstall_mode mode)
 {
-        _cleanup_(seinstall_apply_result_unrefp) struct seinstall_apply_result *result = NULL;
+        _cleanup_(seinstall_apply_result_freep) struct seinstall_apply_result *result = NULL;
         unsigned flags = fb_apply_flags(&info->state, mode); /* those of the prediction */
         bool keep_mark;
         struct fb_plan plan;
@@ -289,11 +289,11 @@ static int act(struct seinstall_ctx *ctx, const struct fb_info *info)
 }
 
 DEFINE_CLEANUP_FUNC(struct seinstall_ctx *, seinstall_unref)
-DEFINE_CLEANUP_FUNC(struct seinstall_status *, seinstall_status_unref)
+DEFINE_CLEANUP_FUNC(struct seinstall_status *, seinstall_status_free)
 
 static int run(int argc, char **argv)
 {
-        _cleanup_(seinstall_status_unrefp) struct seinstall_status *status = NULL;
+        _cleanup_(seinstall_status_freep) struct seinstall_status *status = NULL;
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
         struct fb_info info;
         int r;

@@ -33,7 +33,7 @@ int fb_predict(struct seinstall_ctx *ctx, const struct fb_state *st, enum seinst
 
 void fb_prediction_done(struct fb_prediction *p)
 {
-        seinstall_apply_result_unref(p->result);
+        seinstall_apply_result_free(p->result);
         free(p->message);
         *p = (struct fb_prediction){};
 }

@@ -46,7 +46,7 @@ int fb_info_read(struct seinstall_ctx *ctx, struct fb_info *info,
                 r = fb_predict(ctx, st, m, &info->predictions[m]);
         if (r < 0) {
                 fb_info_done(info);
-                seinstall_status_unref(status);
+                seinstall_status_free(status);
                 return r;
         }
         *ret_status = status;

@@ -19,9 +19,9 @@ DEFINE_CLEANUP_FUNC(struct seinstall_ctx *, seinstall_unref)
 DEFINE_CLEANUP_FUNC(struct seinstall_settings *, seinstall_settings_unref)
 DEFINE_CLEANUP_FUNC(struct seinstall_check *, seinstall_check_unref)
 DEFINE_CLEANUP_FUNC(struct seinstall_relabel_result *, seinstall_relabel_result_unref)
-DEFINE_CLEANUP_FUNC(struct seinstall_apply_result *, seinstall_apply_result_unref)
-DEFINE_CLEANUP_FUNC(struct seinstall_status *, seinstall_status_unref)
-DEFINE_CLEANUP_FUNC(struct seinstall_install_result *, seinstall_install_result_unref)
+DEFINE_CLEANUP_FUNC(struct seinstall_apply_result *, seinstall_apply_result_free)
+DEFINE_CLEANUP_FUNC(struct seinstall_status *, seinstall_status_free)
+DEFINE_CLEANUP_FUNC(struct seinstall_install_result *, seinstall_install_result_free)
 
 /* Options every subcommand takes. */
 struct cli_common {
@@ -75,9 +75,9 @@ int cli_print_json(struct json *j);
 /* Print @s as a JSON string literal (NULL: null), escaped as sbuf_json_str(). */
 void cli_json_str(FILE *f, const char *s);
 
-/* An apply result as text lines (each starting with @indent) or members of a JSON object. */
+/* An apply result as text lines, each starting with @indent (JSON:
+ * seinstall_apply_result_to_json()). */
 void cli_print_apply_result(const struct seinstall_apply_result *res, const char *indent, FILE *f);
-void cli_json_apply_result(struct json *j, const struct seinstall_apply_result *res);
 
 /* Where an install's settings come from. */
 struct cli_settings_args {

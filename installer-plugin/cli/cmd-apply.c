@@ -23,12 +23,6 @@ static void usage(FILE *f)
                    "  --labeled     the target was just relabeled: schedule none\n");
 }
 
-static const enum seinstall_bootloader bootloaders[] = {
-    SEINSTALL_BOOTLOADER_GRUB,
-    SEINSTALL_BOOTLOADER_BLS,
-    SEINSTALL_BOOTLOADER_KERNEL_CMDLINE,
-};
-
 void cli_print_apply_result(const struct seinstall_apply_result *res, const char *indent, FILE *f)
 {
         size_t n = seinstall_apply_result_get_n_changes(res);
@@ -49,39 +43,6 @@ void cli_print_apply_result(const struct seinstall_apply_result *res, const char
                         cli_esc(seinstall_apply_result_get_todo(res, i)));
 }
 
-void cli_json_apply_result(struct json *j, const struct seinstall_apply_result *res)
-{
-        json_object_begin(j);
-        json_kv_string(j, "config_mode",
-                       seinstall_mode_to_string(seinstall_apply_result_get_config_mode(res)));
-        json_kv_string(j, "policy", seinstall_apply_result_get_policy(res));
-        json_kv_string(
-            j, "kernel",
-            seinstall_kernel_case_to_string(seinstall_apply_result_get_kernel_case(res)));
-        json_kv_bool(j, "relabel_scheduled", seinstall_apply_result_get_relabel(res));
-        json_key(j, "bootloaders");
-        json_array_begin(j);
-        for (size_t i = 0; i < ELEMENTSOF(bootloaders); i++)
-                if (seinstall_apply_result_has_bootloader(res, bootloaders[i]))
-                        json_string(j, seinstall_bootloader_to_string(bootloaders[i]));
-        json_array_end(j);
-        json_key(j, "changes");
-        json_array_begin(j);
-        for (size_t i = 0; i < seinstall_apply_result_get_n_changes(res); i++) {
-                json_object_begin(j);
-                json_kv_string(j, "file", seinstall_apply_result_get_change_file(res, i));
-                json_kv_string(j, "change", seinstall_apply_result_get_change_what(res, i));
-                json_object_end(j);
-        }
-        json_array_end(j);
-        json_key(j, "todo");
-        json_array_begin(j);
-        for (size_t i = 0; i < seinstall_apply_result_get_n_todo(res); i++)
-                json_string(j, seinstall_apply_result_get_todo(res, i));
-        json_array_end(j);
-        json_object_end(j);
-}
-
 int cmd_apply(int argc, char **argv)
 {
         static const struct option options[] = {
@@ -97,7 +58,7 @@ int cmd_apply(int argc, char **argv)
         };
         struct cli_common common = {};
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
-        _cleanup_(seinstall_apply_result_unrefp) struct seinstall_apply_result *res = NULL;
+        _cleanup_(seinstall_apply_result_freep) struct seinstall_apply_result *res = NULL;
         enum seinstall_mode mode = SEINSTALL_MODE_INVALID;
         enum seinstall_bootloader bl = SEINSTALL_BOOTLOADER_AUTO;
         const char *policy = NULL;
@@ -159,10 +120,13 @@ int cmd_apply(int argc, char **argv)
         if (r < 0)
                 return cli_fail(ctx, r, "apply");
         if (common.json) {
-                struct json j = {0};
+                _cleanup_free_ char *doc = NULL;
 
-                cli_json_apply_result(&j, res);
-                return cli_print_json(&j);
+                r = seinstall_apply_result_to_json(res, &doc);
+                if (r < 0)
+                        return cli_error(r, "writing the JSON document: %s", strerror(-r));
+                printf("%s\n", doc);
+                return EXIT_OK;
         }
         cli_print_apply_result(res, "", stdout);
         return EXIT_OK;

@@ -43,7 +43,7 @@ static int column_width(const struct seinstall_check *c, const char *head,
 
 static const char *labeling_of(const struct seinstall_check *c, size_t i)
 {
-        return seinstall_labeling_to_string(seinstall_check_mount_labeling(c, i));
+        return seinstall_labeling_to_string(seinstall_check_get_mount_labeling(c, i));
 }
 
 static const char *or_dash(const char *s)
@@ -60,11 +60,11 @@ static void print_human(const struct seinstall_check *c, bool verbose)
         const char *policy = seinstall_check_get_policy(c, &pol_src);
         const char *file = seinstall_check_get_policy_file(c);
         size_t n = seinstall_check_get_n_mounts(c);
-        int wm = column_width(c, "MOUNT", seinstall_check_mount_mountpoint);
-        int ws = column_width(c, "SOURCE", seinstall_check_mount_source);
-        int wt = column_width(c, "TYPE", seinstall_check_mount_fstype);
+        int wm = column_width(c, "MOUNT", seinstall_check_get_mount_mountpoint);
+        int ws = column_width(c, "SOURCE", seinstall_check_get_mount_source);
+        int wt = column_width(c, "TYPE", seinstall_check_get_mount_fstype);
         int wl = column_width(c, "LABELING", labeling_of);
-        int wb = column_width(c, "LABEL", seinstall_check_mount_label);
+        int wb = column_width(c, "LABEL", seinstall_check_get_mount_label);
 
         printf("Policy: %s, read from %s (%s)\n", cli_esc(policy),
                file ? cli_esc(file) : "seinstall's built-in table",
@@ -78,21 +78,21 @@ static void print_human(const struct seinstall_check *c, bool verbose)
                "LABELING", wb, "LABEL", "VERDICT");
         for (size_t i = 0; i < n; i++)
                 printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wm,
-                       cli_esc(seinstall_check_mount_mountpoint(c, i)), ws,
-                       or_dash(seinstall_check_mount_source(c, i)), wt,
-                       or_dash(seinstall_check_mount_fstype(c, i)), wl, labeling_of(c, i), wb,
-                       or_dash(seinstall_check_mount_label(c, i)),
-                       seinstall_verdict_to_string(seinstall_check_mount_verdict(c, i)));
+                       cli_esc(seinstall_check_get_mount_mountpoint(c, i)), ws,
+                       or_dash(seinstall_check_get_mount_source(c, i)), wt,
+                       or_dash(seinstall_check_get_mount_fstype(c, i)), wl, labeling_of(c, i), wb,
+                       or_dash(seinstall_check_get_mount_label(c, i)),
+                       seinstall_verdict_to_string(seinstall_check_get_mount_verdict(c, i)));
 
         for (size_t i = 0; i < n; i++) {
-                enum seinstall_verdict v = seinstall_check_mount_verdict(c, i);
-                const char *fix = seinstall_check_mount_fix(c, i);
+                enum seinstall_verdict v = seinstall_check_get_mount_verdict(c, i);
+                const char *fix = seinstall_check_get_mount_fix(c, i);
 
                 if (v == SEINSTALL_VERDICT_OK && !verbose)
                         continue;
                 printf("\n%s %s: %s\n", seinstall_verdict_to_string(v),
-                       cli_esc(seinstall_check_mount_mountpoint(c, i)),
-                       cli_esc(seinstall_check_mount_reason(c, i)));
+                       cli_esc(seinstall_check_get_mount_mountpoint(c, i)),
+                       cli_esc(seinstall_check_get_mount_reason(c, i)));
                 if (fix && *fix)
                         printf("  fix: %s\n", cli_esc(fix));
         }

@@ -34,14 +34,14 @@ static void show_progress(void *userdata, unsigned long long done, unsigned long
 static void print_check_problems(const struct seinstall_check *c)
 {
         for (size_t i = 0; i < seinstall_check_get_n_mounts(c); i++) {
-                enum seinstall_verdict v = seinstall_check_mount_verdict(c, i);
-                const char *fix = seinstall_check_mount_fix(c, i);
+                enum seinstall_verdict v = seinstall_check_get_mount_verdict(c, i);
+                const char *fix = seinstall_check_get_mount_fix(c, i);
 
                 if (v == SEINSTALL_VERDICT_OK)
                         continue;
                 printf("  %s %s: %s\n", seinstall_verdict_to_string(v),
-                       cli_esc(seinstall_check_mount_mountpoint(c, i)),
-                       cli_esc(seinstall_check_mount_reason(c, i)));
+                       cli_esc(seinstall_check_get_mount_mountpoint(c, i)),
+                       cli_esc(seinstall_check_get_mount_reason(c, i)));
                 if (fix && *fix)
                         printf("    fix: %s\n", cli_esc(fix));
         }
@@ -77,9 +77,9 @@ static void print_text(const struct seinstall_install_result *res)
                            : "already built");
                 if (rl && !why)
                         printf("relabel:   %llu entries, %llu changed, %llu already right\n",
-                               seinstall_relabel_result_count(rl, SEINSTALL_RELABEL_SEEN),
-                               seinstall_relabel_result_count(rl, SEINSTALL_RELABEL_CHANGED),
-                               seinstall_relabel_result_count(rl, SEINSTALL_RELABEL_UNCHANGED));
+                               seinstall_relabel_result_get_count(rl, SEINSTALL_RELABEL_SEEN),
+                               seinstall_relabel_result_get_count(rl, SEINSTALL_RELABEL_CHANGED),
+                               seinstall_relabel_result_get_count(rl, SEINSTALL_RELABEL_UNCHANGED));
                 else
                         printf("relabel:   at first boot (%s)\n", why ? cli_esc(why) : "scheduled");
         }
@@ -97,7 +97,7 @@ static int print_json(const struct seinstall_install_result *res,
 {
         const struct seinstall_relabel_result *rl = seinstall_install_result_get_relabel(res);
         const struct seinstall_apply_result *ap = seinstall_install_result_get_apply(res);
-        _cleanup_free_ char *check = NULL, *relabel = NULL;
+        _cleanup_free_ char *check = NULL, *relabel = NULL, *configure = NULL;
         enum seinstall_source src;
         enum seinstall_mode mode = seinstall_install_result_get_mode(res, &src);
         struct json j = {0};
@@ -106,6 +106,8 @@ static int print_json(const struct seinstall_install_result *res,
         r = seinstall_check_to_json(seinstall_install_result_get_check(res), &check);
         if (r >= 0 && rl)
                 r = seinstall_relabel_result_to_json(rl, &relabel);
+        if (r >= 0 && ap)
+                r = seinstall_apply_result_to_json(ap, &configure);
         if (r < 0)
                 return cli_error(r, "install: writing the JSON document: %s", strerror(-r));
 
@@ -124,10 +126,7 @@ static int print_json(const struct seinstall_install_result *res,
         json_raw(&j, relabel);
         json_kv_string(&j, "relabel_error", seinstall_install_result_get_relabel_error(res));
         json_key(&j, "configure");
-        if (ap)
-                cli_json_apply_result(&j, ap);
-        else
-                json_null(&j);
+        json_raw(&j, configure);
         json_object_end(&j);
         return cli_print_json(&j);
 }
@@ -148,7 +147,7 @@ int cmd_install(int argc, char **argv)
         struct cli_settings_args a = {.load_target = true};
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
         _cleanup_(seinstall_settings_unrefp) struct seinstall_settings *s = NULL;
-        _cleanup_(seinstall_install_result_unrefp) struct seinstall_install_result *res = NULL;
+        _cleanup_(seinstall_install_result_freep) struct seinstall_install_result *res = NULL;
         _cleanup_free_ char *profile = NULL;
         unsigned flags = 0;
         int progress = -1, opt, r;

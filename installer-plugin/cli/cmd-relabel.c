@@ -57,8 +57,9 @@ static void raise_fd_limit(void)
 
 static void print_errors(const struct seinstall_relabel_result *res)
 {
-        for (size_t i = 0; i < seinstall_relabel_result_n_errors(res); i++)
-                fprintf(stderr, "seinstall: %s\n", cli_esc(seinstall_relabel_result_error(res, i)));
+        for (size_t i = 0; i < seinstall_relabel_result_get_n_errors(res); i++)
+                fprintf(stderr, "seinstall: %s\n",
+                        cli_esc(seinstall_relabel_result_get_error(res, i)));
 }
 
 static void print_text(const struct seinstall_relabel_result *res, bool dry_run)
@@ -66,21 +67,21 @@ static void print_text(const struct seinstall_relabel_result *res, bool dry_run)
         printf("%s: %llu entries, %llu %s, %llu already right, %llu without a context, "
                "%llu errors\n",
                dry_run ? "relabel (dry run)" : "relabel",
-               seinstall_relabel_result_count(res, SEINSTALL_RELABEL_SEEN),
-               seinstall_relabel_result_count(res, SEINSTALL_RELABEL_CHANGED),
+               seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_SEEN),
+               seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_CHANGED),
                dry_run ? "to change" : "changed",
-               seinstall_relabel_result_count(res, SEINSTALL_RELABEL_UNCHANGED),
-               seinstall_relabel_result_count(res, SEINSTALL_RELABEL_NO_CONTEXT),
-               seinstall_relabel_result_count(res, SEINSTALL_RELABEL_ERRORS));
-        for (size_t i = 0; i < seinstall_relabel_result_n_skipped(res); i++) {
-                const char *fstype, *reason;
-                const char *mp = seinstall_relabel_result_skipped(res, i, &fstype, &reason);
-                printf("skipped mount %s (%s): %s\n", cli_esc(mp), cli_esc(fstype),
-                       cli_esc(reason));
-        }
-        for (size_t i = 0; i < seinstall_relabel_result_n_verified(res); i++) {
-                const char *actual, *expected;
-                const char *p = seinstall_relabel_result_verified(res, i, &actual, &expected);
+               seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_UNCHANGED),
+               seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_NO_CONTEXT),
+               seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS));
+        for (size_t i = 0; i < seinstall_relabel_result_get_n_skipped(res); i++)
+                printf("skipped mount %s (%s): %s\n",
+                       cli_esc(seinstall_relabel_result_get_skipped_mountpoint(res, i)),
+                       cli_esc(seinstall_relabel_result_get_skipped_fstype(res, i)),
+                       cli_esc(seinstall_relabel_result_get_skipped_reason(res, i)));
+        for (size_t i = 0; i < seinstall_relabel_result_get_n_verified(res); i++) {
+                const char *p = seinstall_relabel_result_get_verified_path(res, i);
+                const char *actual = seinstall_relabel_result_get_verified_actual(res, i);
+                const char *expected = seinstall_relabel_result_get_verified_expected(res, i);
                 if (!actual || strcmp(actual, expected) != 0)
                         printf("verify: %s has %s, expected %s\n", cli_esc(p), cli_esc(actual),
                                cli_esc(expected));

@@ -19,37 +19,15 @@ static const char *mode_or(enum seinstall_mode m, const char *dflt)
         return s ? s : dflt;
 }
 
-static int print_json(const struct seinstall_status *st, const char *root)
+static int print_json(const struct seinstall_status *st)
 {
-        static const char *const args[] = {"selinux", "security", "lsm", "enforcing"};
-        struct json j = {0};
+        _cleanup_free_ char *doc = NULL;
+        int r = seinstall_status_to_json(st, &doc);
 
-        json_object_begin(&j);
-        json_kv_string(&j, "root", root);
-        json_kv_string(&j, "config_mode",
-                       seinstall_mode_to_string(seinstall_status_get_config_mode(st)));
-        json_kv_string(&j, "config_policy", seinstall_status_get_config_policy(st));
-        json_kv_bool(&j, "policy_built", seinstall_status_get_policy_built(st));
-        json_kv_string(&j, "bootloader",
-                       seinstall_bootloader_to_string(seinstall_status_get_bootloader(st)));
-        json_kv_string(&j, "cmdline", seinstall_status_get_cmdline(st));
-        json_key(&j, "kernel_args");
-        json_object_begin(&j);
-        for (size_t i = 0; i < ELEMENTSOF(args); i++)
-                json_kv_string(&j, args[i], seinstall_status_get_kernel_arg(st, args[i]));
-        json_object_end(&j);
-        json_kv_string(&j, "kernel",
-                       seinstall_kernel_case_to_string(seinstall_status_get_kernel_case(st)));
-        json_kv_string(&j, "kernel_config", seinstall_status_get_kernel_config(st));
-        json_kv_string(&j, "boot_mode",
-                       seinstall_mode_to_string(seinstall_status_get_boot_mode(st)));
-        json_kv_bool(&j, "relabel_pending", seinstall_status_get_relabel_pending(st));
-        json_kv_bool(&j, "firstboot_pending", seinstall_status_get_firstboot_pending(st));
-        json_kv_string(&j, "firstboot_mode",
-                       seinstall_mode_to_string(seinstall_status_get_firstboot_mode(st)));
-        json_kv_string(&j, "active", seinstall_mode_to_string(seinstall_status_get_active(st)));
-        json_object_end(&j);
-        return cli_print_json(&j);
+        if (r < 0)
+                return cli_error(r, "writing the JSON document: %s", strerror(-r));
+        printf("%s\n", doc);
+        return 0;
 }
 
 static void print_text(const struct seinstall_status *st, const char *root)
@@ -87,7 +65,7 @@ int cmd_status(int argc, char **argv)
         static const struct option options[] = {CLI_COMMON_OPTIONS, {}};
         struct cli_common common = {};
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
-        _cleanup_(seinstall_status_unrefp) struct seinstall_status *st = NULL;
+        _cleanup_(seinstall_status_freep) struct seinstall_status *st = NULL;
         int opt, r;
 
         while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
@@ -108,7 +86,7 @@ int cmd_status(int argc, char **argv)
         if (r < 0)
                 return cli_fail(ctx, r, "status");
         if (common.json)
-                return print_json(st, seinstall_get_root(ctx));
+                return print_json(st);
         print_text(st, seinstall_get_root(ctx));
         return EXIT_OK;
 }

@@ -5,7 +5,15 @@
  * Conventions (as libmount/libkmod):
  *  - every call that can fail returns 0 (or a positive count) on success and a negative errno on
  *    failure; output parameters are called ret_* and are left untouched on failure;
- *  - objects are opaque, reference counted with *_ref() and *_unref(), and unref accepts NULL;
+ *  - objects are opaque; the ones a caller may share (context, settings, check, relabel
+ *    result) are reference counted with *_ref() and *_unref(), the ones with a single owner
+ *    (apply, status and install results) are released with *_free(); both accept NULL;
+ *  - a list inside an object is read as seinstall_OBJ_get_n_ITEMS() and, for index 0 up to
+ *    that minus 1, seinstall_OBJ_get_ITEM[_FIELD](obj, i), which returns NULL (or the type's
+ *    "none" value) beyond the end;
+ *  - flags are named enums (enum seinstall_*_flags) or-ed into an unsigned argument;
+ *  - an object a command prints as JSON has seinstall_OBJ_to_json(): the library produces the
+ *    document, front ends only print it;
  *  - the library never prints and never exits: the reason of the last failure is kept in the
  *    context (seinstall_last_error()) and handed to the log callback the caller sets;
  *  - every operation works on a target root given to seinstall_new() ("/" for the running
@@ -214,22 +222,24 @@ SEINSTALL_EXPORT size_t seinstall_check_get_n_mounts(const struct seinstall_chec
  * ("/boot/efi"); source device or image (may be NULL for pseudo filesystems); filesystem type;
  * the one label of a genfs / mount-context / none mount (NULL for xattr and trans); reason;
  * fix ("" when there is nothing to do). */
-SEINSTALL_EXPORT const char *seinstall_check_mount_mountpoint(const struct seinstall_check *c,
+SEINSTALL_EXPORT const char *seinstall_check_get_mount_mountpoint(const struct seinstall_check *c,
+                                                                  size_t i);
+SEINSTALL_EXPORT const char *seinstall_check_get_mount_source(const struct seinstall_check *c,
                                                               size_t i);
-SEINSTALL_EXPORT const char *seinstall_check_mount_source(const struct seinstall_check *c,
-                                                          size_t i);
-SEINSTALL_EXPORT const char *seinstall_check_mount_fstype(const struct seinstall_check *c,
-                                                          size_t i);
-SEINSTALL_EXPORT const char *seinstall_check_mount_label(const struct seinstall_check *c, size_t i);
-SEINSTALL_EXPORT const char *seinstall_check_mount_reason(const struct seinstall_check *c,
-                                                          size_t i);
-SEINSTALL_EXPORT const char *seinstall_check_mount_fix(const struct seinstall_check *c, size_t i);
+SEINSTALL_EXPORT const char *seinstall_check_get_mount_fstype(const struct seinstall_check *c,
+                                                              size_t i);
+SEINSTALL_EXPORT const char *seinstall_check_get_mount_label(const struct seinstall_check *c,
+                                                             size_t i);
+SEINSTALL_EXPORT const char *seinstall_check_get_mount_reason(const struct seinstall_check *c,
+                                                              size_t i);
+SEINSTALL_EXPORT const char *seinstall_check_get_mount_fix(const struct seinstall_check *c,
+                                                           size_t i);
 /* Labeling class and verdict of a mount; SEINSTALL_LABELING_NONE / SEINSTALL_VERDICT_REFUSE
  * for @i out of range. */
 SEINSTALL_EXPORT enum seinstall_labeling
-seinstall_check_mount_labeling(const struct seinstall_check *c, size_t i);
+seinstall_check_get_mount_labeling(const struct seinstall_check *c, size_t i);
 SEINSTALL_EXPORT enum seinstall_verdict
-seinstall_check_mount_verdict(const struct seinstall_check *c, size_t i);
+seinstall_check_get_mount_verdict(const struct seinstall_check *c, size_t i);
 
 /* The check as one JSON document (DESIGN.md's shape, with extra keys), newly allocated in
  * *ret; free() it. Returns 0 or -ENOMEM. */
@@ -245,8 +255,11 @@ SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_check_to_json(const struct seinstal
 
 struct seinstall_relabel_result;
 
-#define SEINSTALL_RELABEL_DRY_RUN   (1u << 0) /* count what would change, write nothing */
-#define SEINSTALL_RELABEL_NO_VERIFY (1u << 1) /* skip the check of boot-critical files */
+/* Flags of seinstall_relabel(), or-ed into its unsigned @flags. */
+enum seinstall_relabel_flags {
+        SEINSTALL_RELABEL_DRY_RUN = 1 << 0,   /* count what would change, write nothing */
+        SEINSTALL_RELABEL_NO_VERIFY = 1 << 1, /* skip the check of boot-critical files */
+};
 
 /* Called about four times a second from the thread that called seinstall_relabel(): entries
  * done so far, the estimated total (used inodes of the labeled filesystems; may be exceeded)
@@ -286,25 +299,33 @@ enum seinstall_relabel_count {
 };
 /* One of the counts above (0 for a NULL result or an unknown count). */
 SEINSTALL_EXPORT unsigned long long
-seinstall_relabel_result_count(const struct seinstall_relabel_result *r,
-                               enum seinstall_relabel_count which);
+seinstall_relabel_result_get_count(const struct seinstall_relabel_result *r,
+                                   enum seinstall_relabel_count which);
 /* Mounts below the root that were not labeled: mount point (inside the target), filesystem
  * type and reason. Strings owned by @r; NULL beyond the last index. */
 SEINSTALL_EXPORT size_t
-seinstall_relabel_result_n_skipped(const struct seinstall_relabel_result *r);
+seinstall_relabel_result_get_n_skipped(const struct seinstall_relabel_result *r);
 SEINSTALL_EXPORT const char *
-seinstall_relabel_result_skipped(const struct seinstall_relabel_result *r, size_t i,
-                                 const char **ret_fstype, const char **ret_reason);
+seinstall_relabel_result_get_skipped_mountpoint(const struct seinstall_relabel_result *r, size_t i);
+SEINSTALL_EXPORT const char *
+seinstall_relabel_result_get_skipped_fstype(const struct seinstall_relabel_result *r, size_t i);
+SEINSTALL_EXPORT const char *
+seinstall_relabel_result_get_skipped_reason(const struct seinstall_relabel_result *r, size_t i);
 /* The first error messages (at most 100; the count above has them all). Owned by @r. */
-SEINSTALL_EXPORT size_t seinstall_relabel_result_n_errors(const struct seinstall_relabel_result *r);
-SEINSTALL_EXPORT const char *
-seinstall_relabel_result_error(const struct seinstall_relabel_result *r, size_t i);
-/* Boot-critical files checked after labeling: path, label found, label expected. */
 SEINSTALL_EXPORT size_t
-seinstall_relabel_result_n_verified(const struct seinstall_relabel_result *r);
+seinstall_relabel_result_get_n_errors(const struct seinstall_relabel_result *r);
 SEINSTALL_EXPORT const char *
-seinstall_relabel_result_verified(const struct seinstall_relabel_result *r, size_t i,
-                                  const char **ret_actual, const char **ret_expected);
+seinstall_relabel_result_get_error(const struct seinstall_relabel_result *r, size_t i);
+/* Boot-critical files checked after labeling: path, label found (NULL: none), label expected.
+ * Owned by @r; NULL beyond the last index. */
+SEINSTALL_EXPORT size_t
+seinstall_relabel_result_get_n_verified(const struct seinstall_relabel_result *r);
+SEINSTALL_EXPORT const char *
+seinstall_relabel_result_get_verified_path(const struct seinstall_relabel_result *r, size_t i);
+SEINSTALL_EXPORT const char *
+seinstall_relabel_result_get_verified_actual(const struct seinstall_relabel_result *r, size_t i);
+SEINSTALL_EXPORT const char *
+seinstall_relabel_result_get_verified_expected(const struct seinstall_relabel_result *r, size_t i);
 /* The whole result as one JSON object (the `relabel --json` document). Returns 0 and a string
  * the caller frees, or -ENOMEM. */
 SEINSTALL_EXPORT SEINSTALL_WUR int
@@ -358,8 +379,8 @@ enum seinstall_kernel_case {
 /* "unknown", "default", "opt-in", "none". */
 SEINSTALL_EXPORT const char *seinstall_kernel_case_to_string(enum seinstall_kernel_case k);
 
-/* Flags of seinstall_apply(). */
-enum {
+/* Flags of seinstall_apply(), or-ed into its unsigned @flags. */
+enum seinstall_apply_flags {
         /* Run the distribution's boot loader regeneration (update-grub, grub2-mkconfig, inside
          * the target via chroot when the root is not "/") when the GRUB defaults changed and
          * the command is present. Without it the result's todo list says what to run. */
@@ -395,7 +416,7 @@ seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char 
                 struct seinstall_apply_result **ret_result);
 /* Free a result of seinstall_apply() (one owner, no ref). Accepts NULL; returns NULL. */
 SEINSTALL_EXPORT struct seinstall_apply_result *
-seinstall_apply_result_unref(struct seinstall_apply_result *r);
+seinstall_apply_result_free(struct seinstall_apply_result *r);
 /* Changes made, in order: the file (target path) and what changed in it. Owned by @r. */
 SEINSTALL_EXPORT size_t
 seinstall_apply_result_get_n_changes(const struct seinstall_apply_result *r);
@@ -407,6 +428,11 @@ seinstall_apply_result_get_change_what(const struct seinstall_apply_result *r, s
 SEINSTALL_EXPORT size_t seinstall_apply_result_get_n_todo(const struct seinstall_apply_result *r);
 SEINSTALL_EXPORT const char *seinstall_apply_result_get_todo(const struct seinstall_apply_result *r,
                                                              size_t i);
+/* The result as one JSON document (the `apply --json` document and the "configure" member of
+ * `install --json`): config_mode, policy, kernel, relabel_scheduled, bootloaders, changes
+ * [{file, change}], todo. Returns 0 and a string the caller frees, -EINVAL, -ENOMEM. */
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_apply_result_to_json(const struct seinstall_apply_result *r, char **ret);
 /* The mode written to the config (permissive while a relabel is pending), the policy type, the
  * kernel case, whether a relabel is scheduled, and whether a boot loader form was edited. */
 SEINSTALL_EXPORT enum seinstall_mode
@@ -443,7 +469,13 @@ struct seinstall_status;
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_status_read(struct seinstall_ctx *ctx,
                                                          struct seinstall_status **ret);
 /* Free a status object (one owner, no ref). Accepts NULL; returns NULL. */
-SEINSTALL_EXPORT struct seinstall_status *seinstall_status_unref(struct seinstall_status *st);
+SEINSTALL_EXPORT struct seinstall_status *seinstall_status_free(struct seinstall_status *st);
+/* The state as one JSON document (the `status --json` document): root, config_mode,
+ * config_policy, policy_built, bootloader, cmdline, kernel_args, kernel, kernel_config,
+ * boot_mode, relabel_pending, firstboot_pending, firstboot_mode, active. Returns 0 and a string
+ * the caller frees, -EINVAL, -ENOMEM. */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_status_to_json(const struct seinstall_status *st,
+                                                            char **ret);
 /* SELINUX= of /etc/selinux/config; SEINSTALL_MODE_INVALID when the file or key is missing. */
 SEINSTALL_EXPORT enum seinstall_mode
 seinstall_status_get_config_mode(const struct seinstall_status *st);
@@ -547,8 +579,8 @@ seinstall_settings_load_boot_options(struct seinstall_settings *s, struct seinst
 
 struct seinstall_install_result;
 
-/* Flags of seinstall_install(). */
-enum {
+/* Flags of seinstall_install(), or-ed into its unsigned @flags. */
+enum seinstall_install_flags {
         /* Passed on as SEINSTALL_APPLY_REGENERATE (run update-grub in the target). */
         SEINSTALL_INSTALL_REGENERATE = 1 << 0,
 };
@@ -570,7 +602,7 @@ seinstall_install(struct seinstall_ctx *ctx, const struct seinstall_settings *se
                   unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
                   struct seinstall_install_result **ret);
 SEINSTALL_EXPORT struct seinstall_install_result *
-seinstall_install_result_unref(struct seinstall_install_result *r);
+seinstall_install_result_free(struct seinstall_install_result *r);
 /* Whether the check refused the target (nothing was changed then). */
 SEINSTALL_EXPORT bool
 seinstall_install_result_get_refused(const struct seinstall_install_result *r);

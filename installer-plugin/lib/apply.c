@@ -31,7 +31,7 @@ struct seinstall_apply_result {
 };
 
 SEINSTALL_EXPORT struct seinstall_apply_result *
-seinstall_apply_result_unref(struct seinstall_apply_result *r)
+seinstall_apply_result_free(struct seinstall_apply_result *r)
 {
         if (!r)
                 return NULL;
@@ -288,13 +288,13 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
 out:
         si_kconfig_done(&k);
         if (r < 0) {
-                seinstall_apply_result_unref(res);
+                seinstall_apply_result_free(res);
                 return r;
         }
         if (ret_result)
                 *ret_result = res;
         else
-                seinstall_apply_result_unref(res);
+                seinstall_apply_result_free(res);
         return 0;
 }
 
@@ -381,6 +381,47 @@ SEINSTALL_EXPORT bool seinstall_apply_result_has_bootloader(const struct seinsta
 {
         return r && b > SEINSTALL_BOOTLOADER_AUTO && b < SEINSTALL_BOOTLOADER_NONE &&
                (r->bootloaders & (1u << b));
+}
+
+SEINSTALL_EXPORT int seinstall_apply_result_to_json(const struct seinstall_apply_result *r,
+                                                    char **ret)
+{
+        static const enum seinstall_bootloader forms[] = {
+            SEINSTALL_BOOTLOADER_GRUB,
+            SEINSTALL_BOOTLOADER_BLS,
+            SEINSTALL_BOOTLOADER_KERNEL_CMDLINE,
+        };
+        struct json j = {0};
+
+        if (!r || !ret)
+                return -EINVAL;
+        json_object_begin(&j);
+        json_kv_string(&j, "config_mode", seinstall_mode_to_string(r->config_mode));
+        json_kv_string(&j, "policy", r->policy);
+        json_kv_string(&j, "kernel", seinstall_kernel_case_to_string(r->kcase));
+        json_kv_bool(&j, "relabel_scheduled", r->relabel);
+        json_key(&j, "bootloaders");
+        json_array_begin(&j);
+        for (size_t i = 0; i < ELEMENTSOF(forms); i++)
+                if (r->bootloaders & (1u << forms[i]))
+                        json_string(&j, seinstall_bootloader_to_string(forms[i]));
+        json_array_end(&j);
+        json_key(&j, "changes");
+        json_array_begin(&j);
+        for (size_t i = 0; i < r->n_changes; i++) {
+                json_object_begin(&j);
+                json_kv_string(&j, "file", r->changes[i].file);
+                json_kv_string(&j, "change", r->changes[i].what);
+                json_object_end(&j);
+        }
+        json_array_end(&j);
+        json_key(&j, "todo");
+        json_array_begin(&j);
+        for (size_t i = 0; i < r->n_todo; i++)
+                json_string(&j, r->todo[i]);
+        json_array_end(&j);
+        json_object_end(&j);
+        return json_steal(&j, ret);
 }
 
 SEINSTALL_EXPORT const char *seinstall_bootloader_to_string(enum seinstall_bootloader b)

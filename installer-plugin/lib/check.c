@@ -240,7 +240,7 @@ static const struct si_mount *mount_at(const struct seinstall_check *c, size_t i
 }
 
 #define MOUNT_STRING_GETTER(field)                                                                 \
-        SEINSTALL_EXPORT const char *seinstall_check_mount_##field(                                \
+        SEINSTALL_EXPORT const char *seinstall_check_get_mount_##field(                            \
             const struct seinstall_check *c, size_t i)                                             \
         {                                                                                          \
                 const struct si_mount *m = mount_at(c, i);                                         \
@@ -255,14 +255,14 @@ MOUNT_STRING_GETTER(reason)
 MOUNT_STRING_GETTER(fix)
 
 SEINSTALL_EXPORT enum seinstall_labeling
-seinstall_check_mount_labeling(const struct seinstall_check *c, size_t i)
+seinstall_check_get_mount_labeling(const struct seinstall_check *c, size_t i)
 {
         const struct si_mount *m = mount_at(c, i);
         return m ? m->labeling : SEINSTALL_LABELING_NONE;
 }
 
 SEINSTALL_EXPORT enum seinstall_verdict
-seinstall_check_mount_verdict(const struct seinstall_check *c, size_t i)
+seinstall_check_get_mount_verdict(const struct seinstall_check *c, size_t i)
 {
         const struct si_mount *m = mount_at(c, i);
         return m ? m->verdict : SEINSTALL_VERDICT_REFUSE;

@@ -58,7 +58,7 @@ struct pipeline {
 #define STOP 1
 
 SEINSTALL_EXPORT struct seinstall_install_result *
-seinstall_install_result_unref(struct seinstall_install_result *r)
+seinstall_install_result_free(struct seinstall_install_result *r)
 {
         if (!r)
                 return NULL;
@@ -66,7 +66,7 @@ seinstall_install_result_unref(struct seinstall_install_result *r)
         seinstall_check_unref(r->check);
         seinstall_relabel_result_unref(r->relabel);
         free(r->relabel_error);
-        seinstall_apply_result_unref(r->apply);
+        seinstall_apply_result_free(r->apply);
         free(r);
         return NULL;
 }
@@ -266,7 +266,7 @@ SEINSTALL_EXPORT int seinstall_install(struct seinstall_ctx *ctx,
         si_policy_free(p.policy);
         si_fcontext_free(p.fc);
         if (r < 0) {
-                seinstall_install_result_unref(p.res);
+                seinstall_install_result_free(p.res);
                 return r;
         }
         *ret = p.res;

@@ -66,56 +66,76 @@ struct seinstall_relabel_result *seinstall_relabel_result_unref(struct seinstall
         return NULL;
 }
 
-unsigned long long seinstall_relabel_result_count(const struct seinstall_relabel_result *r,
-                                                  enum seinstall_relabel_count which)
+unsigned long long seinstall_relabel_result_get_count(const struct seinstall_relabel_result *r,
+                                                      enum seinstall_relabel_count which)
 {
         if (!r || (unsigned) which > SEINSTALL_RELABEL_ERRORS)
                 return 0;
         return r->counts[which];
 }
 
-size_t seinstall_relabel_result_n_skipped(const struct seinstall_relabel_result *r)
+size_t seinstall_relabel_result_get_n_skipped(const struct seinstall_relabel_result *r)
 {
         return r ? r->nskipped : 0;
 }
 
-const char *seinstall_relabel_result_skipped(const struct seinstall_relabel_result *r, size_t i,
-                                             const char **ret_fstype, const char **ret_reason)
+static const struct skipped_mount *skipped_at(const struct seinstall_relabel_result *r, size_t i)
 {
-        if (!r || i >= r->nskipped)
-                return NULL;
-        if (ret_fstype)
-                *ret_fstype = r->skipped[i].fstype;
-        if (ret_reason)
-                *ret_reason = r->skipped[i].reason;
-        return r->skipped[i].path;
+        return r && i < r->nskipped ? &r->skipped[i] : NULL;
 }
 
-size_t seinstall_relabel_result_n_errors(const struct seinstall_relabel_result *r)
+const char *
+seinstall_relabel_result_get_skipped_mountpoint(const struct seinstall_relabel_result *r, size_t i)
+{
+        const struct skipped_mount *m = skipped_at(r, i);
+        return m ? m->path : NULL;
+}
+
+const char *seinstall_relabel_result_get_skipped_fstype(const struct seinstall_relabel_result *r,
+                                                        size_t i)
+{
+        const struct skipped_mount *m = skipped_at(r, i);
+        return m ? m->fstype : NULL;
+}
+
+const char *seinstall_relabel_result_get_skipped_reason(const struct seinstall_relabel_result *r,
+                                                        size_t i)
+{
+        const struct skipped_mount *m = skipped_at(r, i);
+        return m ? m->reason : NULL;
+}
+
+size_t seinstall_relabel_result_get_n_errors(const struct seinstall_relabel_result *r)
 {
         return r ? r->nerrors : 0;
 }
 
-const char *seinstall_relabel_result_error(const struct seinstall_relabel_result *r, size_t i)
+const char *seinstall_relabel_result_get_error(const struct seinstall_relabel_result *r, size_t i)
 {
         return r && i < r->nerrors ? r->errors[i] : NULL;
 }
 
-size_t seinstall_relabel_result_n_verified(const struct seinstall_relabel_result *r)
+size_t seinstall_relabel_result_get_n_verified(const struct seinstall_relabel_result *r)
 {
         return r ? r->nverified : 0;
 }
 
-const char *seinstall_relabel_result_verified(const struct seinstall_relabel_result *r, size_t i,
-                                              const char **ret_actual, const char **ret_expected)
+const char *seinstall_relabel_result_get_verified_path(const struct seinstall_relabel_result *r,
+                                                       size_t i)
 {
-        if (!r || i >= r->nverified)
-                return NULL;
-        if (ret_actual)
-                *ret_actual = r->verified[i].actual;
-        if (ret_expected)
-                *ret_expected = r->verified[i].expected;
-        return r->verified[i].path;
+        return r && i < r->nverified ? r->verified[i].path : NULL;
+}
+
+const char *seinstall_relabel_result_get_verified_actual(const struct seinstall_relabel_result *r,
+                                                         size_t i)
+{
+        return r && i < r->nverified ? r->verified[i].actual : NULL;
+}
+
+const char *seinstall_relabel_result_get_verified_expected(const struct seinstall_relabel_result *r,
+                                                           size_t i)
+{
+        return r && i < r->nverified ? r->verified[i].expected : NULL;
 }
 
 int seinstall_relabel_result_to_json(const struct seinstall_relabel_result *r, char **ret_json)

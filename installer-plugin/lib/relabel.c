@@ -302,9 +302,9 @@ static int relabel_run(struct relabel *rl, int root_fd, const char *type, unsign
                                      r, ctx->root);
                 }
         }
-        errors = seinstall_relabel_result_count(res, SEINSTALL_RELABEL_ERRORS);
+        errors = seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS);
         if (r == 0 && errors > 0) {
-                const char *first = seinstall_relabel_result_error(res, 0);
+                const char *first = seinstall_relabel_result_get_error(res, 0);
                 r = si_error(ctx, -EIO, "%llu entries of %s could not be labeled (first: %s)",
                              errors, ctx->root, first ? first : "?");
         } else if (r == -ENOMEM) {

@@ -9,6 +9,7 @@
 #include "configure.h"
 
 struct seinstall_status {
+        char *root; /* the target, as given to seinstall_new() */
         struct si_config config;
         bool policy_built;
         enum seinstall_bootloader bootloader;
@@ -23,10 +24,11 @@ struct seinstall_status {
 
 static const char *const arg_names[] = {"selinux", "security", "lsm", "enforcing"};
 
-SEINSTALL_EXPORT struct seinstall_status *seinstall_status_unref(struct seinstall_status *st)
+SEINSTALL_EXPORT struct seinstall_status *seinstall_status_free(struct seinstall_status *st)
 {
         if (!st)
                 return NULL;
+        free(st->root);
         si_config_done(&st->config);
         free(st->cmdline);
         for (size_t i = 0; i < ELEMENTSOF(st->args); i++)
@@ -58,6 +60,11 @@ SEINSTALL_EXPORT int seinstall_status_read(struct seinstall_ctx *ctx, struct sei
         st = calloc(1, sizeof(*st));
         if (!st)
                 return -ENOMEM;
+        st->root = strdup(ctx->root);
+        if (!st->root) {
+                free(st);
+                return -ENOMEM;
+        }
         r = si_config_read(ctx, &st->config);
         if (r >= 0)
                 r = si_bootcmd_read(ctx, &st->cmdline, &st->bootloader);
@@ -68,7 +75,7 @@ SEINSTALL_EXPORT int seinstall_status_read(struct seinstall_ctx *ctx, struct sei
         if (r >= 0)
                 r = si_firstboot_mark_read(ctx, &st->mark);
         if (r < 0) {
-                seinstall_status_unref(st);
+                seinstall_status_free(st);
                 return r;
         }
         st->policy_built = si_policy_built(ctx, st->config.type ? st->config.type : "default");
@@ -154,4 +161,34 @@ seinstall_status_get_boot_mode(const struct seinstall_status *st)
 SEINSTALL_EXPORT enum seinstall_mode seinstall_status_get_active(const struct seinstall_status *st)
 {
         return st ? st->active : SEINSTALL_MODE_INVALID;
+}
+
+SEINSTALL_EXPORT int seinstall_status_to_json(const struct seinstall_status *st, char **ret)
+{
+        struct json j = {0};
+
+        if (!st || !ret)
+                return -EINVAL;
+        json_object_begin(&j);
+        json_kv_string(&j, "root", st->root);
+        json_kv_string(&j, "config_mode", seinstall_mode_to_string(st->config.mode));
+        json_kv_string(&j, "config_policy", st->config.type);
+        json_kv_bool(&j, "policy_built", st->policy_built);
+        json_kv_string(&j, "bootloader", seinstall_bootloader_to_string(st->bootloader));
+        json_kv_string(&j, "cmdline", st->cmdline);
+        json_key(&j, "kernel_args");
+        json_object_begin(&j);
+        for (size_t i = 0; i < ELEMENTSOF(arg_names); i++)
+                json_kv_string(&j, arg_names[i], st->args[i]);
+        json_object_end(&j);
+        json_kv_string(&j, "kernel", seinstall_kernel_case_to_string(st->kconfig.kcase));
+        json_kv_string(&j, "kernel_config", st->kconfig.file);
+        json_kv_string(&j, "boot_mode", seinstall_mode_to_string(st->boot_mode));
+        json_kv_bool(&j, "relabel_pending", st->relabel_pending);
+        json_kv_bool(&j, "firstboot_pending", st->mark.present);
+        json_kv_string(&j, "firstboot_mode",
+                       seinstall_mode_to_string(seinstall_status_get_firstboot_mode(st)));
+        json_kv_string(&j, "active", seinstall_mode_to_string(st->active));
+        json_object_end(&j);
+        return json_steal(&j, ret);
 }

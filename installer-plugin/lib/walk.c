@@ -122,11 +122,11 @@ bool si_walk_mount_labelable(const struct seinstall_check *check, const char *pa
 
         for (size_t i = 0; check && i < seinstall_check_get_n_mounts(check); i++) {
                 enum seinstall_labeling l;
-                if (!streq_ptr(seinstall_check_mount_mountpoint(check, i), mp))
+                if (!streq_ptr(seinstall_check_get_mount_mountpoint(check, i), mp))
                         continue;
-                l = seinstall_check_mount_labeling(check, i);
-                *ret_fstype = seinstall_check_mount_fstype(check, i);
-                *ret_reason = seinstall_check_mount_reason(check, i);
+                l = seinstall_check_get_mount_labeling(check, i);
+                *ret_fstype = seinstall_check_get_mount_fstype(check, i);
+                *ret_reason = seinstall_check_get_mount_reason(check, i);
                 if (!*ret_fstype)
                         *ret_fstype = "unknown";
                 if (!*ret_reason || !**ret_reason)

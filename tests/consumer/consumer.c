@@ -97,17 +97,19 @@ static void check_plan(struct seinstall_ctx *ctx, const char *plan)
         size_t n = seinstall_check_get_n_mounts(c);
         expect(n > 0, "the check has no mounts");
         for (size_t i = 0; i < n; i++) {
-                const char *label = seinstall_check_mount_label(c, i);
+                const char *label = seinstall_check_get_mount_label(c, i);
 
                 printf("consumer: mount %s %s labeling=%s label=%s verdict=%s\n"
                        "consumer:   reason: %s\nconsumer:   fix: %s\n",
-                       seinstall_check_mount_mountpoint(c, i), seinstall_check_mount_fstype(c, i),
-                       seinstall_labeling_to_string(seinstall_check_mount_labeling(c, i)),
+                       seinstall_check_get_mount_mountpoint(c, i),
+                       seinstall_check_get_mount_fstype(c, i),
+                       seinstall_labeling_to_string(seinstall_check_get_mount_labeling(c, i)),
                        label ? label : "-",
-                       seinstall_verdict_to_string(seinstall_check_mount_verdict(c, i)),
-                       seinstall_check_mount_reason(c, i), seinstall_check_mount_fix(c, i));
+                       seinstall_verdict_to_string(seinstall_check_get_mount_verdict(c, i)),
+                       seinstall_check_get_mount_reason(c, i), seinstall_check_get_mount_fix(c, i));
         }
-        expect(seinstall_check_mount_mountpoint(c, n) == NULL, "mount index %zu out of range", n);
+        expect(seinstall_check_get_mount_mountpoint(c, n) == NULL, "mount index %zu out of range",
+               n);
         r = seinstall_check_to_json(c, &json);
         expect(r == 0 && json && json[0] == '{', "seinstall_check_to_json: %d", r);
         if (json)
@@ -146,8 +148,8 @@ static void install_target(struct seinstall_ctx *ctx)
                        seinstall_install_result_get_policy(res), err ? err : "done");
                 expect(seinstall_install_result_get_check(res) != NULL,
                        "the install result has no check");
-                expect(seinstall_install_result_unref(res) == NULL,
-                       "install_result_unref did not return NULL");
+                expect(seinstall_install_result_free(res) == NULL,
+                       "install_result_free did not return NULL");
         }
         seinstall_settings_unref(s);
 }

@@ -92,7 +92,7 @@ static void target(struct target *t, const char *kconfig, const char *cmdline,
             .relabel_pending = seinstall_status_get_relabel_pending(status),
             .firstboot_mark = false,
         };
-        seinstall_status_unref(status);
+        seinstall_status_free(status);
 }
 
 /* Predict and plan @to on @t. */

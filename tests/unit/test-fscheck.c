@@ -329,16 +329,16 @@ START_TEST(test_check_run_plan)
         ck_assert_int_eq(src, SEINSTALL_SOURCE_HOST);
         ck_assert_int_eq(seinstall_check_get_policy_type_source(c), SEINSTALL_SOURCE_DEFAULT);
         ck_assert_int_eq(seinstall_check_get_n_mounts(c), 3);
-        ck_assert_str_eq(seinstall_check_mount_mountpoint(c, 0), "/");
-        ck_assert_str_eq(seinstall_check_mount_source(c, 0), "/dev/vda2");
-        ck_assert_str_eq(seinstall_check_mount_fstype(c, 0), "reiserfs");
-        ck_assert_int_eq(seinstall_check_mount_labeling(c, 0), SEINSTALL_LABELING_GENFS);
-        ck_assert_str_eq(seinstall_check_mount_label(c, 0), "system_u:object_r:nfs_t:s0");
-        ck_assert_int_eq(seinstall_check_mount_verdict(c, 0), SEINSTALL_VERDICT_REFUSE);
-        ck_assert_int_eq(seinstall_check_mount_verdict(c, 1), SEINSTALL_VERDICT_OK);
-        ck_assert_int_eq(seinstall_check_mount_verdict(c, 2), SEINSTALL_VERDICT_OK);
-        ck_assert_ptr_null(seinstall_check_mount_mountpoint(c, 3));
-        ck_assert_int_eq(seinstall_check_mount_verdict(c, 3), SEINSTALL_VERDICT_REFUSE);
+        ck_assert_str_eq(seinstall_check_get_mount_mountpoint(c, 0), "/");
+        ck_assert_str_eq(seinstall_check_get_mount_source(c, 0), "/dev/vda2");
+        ck_assert_str_eq(seinstall_check_get_mount_fstype(c, 0), "reiserfs");
+        ck_assert_int_eq(seinstall_check_get_mount_labeling(c, 0), SEINSTALL_LABELING_GENFS);
+        ck_assert_str_eq(seinstall_check_get_mount_label(c, 0), "system_u:object_r:nfs_t:s0");
+        ck_assert_int_eq(seinstall_check_get_mount_verdict(c, 0), SEINSTALL_VERDICT_REFUSE);
+        ck_assert_int_eq(seinstall_check_get_mount_verdict(c, 1), SEINSTALL_VERDICT_OK);
+        ck_assert_int_eq(seinstall_check_get_mount_verdict(c, 2), SEINSTALL_VERDICT_OK);
+        ck_assert_ptr_null(seinstall_check_get_mount_mountpoint(c, 3));
+        ck_assert_int_eq(seinstall_check_get_mount_verdict(c, 3), SEINSTALL_VERDICT_REFUSE);
         seinstall_check_unref(c);
 }
 END_TEST
@@ -354,8 +354,8 @@ START_TEST(test_check_unsupported_warn)
         ck_assert_int_eq(src, SEINSTALL_SOURCE_BOOT);
         ck_assert_int_eq(seinstall_check_get_requested_mode(c), SEINSTALL_MODE_ENFORCING);
         ck_assert(seinstall_check_get_mode_lowered(c));
-        ck_assert_int_eq(seinstall_check_mount_verdict(c, 0), SEINSTALL_VERDICT_WARN);
-        ck_assert_ptr_nonnull(strstr(seinstall_check_mount_reason(c, 0),
+        ck_assert_int_eq(seinstall_check_get_mount_verdict(c, 0), SEINSTALL_VERDICT_WARN);
+        ck_assert_ptr_nonnull(strstr(seinstall_check_get_mount_reason(c, 0),
                                      "seinstall.unsupported=warn accepts it and lowers the mode "
                                      "from enforcing to permissive"));
         seinstall_check_unref(c);
