@@ -95,12 +95,18 @@ avc_key() {
 }
 
 # avc_cause KEY: the documented cause of a denial, empty when it is not on the list. A list
-# line is "comm permission source-type target-type class | cause"; "*" matches any field.
+# line is "comm permission source-type target-type class | cause"; a field matches any of its
+# "/"-separated values, "*" matches anything.
 avc_cause() {
         awk -v key="$1" -F' [|] ' '
                 /^#/ || NF < 2 { next }
                 { n = split(key, k, " "); m = split($1, l, " "); ok = (n == m)
-                  for (i = 1; ok && i <= n; i++) if (l[i] != "*" && l[i] != k[i]) ok = 0
+                  for (i = 1; ok && i <= n; i++) {
+                          if (l[i] == "*") continue
+                          na = split(l[i], alt, "/"); hit = 0
+                          for (j = 1; j <= na; j++) if (alt[j] == k[i]) hit = 1
+                          ok = hit
+                  }
                   if (ok) { print $2; exit } }' "$DENIALS_LIST"
 }
 
