@@ -119,7 +119,7 @@ static const char *const *grub_regen_command(struct seinstall_ctx *ctx)
         return NULL;
 }
 
-/* Run @argv inside the target (chroot unless the root is "/"); its output goes to stderr so
+/* Run @argv inside the target (confined unless the root is "/"); its output goes to stderr so
  * that a caller's stdout (JSON) stays clean. */
 static int run_in_target(struct seinstall_ctx *ctx, const char *const *argv)
 {
@@ -131,7 +131,8 @@ static int run_in_target(struct seinstall_ctx *ctx, const char *const *argv)
         if (pid == 0) {
                 if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
                         _exit(127);
-                if (!streq(ctx->root, "/") && (chroot(ctx->root) < 0 || chdir("/") < 0))
+                /* The target's program: confined (seinstall(8), TRUST BOUNDARY). */
+                if (si_confine_in_target(ctx) < 0)
                         _exit(126);
                 execv(argv[0], (char *const *) argv);
                 _exit(127);

@@ -242,3 +242,49 @@ int si_fd_on_own_mount(struct seinstall_ctx *ctx, int fd)
                 return r;
         return si_mount_is_own(ctx, id);
 }
+
+int si_mounts_not_own(struct seinstall_ctx *ctx, char ***ret, size_t *ret_n)
+{
+        _cleanup_free_ char *text = NULL, *rootpath = NULL;
+        char proc[64], *pos, *line, **v = NULL;
+        size_t n = 0;
+        ssize_t l;
+        int r;
+
+        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", ctx->root_fd);
+        rootpath = malloc(4096);
+        if (!rootpath)
+                return -ENOMEM;
+        l = readlink(proc, rootpath, 4095);
+        if (l < 0)
+                return -errno;
+        rootpath[l] = '\0';
+        r = read_file_bounded("/proc/self/mountinfo", MOUNTINFO_MAX, &text, NULL);
+        if (r < 0)
+                return r;
+        for (pos = text; r >= 0 && (line = strsep(&pos, "\n"));) {
+                struct minfo m;
+                char **nv;
+
+                if (!*line || !parse_line(line, &m) || !path_below(m.point, rootpath, false))
+                        continue;
+                r = si_mount_is_own(ctx, m.id);
+                if (r != 0)
+                        continue;
+                nv = realloc(v, (n + 1) * sizeof(*v));
+                if (!nv || !(nv[n] = strdup(m.point))) {
+                        v = nv ? nv : v;
+                        r = -ENOMEM;
+                        break;
+                }
+                v = nv;
+                n++;
+        }
+        if (r < 0) {
+                si_strv_free(v, n);
+                return r;
+        }
+        *ret = v;
+        *ret_n = n;
+        return 0;
+}

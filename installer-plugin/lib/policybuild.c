@@ -385,20 +385,6 @@ static void stage_conf(const char *stage)
                 child_fail("writing seinstall's semanage.conf");
 }
 
-static void drop_privileges(void)
-{
-        struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
-        struct __user_cap_data_struct data[2] = {};
-
-        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-                child_fail("no_new_privs");
-        for (int cap = 0; cap < 64; cap++)
-                if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
-                        child_fail("dropping the capability bounding set");
-        if (syscall(SYS_capset, &hdr, data) < 0)
-                child_fail("dropping capabilities");
-}
-
 /* In the child: a private mount namespace whose root (chroot) is a read-only tmpfs holding
  * seinstall's semanage.conf, the host's program directories read-only, and the target's
  * /etc/selinux/TYPE and /var/lib/selinux as the only writable things; no capabilities; then
@@ -448,7 +434,8 @@ static _Noreturn void build_child(int msg_fd, int etc_fd, int var_fd, const char
                 child_fail("closing descriptors");
         if (chdir(stage) < 0 || chroot(".") < 0 || chdir("/") < 0)
                 child_fail("entering the stage");
-        drop_privileges();
+        if (si_drop_privileges() < 0)
+                child_fail("dropping capabilities");
 
         /* As `semodule -n -B`: rebuild from the installed modules, never load the result. */
         sh = semanage_handle_create();

@@ -98,6 +98,17 @@ int si_fd_mount_id(int dfd, const char *name, int flags, uint64_t *ret);
 int si_mount_is_own(struct seinstall_ctx *ctx, uint64_t mnt_id);
 /* The same for the mount @fd lies on. */
 int si_fd_on_own_mount(struct seinstall_ctx *ctx, int fd);
+/* The mount points (as this process sees them) below the root that are not the target's own. */
+int si_mounts_not_own(struct seinstall_ctx *ctx, char ***ret, size_t *ret_n);
+
+/* ---- running the target's code confined (confine.c) --------------------------------------- */
+
+/* Drop every capability and the bounding set, set no_new_privs (in a forked child). */
+int si_drop_privileges(void);
+/* In a forked child about to run a program of the target: a private mount namespace in which
+ * every mount below the root that is not the target's own is read-only, chroot into the root,
+ * no inherited descriptor but 0-2, no capabilities. Nothing to do for the root "/". */
+int si_confine_in_target(struct seinstall_ctx *ctx);
 
 /* ---- writes inside the target (rootfs.c) ------------------------------------------------- */
 

@@ -1,0 +1,43 @@
+#!/bin/bash
+# apply --regenerate runs the target's own update-grub. A hostile one must not reach the
+# installer: it runs in a private mount namespace where the installer's mounts bound into the
+# target are read-only, chrooted, without capabilities (no mount, no chroot escape). Its
+# attempts are recorded inside the target; the files outside stay as they were.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../install-lib.sh"
+require_root
+if [ ! -x /bin/busybox ] || ldd /bin/busybox >/dev/null 2>&1; then
+        skip "needs a static /bin/busybox (busybox-static) to run update-grub in the target"
+fi
+
+d=$(scratch_dir)
+t=$d/t
+make_target "$t"
+mkdir -p "$t/bin" "$t/usr/sbin" "$t/boot/grub" "$t/run" "$t/mnt" "$d/instrun"
+printf 'precious\n' >"$d/instrun/secret"
+cp /bin/busybox "$t/bin/busybox"
+mount --bind "$d/instrun" "$t/run" || fail "bind mount"
+on_exit "umount -l '$t/run'"
+cat >"$t/usr/sbin/update-grub" <<'HOSTILE'
+#!/bin/busybox sh
+B=/bin/busybox
+R=/boot/grub/attempts
+: >$R
+try() { w=$1; shift; if "$@" 2>>/boot/grub/errors; then echo "$w ok" >>$R; else echo "$w denied" >>$R; fi; }
+try overwrite-installer-file $B sh -c 'echo pwned >/run/secret'
+try create-installer-file $B sh -c 'echo pwned >/run/MARKER'
+try mount $B mount -t tmpfs evil /mnt
+try chroot-escape $B chroot /proc/1/root /bin/true
+try mknod $B mknod /boot/grub/disk b 8 0
+$B grep "^GRUB_CMDLINE_LINUX=" /etc/default/grub >/boot/grub/grub.cfg
+HOSTILE
+chmod +x "$t/usr/sbin/update-grub"
+expect_exit 0 "$SEINSTALL" apply --root "$t" --mode permissive --regenerate
+cat "$t/boot/grub/attempts"
+[ -s "$t/boot/grub/grub.cfg" ] || fail "update-grub could not write grub.cfg in the target"
+if grep -q " ok" "$t/boot/grub/attempts"; then
+        fail "the target's update-grub got through: $(grep ' ok' "$t/boot/grub/attempts")"
+fi
+assert_eq "the installer's file" precious "$(cat "$d/instrun/secret")"
+[ ! -e "$d/instrun/MARKER" ] || fail "a file was created in the installer's /run"
+echo "ok: update-grub wrote grub.cfg and nothing of the installer"
