@@ -169,7 +169,9 @@ static newtComponent build(struct screen *s, enum seinstall_mode initial, newtCo
         buttons = newtButtonBar(_("OK"), ok, _("Cancel"), cancel, NULL);
 
         grid = newtCreateGrid(1, 4);
-        newtGridSetField(grid, 0, 0, NEWT_GRID_COMPONENT, state_box, 0, 0, 0, 1, NEWT_ANCHOR_LEFT,
+        /* no padding under the state: its box has a line to spare (4 for 3 lines, unless a
+         * long root wraps), which the plan's fourth line needs to fit 24 rows */
+        newtGridSetField(grid, 0, 0, NEWT_GRID_COMPONENT, state_box, 0, 0, 0, 0, NEWT_ANCHOR_LEFT,
                          0);
         newtGridSetField(grid, 0, 1, NEWT_GRID_SUBGRID, radios, 0, 0, 0, 1, NEWT_ANCHOR_LEFT, 0);
         newtGridSetField(grid, 0, 2, NEWT_GRID_COMPONENT, s->plan_box, 0, 0, 0, 0, NEWT_ANCHOR_LEFT,
