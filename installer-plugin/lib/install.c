@@ -230,8 +230,12 @@ static const struct stage {
         const char *name;
         int (*run)(struct pipeline *p);
 } stages[] = {
-    {"plan", stage_plan},       {"check", stage_check},         {"policy", stage_policy},
-    {"relabel", stage_relabel}, {"configure", stage_configure}, {"label", stage_label},
+    {"plan", stage_plan},           /* settings.c, config.c */
+    {"check", stage_check},         /* policy.c, check.c */
+    {"policy", stage_policy},       /* policybuild.c */
+    {"relabel", stage_relabel},     /* fcontext.c, relabel.c */
+    {"configure", stage_configure}, /* apply.c */
+    {"label", stage_label},         /* here */
     /* The last stage, once it exists: verify (relabel's engine, reading only) what package
      * scripts and the boot loader wrote after labeling, and fix it. It goes here, after every
      * write, and reads p->fc rather than compiling the file contexts again. */
