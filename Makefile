@@ -2,12 +2,21 @@
 #
 # Library objects are built once (PIC) and used twice: in libseinstall.so.0, which the commands
 # link against, and in an internal archive the unit tests link so they can reach private calls.
+# Every output lands under $(BUILD) (build/, build/san for SANITIZE=1): the library in lib/,
+# the commands in bin/ (they find ../lib through their rpath), the translation template in po/.
+#
+# Packaging conventions: CFLAGS, CPPFLAGS and LDFLAGS from the environment or the command line
+# are used (`dpkg-buildflags --export=make` works), CC, AR and PKG_CONFIG are variables, and
+# -Werror is on for the project's own builds (a git checkout, make check) but not forced on a
+# distribution's build of a release: WERROR= turns it off, WERROR=-Werror on.
 
 VERSION    := 0.1
 SONAME     := libseinstall.so.0
 PREFIX     ?= /usr
 BINDIR     ?= $(PREFIX)/sbin
-LIBDIR     ?= $(PREFIX)/lib/$(shell gcc -dumpmachine 2>/dev/null || echo x86_64-linux-gnu)
+# The multiarch directory of the compiler in use (Debian's lib/x86_64-linux-gnu, ...).
+MULTIARCH  := $(or $(shell $(CC) -print-multiarch 2>/dev/null),$(shell $(CC) -dumpmachine 2>/dev/null))
+LIBDIR     ?= $(PREFIX)/lib/$(MULTIARCH)
 INCLUDEDIR ?= $(PREFIX)/include
 DATADIR    ?= $(PREFIX)/share
 MANDIR     ?= $(DATADIR)/man
@@ -17,15 +26,18 @@ PKGDATADIR ?= $(DATADIR)/seinstall
 DESTDIR    ?=
 
 CC         ?= cc
+AR         ?= ar
+PKG_CONFIG ?= pkg-config
 CFLAGS     ?= -O2 -g
+WERROR     ?= $(if $(wildcard .git),-Werror)
 PKGS       := blkid mount libselinux libsepol libsemanage libpcre2-8
 # Recursive (=) so that pkg-config runs only when a recipe needs it, after `deps` installed it.
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lpthread
-override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes \
-                   -Wno-unused-parameter -fPIC -fvisibility=hidden -MMD -MP \
-                   -DSEINSTALL_VERSION='"$(VERSION)"' -Iinstaller-plugin/include \
-                   -Iinstaller-plugin/lib $(PKG_CFLAGS)
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
+PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lpthread
+override CPPFLAGS += -D_GNU_SOURCE -DSEINSTALL_VERSION='"$(VERSION)"' -Iinstaller-plugin/include \
+                     -Iinstaller-plugin/lib $(PKG_CFLAGS)
+override CFLAGS += -std=c11 -Wall -Wextra $(WERROR) -Wshadow -Wmissing-prototypes \
+                   -Wno-unused-parameter -fPIC -fvisibility=hidden -MMD -MP
 
 # Quiet by default, one short line per step; `make V=1` prints whole commands.
 ifeq ($(V),1)
@@ -43,33 +55,28 @@ override CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sa
 override LDFLAGS += -fsanitize=address,undefined
 endif
 
-# The library and commands live at fixed paths in the tree, so switching between a plain and a
-# sanitized build must relink them: they depend on a stamp that changes with the flavour.
-FLAVOR       := $(if $(filter 1,$(SANITIZE)),sanitize,plain)
-FLAVOR_STAMP := build/.flavor
-$(shell mkdir -p build; [ "$$(cat $(FLAVOR_STAMP) 2>/dev/null)" = "$(FLAVOR)" ] || echo $(FLAVOR) > $(FLAVOR_STAMP))
-
 LIB_SRC    := $(sort $(wildcard installer-plugin/lib/*.c))
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
-LIB_SO     := installer-plugin/lib/$(SONAME)
-LIB_LINK   := installer-plugin/lib/libseinstall.so
+LIB_DIR    := $(BUILD)/lib
+LIB_SO     := $(LIB_DIR)/$(SONAME)
+LIB_LINK   := $(LIB_DIR)/libseinstall.so
 LIB_AR     := $(BUILD)/libseinstall-internal.a
 LIB_SYM    := installer-plugin/lib/libseinstall.sym
-PC         := installer-plugin/lib/seinstall.pc
+PC         := $(LIB_DIR)/seinstall.pc
 
 CLI_SRC    := $(sort $(wildcard installer-plugin/cli/*.c))
 # util.o (no seinstall types, not exported by the library) is linked into each command too.
 UTIL_OBJ   := $(BUILD)/installer-plugin/lib/util.o
 CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o) $(UTIL_OBJ)
-CLI        := installer-plugin/cli/seinstall
+CLI        := $(BUILD)/bin/seinstall
 
 # The first-boot tool: a UI-free model (firstboot/model*.c, unit tested) and the newt screen.
 FB_MODEL_SRC := $(sort $(wildcard firstboot/model*.c))
 FB_UI_SRC    := $(filter-out $(FB_MODEL_SRC),$(sort $(wildcard firstboot/*.c)))
 FB_MODEL_OBJ := $(FB_MODEL_SRC:%.c=$(BUILD)/%.o)
 FB_UI_OBJ    := $(FB_UI_SRC:%.c=$(BUILD)/%.o) $(UTIL_OBJ)
-FIRSTBOOT    := $(if $(FB_UI_SRC),firstboot/seinstall-firstboot)
-POT          := firstboot/po/seinstall.pot
+FIRSTBOOT    := $(if $(FB_UI_SRC),$(BUILD)/bin/seinstall-firstboot)
+POT          := $(BUILD)/po/seinstall.pot
 
 UNIT_SRC   := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BIN   := $(UNIT_SRC:%.c=$(BUILD)/%)
@@ -115,7 +122,7 @@ all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT) $(if $(FIRSTBOOT),$(POT))
 
 help:
 	@echo "make [all]      build the library, seinstall and seinstall-firstboot"
-	@echo "make pot       firstboot/po/seinstall.pot, the strings to translate (also by all)"
+	@echo "make pot        build/po/seinstall.pot, the strings to translate (also by all)"
 	@echo "make deps       install the Debian packages everything needs (root)"
 	@echo "make demo       build and run seinstall on a sample target it makes itself"
 	@echo "make check      build and run every test (unit, integration, end-to-end)"
@@ -126,6 +133,7 @@ help:
 	@echo "make fuzz       run each libFuzzer target for FUZZ_SECONDS"
 	@echo "make install    DESTDIR=... PREFIX=... (default /usr)"
 	@echo "SANITIZE=1      build and test with AddressSanitizer and UBSan"
+	@echo "WERROR=         no -Werror (the default outside a git checkout; make check sets it)"
 
 # ---- dependencies ------------------------------------------------------------------------
 deps:
@@ -144,12 +152,13 @@ deps:
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(LIB_SO): $(LIB_OBJ) $(LIB_SYM) $(FLAVOR_STAMP)
+$(LIB_SO): $(LIB_OBJ) $(LIB_SYM)
+	@mkdir -p $(@D)
 	$(call quiet,LD,$@)
-	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script,$(LIB_SYM) -Wl,-z,defs \
-		$(LDFLAGS) -o $@ $(LIB_OBJ) $(PKG_LIBS)
+	$(Q)$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script,$(LIB_SYM) \
+		-Wl,-z,defs $(LDFLAGS) -o $@ $(LIB_OBJ) $(PKG_LIBS)
 
 $(LIB_LINK): $(LIB_SO)
 	ln -sf $(SONAME) $@
@@ -157,30 +166,35 @@ $(LIB_LINK): $(LIB_SO)
 $(LIB_AR): $(LIB_OBJ)
 	@rm -f $@
 	$(call quiet,AR,$@)
-	$(Q)ar rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
 
 # The .pc file carries the install paths: regenerate it when PREFIX, LIBDIR... change, even
 # after a plain `make` (the paths are remembered in a stamp, as the flavour is).
 PATHS        := $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(VERSION)
-PATHS_STAMP  := build/.paths
-$(shell mkdir -p build; [ "$$(cat $(PATHS_STAMP) 2>/dev/null)" = "$(PATHS)" ] || echo "$(PATHS)" > $(PATHS_STAMP))
+PATHS_STAMP  := $(BUILD)/.paths
+$(shell mkdir -p $(BUILD); [ "$$(cat $(PATHS_STAMP) 2>/dev/null)" = "$(PATHS)" ] || echo "$(PATHS)" > $(PATHS_STAMP))
 
 $(PC): installer-plugin/lib/seinstall.pc.in Makefile $(PATHS_STAMP)
+	@mkdir -p $(@D)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 		-e 's|@VERSION@|$(VERSION)|' $< > $@
 
 # ---- commands ------------------------------------------------------------------------------
-# $ORIGIN/../lib finds the library next to the command in this tree and in an installed /usr.
+# $ORIGIN/../lib finds the library in $(BUILD)/lib from $(BUILD)/bin. The installed commands
+# are relinked without it (see install).
 RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
+FB_LIBS = $(shell $(PKG_CONFIG) --libs libnewt libselinux)
 
-$(CLI): $(CLI_OBJ) $(LIB_SO) $(FLAVOR_STAMP)
+$(CLI): $(CLI_OBJ) $(LIB_SO)
+	@mkdir -p $(@D)
 	$(call quiet,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) $(RPATH) -o $@ $(CLI_OBJ) -Linstaller-plugin/lib -l:$(SONAME)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(RPATH) -o $@ $(CLI_OBJ) -L$(LIB_DIR) -l:$(SONAME)
 
-firstboot/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_SO) $(FLAVOR_STAMP)
+$(BUILD)/bin/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_SO)
+	@mkdir -p $(@D)
 	$(call quiet,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -Wl,-rpath,'$$ORIGIN/../installer-plugin/lib' -o $@ $(FB_UI_OBJ) \
-		$(FB_MODEL_OBJ) -Linstaller-plugin/lib -l:$(SONAME) $(shell pkg-config --libs libnewt libselinux)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(RPATH) -o $@ $(FB_UI_OBJ) $(FB_MODEL_OBJ) -L$(LIB_DIR) \
+		-l:$(SONAME) $(FB_LIBS)
 
 # Translations: the template of every string seinstall-firstboot shows (gettext's xgettext).
 pot: $(POT)
@@ -194,20 +208,20 @@ $(POT): $(FB_UI_SRC) $(FB_MODEL_SRC)
 $(BUILD)/tests/unit/test-%: tests/unit/test-%.c $(UNIT_HELPER_OBJ) $(FB_MODEL_OBJ) $(LIB_AR)
 	@mkdir -p $(@D)
 	$(call quiet,LD,$@)
-	$(Q)$(CC) $(CFLAGS) -Itests/unit -Ifirstboot $(LDFLAGS) -o $@ $< $(UNIT_HELPER_OBJ) \
-		$(FB_MODEL_OBJ) $(LIB_AR) $(PKG_LIBS) $(shell pkg-config --libs check)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Itests/unit -Ifirstboot $(LDFLAGS) -o $@ $< \
+		$(UNIT_HELPER_OBJ) $(FB_MODEL_OBJ) $(LIB_AR) $(PKG_LIBS) $(shell $(PKG_CONFIG) --libs check)
 
 $(BUILD)/tests/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay-main.c $(LIB_AR)
 	@mkdir -p $(@D)
 	$(call quiet,LD,$@)
-	$(Q)$(CC) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) -o $@ $< tests/fuzz/replay-main.c \
-		$(LIB_AR) $(PKG_LIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) -o $@ $< \
+		tests/fuzz/replay-main.c $(LIB_AR) $(PKG_LIBS)
 
 # Helpers exit as the CLI does: they share its errno-to-exit-status mapping (cli/common.c).
 $(BUILD)/tests/helpers/%: tests/helpers/%.c $(BUILD)/installer-plugin/cli/common.o $(LIB_AR)
 	@mkdir -p $(@D)
 	$(call quiet,LD,$@)
-	$(Q)$(CC) $(CFLAGS) -Iinstaller-plugin/cli $(LDFLAGS) -o $@ $< \
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Iinstaller-plugin/cli $(LDFLAGS) -o $@ $< \
 		$(BUILD)/installer-plugin/cli/common.o $(LIB_AR) $(PKG_LIBS)
 
 FUZZ_CHECK := $(if $(FUZZ_SRC),tests/fuzz/replay-all.sh)
@@ -218,12 +232,14 @@ unit: all $(UNIT_BIN)
 integration: all $(HELPER_BIN)
 	@$(TESTS_RUN) $(INTEG)
 
+# The project's own checks build with -Werror and keep the formatting (check-format).
 check: deps
-	$(MAKE) --no-print-directory all $(TEST_BINS)
+	$(MAKE) --no-print-directory WERROR=-Werror all $(TEST_BINS)
 	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(INTEG) $(E2E)
 
 # Everything but the QEMU end-to-end test: what a developer runs before each commit.
-check-quick: all $(TEST_BINS)
+check-quick: check-format
+	$(MAKE) --no-print-directory WERROR=-Werror all $(TEST_BINS)
 	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(filter-out $(HOSTS_SLOW),$(INTEG))
 
 # Only the adapters in their real installers (Calamares, debian-installer, Anaconda's way, mkosi).
@@ -237,15 +253,15 @@ e2e: deps
 
 demo: deps
 	$(MAKE) --no-print-directory all
-	@tests/demo.sh
+	@SEINSTALL_BUILD=$(BUILD) tests/demo.sh
 
 bench: deps
 	$(MAKE) --no-print-directory all
-	@tests/bench/bench.sh
+	@SEINSTALL_BUILD=$(BUILD) tests/bench/bench.sh
 
 bench-scale: deps
 	$(MAKE) --no-print-directory all
-	@tests/bench/bench-scale.sh
+	@SEINSTALL_BUILD=$(BUILD) tests/bench/bench-scale.sh
 
 FUZZ_SECONDS ?= 30
 fuzz: deps
@@ -264,13 +280,13 @@ ADAPTERS   := $(sort $(shell find installer-plugin/adapters -type f 2>/dev/null)
 $(INST)/seinstall: $(CLI_OBJ) $(LIB_SO)
 	@mkdir -p $(@D)
 	$(call quiet,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) -Linstaller-plugin/lib -l:$(SONAME)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) -L$(LIB_DIR) -l:$(SONAME)
 
 $(INST)/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_SO)
 	@mkdir -p $(@D)
 	$(call quiet,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(FB_UI_OBJ) $(FB_MODEL_OBJ) -Linstaller-plugin/lib -l:$(SONAME) \
-		$(shell pkg-config --libs libnewt libselinux)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(FB_UI_OBJ) $(FB_MODEL_OBJ) -L$(LIB_DIR) -l:$(SONAME) \
+		$(FB_LIBS)
 
 install: all $(INST)/seinstall $(if $(FIRSTBOOT),$(INST)/seinstall-firstboot)
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \
@@ -304,7 +320,7 @@ install: all $(INST)/seinstall $(if $(FIRSTBOOT),$(INST)/seinstall-firstboot)
 	done
 
 clean:
-	rm -rf build $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) firstboot/seinstall-firstboot $(POT)
+	rm -rf build
 
 # ---- formatting ----------------------------------------------------------------------------
 FORMAT_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)

@@ -390,7 +390,7 @@ scenario_good() {
 # login prompt when the first-boot mark is there. The keys are a person's: wait until the
 # screen is drawn (its Cancel button comes last), then arrows, Space, F12.
 FIRSTBOOT_STEPS=
-[ -x "$TOP/firstboot/seinstall-firstboot" ] && FIRSTBOOT_STEPS=1
+[ -x "$TOP/${SEINSTALL_BUILD:-build}/bin/seinstall-firstboot" ] && FIRSTBOOT_STEPS=1
 
 # first_boot_steps N-MOVES [CONFIRM] [KEY]: serial.py steps choosing the mode N-MOVES below the
 # current one (KEY up: above); CONFIRM answers the warning (Disabled) or the explanation

@@ -10,7 +10,7 @@
 #   $SEED_PLAN  fstab plan: the seed's mistake, ReiserFS / (with the same /boot/efi, /home)
 set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-SEINSTALL=${SEINSTALL:-$TOP/installer-plugin/cli/seinstall}
+SEINSTALL=${SEINSTALL:-$TOP/${SEINSTALL_BUILD:-build}/bin/seinstall}
 DEMO_STEPS=(demo_images demo_check_good_plan demo_mount_target demo_check_mounted
         demo_check_seed demo_check_seed_json demo_check_seed_warn demo_populate_target
         demo_profile demo_install demo_status)

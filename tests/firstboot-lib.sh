@@ -2,7 +2,7 @@
 # Helpers for the seinstall-firstboot tests: a target tree to work on, and a tmux session that
 # shows the screen at 80x24 and is driven with keys as a person would. Source after lib.sh.
 
-FIRSTBOOT=${FIRSTBOOT:-$TOP/firstboot/seinstall-firstboot}
+FIRSTBOOT=${FIRSTBOOT:-$SEINSTALL_FIRSTBOOT}
 [ -x "$FIRSTBOOT" ] || fail "$FIRSTBOOT is not built (make all)"
 
 # make_target DIR MODE [KERNEL [CMDLINE]]: an installed tree configured for MODE: its config,

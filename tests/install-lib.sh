@@ -8,7 +8,8 @@ BUILD_DIR=${SEINSTALL_BUILD:-build}
 # them must load the sanitizer runtime first.
 SAN_FLAGS=
 [[ $BUILD_DIR == */san ]] && SAN_FLAGS="-fsanitize=address,undefined"
-MULTIARCH=$(gcc -dumpmachine 2>/dev/null || echo x86_64-linux-gnu)
+MULTIARCH=$(${CC:-cc} -print-multiarch 2>/dev/null)
+[ -n "$MULTIARCH" ] || MULTIARCH=$(${CC:-cc} -dumpmachine)
 
 # run_make ARGS...: make in the top directory, not as a child of the make running the tests
 # (its jobserver and -s would leak in), in the same flavour as the tree under test.

@@ -4,7 +4,11 @@
 
 set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-SEINSTALL=${SEINSTALL:-$TOP/installer-plugin/cli/seinstall}
+# Everything `make` builds is under SEINSTALL_BUILD (build, build/san for SANITIZE=1).
+SEINSTALL_BUILD_DIR=${SEINSTALL_BUILD:-build}
+[[ $SEINSTALL_BUILD_DIR == /* ]] || SEINSTALL_BUILD_DIR=$TOP/$SEINSTALL_BUILD_DIR
+SEINSTALL=${SEINSTALL:-$SEINSTALL_BUILD_DIR/bin/seinstall}
+SEINSTALL_FIRSTBOOT=${SEINSTALL_FIRSTBOOT:-$SEINSTALL_BUILD_DIR/bin/seinstall-firstboot}
 _cleanups=()
 
 fail() {

@@ -72,8 +72,6 @@ const char *cli_esc(const char *s);
  * prints the error instead and returns its exit status; else 0. Every JSON document the
  * command prints goes through here. */
 int cli_print_json(struct json *j);
-/* Print @s as a JSON string literal (NULL: null), escaped as sbuf_json_str(). */
-void cli_json_str(FILE *f, const char *s);
 
 /* An apply result as text lines, each starting with @indent (JSON:
  * seinstall_apply_result_to_json()). */

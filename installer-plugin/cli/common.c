@@ -177,12 +177,3 @@ int cli_print_json(struct json *j)
         printf("%s\n", doc);
         return 0;
 }
-
-void cli_json_str(FILE *f, const char *s)
-{
-        struct sbuf b = {0};
-
-        if (sbuf_json_str(&b, s) >= 0)
-                fputs(b.s, f);
-        sbuf_free(&b);
-}

@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
-#define _unused_       __attribute__((unused))
 #define ELEMENTSOF(x)  (sizeof(x) / sizeof((x)[0]))
 
 /* ---- cleanup helpers (systemd style) ---------------------------------------------------- */

@@ -7,7 +7,7 @@
 
 header=$TOP/installer-plugin/include/seinstall.h
 symfile=$TOP/installer-plugin/lib/libseinstall.sym
-so=$TOP/installer-plugin/lib/libseinstall.so.0
+so=$SEINSTALL_BUILD_DIR/lib/libseinstall.so.0
 [ -f "$so" ] || fail "$so not built (run make)"
 d=$(scratch_dir)
 

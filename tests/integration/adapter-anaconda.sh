@@ -20,7 +20,7 @@ echo "ok: shellcheck passes on seinstall-pre and seinstall-post"
 assert_contains "seinstall.ks" "$(cat "$a/seinstall.ks")" "%pre --erroronfail"
 assert_contains "seinstall.ks" "$(cat "$a/seinstall.ks")" "%post --nochroot --erroronfail"
 
-export PATH=$TOP/installer-plugin/cli:$PATH
+export PATH=${SEINSTALL%/*}:$PATH
 # Scratch space outside /tmp: the Anaconda runs below get a private /tmp.
 export TMPDIR=/var/tmp
 d=$(scratch_dir)
@@ -78,7 +78,7 @@ echo "host: Anaconda's script runner as in anaconda 45.21 (tests/hosts/anaconda-
 # The installer's /usr/share with seinstall's adapters in it (a read-only overlay).
 mkdir -p "$d/share/seinstall"
 cp -r "$TOP/installer-plugin/adapters" "$d/share/seinstall/"
-ln -sf "$TOP/installer-plugin/cli/seinstall" "$d/seinstall"
+ln -sf "$SEINSTALL" "$d/seinstall"
 
 # anaconda KICKSTART pre|post [SYSROOT_IMAGE]: what Anaconda does with the kickstart, in a
 # private mount namespace with the paths Anaconda uses. stdout: the harness's output, the log

@@ -55,7 +55,7 @@ require_command install
 require_loop
 echo "host: calamares $(dpkg-query -W -f='${Version}' calamares 2>/dev/null), real binary, Qt $(dpkg-query -W -f='${Version}' libqt5core5a 2>/dev/null)"
 
-export PATH=$TOP/installer-plugin/cli:$PATH
+export PATH=${SEINSTALL%/*}:$PATH
 out_dir=$TOP/build/hosts
 mkdir -p "$out_dir"
 d=$(scratch_dir)

@@ -19,7 +19,7 @@
 f=$TOP/installer-plugin/adapters/mkosi/mkosi.finalize
 shellcheck -s sh "$f" || fail "shellcheck found problems in mkosi.finalize"
 echo "ok: shellcheck passes on mkosi.finalize"
-export PATH=$TOP/installer-plugin/cli:$PATH
+export PATH=${SEINSTALL%/*}:$PATH
 
 # Outside mkosi, and for mkosi's build image, the script does nothing.
 d=$(scratch_dir)

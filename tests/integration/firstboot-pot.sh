@@ -4,8 +4,8 @@
 . "$(dirname "$0")/../lib.sh"
 
 command -v xgettext >/dev/null || skip "xgettext is not installed (make deps: gettext)"
-make -s -C "$TOP" pot >/dev/null || fail "make pot failed"
-pot=$TOP/firstboot/po/seinstall.pot
+make -s -C "$TOP" BUILD="$SEINSTALL_BUILD_DIR" pot >/dev/null || fail "make pot failed"
+pot=$SEINSTALL_BUILD_DIR/po/seinstall.pot
 d_err=$(scratch_dir)/msgfmt.err
 [ -s "$pot" ] || fail "make pot did not write $pot"
 msgfmt --check-format -o /dev/null "$pot" 2>"$d_err" ||

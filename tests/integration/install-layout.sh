@@ -133,4 +133,4 @@ done
 # Leave the tree's .pc file as a plain build makes it.
 run_make -s all >/dev/null 2>&1 || fail "make all after the PREFIX=/opt/si install failed"
 assert_eq "in-tree .pc back to /usr" "prefix=/usr" \
-        "$(grep '^prefix=' "$TOP/installer-plugin/lib/seinstall.pc")"
+        "$(grep '^prefix=' "$SEINSTALL_BUILD_DIR/lib/seinstall.pc")"

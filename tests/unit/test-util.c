@@ -120,6 +120,7 @@ START_TEST(test_exit_status)
         ck_assert_int_eq(si_exit_status(-EBADMSG), SI_EXIT_USAGE);
         ck_assert_int_eq(si_exit_status(-EISDIR), SI_EXIT_USAGE);
         ck_assert_int_eq(si_exit_status(-EBADFD), SI_EXIT_USAGE);
+        ck_assert_int_eq(si_exit_status(-EXDEV), SI_EXIT_USAGE);
         ck_assert_int_eq(si_exit_status(-ENOPKG), SI_EXIT_SYSTEM);
         ck_assert_int_eq(si_exit_status(-EIO), SI_EXIT_SYSTEM);
         ck_assert_int_eq(si_exit_status(-ENOSPC), SI_EXIT_SYSTEM);
