@@ -28,17 +28,36 @@ static void usage(FILE *f)
                 "3 the system failed.\n");
 }
 
-static int column_width(const struct seinstall_check *c, const char *head,
-                        const char *(*get)(const struct seinstall_check *, size_t))
+/* Columns @s takes on a terminal: its characters (cli_esc() leaves only valid UTF-8), not its
+ * bytes, so "/home/café" lines up with "/home/cafe". */
+static size_t columns(const char *s)
+{
+        size_t n = 0;
+
+        for (; *s; s++)
+                n += ((unsigned char) *s & 0xc0) != 0x80;
+        return n;
+}
+
+static size_t column_width(const struct seinstall_check *c, const char *head,
+                           const char *(*get)(const struct seinstall_check *, size_t))
 {
         size_t w = strlen(head);
 
         for (size_t i = 0; i < seinstall_check_get_n_mounts(c); i++) {
                 const char *s = get(c, i);
-                if (s && strlen(cli_esc(s)) > w)
-                        w = strlen(cli_esc(s));
+                if (s && columns(cli_esc(s)) > w)
+                        w = columns(cli_esc(s));
         }
-        return (int) w;
+        return w;
+}
+
+/* @s (already escaped) and the spaces that fill its column of @width, and the gap. */
+static void print_cell(const char *s, size_t width)
+{
+        fputs(s, stdout);
+        for (size_t n = columns(s); n < width + 2; n++)
+                putchar(' ');
 }
 
 static const char *labeling_of(const struct seinstall_check *c, size_t i)
@@ -60,11 +79,11 @@ static void print_human(const struct seinstall_check *c, bool verbose)
         const char *policy = seinstall_check_get_policy(c, &pol_src);
         const char *file = seinstall_check_get_policy_file(c);
         size_t n = seinstall_check_get_n_mounts(c);
-        int wm = column_width(c, "MOUNT", seinstall_check_get_mount_mountpoint);
-        int ws = column_width(c, "SOURCE", seinstall_check_get_mount_source);
-        int wt = column_width(c, "TYPE", seinstall_check_get_mount_fstype);
-        int wl = column_width(c, "LABELING", labeling_of);
-        int wb = column_width(c, "LABEL", seinstall_check_get_mount_label);
+        size_t wm = column_width(c, "MOUNT", seinstall_check_get_mount_mountpoint);
+        size_t ws = column_width(c, "SOURCE", seinstall_check_get_mount_source);
+        size_t wt = column_width(c, "TYPE", seinstall_check_get_mount_fstype);
+        size_t wl = column_width(c, "LABELING", labeling_of);
+        size_t wb = column_width(c, "LABEL", seinstall_check_get_mount_label);
 
         printf("Policy: %s, read from %s (%s)\n", cli_esc(policy),
                file ? cli_esc(file) : "seinstall's built-in table",
@@ -74,15 +93,22 @@ static void print_human(const struct seinstall_check *c, bool verbose)
         if (seinstall_check_get_mode_lowered(c))
                 printf(", lowered from %s by seinstall.unsupported=warn",
                        seinstall_mode_to_string(seinstall_check_get_requested_mode(c)));
-        printf("\n\n%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wm, "MOUNT", ws, "SOURCE", wt, "TYPE", wl,
-               "LABELING", wb, "LABEL", "VERDICT");
-        for (size_t i = 0; i < n; i++)
-                printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wm,
-                       cli_esc(seinstall_check_get_mount_mountpoint(c, i)), ws,
-                       or_dash(seinstall_check_get_mount_source(c, i)), wt,
-                       or_dash(seinstall_check_get_mount_fstype(c, i)), wl, labeling_of(c, i), wb,
-                       or_dash(seinstall_check_get_mount_label(c, i)),
+        printf("\n\n");
+        print_cell("MOUNT", wm);
+        print_cell("SOURCE", ws);
+        print_cell("TYPE", wt);
+        print_cell("LABELING", wl);
+        print_cell("LABEL", wb);
+        printf("VERDICT\n");
+        for (size_t i = 0; i < n; i++) {
+                print_cell(cli_esc(seinstall_check_get_mount_mountpoint(c, i)), wm);
+                print_cell(or_dash(seinstall_check_get_mount_source(c, i)), ws);
+                print_cell(or_dash(seinstall_check_get_mount_fstype(c, i)), wt);
+                print_cell(or_dash(labeling_of(c, i)), wl);
+                print_cell(or_dash(seinstall_check_get_mount_label(c, i)), wb);
+                printf("%s\n",
                        seinstall_verdict_to_string(seinstall_check_get_mount_verdict(c, i)));
+        }
 
         for (size_t i = 0; i < n; i++) {
                 enum seinstall_verdict v = seinstall_check_get_mount_verdict(c, i);
