@@ -8,7 +8,8 @@
 #   1M    the whole copy (about 170k entries here) under the root, then copies of it under
 #         /srv/replica-N/ until the tree holds 1,000,000 entries
 #   links 20,000 files in 200 directories, each with 5 names (100,000 names in all)
-# Every run starts from an unlabeled tree with warm caches. The checks:
+# Every run starts from an unlabeled tree with warm caches. SCALE_TREES=0 runs only the
+# hard-link part. The checks:
 # - seinstall's peak memory at 1M stays within SCALE_RSS_GROWTH_MIB (default 16) of its peak at
 #   100k: memory follows the depth and width of the tree, not its size;
 # - on the hard-link tree seinstall writes each inode's label once (lsetxattr/fsetxattr/setxattr
@@ -48,6 +49,7 @@ new_fs() { # new_fs NAME SIZE INODES: a mounted empty ext4 at $d/NAME
         mount_image "$d/$1.img" "$d/$1"
 }
 
+if [ "${SCALE_TREES:-1}" = 1 ]; then
 t0=$(date +%s)
 echo "building the 100k tree..."
 new_fs small 3G 300000
@@ -73,6 +75,7 @@ echo "timing..."
 measure 100k "$d/small"
 dump_labels "$d/small" "$d/small.newest"
 measure 1M "$d/big"
+fi
 
 echo "the hard-link tree..."
 new_fs links 2G 200000
@@ -89,10 +92,7 @@ N_FLAT=$(find "$L" -xdev | wc -l)
 timed out "$SEINSTALL" relabel --root "$L" --no-progress
 RSS_FLAT=$((${out#* } / 1024))
 for k in 1 2 3 4; do
-        for dd in $(seq 1 200); do
-                mkdir -p "$L/var/lib/data/n$k/d$dd"
-                (cd "$L/usr/share/data/d$dd" && for f in f*; do ln "$f" "$L/var/lib/data/n$k/d$dd/$f"; done)
-        done
+        cp -al "$L/usr/share/data" "$L/var/lib/data/n$k" || fail "cp -al"
 done
 N_LINKS=$(find "$L" -xdev | wc -l)
 N_INODES=$(find "$L" -xdev -printf '%i\n' | sort -u | wc -l)
@@ -113,7 +113,26 @@ if command -v strace >/dev/null; then
                 "$SEINSTALL" relabel --root "$L" --no-progress >/dev/null 2>&1
         WRITES=$(awk '$NF ~ /setxattr$/ {n += $4} END {print n + 0}' "$d/strace")
 fi
-ldiff=$(diff "$d/links.seinstall" "$d/links.newest" | grep -c '^<')
+# Labels that differ, and how many of them are on files with one name: the newest setfiles
+# gives a file with several names the label of whichever name its walk meets first (ext4's
+# directory order), seinstall that of the name that sorts first, on purpose (README).
+(cd "$L" && find . -xdev -type f -links +1) >"$d/multi"
+read -r ldiff lsingle < <(python3 - "$d/links.seinstall" "$d/links.newest" "$d/multi" <<'PY'
+import sys
+def dump(f):
+    d, name = {}, None
+    for line in open(f, errors="surrogateescape"):
+        if line.startswith("# file: "):
+            name = line[8:].rstrip("\n")
+        elif line.startswith("security.selinux=") and name is not None:
+            d[name] = line.rstrip("\n")
+    return d
+a, b = dump(sys.argv[1]), dump(sys.argv[2])
+multi = set(l.rstrip("\n") for l in open(sys.argv[3], errors="surrogateescape"))
+diff = [k for k in set(a) | set(b) if a.get(k) != b.get(k)]
+print(len(diff), sum(1 for k in diff if k not in multi))
+PY
+)
 
 echo
 echo "scale: seinstall relabel and the newest setfiles ($NEWEST, setfiles-driver -F -T 0)"
@@ -121,6 +140,7 @@ echo "machine: $(machine)"
 echo "load: before $START_LOAD"
 echo "      after  $(uptime)"
 echo "unlabeled trees, warm caches, one run each; every file empty"
+if [ "${SCALE_TREES:-1}" = 1 ]; then
 printf '\n%-26s %10s %10s %10s %10s\n' tree "seinstall" "newest-T0" "sei MiB" "new MiB"
 printf '%-26s %9ss %9ss %10s %10s\n' "100k ($N_SMALL entries)" "${TIME[seinstall 100k]}" \
         "${TIME[newest-T0 100k]}" "${RSS[seinstall 100k]}" "${RSS[newest-T0 100k]}"
@@ -131,21 +151,26 @@ printf '%-26s %9sx %9sx %9sx %9sx\n' "growth 100k -> 1M" \
         "$(ratio "${TIME[newest-T0 1M]}" "${TIME[newest-T0 100k]}")" \
         "$(ratio "${RSS[seinstall 1M]}" "${RSS[seinstall 100k]}")" \
         "$(ratio "${RSS[newest-T0 1M]}" "${RSS[newest-T0 100k]}")"
+fi
 echo
 echo "hard links: $N_LINKS names, $N_INODES inodes: seinstall $T_LINKS s, $RSS_LINKS MiB" \
         "($RSS_FLAT MiB for the same $N_FLAT-entry tree before the extra names);" \
         "newest-T0 $T_LINKS_NEW s, $RSS_LINKS_NEW MiB"
 [ -n "$WRITES" ] && echo "hard links: seinstall wrote $WRITES labels for $N_INODES inodes"
-echo "labels on the hard-link tree: $ldiff differ from the newest setfiles'"
+echo "labels on the hard-link tree: $ldiff differ from the newest setfiles', $lsingle of them on files with one name"
 
-big_rss=${RSS[seinstall 1M]}
-small_rss=${RSS[seinstall 100k]}
-grow=$((big_rss - small_rss))
-[ "$grow" -le "$GROWTH_MAX" ] ||
-        fail "seinstall's peak memory grew by $grow MiB from 100k to 1M (bound: $GROWTH_MAX MiB)"
+if [ "${SCALE_TREES:-1}" = 1 ]; then
+        big_rss=${RSS[seinstall 1M]}
+        small_rss=${RSS[seinstall 100k]}
+        grow=$((big_rss - small_rss))
+        [ "$grow" -le "$GROWTH_MAX" ] ||
+                fail "seinstall's peak memory grew by $grow MiB from 100k to 1M (bound: $GROWTH_MAX MiB)"
+        echo "ok: peak memory +$grow MiB from 100k to 1M (bound $GROWTH_MAX)"
+fi
 [ $((RSS_LINKS - RSS_FLAT)) -le "$LINKS_MAX" ] ||
         fail "100,000 hard links took $((RSS_LINKS - RSS_FLAT)) MiB more (bound: $LINKS_MAX MiB)"
-[ -z "$WRITES" ] || [ "$WRITES" -le "$N_INODES" ] ||
+# (+1: seinstall's check that the filesystem keeps security.selinux, on an O_TMPFILE)
+[ -z "$WRITES" ] || [ "$WRITES" -le $((N_INODES + 1)) ] ||
         fail "seinstall wrote $WRITES labels for $N_INODES inodes"
-[ "$ldiff" = 0 ] || { diff "$d/links.seinstall" "$d/links.newest" | head -20; fail "labels differ"; }
-echo "ok: peak memory +$grow MiB from 100k to 1M (bound $GROWTH_MAX), +$((RSS_LINKS - RSS_FLAT)) MiB for 80,000 extra names (bound $LINKS_MAX)"
+[ "$lsingle" = 0 ] || { diff "$d/links.seinstall" "$d/links.newest" | head -20; fail "labels differ on files with one name"; }
+echo "ok: +$((RSS_LINKS - RSS_FLAT)) MiB for 80,000 extra names (bound $LINKS_MAX)"
