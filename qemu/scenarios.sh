@@ -433,7 +433,7 @@ scenario_first_boot() {
                 bad "the good scenario did not get to the first boot: nothing to continue from"
                 return
         fi
-        local L cmdline root=$WORK/good.qcow2
+        local L cmdline t root=$WORK/good.qcow2
         # The good scenario's boot showed the screen and chose Permissive with Down, Space, F12.
         L=$LOGDIR/good-boot.log
         if grep -q '^step firstboot-drawn' <<<"$GOOD_STEPS"; then
@@ -496,6 +496,14 @@ scenario_first_boot() {
         expect_match "after choosing Enforcing: the kernel command line" "(^| )security=selinux( |$)" "$cmdline"
         expect_match "after choosing Enforcing: a relabel is scheduled" "^/(etc/selinux/)?\.autorelabel" \
                 "$(tr -d '\r' <"$L" | grep -E '^/(etc/selinux/)?\.autorelabel' | head -n 1)"
+        # The screen's own words: "SELINUX=permissive in /etc/selinux/config until the relabel
+        # is done". With the config left at disabled no policy loads, and no relabel can run.
+        t=$(disk_cat "$root" /etc/selinux/config | sed -n 's/^SELINUX=//p')
+        if [ "$t" != permissive ]; then
+                bad "after choosing Enforcing from Disabled: /etc/selinux/config says SELINUX=$t, not permissive: no policy loads at the next boot, so the scheduled relabel can never run"
+                return
+        fi
+        ok "after choosing Enforcing: SELINUX=permissive until the relabel"
         relabel_steps >"$WORK/fb-relabel.script"
         boot fb-relabel "$WORK/fb-relabel.script" "$cmdline" "$root" "$WORK/home.img" ||
                 { bad "the relabel boot did not relabel and reboot (see above)"; return; }
