@@ -20,7 +20,7 @@ static void usage(FILE *f)
 
 static const char *get(const struct seinstall_avc_report *rep, size_t i, const char *f)
 {
-        return seinstall_avc_group_get(rep, i, f);
+        return seinstall_avc_report_get_group_field(rep, i, f);
 }
 
 /* A field for human output: escaped so that names from the log cannot drive the terminal. */
@@ -32,39 +32,13 @@ static const char *esc(const struct seinstall_avc_report *rep, size_t i, const c
 
 static int print_json(const struct seinstall_avc_report *rep)
 {
-        static const char *const fields[] = {"domain",   "type",     "tclass", "perms",
-                                             "scontext", "tcontext", "path",   "name",
-                                             "comm",     "expected", "fix"};
-        size_t n = seinstall_avc_report_get_n_groups(rep);
-        size_t total = seinstall_avc_report_get_n_denials(rep);
-        size_t label = seinstall_avc_report_get_n_label(rep);
-        struct json j = {0};
+        _cleanup_free_ char *doc = NULL;
+        int r = seinstall_avc_report_to_json(rep, &doc);
 
-        json_object_begin(&j);
-        json_kv_string(&j, "source", seinstall_avc_report_get_source(rep));
-        json_kv_uint(&j, "denials", total);
-        json_kv_uint(&j, "caused_by_label", label);
-        json_kv_uint(&j, "caused_by_policy", total - label);
-        for (int pass = 0; pass < 2; pass++) {
-                enum seinstall_avc_cause want =
-                    pass ? SEINSTALL_AVC_CAUSE_POLICY : SEINSTALL_AVC_CAUSE_LABEL;
-
-                json_key(&j, pass ? "policy" : "label");
-                json_array_begin(&j);
-                for (size_t i = 0; i < n; i++) {
-                        if (seinstall_avc_group_get_cause(rep, i) != want)
-                                continue;
-                        json_object_begin(&j);
-                        json_kv_uint(&j, "count", seinstall_avc_group_get_count(rep, i));
-                        json_kv_bool(&j, "permissive", seinstall_avc_group_get_permissive(rep, i));
-                        for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]); k++)
-                                json_kv_string(&j, fields[k], get(rep, i, fields[k]));
-                        json_object_end(&j);
-                }
-                json_array_end(&j);
-        }
-        json_object_end(&j);
-        return cli_print_json(&j);
+        if (r < 0)
+                return cli_error(r, "writing the JSON document: %s", strerror(-r));
+        printf("%s\n", doc);
+        return 0;
 }
 
 static void print_text(const struct seinstall_avc_report *rep)
@@ -80,7 +54,8 @@ static void print_text(const struct seinstall_avc_report *rep)
                 printf("\nCaused by labels (relabel these files):\n");
                 for (size_t i = 0; i < n; i++) {
                         const char *path = esc(rep, i, "path"), *want = esc(rep, i, "expected");
-                        if (seinstall_avc_group_get_cause(rep, i) != SEINSTALL_AVC_CAUSE_LABEL)
+                        if (seinstall_avc_report_get_group_cause(rep, i) !=
+                            SEINSTALL_AVC_CAUSE_LABEL)
                                 continue;
                         printf("  %s\n", path                  ? path
                                          : esc(rep, i, "name") ? esc(rep, i, "name")
@@ -90,8 +65,8 @@ static void print_text(const struct seinstall_avc_report *rep)
                         printf("    denied { %s } to %s (%s), %u time%s\n", esc(rep, i, "perms"),
                                esc(rep, i, "domain"),
                                esc(rep, i, "comm") ? esc(rep, i, "comm") : "?",
-                               seinstall_avc_group_get_count(rep, i),
-                               seinstall_avc_group_get_count(rep, i) == 1 ? "" : "s");
+                               seinstall_avc_report_get_group_count(rep, i),
+                               seinstall_avc_report_get_group_count(rep, i) == 1 ? "" : "s");
                         printf("    fix: %s\n", esc(rep, i, "fix"));
                 }
         }
@@ -101,16 +76,18 @@ static void print_text(const struct seinstall_avc_report *rep)
                        "denied");
                 for (size_t i = 0; i < n; i++) {
                         const char *path = esc(rep, i, "path"), *name = esc(rep, i, "name");
-                        if (seinstall_avc_group_get_cause(rep, i) != SEINSTALL_AVC_CAUSE_POLICY)
+                        if (seinstall_avc_report_get_group_cause(rep, i) !=
+                            SEINSTALL_AVC_CAUSE_POLICY)
                                 continue;
                         printf("  %6u  %-24s %-24s %-12s { %s }%s%s%s\n",
-                               seinstall_avc_group_get_count(rep, i), esc(rep, i, "domain"),
+                               seinstall_avc_report_get_group_count(rep, i), esc(rep, i, "domain"),
                                esc(rep, i, "type"), esc(rep, i, "tclass"), esc(rep, i, "perms"),
                                path || name ? "  e.g. " : "",
                                path   ? path
                                : name ? name
                                       : "",
-                               seinstall_avc_group_get_permissive(rep, i) ? "  (permissive)" : "");
+                               seinstall_avc_report_get_group_permissive(rep, i) ? "  (permissive)"
+                                                                                 : "");
                 }
         }
 }
@@ -154,7 +131,7 @@ int cmd_avc(int argc, char **argv)
                 r = print_json(rep);
         else
                 print_text(rep);
-        seinstall_avc_report_unref(rep);
+        seinstall_avc_report_free(rep);
         seinstall_unref(ctx);
         return common.json ? r : EXIT_OK;
 }

@@ -648,9 +648,15 @@ enum seinstall_avc_cause {
  * fails; seinstall_last_error() says which file and what to do. */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_avc_read(struct seinstall_ctx *ctx, const char *log,
                                                       struct seinstall_avc_report **ret);
-/* Free a report (one owner, no ref). Accepts NULL; returns NULL. */
+/* Free a report (one owner). Accepts NULL; returns NULL. */
 SEINSTALL_EXPORT struct seinstall_avc_report *
-seinstall_avc_report_unref(struct seinstall_avc_report *rep);
+seinstall_avc_report_free(struct seinstall_avc_report *rep);
+/* The report as one JSON document (the `avc --json` document): source, denials,
+ * caused_by_label, caused_by_policy, and the groups in "label" and "policy", each with count,
+ * permissive and the fields of seinstall_avc_report_get_group_field(). Returns 0 and a string the
+ * caller frees, -EINVAL, -ENOMEM. */
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_avc_report_to_json(const struct seinstall_avc_report *rep, char **ret);
 /* The log that was read (a path). Owned by @rep. */
 SEINSTALL_EXPORT const char *
 seinstall_avc_report_get_source(const struct seinstall_avc_report *rep);
@@ -660,19 +666,20 @@ SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_label(const struct seinstall_
 /* Groups of identical denials, in the order they were first seen. */
 SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_groups(const struct seinstall_avc_report *rep);
 SEINSTALL_EXPORT enum seinstall_avc_cause
-seinstall_avc_group_get_cause(const struct seinstall_avc_report *rep, size_t i);
+seinstall_avc_report_get_group_cause(const struct seinstall_avc_report *rep, size_t i);
 /* How many denials the group holds; whether every one was logged with permissive=1. */
-SEINSTALL_EXPORT unsigned seinstall_avc_group_get_count(const struct seinstall_avc_report *rep,
-                                                        size_t i);
-SEINSTALL_EXPORT bool seinstall_avc_group_get_permissive(const struct seinstall_avc_report *rep,
-                                                         size_t i);
+SEINSTALL_EXPORT unsigned
+seinstall_avc_report_get_group_count(const struct seinstall_avc_report *rep, size_t i);
+SEINSTALL_EXPORT bool
+seinstall_avc_report_get_group_permissive(const struct seinstall_avc_report *rep, size_t i);
 /* Fields of group @i, owned by @rep, NULL when unknown: "domain" (the source type), "type"
  * (the object's type), "tclass", "perms" ("read open"), "scontext", "tcontext" (the label the
  * object has), "path" (from path=, auditd's PATH record, or found by device and inode), "name",
  * "comm" (of the first denial), "expected" (the label file contexts give the path; LABEL only),
  * "fix" (a command that fixes it; LABEL only). Any other @field: NULL. */
-SEINSTALL_EXPORT const char *seinstall_avc_group_get(const struct seinstall_avc_report *rep,
-                                                     size_t i, const char *field);
+SEINSTALL_EXPORT const char *
+seinstall_avc_report_get_group_field(const struct seinstall_avc_report *rep, size_t i,
+                                     const char *field);
 
 /* ===== first boot ========================================================================= */
 /* (owned by firstboot model in the library where shared with the installer) */

@@ -346,7 +346,7 @@ static void group_free(struct avc_group *g)
 }
 
 SEINSTALL_EXPORT struct seinstall_avc_report *
-seinstall_avc_report_unref(struct seinstall_avc_report *rep)
+seinstall_avc_report_free(struct seinstall_avc_report *rep)
 {
         if (!rep)
                 return NULL;
@@ -363,7 +363,7 @@ struct seinstall_avc_report *si_avc_report_new(const char *source)
         struct seinstall_avc_report *rep = calloc(1, sizeof(*rep));
 
         if (rep && !(rep->source = strdup(source)))
-                rep = seinstall_avc_report_unref(rep);
+                rep = seinstall_avc_report_free(rep);
         return rep;
 }
 
@@ -852,7 +852,7 @@ SEINSTALL_EXPORT int seinstall_avc_read(struct seinstall_ctx *ctx, const char *l
         r = si_avc_classify_text(ctx, fc, text, len, since, streq(ctx->root, "/"), rep);
         si_fcontext_free(fc);
         if (r < 0) {
-                seinstall_avc_report_unref(rep);
+                seinstall_avc_report_free(rep);
                 return r;
         }
         *ret = rep;
@@ -885,28 +885,29 @@ static const struct avc_group *group(const struct seinstall_avc_report *rep, siz
 }
 
 SEINSTALL_EXPORT enum seinstall_avc_cause
-seinstall_avc_group_get_cause(const struct seinstall_avc_report *rep, size_t i)
+seinstall_avc_report_get_group_cause(const struct seinstall_avc_report *rep, size_t i)
 {
         const struct avc_group *g = group(rep, i);
         return g ? g->cause : SEINSTALL_AVC_CAUSE_POLICY;
 }
 
-SEINSTALL_EXPORT unsigned seinstall_avc_group_get_count(const struct seinstall_avc_report *rep,
-                                                        size_t i)
+SEINSTALL_EXPORT unsigned
+seinstall_avc_report_get_group_count(const struct seinstall_avc_report *rep, size_t i)
 {
         const struct avc_group *g = group(rep, i);
         return g ? g->count : 0;
 }
 
-SEINSTALL_EXPORT bool seinstall_avc_group_get_permissive(const struct seinstall_avc_report *rep,
-                                                         size_t i)
+SEINSTALL_EXPORT bool
+seinstall_avc_report_get_group_permissive(const struct seinstall_avc_report *rep, size_t i)
 {
         const struct avc_group *g = group(rep, i);
         return g && g->permissive;
 }
 
-SEINSTALL_EXPORT const char *seinstall_avc_group_get(const struct seinstall_avc_report *rep,
-                                                     size_t i, const char *field)
+SEINSTALL_EXPORT const char *
+seinstall_avc_report_get_group_field(const struct seinstall_avc_report *rep, size_t i,
+                                     const char *field)
 {
         const struct avc_group *g = group(rep, i);
         const struct {
@@ -930,4 +931,43 @@ SEINSTALL_EXPORT const char *seinstall_avc_group_get(const struct seinstall_avc_
                 if (streq(field, f[k].name))
                         return f[k].value;
         return NULL;
+}
+
+SEINSTALL_EXPORT int seinstall_avc_report_to_json(const struct seinstall_avc_report *rep,
+                                                  char **ret)
+{
+        static const char *const fields[] = {"domain",   "type",     "tclass", "perms",
+                                             "scontext", "tcontext", "path",   "name",
+                                             "comm",     "expected", "fix"};
+        struct json j = {0};
+
+        if (!rep || !ret)
+                return -EINVAL;
+        json_object_begin(&j);
+        json_kv_string(&j, "source", rep->source);
+        json_kv_uint(&j, "denials", rep->n_denials);
+        json_kv_uint(&j, "caused_by_label", rep->n_label);
+        json_kv_uint(&j, "caused_by_policy", rep->n_denials - rep->n_label);
+        for (int pass = 0; pass < 2; pass++) {
+                enum seinstall_avc_cause want =
+                    pass ? SEINSTALL_AVC_CAUSE_POLICY : SEINSTALL_AVC_CAUSE_LABEL;
+
+                json_key(&j, pass ? "policy" : "label");
+                json_array_begin(&j);
+                for (size_t i = 0; i < rep->n_groups; i++) {
+                        if (rep->groups[i].cause != want)
+                                continue;
+                        json_object_begin(&j);
+                        json_kv_uint(&j, "count", rep->groups[i].count);
+                        json_kv_bool(&j, "permissive", rep->groups[i].permissive);
+                        for (size_t k = 0; k < ELEMENTSOF(fields); k++)
+                                json_kv_string(
+                                    &j, fields[k],
+                                    seinstall_avc_report_get_group_field(rep, i, fields[k]));
+                        json_object_end(&j);
+                }
+                json_array_end(&j);
+        }
+        json_object_end(&j);
+        return json_steal(&j, ret);
 }

@@ -354,7 +354,7 @@ struct seinstall_avc_report;
 int si_avc_classify_text(struct seinstall_ctx *ctx, struct si_fcontext *fc, const char *text,
                          size_t len, unsigned long long since, bool live,
                          struct seinstall_avc_report *rep);
-/* An empty report of the log @source (free with seinstall_avc_report_unref()), or NULL. */
+/* An empty report of the log @source (free with seinstall_avc_report_free()), or NULL. */
 struct seinstall_avc_report *si_avc_report_new(const char *source);
 
 #endif

@@ -39,13 +39,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 if (si_avc_classify_text(ctx, NULL, text, size, 0, false, rep) == 0) {
                         groups = seinstall_avc_report_get_n_groups(rep);
                         for (size_t i = 0; i < groups; i++)
-                                total += seinstall_avc_group_get_count(rep, i);
+                                total += seinstall_avc_report_get_group_count(rep, i);
                         if (total > seinstall_avc_report_get_n_denials(rep) ||
                             seinstall_avc_report_get_n_label(rep) >
                                 seinstall_avc_report_get_n_denials(rep))
                                 abort();
                 }
-                seinstall_avc_report_unref(rep);
+                seinstall_avc_report_free(rep);
         }
         seinstall_unref(ctx);
         return 0;

@@ -221,7 +221,7 @@ static struct seinstall_avc_report *classify(const char *root, const char *log)
 
 static const char *get(const struct seinstall_avc_report *r, size_t i, const char *f)
 {
-        return seinstall_avc_group_get(r, i, f);
+        return seinstall_avc_report_get_group_field(r, i, f);
 }
 
 START_TEST(test_classify)
@@ -277,37 +277,37 @@ START_TEST(test_classify)
         ck_assert_uint_eq(seinstall_avc_report_get_n_label(r), 4);
         ck_assert_uint_eq(seinstall_avc_report_get_n_groups(r), 5);
         /* 0: /etc/shadow, twice */
-        ck_assert_int_eq(seinstall_avc_group_get_cause(r, 0), SEINSTALL_AVC_CAUSE_LABEL);
-        ck_assert_uint_eq(seinstall_avc_group_get_count(r, 0), 2);
-        ck_assert(seinstall_avc_group_get_permissive(r, 0));
+        ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 0), SEINSTALL_AVC_CAUSE_LABEL);
+        ck_assert_uint_eq(seinstall_avc_report_get_group_count(r, 0), 2);
+        ck_assert(seinstall_avc_report_get_group_permissive(r, 0));
         ck_assert_str_eq(get(r, 0, "path"), "/etc/shadow");
         ck_assert_str_eq(get(r, 0, "tcontext"), "system_u:object_r:etc_t:s0");
         ck_assert_str_eq(get(r, 0, "expected"), "system_u:object_r:shadow_t:s0");
         ck_assert_str_eq(get(r, 0, "fix"), "restorecon -F /etc/shadow");
         ck_assert_str_eq(get(r, 0, "domain"), "passwd_t");
         /* 1: the policy's write to var_log_t, twice, enforcing */
-        ck_assert_int_eq(seinstall_avc_group_get_cause(r, 1), SEINSTALL_AVC_CAUSE_POLICY);
-        ck_assert_uint_eq(seinstall_avc_group_get_count(r, 1), 2);
-        ck_assert(!seinstall_avc_group_get_permissive(r, 1));
+        ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 1), SEINSTALL_AVC_CAUSE_POLICY);
+        ck_assert_uint_eq(seinstall_avc_report_get_group_count(r, 1), 2);
+        ck_assert(!seinstall_avc_report_get_group_permissive(r, 1));
         ck_assert_str_eq(get(r, 1, "domain"), "logrotate_t");
         ck_assert_str_eq(get(r, 1, "type"), "var_log_t");
         ck_assert_str_eq(get(r, 1, "perms"), "write");
         ck_assert_ptr_null(get(r, 1, "fix"));
         /* 2: the file with spaces in its name, in a home directory */
-        ck_assert_int_eq(seinstall_avc_group_get_cause(r, 2), SEINSTALL_AVC_CAUSE_LABEL);
+        ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 2), SEINSTALL_AVC_CAUSE_LABEL);
         ck_assert_str_eq(get(r, 2, "path"), "/home/user/notes a b.txt");
         ck_assert_str_eq(get(r, 2, "expected"), "system_u:object_r:user_home_t:s0");
         ck_assert_str_eq(get(r, 2, "fix"), "restorecon -F '/home/user/notes a b.txt'");
         /* 3: unlabeled, no path: the whole-system fix */
-        ck_assert_int_eq(seinstall_avc_group_get_cause(r, 3), SEINSTALL_AVC_CAUSE_LABEL);
+        ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 3), SEINSTALL_AVC_CAUSE_LABEL);
         ck_assert_ptr_null(get(r, 3, "path"));
         ck_assert_str_eq(get(r, 3, "fix"), "seinstall verify --fix");
         /* 4: a capability */
-        ck_assert_int_eq(seinstall_avc_group_get_cause(r, 4), SEINSTALL_AVC_CAUSE_POLICY);
+        ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 4), SEINSTALL_AVC_CAUSE_POLICY);
         ck_assert_str_eq(get(r, 4, "tclass"), "capability");
         ck_assert_ptr_null(get(r, 4, "nonsense"));
         ck_assert_ptr_null(get(r, 9, "path"));
-        seinstall_avc_report_unref(r);
+        seinstall_avc_report_free(r);
 }
 END_TEST
 
@@ -376,7 +376,7 @@ START_TEST(test_live_dev_ino)
         /* the search is bounded: on a huge filesystem it may give up, never name another file */
         if (get(rep, 0, "path"))
                 ck_assert_str_eq(get(rep, 0, "path"), f);
-        seinstall_avc_report_unref(rep);
+        seinstall_avc_report_free(rep);
         seinstall_unref(ctx);
 }
 END_TEST
