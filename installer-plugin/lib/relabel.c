@@ -116,18 +116,14 @@ static void label_entry(struct si_walker *w, int fd, int dfd, const char *name, 
                 r = lsetxattr(xname, XATTR_SELINUX, want, strlen(want) + 1, 0);
         if (r < 0) {
                 if (errno == EINVAL) {
-                        pthread_mutex_lock(&j->lock);
-                        if (!j->fatal)
-                                si_error(j->ctx, -EPERM,
-                                         "The running system refused the label %s for %s "
-                                         "(EINVAL): its own SELinux policy does not know this "
-                                         "context of the target's policy. Run the installer "
-                                         "with SELinux permissive (enforcing=0) or disabled, "
-                                         "then relabel again.",
-                                         want, shown);
-                        pthread_mutex_unlock(&j->lock);
                         si_walk_count(w, SEINSTALL_RELABEL_ERRORS);
-                        si_walk_fatal(j, -EPERM);
+                        si_walk_fail(j, -EPERM,
+                                     "The running system refused the label %s for %s "
+                                     "(EINVAL): its own SELinux policy does not know this "
+                                     "context of the target's policy. Run the installer "
+                                     "with SELinux permissive (enforcing=0) or disabled, "
+                                     "then relabel again.",
+                                     want, shown);
                         return;
                 }
                 if (errno == ENOENT)

@@ -37,6 +37,17 @@ struct si_walk_work {
         uint64_t mnt; /* mount ID of the directory (statx STATX_MNT_ID) */
 };
 
+/* A message queued for the caller's thread; @err != 0 makes it the context's last error. */
+struct si_walk_msg {
+        struct si_walk_msg *next;
+        int priority;
+        int err;
+        char text[];
+};
+
+/* Messages beyond this many wait in no queue: they are counted and reported as dropped. */
+#define MAX_QUEUED_MSGS 1000
+
 struct si_walk_link {
         dev_t dev;
         ino_t ino;
@@ -172,6 +183,88 @@ void si_walk_fatal(struct si_walk *j, int err)
         atomic_store(&j->abort, true);
         pthread_cond_broadcast(&j->cond);
         pthread_mutex_unlock(&j->lock);
+}
+
+/* Queue a message (the lock held). */
+static void msg_queue_locked(struct si_walk *j, int priority, int err, const char *fmt, va_list ap)
+{
+        struct si_walk_msg *m;
+        char *text = NULL;
+
+        if (j->nmsgs >= MAX_QUEUED_MSGS || vasprintf(&text, fmt, ap) < 0) {
+                j->msgs_dropped++;
+                return;
+        }
+        m = malloc(sizeof(*m) + strlen(text) + 1);
+        if (!m) {
+                free(text);
+                j->msgs_dropped++;
+                return;
+        }
+        *m = (struct si_walk_msg){.priority = priority, .err = err};
+        strcpy(m->text, text);
+        free(text);
+        if (!j->msgs_tail)
+                j->msgs_tail = &j->msgs;
+        *j->msgs_tail = m;
+        j->msgs_tail = &m->next;
+        j->nmsgs++;
+}
+
+void si_walk_log(struct si_walk *j, int priority, const char *fmt, ...)
+{
+        va_list ap;
+
+        pthread_mutex_lock(&j->lock);
+        va_start(ap, fmt);
+        msg_queue_locked(j, priority, 0, fmt, ap);
+        va_end(ap);
+        /* wake the caller's thread, which waits on the same condition as idle workers */
+        pthread_cond_broadcast(&j->cond);
+        pthread_mutex_unlock(&j->lock);
+}
+
+void si_walk_fail(struct si_walk *j, int err, const char *fmt, ...)
+{
+        va_list ap;
+
+        pthread_mutex_lock(&j->lock);
+        if (!j->fatal) {
+                va_start(ap, fmt);
+                msg_queue_locked(j, SEINSTALL_LOG_ERR, err, fmt, ap);
+                va_end(ap);
+                j->fatal = err;
+        }
+        atomic_store(&j->abort, true);
+        pthread_cond_broadcast(&j->cond);
+        pthread_mutex_unlock(&j->lock);
+}
+
+/* Hand the queued messages to the context's log callback. Only the thread that runs the walk
+ * calls this, without the lock held (the callback may take its time). */
+static void msgs_flush(struct si_walk *j)
+{
+        struct si_walk_msg *m;
+        size_t dropped;
+
+        pthread_mutex_lock(&j->lock);
+        m = TAKE_PTR(j->msgs);
+        j->msgs_tail = &j->msgs;
+        j->nmsgs = 0;
+        dropped = j->msgs_dropped;
+        j->msgs_dropped = 0;
+        pthread_mutex_unlock(&j->lock);
+        while (m) {
+                struct si_walk_msg *next = m->next;
+                if (m->err)
+                        (void) si_error(j->ctx, m->err, "%s", m->text);
+                else
+                        si_log(j->ctx, m->priority, "%s", m->text);
+                free(m);
+                m = next;
+        }
+        if (dropped > 0)
+                si_warn(j->ctx, "%zu more messages of the relabel walk were dropped", dropped);
 }
 
 static int add_skipped(struct si_walk *j, const char *path, const char *fstype, const char *reason)
@@ -722,6 +815,7 @@ double si_walk_now(void)
 
 int si_walk_init(struct si_walk *j)
 {
+        j->msgs_tail = &j->msgs;
         if (pthread_mutex_init(&j->lock, NULL) != 0)
                 return -ENOMEM;
         if (pthread_cond_init(&j->cond, NULL) != 0) {
@@ -749,6 +843,7 @@ void si_walk_done(struct si_walk *j)
                 free(j->links[i].path);
         free(j->links);
         j->links = NULL;
+        msgs_flush(j);
         pthread_mutex_destroy(&j->lock);
         pthread_cond_destroy(&j->cond);
 }
@@ -803,25 +898,28 @@ static int threads_run(struct si_walk *j, seinstall_relabel_progress_fn progress
                         ts.tv_nsec -= 1000000000;
                 }
                 pthread_cond_timedwait(&j->cond, &j->lock, &ts);
-                if (progress && j->running > 0) {
+                if (j->msgs || (progress && j->running > 0)) {
                         unsigned long long total = j->total_estimate;
                         pthread_mutex_unlock(&j->lock);
-                        progress(userdata, si_walk_count_total(j, SEINSTALL_RELABEL_SEEN), total,
-                                 si_walk_now() - start);
+                        msgs_flush(j);
+                        if (progress && j->running > 0)
+                                progress(userdata, si_walk_count_total(j, SEINSTALL_RELABEL_SEEN),
+                                         total, si_walk_now() - start);
                         pthread_mutex_lock(&j->lock);
                 }
         }
         pthread_mutex_unlock(&j->lock);
         for (unsigned i = 0; i < started; i++)
                 pthread_join(j->workers[i].thread, NULL);
+        msgs_flush(j);
         if (progress)
                 progress(userdata, si_walk_count_total(j, SEINSTALL_RELABEL_SEEN),
                          j->total_estimate, si_walk_now() - start);
         return j->fatal;
 }
 
-int si_walk_run(struct si_walk *j, int root_fd, seinstall_relabel_progress_fn progress,
-                void *userdata, double start)
+static int walk_run(struct si_walk *j, int root_fd, seinstall_relabel_progress_fn progress,
+                    void *userdata, double start)
 {
         _cleanup_close_ int fd = root_fd;
         struct stat st;
@@ -853,4 +951,14 @@ int si_walk_run(struct si_walk *j, int root_fd, seinstall_relabel_progress_fn pr
                 return r;
         links_label(j, &j->workers[0]);
         return j->fatal;
+}
+
+int si_walk_run(struct si_walk *j, int root_fd, seinstall_relabel_progress_fn progress,
+                void *userdata, double start)
+{
+        int r = walk_run(j, root_fd, progress, userdata, start);
+
+        /* what the root, the hard links or a failed start left to say */
+        msgs_flush(j);
+        return r;
 }

@@ -37,6 +37,7 @@ typedef void (*si_walk_visit_fn)(struct si_walker *w, int fd, int dfd, const cha
 
 struct si_walk_link;
 struct si_walk_work;
+struct si_walk_msg;
 
 struct si_walk {
         /* set by the caller before si_walk_init() */
@@ -62,6 +63,8 @@ struct si_walk {
         unsigned long long total_estimate;
         struct si_walk_link *links; /* open addressing on (dev, ino) */
         size_t nlinks, links_cap;
+        struct si_walk_msg *msgs, **msgs_tail; /* log messages for the caller's thread */
+        size_t nmsgs, msgs_dropped;
 };
 
 /* Prepare @j (the caller's fields set) and release everything it holds. */
@@ -82,6 +85,13 @@ unsigned long long si_walk_count_total(struct si_walk *j, enum seinstall_relabel
 void si_walk_count(struct si_walker *w, enum seinstall_relabel_count which);
 void si_walk_error(struct si_walk *j, struct si_walker *w, const char *fmt, ...) _printf_(3, 4);
 void si_walk_fatal(struct si_walk *j, int err);
+/* Stop the whole walk with @err and, when nothing stopped it before, record the message as the
+ * context's last error (si_error). */
+void si_walk_fail(struct si_walk *j, int err, const char *fmt, ...) _printf_(3, 4);
+/* Log a message at @priority. Walking threads never call the context's log callback: the
+ * message is queued and handed to it by the thread that runs si_walk_run() (the caller's
+ * thread, as seinstall.h promises), while it waits for the walk and when it ends. */
+void si_walk_log(struct si_walk *j, int priority, const char *fmt, ...) _printf_(3, 4);
 /* The name to hand to the l*xattr calls for @name in directory @dfd (valid until the next
  * call in this thread). */
 const char *si_walk_xattr_name(struct si_walker *w, int dfd, const char *name);

@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Unit tests of the relabel entry point, seinstall_relabel(), on a small tree in a temporary
+ * directory with the host's real default policy copied into it: the labels it writes, a second
+ * run that changes nothing, a dry run that writes nothing, and the promise of seinstall.h that
+ * the log and progress callbacks run on the caller's thread, also when a walking thread meets a
+ * label the running system refuses (lsetxattr is interposed below to refuse one name with
+ * EINVAL, as a system whose own policy does not know the target's context does).
+ * `make check-tsan` runs this file again under ThreadSanitizer. */
+#include <check.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/xattr.h>
+
+#include "seinstall-private.h"
+#include "testutil.h"
+
+#define HOST_POLICY_DIR "/etc/selinux/default/policy"
+#define REFUSED_NAME    "refused-by-the-running-policy"
+
+/* The name whose label the "running system" refuses; lsetxattr() below returns EINVAL for it. */
+static atomic_bool refuse_one;
+
+int lsetxattr(const char *path, const char *name, const void *value, size_t size, int flags)
+{
+        const char *base = strrchr(path, '/');
+
+        base = base ? base + 1 : path;
+        if (atomic_load(&refuse_one) && streq(base, REFUSED_NAME)) {
+                errno = EINVAL;
+                return -1;
+        }
+        return (int) syscall(SYS_lsetxattr, path, name, value, size, flags);
+}
+
+/* What the callbacks saw. Plain (not atomic) on purpose: were a callback called from a walking
+ * thread while the caller's thread runs the progress callback, ThreadSanitizer reports it. */
+static pthread_t caller;
+static unsigned nlogs, nprogress, wrong_thread;
+static char last_log[1024];
+
+static void on_log(void *userdata, int priority, const char *message)
+{
+        (void) userdata;
+        (void) priority;
+        if (!pthread_equal(pthread_self(), caller))
+                wrong_thread++;
+        nlogs++;
+        snprintf(last_log, sizeof(last_log), "%s", message);
+}
+
+static void on_progress(void *userdata, unsigned long long done, unsigned long long total,
+                        double elapsed)
+{
+        (void) userdata;
+        (void) done;
+        (void) total;
+        (void) elapsed;
+        if (!pthread_equal(pthread_self(), caller))
+                wrong_thread++;
+        nprogress++;
+        /* reads what on_log writes */
+        if (nlogs > 0 && !last_log[0])
+                wrong_thread++;
+}
+
+static char *tmp, *root, *fc;
+
+static char *at(const char *rel)
+{
+        static char buf[4][4096];
+        static unsigned n;
+        char *b = buf[n++ % 4];
+
+        snprintf(b, sizeof(buf[0]), "%s/%s", root, rel);
+        return b;
+}
+
+static void mkdirs(const char *rel)
+{
+        _cleanup_free_ char *p = strdup(at(rel));
+
+        for (char *s = p + strlen(root) + 1; (s = strchr(s, '/')); s++) {
+                *s = '\0';
+                ck_assert(mkdir(p, 0755) == 0 || errno == EEXIST);
+                *s = '/';
+        }
+        ck_assert(mkdir(p, 0755) == 0 || errno == EEXIST);
+}
+
+static void copy_file(const char *from, const char *to)
+{
+        _cleanup_free_ char *data = NULL;
+        size_t len;
+        FILE *f;
+
+        ck_assert_int_eq(read_file_bounded(from, 64 << 20, &data, &len), 0);
+        f = fopen(to, "we");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+        ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The newest policy.N of the host's default policy, or NULL. */
+static char *host_policy(void)
+{
+        DIR *d = opendir(HOST_POLICY_DIR);
+        struct dirent *de;
+        int best = -1;
+        char *p = NULL;
+
+        if (!d)
+                return NULL;
+        while ((de = readdir(d))) {
+                int v;
+                if (sscanf(de->d_name, "policy.%d", &v) == 1 && v > best)
+                        best = v;
+        }
+        closedir(d);
+        if (best >= 0 && asprintf(&p, HOST_POLICY_DIR "/policy.%d", best) < 0)
+                p = NULL;
+        return p;
+}
+
+static const char fc_text[] = "/\t\tsystem_u:object_r:root_t:s0\n"
+                              "/.*\t\tsystem_u:object_r:default_t:s0\n"
+                              "/etc(/.*)?\tsystem_u:object_r:etc_t:s0\n"
+                              "/etc/shadow.*\t--\tsystem_u:object_r:shadow_t:s0\n"
+                              "/var(/.*)?\tsystem_u:object_r:var_t:s0\n"
+                              "/var/lib(/.*)?\tsystem_u:object_r:var_lib_t:s0\n"
+                              "/home/nolabel(/.*)?\t<<none>>\n";
+
+/* A small target: 4 levels of directories, every kind of name the walk handles differently. */
+static void setup(void)
+{
+        _cleanup_free_ char *pol = host_policy();
+
+        tmp = make_tmpdir();
+        ck_assert_int_ge(asprintf(&root, "%s/root", tmp), 0);
+        ck_assert_int_ge(asprintf(&fc, "%s/file_contexts", tmp), 0);
+        write_file(fc, fc_text);
+        ck_assert_int_eq(mkdir(root, 0755), 0);
+        mkdirs("etc/selinux/default/policy");
+        copy_file(pol, at("etc/selinux/default/policy/policy.33"));
+        write_file(at("etc/passwd"), "root:x:0:0::/root:/bin/sh\n");
+        write_file(at("etc/shadow"), "root:*::0:::::\n");
+        write_file(at("etc/hostname"), "target\n");
+        ck_assert_int_eq(link(at("etc/hostname"), at("etc/hostname.link")), 0);
+        ck_assert_int_eq(symlink("passwd", at("etc/passwd.sym")), 0);
+        mkdirs("var/lib/a/b/c");
+        write_file(at("var/lib/a/b/c/leaf"), "");
+        write_file(at("var/lib/a/" REFUSED_NAME), "");
+        mkdirs("home/nolabel/x");
+        write_file(at("home/nolabel/x/f"), "");
+        mkdirs("srv/d1/d2");
+        write_file(at("srv/d1/d2/f"), "");
+        caller = pthread_self();
+        nlogs = nprogress = wrong_thread = 0;
+        last_log[0] = '\0';
+        atomic_store(&refuse_one, false);
+}
+
+static void teardown(void)
+{
+        tmpdir_removep(&tmp);
+        free(root);
+        free(fc);
+}
+
+static char *label_of(const char *rel)
+{
+        static char buf[256];
+        ssize_t n = lgetxattr(at(rel), "security.selinux", buf, sizeof(buf) - 1);
+
+        if (n < 0)
+                return NULL;
+        while (n > 0 && buf[n - 1] == '\0')
+                n--;
+        buf[n] = '\0';
+        return buf;
+}
+
+static int relabel(unsigned flags, struct seinstall_relabel_result **ret)
+{
+        struct seinstall_ctx *ctx = NULL;
+        int r;
+
+        ck_assert_int_eq(seinstall_new(root, &ctx), 0);
+        seinstall_set_log_fn(ctx, on_log, NULL);
+        seinstall_set_log_priority(ctx, SEINSTALL_LOG_DEBUG);
+        r = seinstall_relabel(ctx, NULL, fc, 4, flags, on_progress, NULL, ret);
+        if (r < 0)
+                ck_assert_ptr_nonnull(seinstall_last_error(ctx));
+        if (r == -EPERM)
+                ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), REFUSED_NAME));
+        seinstall_unref(ctx);
+        return r;
+}
+
+START_TEST(test_relabel_small_tree)
+{
+        struct seinstall_relabel_result *res = NULL;
+
+        ck_assert_int_eq(relabel(0, &res), 0);
+        ck_assert_ptr_nonnull(res);
+        /* 26 names: the root, 15 directories, 10 files and links; the hard-linked file is
+         * labeled once, through its name that sorts first: 25 labels, 3 of them <<none>> */
+        ck_assert_uint_eq(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_ERRORS), 0);
+        ck_assert_uint_eq(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_NO_CONTEXT), 3);
+        ck_assert_uint_eq(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_CHANGED), 22);
+        ck_assert_uint_eq(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_UNCHANGED), 0);
+        ck_assert_uint_eq(seinstall_relabel_result_n_skipped(res), 0);
+        seinstall_relabel_result_unref(res);
+
+        ck_assert_str_eq(label_of(""), "system_u:object_r:root_t:s0");
+        ck_assert_str_eq(label_of("etc/passwd"), "system_u:object_r:etc_t:s0");
+        ck_assert_str_eq(label_of("etc/passwd.sym"), "system_u:object_r:etc_t:s0");
+        ck_assert_str_eq(label_of("etc/shadow"), "system_u:object_r:shadow_t:s0");
+        ck_assert_str_eq(label_of("etc/hostname.link"), "system_u:object_r:etc_t:s0");
+        ck_assert_str_eq(label_of("var/lib/a/b/c/leaf"), "system_u:object_r:var_lib_t:s0");
+        ck_assert_str_eq(label_of("var"), "system_u:object_r:var_t:s0");
+        ck_assert_str_eq(label_of("srv/d1/d2/f"), "system_u:object_r:default_t:s0");
+        ck_assert_ptr_null(label_of("home/nolabel/x/f"));
+        ck_assert_uint_eq(wrong_thread, 0);
+
+        /* a second run changes nothing */
+        ck_assert_int_eq(relabel(0, &res), 0);
+        ck_assert_uint_eq(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_CHANGED), 0);
+        ck_assert_uint_eq(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_UNCHANGED), 22);
+        seinstall_relabel_result_unref(res);
+
+        /* a dry run counts one wrong label and leaves it */
+        ck_assert_int_eq(lsetxattr(at("etc/passwd"), "security.selinux",
+                                   "system_u:object_r:tmp_t:s0",
+                                   sizeof("system_u:object_r:tmp_t:s0"), 0),
+                         0);
+        ck_assert_int_eq(relabel(SEINSTALL_RELABEL_DRY_RUN, &res), 0);
+        ck_assert_uint_eq(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_CHANGED), 1);
+        ck_assert_uint_eq(seinstall_relabel_result_n_verified(res), 0);
+        seinstall_relabel_result_unref(res);
+        ck_assert_str_eq(label_of("etc/passwd"), "system_u:object_r:tmp_t:s0");
+        ck_assert_uint_eq(wrong_thread, 0);
+}
+END_TEST
+
+START_TEST(test_relabel_verifies_boot_files)
+{
+        struct seinstall_relabel_result *res = NULL;
+        bool shadow = false;
+
+        ck_assert_int_eq(relabel(0, &res), 0);
+        for (size_t i = 0; i < seinstall_relabel_result_n_verified(res); i++) {
+                const char *actual, *expected;
+                const char *p = seinstall_relabel_result_verified(res, i, &actual, &expected);
+                ck_assert_str_eq(actual, expected);
+                shadow |= streq(p, "/etc/shadow");
+        }
+        ck_assert(shadow);
+        seinstall_relabel_result_unref(res);
+}
+END_TEST
+
+/* A walking thread meets a label the running system refuses: the run stops with -EPERM and the
+ * message reaches the log callback on the caller's thread. */
+START_TEST(test_relabel_log_on_caller_thread)
+{
+        struct seinstall_relabel_result *res = NULL;
+
+        atomic_store(&refuse_one, true);
+        ck_assert_int_eq(relabel(0, &res), -EPERM);
+        ck_assert_ptr_nonnull(res);
+        ck_assert_uint_ge(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_ERRORS), 1);
+        seinstall_relabel_result_unref(res);
+        ck_assert_uint_ge(nlogs, 1);
+        ck_assert_ptr_nonnull(strstr(last_log, "refused the label"));
+        ck_assert_ptr_nonnull(strstr(last_log, "/var/lib/a/" REFUSED_NAME));
+        ck_assert_uint_eq(wrong_thread, 0);
+}
+END_TEST
+
+START_TEST(test_relabel_bad_arguments)
+{
+        struct seinstall_ctx *ctx = NULL;
+        struct seinstall_relabel_result *res = NULL;
+
+        ck_assert_int_eq(seinstall_relabel(NULL, NULL, fc, 1, 0, NULL, NULL, &res), -EINVAL);
+        ck_assert_int_eq(seinstall_new(root, &ctx), 0);
+        ck_assert_int_eq(seinstall_relabel(ctx, NULL, fc, 1, 1u << 7, NULL, NULL, &res), -EINVAL);
+        ck_assert_int_eq(seinstall_relabel(ctx, "../x", fc, 1, 0, NULL, NULL, &res), -EINVAL);
+        ck_assert_ptr_null(res);
+        seinstall_unref(ctx);
+}
+END_TEST
+
+/* Whether this machine can run these tests: a policy to copy, a temporary directory on a
+ * filesystem that keeps security.selinux, and root to write it. Returns a reason, or NULL. */
+static const char *cannot_run(void)
+{
+        _cleanup_free_ char *pol = host_policy();
+        static const char label[] = "system_u:object_r:etc_t:s0";
+        const char *base = getenv("TMPDIR");
+        char probe[4096];
+        int fd, r;
+
+        if (!pol)
+                return "no " HOST_POLICY_DIR
+                       "/policy.N (make deps installs selinux-policy-default)";
+        if (geteuid() != 0)
+                return "needs root to write security.selinux";
+        snprintf(probe, sizeof(probe), "%s/seinstall-xattr-probe.XXXXXX", base ? base : "/tmp");
+        fd = mkstemp(probe);
+        if (fd < 0)
+                return "cannot create a file in the temporary directory";
+        r = fsetxattr(fd, "security.selinux", label, sizeof(label), 0);
+        close(fd);
+        unlink(probe);
+        if (r < 0)
+                return "the temporary directory's filesystem does not keep security.selinux";
+        return NULL;
+}
+
+int main(void)
+{
+        Suite *s = suite_create("relabel");
+        TCase *tc = tcase_create("relabel");
+        const char *why = cannot_run();
+
+        if (why) {
+                printf("SKIPPED: %s\n", why);
+                return 77;
+        }
+        tcase_add_checked_fixture(tc, setup, teardown);
+        tcase_set_timeout(tc, 120);
+        tcase_add_test(tc, test_relabel_small_tree);
+        tcase_add_test(tc, test_relabel_verifies_boot_files);
+        tcase_add_test(tc, test_relabel_log_on_caller_thread);
+        tcase_add_test(tc, test_relabel_bad_arguments);
+        suite_add_tcase(s, tc);
+        return run_suite(s);
+}
