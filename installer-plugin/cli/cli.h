@@ -99,5 +99,6 @@ int cmd_install(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_avc(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 
 #endif

@@ -22,6 +22,7 @@ static const struct {
     {"profile", cmd_profile, "show a profile's effective settings and their sources"},
     {"status", cmd_status, "show the target's SELinux state"},
     {"avc", cmd_avc, "this boot's denials: caused by a label, or by the policy"},
+    {"verify", cmd_verify, "compare every file's label with the file contexts"},
 };
 
 static void usage(FILE *f)

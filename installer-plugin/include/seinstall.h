@@ -247,7 +247,7 @@ SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_check_to_json(const struct seinstal
                                                            char **ret);
 
 /* ===== relabel ============================================================================ */
-/* (owned by fcontext.c, relabel.c)
+/* (owned by fcontext.c, relabel.c, walk.c, relabel-result.c)
  *
  * Give every file of the target the label its policy's file contexts assign, as
  * `setfiles -F -r ROOT FILE_CONTEXTS ROOT` would (full contexts, user and role included), on
@@ -330,6 +330,73 @@ seinstall_relabel_result_get_verified_expected(const struct seinstall_relabel_re
  * the caller frees, or -ENOMEM. */
 SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_relabel_result_to_json(const struct seinstall_relabel_result *r, char **ret_json);
+
+/* ===== verify ============================================================================= */
+/* (owned by verify.c, over the relabel engine)
+ *
+ * Compare every file's label with what the target policy's file contexts give it, walking as
+ * a relabel does (the same mounts, the same -F semantics) but writing nothing; with
+ * SEINSTALL_VERIFY_FIX the labels that differ, and only those, are written. Files written after
+ * the relabel (package scripts, a boot loader install) are what it finds. */
+
+struct seinstall_verify_result;
+
+#define SEINSTALL_VERIFY_FIX (1u << 0) /* write the expected label on each mismatch */
+
+/* Verify the target of @ctx. @policy_type: NULL for the target's SELINUXTYPE (else "default");
+ * @threads: 0 means one per online CPU; @flags: SEINSTALL_VERIFY_*; @progress (may be NULL)
+ * as for seinstall_relabel(). Returns 0 when every label matched (with FIX: every mismatch
+ * was fixed), 1 when labels differ (and were not fixed), or a negative errno as
+ * seinstall_relabel() (-EIO when some entries could not be read or fixed). *ret_result (if
+ * not NULL) is set whenever the walk started, also on failure; the caller unrefs it. */
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_verify(struct seinstall_ctx *ctx, const char *policy_type, unsigned threads,
+                 unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
+                 struct seinstall_verify_result **ret_result);
+/* Take and drop a reference to a result; unref frees it with the last one, accepts NULL and
+ * returns NULL. */
+SEINSTALL_EXPORT struct seinstall_verify_result *
+seinstall_verify_result_ref(struct seinstall_verify_result *r);
+SEINSTALL_EXPORT struct seinstall_verify_result *
+seinstall_verify_result_unref(struct seinstall_verify_result *r);
+
+enum seinstall_verify_count {
+        SEINSTALL_VERIFY_CHECKED = 0, /* entries walked on labeled mounts */
+        SEINSTALL_VERIFY_MISMATCHED,  /* labels that differed from the file contexts' */
+        SEINSTALL_VERIFY_FIXED,       /* of those, written (FIX) */
+        SEINSTALL_VERIFY_NO_CONTEXT,  /* no spec, or <<none>>: not compared */
+        SEINSTALL_VERIFY_ERRORS,      /* entries that could not be read or fixed */
+        SEINSTALL_VERIFY_UNLISTED,    /* mismatches in directories beyond the 10000 listed */
+};
+/* One of the counts above (0 for a NULL result or an unknown count). */
+SEINSTALL_EXPORT unsigned long long
+seinstall_verify_result_count(const struct seinstall_verify_result *r,
+                              enum seinstall_verify_count which);
+/* The mismatches grouped by directory, sorted by path: the directory, how many of its entries
+ * differed and how many were fixed. Strings owned by @r; NULL beyond the last index. */
+SEINSTALL_EXPORT size_t seinstall_verify_result_n_dirs(const struct seinstall_verify_result *r);
+SEINSTALL_EXPORT const char *seinstall_verify_result_dir(const struct seinstall_verify_result *r,
+                                                         size_t i,
+                                                         unsigned long long *ret_mismatched,
+                                                         unsigned long long *ret_fixed);
+/* The first examples (at most 3, the paths that sort first) of directory @i: path, label
+ * found (NULL: none), label expected, whether it was fixed. Owned by @r. */
+SEINSTALL_EXPORT size_t seinstall_verify_result_n_examples(const struct seinstall_verify_result *r,
+                                                           size_t i);
+SEINSTALL_EXPORT const char *
+seinstall_verify_result_example(const struct seinstall_verify_result *r, size_t i, size_t k,
+                                const char **ret_actual, const char **ret_expected,
+                                bool *ret_fixed);
+/* The walk underneath: skipped mounts, error messages, time taken. Owned by @r. */
+SEINSTALL_EXPORT const struct seinstall_relabel_result *
+seinstall_verify_result_get_relabel(const struct seinstall_verify_result *r);
+/* The whole result as one JSON object (the `verify --json` document): "fix", "entries",
+ * "mismatches", "fixed", "no_context", "errors", "unlisted", "clean", "directories" (path,
+ * mismatches, fixed, examples: path, label, expected, fixed) and "relabel", the walk's own
+ * document (root, policy, skipped mounts, error messages). Returns 0 and a string the caller
+ * frees, or -ENOMEM. */
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_verify_result_to_json(const struct seinstall_verify_result *r, char **ret_json);
 
 /* ===== policy, config, boot loader, profiles, install ===================================== */
 /* (owned by policy.c, config.c, bootcmd.c, profile.c, bootopts.c, install.c) */

@@ -23,6 +23,8 @@ struct relabel {
         struct si_walk walk;
         bool dry_run;
         bool walk_ready; /* si_walk_init() done */
+        si_relabel_mismatch_fn mismatch;
+        void *mismatch_data;
 };
 #define RELABEL(j) ((struct relabel *) ((char *) (j) -offsetof(struct relabel, walk)))
 
@@ -33,6 +35,22 @@ static void relabel_done(struct relabel *rl)
 }
 
 /* ---- labeling one entry ------------------------------------------------------------------ */
+
+/* Tell the caller's mismatch function (verify) about a label that differed. */
+static void report_mismatch(struct relabel *rl, const char *path, const char *actual,
+                            const char *expected, bool fixed)
+{
+        struct si_walk *j = &rl->walk;
+        int r;
+
+        if (!rl->mismatch)
+                return;
+        pthread_mutex_lock(&j->lock);
+        r = rl->mismatch(rl->mismatch_data, path, actual, expected, fixed);
+        pthread_mutex_unlock(&j->lock);
+        if (r < 0)
+                si_walk_fatal(j, r);
+}
 
 /* Label one entry: @fd when we have it open (a directory; with @name "" an O_PATH fd of any
  * file), else @name in @dfd. @path is its path inside the target ("" for the root). */
@@ -106,8 +124,10 @@ static void label_entry(struct si_walker *w, int fd, int dfd, const char *name, 
                 }
         }
         si_walk_count(w, SEINSTALL_RELABEL_CHANGED);
-        if (rl->dry_run)
+        if (rl->dry_run) {
+                report_mismatch(rl, shown, n > 0 ? cur : NULL, want, false);
                 return;
+        }
         if (opath)
                 r = setxattr(xname, XATTR_SELINUX, want, strlen(want) + 1, 0);
         else if (fd >= 0)
@@ -115,6 +135,10 @@ static void label_entry(struct si_walker *w, int fd, int dfd, const char *name, 
         else
                 r = lsetxattr(xname, XATTR_SELINUX, want, strlen(want) + 1, 0);
         if (r < 0) {
+                int e = errno;
+                if (e != ENOENT)
+                        report_mismatch(rl, shown, n > 0 ? cur : NULL, want, false);
+                errno = e;
                 if (errno == EINVAL) {
                         si_walk_count(w, SEINSTALL_RELABEL_ERRORS);
                         si_walk_fail(j, -EPERM,
@@ -129,7 +153,9 @@ static void label_entry(struct si_walker *w, int fd, int dfd, const char *name, 
                 if (errno == ENOENT)
                         return;
                 si_walk_error(j, w, "Could not set the label %s on %s: %m", want, shown);
+                return;
         }
+        report_mismatch(rl, shown, n > 0 ? cur : NULL, want, true);
 }
 
 /* ---- verification of the boot-critical files
@@ -336,6 +362,8 @@ int si_relabel_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in,
         _cleanup_(relabel_done) struct relabel rl = {
             .walk = {.ctx = ctx, .visit = label_entry, .fc = in->fc, .check = in->check},
             .dry_run = flags & SEINSTALL_RELABEL_DRY_RUN,
+            .mismatch = in->mismatch,
+            .mismatch_data = in->mismatch_data,
         };
         _cleanup_(seinstall_relabel_result_unrefp) struct seinstall_relabel_result *res = NULL;
         _cleanup_close_ int root_fd = -EBADF;
@@ -369,50 +397,65 @@ int si_relabel_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in,
         return r;
 }
 
-static void check_unrefp(struct seinstall_check **c)
+void si_relabel_prepared_done(struct si_relabel_prepared *p)
 {
-        seinstall_check_unref(*c);
+        free(p->type);
+        si_fcontext_free(p->fc);
+        seinstall_check_unref(p->check);
+        *p = (struct si_relabel_prepared){0};
+}
+
+int si_relabel_prepare(struct seinstall_ctx *ctx, const char *policy_type,
+                       const char *file_contexts, struct si_relabel_prepared *ret)
+{
+        _cleanup_(si_relabel_prepared_done) struct si_relabel_prepared p = {0};
+        _cleanup_(si_policy_freep) struct si_policy *policy = NULL;
+        int r;
+
+        if (policy_type) {
+                if (!si_policy_type_valid(policy_type))
+                        return si_error(ctx, -EINVAL, "Invalid policy type '%s'", policy_type);
+                p.type = strdup(policy_type);
+                if (!p.type)
+                        return -ENOMEM;
+        } else {
+                r = si_config_policy_type(ctx, &p.type);
+                if (r < 0)
+                        return si_error(ctx, r, "Could not read the target's SELinux config: %s",
+                                        strerror(-r));
+        }
+        r = file_contexts ? si_fcontext_load_path(ctx, file_contexts, &p.fc)
+                          : si_fcontext_load_target(ctx, p.type, &p.fc);
+        if (r < 0)
+                return r;
+        r = si_policy_load_target(ctx, p.type, &policy);
+        if (r < 0)
+                return r;
+        si_fcontext_validate(p.fc, policy);
+        policy = si_policy_free(policy);
+        r = check_mounts(ctx, policy_type ? p.type : NULL, &p.check);
+        if (r < 0)
+                return r;
+        *ret = p;
+        p = (struct si_relabel_prepared){0};
+        return 0;
 }
 
 int seinstall_relabel(struct seinstall_ctx *ctx, const char *policy_type, const char *file_contexts,
                       unsigned threads, unsigned flags, seinstall_relabel_progress_fn progress,
                       void *userdata, struct seinstall_relabel_result **ret_result)
 {
-        _cleanup_(si_fcontext_freep) struct si_fcontext *fc = NULL;
-        _cleanup_(si_policy_freep) struct si_policy *policy = NULL;
-        _cleanup_(check_unrefp) struct seinstall_check *check = NULL;
-        _cleanup_free_ char *type = NULL;
+        _cleanup_(si_relabel_prepared_done) struct si_relabel_prepared p = {0};
         int r;
 
         if (!ctx || (flags & ~(SEINSTALL_RELABEL_DRY_RUN | SEINSTALL_RELABEL_NO_VERIFY)))
                 return -EINVAL;
-        if (policy_type) {
-                if (!si_policy_type_valid(policy_type))
-                        return si_error(ctx, -EINVAL, "Invalid policy type '%s'", policy_type);
-                type = strdup(policy_type);
-                if (!type)
-                        return -ENOMEM;
-        } else {
-                r = si_config_policy_type(ctx, &type);
-                if (r < 0)
-                        return si_error(ctx, r, "Could not read the target's SELinux config: %s",
-                                        strerror(-r));
-        }
-        r = file_contexts ? si_fcontext_load_path(ctx, file_contexts, &fc)
-                          : si_fcontext_load_target(ctx, type, &fc);
-        if (r < 0)
-                return r;
-        r = si_policy_load_target(ctx, type, &policy);
-        if (r < 0)
-                return r;
-        si_fcontext_validate(fc, policy);
-        policy = si_policy_free(policy);
-        r = check_mounts(ctx, policy_type ? type : NULL, &check);
+        r = si_relabel_prepare(ctx, policy_type, file_contexts, &p);
         if (r < 0)
                 return r;
         return si_relabel_run(
             ctx,
             &(const struct si_relabel_input){
-                .type = type, .file_contexts = file_contexts, .fc = fc, .check = check},
+                .type = p.type, .file_contexts = file_contexts, .fc = p.fc, .check = p.check},
             threads, flags, progress, userdata, ret_result);
 }

@@ -1,19 +1,32 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* relabel.h — private interface of the relabel result (relabel-result.c): how the engine
- * (relabel.c) and the walker (walk.c) fill in the struct seinstall_relabel_result the caller
- * gets. None of these lock: the walker calls them under its lock. */
+/* relabel.h — private interface of the relabel engine (relabel.c), for verify (verify.c), and
+ * of the relabel result (relabel-result.c): how the engine and the walker (walk.c) fill in the
+ * struct seinstall_relabel_result the caller gets. The result calls do not lock: the walker
+ * calls them under its lock. */
 #ifndef SEINSTALL_RELABEL_H
 #define SEINSTALL_RELABEL_H
 
 #include "seinstall-private.h"
 
+/* ---- the engine (relabel.c) ---- */
+
+/* What seinstall_relabel() and seinstall_verify() read before they walk: the policy type,
+ * the file contexts compiled and validated against the target's policy, and the check. */
+struct si_relabel_prepared {
+        char *type;
+        struct si_fcontext *fc;
+        struct seinstall_check *check;
+};
+int si_relabel_prepare(struct seinstall_ctx *ctx, const char *policy_type,
+                       const char *file_contexts, struct si_relabel_prepared *ret);
+void si_relabel_prepared_done(struct si_relabel_prepared *p);
+
+/* ---- the result (relabel-result.c) ---- */
+
 /* A new result for a run over @root with @policy (and @file_contexts, may be NULL). */
 int si_relabel_result_new(const char *root, const char *policy, const char *file_contexts,
                           unsigned threads, bool dry_run, struct seinstall_relabel_result **ret);
-static inline void seinstall_relabel_result_unrefp(struct seinstall_relabel_result **r)
-{
-        seinstall_relabel_result_unref(*r);
-}
+DEFINE_CLEANUP_FUNC(struct seinstall_relabel_result *, seinstall_relabel_result_unref)
 void si_relabel_result_add_count(struct seinstall_relabel_result *r,
                                  enum seinstall_relabel_count which, unsigned long long n);
 /* Keep @msg (taken over, may be NULL) among the first error messages, or free it. */

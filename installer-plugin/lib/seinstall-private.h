@@ -307,11 +307,18 @@ struct si_fcontext;
 
 /* What a relabel runs on, prepared by its caller (seinstall_relabel(), or the install pipeline
  * which has them already): nothing here is read again. */
+/* A label that differs from what the file contexts give: @actual (NULL: none), @expected, and
+ * whether it was written. Called with the walk's lock held, from any walking thread. */
+typedef int (*si_relabel_mismatch_fn)(void *data, const char *path, const char *actual,
+                                      const char *expected, bool fixed);
+
 struct si_relabel_input {
         const char *type;                    /* the policy type */
         const char *file_contexts;           /* a host file used instead of the target's, or NULL */
         struct si_fcontext *fc;              /* compiled, validated (si_relabel_validate) */
         const struct seinstall_check *check; /* which mounts to label; NULL: by fs type */
+        si_relabel_mismatch_fn mismatch;     /* told of each label that differed, or NULL */
+        void *mismatch_data;
 };
 /* Mark the contexts of @fc the target's policy @policy (loaded for @type) does not define;
  * -ENOPKG when @policy is not the target's own (labels checked against another prove nothing). */
@@ -356,5 +363,12 @@ int si_avc_classify_text(struct seinstall_ctx *ctx, struct si_fcontext *fc, cons
                          struct seinstall_avc_report *rep);
 /* An empty report of the log @source (free with seinstall_avc_report_free()), or NULL. */
 struct seinstall_avc_report *si_avc_report_new(const char *source);
+
+/* ---- the verify stage (verify.c) -------------------------------------------------------- */
+
+/* seinstall_verify() on prepared input (its mismatch function is verify's own). */
+int si_verify_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in, unsigned threads,
+                  unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
+                  struct seinstall_verify_result **ret_result);
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Unit tests of the relabel entry point, seinstall_relabel(), on a small tree in a temporary
- * directory with the host's real default policy copied into it: the labels it writes, a second
+/* Unit tests of the relabel entry point, seinstall_relabel(), and of seinstall_verify(), on a
+ * small tree in a temporary directory with the host's real default policy copied into it
+ * (verify: with the file contexts too): the labels it writes, a second
  * run that changes nothing, a dry run that writes nothing, and the promise of seinstall.h that
  * the log and progress callbacks run on the caller's thread, also when a walking thread meets a
  * label the running system refuses (lsetxattr is interposed below to refuse one name with
@@ -182,6 +183,13 @@ static char *label_of(const char *rel)
         return buf;
 }
 
+/* verify reads the target's own file contexts: put ours there. */
+static void install_file_contexts(void)
+{
+        mkdirs("etc/selinux/default/contexts/files");
+        write_file(at("etc/selinux/default/contexts/files/file_contexts"), fc_text);
+}
+
 static int relabel(unsigned flags, struct seinstall_relabel_result **ret)
 {
         struct seinstall_ctx *ctx = NULL;
@@ -280,6 +288,106 @@ START_TEST(test_relabel_log_on_caller_thread)
 }
 END_TEST
 
+/* After a relabel, /etc/shadow gets a wrong label and a file is created without one: verify
+ * names exactly those two, grouped by directory, writes nothing; FIX writes those two; then
+ * clean. */
+START_TEST(test_verify)
+{
+        static const char wrong[] = "system_u:object_r:etc_t:s0";
+        struct seinstall_verify_result *vr = NULL;
+        struct seinstall_ctx *ctx = NULL;
+        const char *actual, *expected;
+        unsigned long long n, nfixed;
+        bool fixed;
+
+        install_file_contexts();
+        ck_assert_int_eq(relabel(0, NULL), 0);
+        ck_assert_int_eq(lsetxattr(at("etc/shadow"), "security.selinux", wrong, sizeof(wrong), 0),
+                         0);
+        write_file(at("var/lib/a/b/new"), "");
+        ck_assert_int_eq(seinstall_new(root, &ctx), 0);
+        seinstall_set_log_fn(ctx, on_log, NULL);
+
+        ck_assert_int_eq(seinstall_verify(ctx, NULL, 4, 0, on_progress, NULL, &vr), 1);
+        ck_assert_uint_eq(seinstall_verify_result_count(vr, SEINSTALL_VERIFY_MISMATCHED), 2);
+        ck_assert_uint_eq(seinstall_verify_result_count(vr, SEINSTALL_VERIFY_FIXED), 0);
+        ck_assert_uint_eq(seinstall_verify_result_count(vr, SEINSTALL_VERIFY_ERRORS), 0);
+        ck_assert_uint_eq(seinstall_verify_result_count(vr, SEINSTALL_VERIFY_NO_CONTEXT), 3);
+        ck_assert_uint_eq(seinstall_verify_result_n_dirs(vr), 2);
+        ck_assert_str_eq(seinstall_verify_result_dir(vr, 0, &n, &nfixed), "/etc");
+        ck_assert_uint_eq(n, 1);
+        ck_assert_uint_eq(seinstall_verify_result_n_examples(vr, 0), 1);
+        ck_assert_str_eq(seinstall_verify_result_example(vr, 0, 0, &actual, &expected, &fixed),
+                         "/etc/shadow");
+        ck_assert_str_eq(actual, wrong);
+        ck_assert_str_eq(expected, "system_u:object_r:shadow_t:s0");
+        ck_assert(!fixed);
+        ck_assert_str_eq(seinstall_verify_result_dir(vr, 1, &n, &nfixed), "/var/lib/a/b");
+        ck_assert_str_eq(seinstall_verify_result_example(vr, 1, 0, &actual, &expected, &fixed),
+                         "/var/lib/a/b/new");
+        ck_assert_ptr_null(actual);
+        ck_assert_str_eq(expected, "system_u:object_r:var_lib_t:s0");
+        ck_assert_ptr_null(seinstall_verify_result_dir(vr, 2, NULL, NULL));
+        ck_assert_ptr_null(seinstall_verify_result_example(vr, 1, 1, NULL, NULL, NULL));
+        vr = seinstall_verify_result_unref(vr);
+        /* nothing written */
+        ck_assert_str_eq(label_of("etc/shadow"), wrong);
+        ck_assert_ptr_null(label_of("var/lib/a/b/new"));
+
+        ck_assert_int_eq(seinstall_verify(ctx, NULL, 4, SEINSTALL_VERIFY_FIX, NULL, NULL, &vr), 0);
+        ck_assert_uint_eq(seinstall_verify_result_count(vr, SEINSTALL_VERIFY_MISMATCHED), 2);
+        ck_assert_uint_eq(seinstall_verify_result_count(vr, SEINSTALL_VERIFY_FIXED), 2);
+        ck_assert_str_eq(seinstall_verify_result_dir(vr, 0, &n, &nfixed), "/etc");
+        ck_assert_uint_eq(nfixed, 1);
+        seinstall_verify_result_example(vr, 0, 0, NULL, NULL, &fixed);
+        ck_assert(fixed);
+        vr = seinstall_verify_result_unref(vr);
+        ck_assert_str_eq(label_of("etc/shadow"), "system_u:object_r:shadow_t:s0");
+        ck_assert_str_eq(label_of("var/lib/a/b/new"), "system_u:object_r:var_lib_t:s0");
+
+        ck_assert_int_eq(seinstall_verify(ctx, NULL, 4, 0, NULL, NULL, &vr), 0);
+        ck_assert_uint_eq(seinstall_verify_result_count(vr, SEINSTALL_VERIFY_MISMATCHED), 0);
+        ck_assert_uint_eq(seinstall_verify_result_n_dirs(vr), 0);
+        vr = seinstall_verify_result_unref(vr);
+        ck_assert_int_eq(seinstall_verify(ctx, NULL, 4, 1u << 5, NULL, NULL, &vr), -EINVAL);
+        ck_assert_ptr_null(vr);
+        seinstall_unref(ctx);
+        ck_assert_uint_eq(wrong_thread, 0);
+}
+END_TEST
+
+/* Many mismatches in one directory: the count has them all, the examples are the three paths
+ * that sort first, whatever order the threads met them in. */
+START_TEST(test_verify_examples_sorted)
+{
+        struct seinstall_verify_result *vr = NULL;
+        struct seinstall_ctx *ctx = NULL;
+        unsigned long long n;
+        char name[64];
+
+        install_file_contexts();
+        ck_assert_int_eq(relabel(0, NULL), 0);
+        for (int i = 40; i > 0; i--) {
+                snprintf(name, sizeof(name), "srv/d1/f%02d", i);
+                write_file(at(name), "");
+        }
+        ck_assert_int_eq(seinstall_new(root, &ctx), 0);
+        ck_assert_int_eq(seinstall_verify(ctx, NULL, 4, 0, NULL, NULL, &vr), 1);
+        ck_assert_uint_eq(seinstall_verify_result_n_dirs(vr), 1);
+        ck_assert_str_eq(seinstall_verify_result_dir(vr, 0, &n, NULL), "/srv/d1");
+        ck_assert_uint_eq(n, 40);
+        ck_assert_uint_eq(seinstall_verify_result_n_examples(vr, 0), 3);
+        ck_assert_str_eq(seinstall_verify_result_example(vr, 0, 0, NULL, NULL, NULL),
+                         "/srv/d1/f01");
+        ck_assert_str_eq(seinstall_verify_result_example(vr, 0, 1, NULL, NULL, NULL),
+                         "/srv/d1/f02");
+        ck_assert_str_eq(seinstall_verify_result_example(vr, 0, 2, NULL, NULL, NULL),
+                         "/srv/d1/f03");
+        seinstall_verify_result_unref(vr);
+        seinstall_unref(ctx);
+}
+END_TEST
+
 START_TEST(test_relabel_bad_arguments)
 {
         struct seinstall_ctx *ctx = NULL;
@@ -337,6 +445,8 @@ int main(void)
         tcase_add_test(tc, test_relabel_verifies_boot_files);
         tcase_add_test(tc, test_relabel_log_on_caller_thread);
         tcase_add_test(tc, test_relabel_bad_arguments);
+        tcase_add_test(tc, test_verify);
+        tcase_add_test(tc, test_verify_examples_sorted);
         suite_add_tcase(s, tc);
         return run_suite(s);
 }

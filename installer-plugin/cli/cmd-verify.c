@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cmd-verify.c — `seinstall verify`: options, and the mismatches grouped by directory. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+DEFINE_CLEANUP_FUNC(struct seinstall_verify_result *, seinstall_verify_result_unref)
+
+static void usage(FILE *f)
+{
+        fprintf(f, "Usage: seinstall verify [--root DIR] [--fix] [--json]\n\n"
+                   "Compare every file's label with what the target policy's file contexts\n"
+                   "say, as a relabel would, writing nothing unless --fix is given.\n\n"
+                   "  --root DIR     the target tree (default /)\n"
+                   "  --fix          write the expected label on each file that differs\n"
+                   "  --progress     show progress on stderr (default on a terminal)\n"
+                   "  --no-progress  never show progress\n"
+                   "  --json         print a JSON document on stdout\n\n"
+                   "Exit status: 0 every label matches (with --fix: every mismatch was\n"
+                   "fixed), 1 labels differ, 2 bad usage, 3 the target could not be read.\n");
+}
+
+static void show_progress(void *userdata, unsigned long long done, unsigned long long total,
+                          double elapsed)
+{
+        (void) userdata;
+        (void) elapsed;
+        fprintf(stderr, "\r\033[Kseinstall: verify: %llu of ~%llu entries", done,
+                total > done ? total : done);
+        fflush(stderr);
+}
+
+static void print_dir(const struct seinstall_verify_result *res, size_t i)
+{
+        unsigned long long n, nfixed;
+        const char *dir = seinstall_verify_result_dir(res, i, &n, &nfixed);
+        size_t nex = seinstall_verify_result_n_examples(res, i);
+
+        printf("  %s: %llu\n", cli_esc(dir), n);
+        for (size_t k = 0; k < nex; k++) {
+                const char *actual, *expected;
+                bool fixed;
+                const char *p =
+                    seinstall_verify_result_example(res, i, k, &actual, &expected, &fixed);
+                printf("    %s%s: %s, %s %s\n", fixed ? "fixed " : "", cli_esc(p),
+                       actual ? cli_esc(actual) : "no label", fixed ? "now" : "expected",
+                       cli_esc(expected));
+        }
+        if (n > nex)
+                printf("    ... and %llu more\n", n - nex);
+}
+
+static void print_text(const struct seinstall_verify_result *res, bool fix)
+{
+        const struct seinstall_relabel_result *rl = seinstall_verify_result_get_relabel(res);
+        unsigned long long checked = seinstall_verify_result_count(res, SEINSTALL_VERIFY_CHECKED),
+                           bad = seinstall_verify_result_count(res, SEINSTALL_VERIFY_MISMATCHED),
+                           fixed = seinstall_verify_result_count(res, SEINSTALL_VERIFY_FIXED),
+                           unlisted = seinstall_verify_result_count(res, SEINSTALL_VERIFY_UNLISTED);
+
+        if (bad == 0)
+                printf("verify: %llu entries checked, every label matches the file contexts\n",
+                       checked);
+        else if (fix)
+                printf("verify: %llu entries checked, %llu labels differed from the file "
+                       "contexts, %llu fixed\n",
+                       checked, bad, fixed);
+        else
+                printf("verify: %llu entries checked, %llu labels differ from the file "
+                       "contexts\n",
+                       checked, bad);
+        for (size_t i = 0; i < seinstall_verify_result_n_dirs(res); i++)
+                print_dir(res, i);
+        if (unlisted > 0)
+                printf("  (%llu more in directories not listed)\n", unlisted);
+        for (size_t i = 0; i < seinstall_relabel_result_n_skipped(rl); i++) {
+                const char *fstype, *reason;
+                const char *mp = seinstall_relabel_result_skipped(rl, i, &fstype, &reason);
+                printf("skipped mount %s (%s): %s\n", cli_esc(mp), cli_esc(fstype),
+                       cli_esc(reason));
+        }
+        if (bad > fixed && !fix)
+                printf("Run 'seinstall verify --fix' to write the expected labels.\n");
+}
+
+static void print_errors(const struct seinstall_verify_result *res)
+{
+        const struct seinstall_relabel_result *rl = seinstall_verify_result_get_relabel(res);
+
+        for (size_t i = 0; i < seinstall_relabel_result_n_errors(rl); i++)
+                fprintf(stderr, "seinstall: %s\n", cli_esc(seinstall_relabel_result_error(rl, i)));
+}
+
+int cmd_verify(int argc, char **argv)
+{
+        static const struct option options[] = {
+            CLI_COMMON_OPTIONS,
+            {"fix", no_argument, NULL, 'x'},
+            {"progress", no_argument, NULL, 'p'},
+            {"no-progress", no_argument, NULL, 'n'},
+            {},
+        };
+        _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
+        _cleanup_(seinstall_verify_result_unrefp) struct seinstall_verify_result *res = NULL;
+        _cleanup_free_ char *json = NULL;
+        struct cli_common c = {0};
+        unsigned flags = 0;
+        int progress = -1, opt, r;
+
+        optind = 1;
+        while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+                if (cli_common_option(&c, opt, optarg))
+                        continue;
+                switch (opt) {
+                case 'h':
+                        usage(stdout);
+                        return EXIT_OK;
+                case 'x':
+                        flags |= SEINSTALL_VERIFY_FIX;
+                        break;
+                case 'p':
+                        progress = 1;
+                        break;
+                case 'n':
+                        progress = 0;
+                        break;
+                default:
+                        return cli_usage_error("verify", "unknown option");
+                }
+        }
+        if (optind < argc)
+                return cli_usage_error("verify", "unexpected argument '%s'", argv[optind]);
+        if (progress < 0)
+                progress = isatty(STDERR_FILENO);
+
+        r = cli_open(&c, &ctx);
+        if (r != 0)
+                return r;
+        r = seinstall_verify(ctx, NULL, 0, flags, progress ? show_progress : NULL, NULL, &res);
+        if (progress)
+                fprintf(stderr, "\r\033[K");
+        if (res && c.json) {
+                int k = seinstall_verify_result_to_json(res, &json);
+                if (k < 0 && r >= 0)
+                        r = k;
+                print_errors(res);
+        } else if (res) {
+                print_text(res, flags & SEINSTALL_VERIFY_FIX);
+                print_errors(res);
+        }
+        if (r < 0)
+                /* one document: the error, with what the walk found before it */
+                return cli_fail_with(ctx, r, "verify", "verify", json);
+        if (c.json) {
+                struct json j = {0};
+                int k;
+
+                json_raw(&j, json);
+                k = cli_print_json(&j);
+                if (k != 0)
+                        return k;
+        }
+        return r > 0 ? EXIT_REFUSED : EXIT_OK;
+}

@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * verify.c — `seinstall verify`: every file's label against what the target policy's file
+ * contexts say, read with the relabel engine (relabel.c) in its dry-run mode, so it walks as
+ * fast as a relabel and writes nothing; with SEINSTALL_VERIFY_FIX the engine writes the labels
+ * that differ, and only those. Owns the verify result: the mismatches grouped by directory,
+ * each with its count and the examples that sort first, and its JSON.
+ */
+#include "relabel.h"
+
+#define MAX_EXAMPLES 3     /* per directory */
+#define MAX_DIRS     10000 /* directories listed; mismatches beyond are counted only */
+
+struct example {
+        char *path, *actual, *expected;
+        bool fixed;
+};
+
+struct dir {
+        char *path;
+        unsigned long long mismatched, fixed;
+        struct example ex[MAX_EXAMPLES];
+        size_t nex;
+};
+
+struct seinstall_verify_result {
+        int refcount;
+        struct seinstall_relabel_result *relabel;
+        bool fix;
+        /* open addressing on the directory's path while the walk runs; sorted after it */
+        struct dir *dirs;
+        size_t ndirs, cap;
+        unsigned long long mismatched, fixed, unlisted;
+};
+
+static void example_clear(struct example *e)
+{
+        free(e->path);
+        free(e->actual);
+        free(e->expected);
+        *e = (struct example){0};
+}
+
+SEINSTALL_EXPORT struct seinstall_verify_result *
+seinstall_verify_result_ref(struct seinstall_verify_result *r)
+{
+        if (r)
+                r->refcount++;
+        return r;
+}
+
+SEINSTALL_EXPORT struct seinstall_verify_result *
+seinstall_verify_result_unref(struct seinstall_verify_result *r)
+{
+        if (!r || --r->refcount > 0)
+                return NULL;
+        for (size_t i = 0; i < r->cap; i++) {
+                free(r->dirs[i].path);
+                for (size_t k = 0; k < r->dirs[i].nex; k++)
+                        example_clear(&r->dirs[i].ex[k]);
+        }
+        free(r->dirs);
+        seinstall_relabel_result_unref(r->relabel);
+        free(r);
+        return NULL;
+}
+
+DEFINE_CLEANUP_FUNC(struct seinstall_verify_result *, seinstall_verify_result_unref)
+
+/* ---- collecting mismatches (the walk's lock held) ------------------------------------------ */
+
+static size_t hash(const char *s, size_t cap)
+{
+        size_t h = 14695981039346656037ULL;
+
+        for (; *s; s++)
+                h = (h ^ (unsigned char) *s) * 1099511628211ULL;
+        return h & (cap - 1);
+}
+
+static int dirs_grow(struct seinstall_verify_result *r)
+{
+        size_t cap = r->cap ? r->cap * 2 : 64;
+        struct dir *n = calloc(cap, sizeof(*n));
+
+        if (!n)
+                return -ENOMEM;
+        for (size_t i = 0; i < r->cap; i++) {
+                size_t h;
+                if (!r->dirs[i].path)
+                        continue;
+                for (h = hash(r->dirs[i].path, cap); n[h].path; h = (h + 1) & (cap - 1))
+                        ;
+                n[h] = r->dirs[i];
+        }
+        free(r->dirs);
+        r->dirs = n;
+        r->cap = cap;
+        return 0;
+}
+
+/* The group of directory @path (@len bytes of it), made when new; NULL when the list is full. */
+static int dir_get(struct seinstall_verify_result *r, const char *path, size_t len,
+                   struct dir **ret)
+{
+        _cleanup_free_ char *key = strndup(path, len);
+        size_t h;
+        int e;
+
+        if (!key)
+                return -ENOMEM;
+        if (r->ndirs * 2 >= r->cap) {
+                e = dirs_grow(r);
+                if (e < 0)
+                        return e;
+        }
+        for (h = hash(key, r->cap); r->dirs[h].path; h = (h + 1) & (r->cap - 1))
+                if (streq(r->dirs[h].path, key)) {
+                        *ret = &r->dirs[h];
+                        return 0;
+                }
+        if (r->ndirs >= MAX_DIRS) {
+                *ret = NULL;
+                return 0;
+        }
+        r->dirs[h].path = TAKE_PTR(key);
+        r->ndirs++;
+        *ret = &r->dirs[h];
+        return 0;
+}
+
+/* Keep the MAX_EXAMPLES examples whose paths sort first, so the report does not depend on
+ * which thread met which file first. */
+static int dir_add_example(struct dir *d, const char *path, const char *actual,
+                           const char *expected, bool fixed)
+{
+        struct example e = {
+            .path = strdup(path),
+            .actual = actual ? strdup(actual) : NULL,
+            .expected = strdup(expected),
+            .fixed = fixed,
+        };
+        size_t i;
+
+        if (!e.path || !e.expected || (actual && !e.actual)) {
+                example_clear(&e);
+                return -ENOMEM;
+        }
+        for (i = d->nex; i > 0 && strcmp(d->ex[i - 1].path, path) > 0; i--)
+                ;
+        if (i >= MAX_EXAMPLES) {
+                example_clear(&e);
+                return 0;
+        }
+        if (d->nex == MAX_EXAMPLES)
+                example_clear(&d->ex[--d->nex]);
+        memmove(&d->ex[i + 1], &d->ex[i], (d->nex - i) * sizeof(d->ex[0]));
+        d->ex[i] = e;
+        d->nex++;
+        return 0;
+}
+
+static int on_mismatch(void *data, const char *path, const char *actual, const char *expected,
+                       bool fixed)
+{
+        struct seinstall_verify_result *r = data;
+        const char *slash = strrchr(path, '/');
+        size_t len = slash && slash != path ? (size_t) (slash - path) : 1;
+        struct dir *d;
+        int e;
+
+        r->mismatched++;
+        r->fixed += fixed;
+        e = dir_get(r, path, len, &d);
+        if (e < 0)
+                return e;
+        if (!d) {
+                r->unlisted++;
+                return 0;
+        }
+        d->mismatched++;
+        d->fixed += fixed;
+        return dir_add_example(d, path, actual, expected, fixed);
+}
+
+static int dir_cmp(const void *a, const void *b)
+{
+        const struct dir *x = a, *y = b;
+
+        return strcmp(x->path, y->path);
+}
+
+/* After the walk: the groups packed at the front, sorted by path. */
+static void dirs_sort(struct seinstall_verify_result *r)
+{
+        size_t n = 0;
+
+        for (size_t i = 0; i < r->cap; i++)
+                if (r->dirs[i].path)
+                        r->dirs[n++] = r->dirs[i];
+        for (size_t i = n; i < r->cap; i++)
+                r->dirs[i] = (struct dir){0};
+        if (n > 1)
+                qsort(r->dirs, n, sizeof(r->dirs[0]), dir_cmp);
+}
+
+/* ---- entry point ----------------------------------------------------------------------------- */
+
+int si_verify_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in, unsigned threads,
+                  unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
+                  struct seinstall_verify_result **ret_result)
+{
+        _cleanup_(seinstall_verify_result_unrefp) struct seinstall_verify_result *res = NULL;
+        struct si_relabel_input vin = *in;
+        /* the whole tree is compared here, the boot-critical files with it */
+        unsigned rflags = SEINSTALL_RELABEL_NO_VERIFY |
+                          (flags & SEINSTALL_VERIFY_FIX ? 0 : SEINSTALL_RELABEL_DRY_RUN);
+        bool remaining;
+        int r;
+
+        res = calloc(1, sizeof(*res));
+        if (!res)
+                return -ENOMEM;
+        res->refcount = 1;
+        res->fix = flags & SEINSTALL_VERIFY_FIX;
+        vin.mismatch = on_mismatch;
+        vin.mismatch_data = res;
+        r = si_relabel_run(ctx, &vin, threads, rflags, progress, userdata, &res->relabel);
+        if (!res->relabel)
+                return r;
+        dirs_sort(res);
+        remaining = res->mismatched > res->fixed;
+        if (ret_result)
+                *ret_result = TAKE_PTR(res);
+        if (r < 0)
+                return r;
+        return remaining ? 1 : 0;
+}
+
+SEINSTALL_EXPORT int seinstall_verify(struct seinstall_ctx *ctx, const char *policy_type,
+                                      unsigned threads, unsigned flags,
+                                      seinstall_relabel_progress_fn progress, void *userdata,
+                                      struct seinstall_verify_result **ret_result)
+{
+        _cleanup_(si_relabel_prepared_done) struct si_relabel_prepared p = {0};
+        int r;
+
+        if (!ctx || (flags & ~SEINSTALL_VERIFY_FIX))
+                return -EINVAL;
+        r = si_relabel_prepare(ctx, policy_type, NULL, &p);
+        if (r < 0)
+                return r;
+        return si_verify_run(
+            ctx, &(const struct si_relabel_input){.type = p.type, .fc = p.fc, .check = p.check},
+            threads, flags, progress, userdata, ret_result);
+}
+
+/* ---- accessors and JSON ---------------------------------------------------------------------- */
+
+SEINSTALL_EXPORT unsigned long long
+seinstall_verify_result_count(const struct seinstall_verify_result *r,
+                              enum seinstall_verify_count which)
+{
+        if (!r)
+                return 0;
+        switch (which) {
+        case SEINSTALL_VERIFY_CHECKED:
+                return seinstall_relabel_result_count(r->relabel, SEINSTALL_RELABEL_SEEN);
+        case SEINSTALL_VERIFY_MISMATCHED:
+                return r->mismatched;
+        case SEINSTALL_VERIFY_FIXED:
+                return r->fixed;
+        case SEINSTALL_VERIFY_NO_CONTEXT:
+                return seinstall_relabel_result_count(r->relabel, SEINSTALL_RELABEL_NO_CONTEXT);
+        case SEINSTALL_VERIFY_ERRORS:
+                return seinstall_relabel_result_count(r->relabel, SEINSTALL_RELABEL_ERRORS);
+        case SEINSTALL_VERIFY_UNLISTED:
+                return r->unlisted;
+        default:
+                return 0;
+        }
+}
+
+SEINSTALL_EXPORT const struct seinstall_relabel_result *
+seinstall_verify_result_get_relabel(const struct seinstall_verify_result *r)
+{
+        return r ? r->relabel : NULL;
+}
+
+SEINSTALL_EXPORT size_t seinstall_verify_result_n_dirs(const struct seinstall_verify_result *r)
+{
+        return r ? r->ndirs : 0;
+}
+
+SEINSTALL_EXPORT const char *seinstall_verify_result_dir(const struct seinstall_verify_result *r,
+                                                         size_t i,
+                                                         unsigned long long *ret_mismatched,
+                                                         unsigned long long *ret_fixed)
+{
+        if (!r || i >= r->ndirs)
+                return NULL;
+        if (ret_mismatched)
+                *ret_mismatched = r->dirs[i].mismatched;
+        if (ret_fixed)
+                *ret_fixed = r->dirs[i].fixed;
+        return r->dirs[i].path;
+}
+
+SEINSTALL_EXPORT size_t seinstall_verify_result_n_examples(const struct seinstall_verify_result *r,
+                                                           size_t i)
+{
+        return r && i < r->ndirs ? r->dirs[i].nex : 0;
+}
+
+SEINSTALL_EXPORT const char *
+seinstall_verify_result_example(const struct seinstall_verify_result *r, size_t i, size_t k,
+                                const char **ret_actual, const char **ret_expected, bool *ret_fixed)
+{
+        const struct example *e;
+
+        if (!r || i >= r->ndirs || k >= r->dirs[i].nex)
+                return NULL;
+        e = &r->dirs[i].ex[k];
+        if (ret_actual)
+                *ret_actual = e->actual;
+        if (ret_expected)
+                *ret_expected = e->expected;
+        if (ret_fixed)
+                *ret_fixed = e->fixed;
+        return e->path;
+}
+
+static void json_dir(struct json *j, const struct dir *d)
+{
+        json_object_begin(j);
+        json_kv_string(j, "path", d->path);
+        json_kv_uint(j, "mismatches", d->mismatched);
+        json_kv_uint(j, "fixed", d->fixed);
+        json_key(j, "examples");
+        json_array_begin(j);
+        for (size_t k = 0; k < d->nex; k++) {
+                json_object_begin(j);
+                json_kv_string(j, "path", d->ex[k].path);
+                json_kv_string(j, "label", d->ex[k].actual);
+                json_kv_string(j, "expected", d->ex[k].expected);
+                json_kv_bool(j, "fixed", d->ex[k].fixed);
+                json_object_end(j);
+        }
+        json_array_end(j);
+        json_object_end(j);
+}
+
+SEINSTALL_EXPORT int seinstall_verify_result_to_json(const struct seinstall_verify_result *r,
+                                                     char **ret_json)
+{
+        _cleanup_free_ char *relabel = NULL;
+        struct json j = {0};
+        int e;
+
+        if (!r || !ret_json)
+                return -EINVAL;
+        e = seinstall_relabel_result_to_json(r->relabel, &relabel);
+        if (e < 0)
+                return e;
+        json_object_begin(&j);
+        json_kv_bool(&j, "fix", r->fix);
+        json_kv_uint(&j, "entries", seinstall_verify_result_count(r, SEINSTALL_VERIFY_CHECKED));
+        json_kv_uint(&j, "mismatches", r->mismatched);
+        json_kv_uint(&j, "fixed", r->fixed);
+        json_kv_uint(&j, "no_context",
+                     seinstall_verify_result_count(r, SEINSTALL_VERIFY_NO_CONTEXT));
+        json_kv_uint(&j, "errors", seinstall_verify_result_count(r, SEINSTALL_VERIFY_ERRORS));
+        json_kv_uint(&j, "unlisted", r->unlisted);
+        json_kv_bool(&j, "clean", r->mismatched == r->fixed);
+        json_key(&j, "directories");
+        json_array_begin(&j);
+        for (size_t i = 0; i < r->ndirs; i++)
+                json_dir(&j, &r->dirs[i]);
+        json_array_end(&j);
+        /* root, policy, time, skipped mounts, error messages: the walk's own document */
+        json_key(&j, "relabel");
+        json_raw(&j, relabel);
+        json_object_end(&j);
+        return json_steal(&j, ret_json);
+}
