@@ -660,7 +660,9 @@ enum seinstall_install_flags {
  *  3. relabel (seinstall_relabel, @progress as there) when the settings say "install" and the
  *     mode is not disabled; when it cannot run or fails, a first-boot relabel is scheduled
  *     instead and the target boots permissive until then (get_relabel_error() says why);
- *  4. configure (seinstall_apply with the first-boot mark): the enabling config comes last.
+ *  4. configure (seinstall_apply with the first-boot mark): the enabling config comes last;
+ *  5. when the relabel ran: verify with SEINSTALL_VERIFY_FIX, after every write of the install
+ *     (get_verify() and the log say what was fixed).
  * Returns 0 and a new result in *ret (also for a refusal); -ENOPKG when there is no policy to
  * build (the message names the package), other -errno as the stages return them; on failure
  * nothing after the failed stage was done. */
@@ -694,6 +696,10 @@ seinstall_install_result_get_apply(const struct seinstall_install_result *r);
  * scheduled instead), or NULL when it ran fine. Owned by @r. */
 SEINSTALL_EXPORT const char *
 seinstall_install_result_get_relabel_error(const struct seinstall_install_result *r);
+/* The last stage's verify --fix (labels written after the relabel, fixed), or NULL when the
+ * relabel did not run during the install. Owned by @r. */
+SEINSTALL_EXPORT const struct seinstall_verify_result *
+seinstall_install_result_get_verify(const struct seinstall_install_result *r);
 
 /* ===== avc: this boot's denials, each explained by its cause ============================== */
 

@@ -16,6 +16,8 @@
  *   configure  apply.c         config.c, bootcmd.c/bootloader.c, autorelabel.c and
  *                              firstbootmark.c, in apply.c's safe order: the enabling config last
  *   label      install.c       the files the configure stage created get their labels
+ *   verify     verify.c        every label checked against the file contexts (relabel's engine
+ *                              on the compiled file contexts), and what differs fixed
  *
  * A stage returns a negative errno (the install fails; nothing after it runs), 0 (go on) or
  * STOP (the install is over, successfully: a refusal, or nothing left to do).
@@ -37,6 +39,7 @@ struct seinstall_install_result {
         struct seinstall_relabel_result *relabel;
         char *relabel_error;
         struct seinstall_apply_result *apply;
+        struct seinstall_verify_result *verify;
 };
 
 /* What one install carries from stage to stage. */
@@ -67,6 +70,7 @@ seinstall_install_result_free(struct seinstall_install_result *r)
         seinstall_relabel_result_unref(r->relabel);
         free(r->relabel_error);
         seinstall_apply_result_free(r->apply);
+        seinstall_verify_result_unref(r->verify);
         free(r);
         return NULL;
 }
@@ -226,6 +230,56 @@ static int stage_label(struct pipeline *p)
         return 0;
 }
 
+/* Say what verify fixed: each directory, with its examples. */
+static void log_fixed(struct seinstall_ctx *ctx, const struct seinstall_verify_result *v)
+{
+        unsigned long long fixed = seinstall_verify_result_count(v, SEINSTALL_VERIFY_FIXED);
+
+        if (fixed == 0)
+                return;
+        si_info(ctx,
+                "verify: %llu label%s written after the relabel differed from the file "
+                "contexts; fixed:",
+                fixed, fixed == 1 ? "" : "s");
+        for (size_t i = 0; i < seinstall_verify_result_n_dirs(v); i++) {
+                unsigned long long n;
+                const char *dir = seinstall_verify_result_dir(v, i, &n, NULL);
+                for (size_t k = 0; k < seinstall_verify_result_n_examples(v, i); k++) {
+                        const char *was, *now;
+                        const char *path =
+                            seinstall_verify_result_example(v, i, k, &was, &now, NULL);
+                        si_info(ctx, "verify: fixed %s: %s, now %s", path, was ? was : "no label",
+                                now);
+                }
+                if (n > seinstall_verify_result_n_examples(v, i))
+                        si_info(ctx, "verify: fixed %llu more in %s",
+                                n - seinstall_verify_result_n_examples(v, i), dir);
+        }
+}
+
+/* The last stage, after every write of the install: what package scripts, the boot loader
+ * install and the configure stage wrote after labeling, verified with relabel's engine (on
+ * p->fc, not compiled again) and fixed. Only when the relabel ran: a target that relabels at
+ * first boot is labeled then. */
+static int stage_verify(struct pipeline *p)
+{
+        struct seinstall_install_result *res = p->res;
+        const struct si_relabel_input in = {.type = res->policy, .fc = p->fc, .check = res->check};
+        int r;
+
+        if (!(p->apply_flags & SEINSTALL_APPLY_LABELED) || !p->fc)
+                return 0;
+        r = si_verify_run(p->ctx, &in, 0, SEINSTALL_VERIFY_FIX, p->progress, p->userdata,
+                          &res->verify);
+        if (r < 0)
+                return si_error(p->ctx, r,
+                                "Could not fix the labels written after the relabel of %s (%s): "
+                                "run 'seinstall verify --root %s --fix' before booting it",
+                                p->ctx->root, seinstall_last_error(p->ctx), p->ctx->root);
+        log_fixed(p->ctx, res->verify);
+        return 0;
+}
+
 static const struct stage {
         const char *name;
         int (*run)(struct pipeline *p);
@@ -236,9 +290,7 @@ static const struct stage {
     {"relabel", stage_relabel},     /* fcontext.c, relabel.c */
     {"configure", stage_configure}, /* apply.c */
     {"label", stage_label},         /* here */
-    /* The last stage, once it exists: verify (relabel's engine, reading only) what package
-     * scripts and the boot loader wrote after labeling, and fix it. It goes here, after every
-     * write, and reads p->fc rather than compiling the file contexts again. */
+    {"verify", stage_verify},       /* verify.c */
 };
 
 SEINSTALL_EXPORT int seinstall_install(struct seinstall_ctx *ctx,
@@ -327,4 +379,10 @@ SEINSTALL_EXPORT const char *
 seinstall_install_result_get_relabel_error(const struct seinstall_install_result *r)
 {
         return r ? r->relabel_error : NULL;
+}
+
+SEINSTALL_EXPORT const struct seinstall_verify_result *
+seinstall_install_result_get_verify(const struct seinstall_install_result *r)
+{
+        return r ? r->verify : NULL;
 }
