@@ -332,7 +332,7 @@ static int links_grow(struct si_walk *j)
 }
 
 /* Remember @path for the file (@dev, @ino), or keep the name already there when it sorts
- * first (the lock held). */
+ * first (the lock held). Returns 1 for a file not met before, 0 for another name of one. */
 static int links_add_locked(struct si_walk *j, dev_t dev, ino_t ino, const char *path, mode_t mode)
 {
         size_t h;
@@ -353,7 +353,7 @@ static int links_add_locked(struct si_walk *j, dev_t dev, ino_t ino, const char 
                         l->ino = ino;
                         l->mode = mode;
                         j->nlinks++;
-                        return 0;
+                        return 1;
                 }
                 if (l->dev == dev && l->ino == ino) {
                         if (strcmp(path, l->path) < 0) {
@@ -726,10 +726,12 @@ static void walk(struct si_walker *w, struct si_walk_work *start)
                         /* A file with several names gets one label, decided after the walk. */
                         if (sx.stx_nlink > 1 && !S_ISDIR(sx.stx_mode)) {
                                 dev_t sdev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
-                                si_walk_count(w, SEINSTALL_RELABEL_SEEN);
-                                if (links_add(j, sdev, sx.stx_ino, w->path.s, mode) == 0)
+                                /* the visit after the walk counts the first name */
+                                int added = links_add(j, sdev, sx.stx_ino, w->path.s, mode);
+                                if (added == 0)
+                                        si_walk_count(w, SEINSTALL_RELABEL_SEEN);
+                                if (added >= 0)
                                         continue;
-                                atomic_fetch_sub(&w->counts[SEINSTALL_RELABEL_SEEN], 1);
                         }
                         j->visit(w, -1, dirfd(f->dir), de->d_name, w->path.s, mode);
                         continue;

@@ -215,6 +215,7 @@ START_TEST(test_relabel_small_tree)
         ck_assert_ptr_nonnull(res);
         /* 26 names: the root, 15 directories, 10 files and links; the hard-linked file is
          * labeled once, through its name that sorts first: 25 labels, 3 of them <<none>> */
+        ck_assert_uint_eq(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_SEEN), 26);
         ck_assert_uint_eq(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_ERRORS), 0);
         ck_assert_uint_eq(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_NO_CONTEXT), 3);
         ck_assert_uint_eq(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_CHANGED), 22);
