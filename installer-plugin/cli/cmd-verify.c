@@ -36,19 +36,18 @@ static void show_progress(void *userdata, unsigned long long done, unsigned long
 
 static void print_dir(const struct seinstall_verify_result *res, size_t i)
 {
-        unsigned long long n, nfixed;
-        const char *dir = seinstall_verify_result_dir(res, i, &n, &nfixed);
-        size_t nex = seinstall_verify_result_n_examples(res, i);
+        unsigned long long n = seinstall_verify_result_get_dir_mismatched(res, i);
+        size_t nex = seinstall_verify_result_get_dir_n_examples(res, i);
 
-        printf("  %s: %llu\n", cli_esc(dir), n);
+        printf("  %s: %llu\n", cli_esc(seinstall_verify_result_get_dir_path(res, i)), n);
         for (size_t k = 0; k < nex; k++) {
-                const char *actual, *expected;
-                bool fixed;
-                const char *p =
-                    seinstall_verify_result_example(res, i, k, &actual, &expected, &fixed);
-                printf("    %s%s: %s, %s %s\n", fixed ? "fixed " : "", cli_esc(p),
+                const char *actual = seinstall_verify_result_get_example_actual(res, i, k);
+                bool fixed = seinstall_verify_result_get_example_fixed(res, i, k);
+
+                printf("    %s%s: %s, %s %s\n", fixed ? "fixed " : "",
+                       cli_esc(seinstall_verify_result_get_example_path(res, i, k)),
                        actual ? cli_esc(actual) : "no label", fixed ? "now" : "expected",
-                       cli_esc(expected));
+                       cli_esc(seinstall_verify_result_get_example_expected(res, i, k)));
         }
         if (n > nex)
                 printf("    ... and %llu more\n", n - nex);
@@ -57,10 +56,13 @@ static void print_dir(const struct seinstall_verify_result *res, size_t i)
 static void print_text(const struct seinstall_verify_result *res, bool fix)
 {
         const struct seinstall_relabel_result *rl = seinstall_verify_result_get_relabel(res);
-        unsigned long long checked = seinstall_verify_result_count(res, SEINSTALL_VERIFY_CHECKED),
-                           bad = seinstall_verify_result_count(res, SEINSTALL_VERIFY_MISMATCHED),
-                           fixed = seinstall_verify_result_count(res, SEINSTALL_VERIFY_FIXED),
-                           unlisted = seinstall_verify_result_count(res, SEINSTALL_VERIFY_UNLISTED);
+        unsigned long long checked =
+                               seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_CHECKED),
+                           bad =
+                               seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_MISMATCHED),
+                           fixed = seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_FIXED),
+                           unlisted =
+                               seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_UNLISTED);
 
         if (bad == 0)
                 printf("verify: %llu entries checked, every label matches the file contexts\n",
@@ -73,16 +75,15 @@ static void print_text(const struct seinstall_verify_result *res, bool fix)
                 printf("verify: %llu entries checked, %llu labels differ from the file "
                        "contexts\n",
                        checked, bad);
-        for (size_t i = 0; i < seinstall_verify_result_n_dirs(res); i++)
+        for (size_t i = 0; i < seinstall_verify_result_get_n_dirs(res); i++)
                 print_dir(res, i);
         if (unlisted > 0)
                 printf("  (%llu more in directories not listed)\n", unlisted);
-        for (size_t i = 0; i < seinstall_relabel_result_n_skipped(rl); i++) {
-                const char *fstype, *reason;
-                const char *mp = seinstall_relabel_result_skipped(rl, i, &fstype, &reason);
-                printf("skipped mount %s (%s): %s\n", cli_esc(mp), cli_esc(fstype),
-                       cli_esc(reason));
-        }
+        for (size_t i = 0; i < seinstall_relabel_result_get_n_skipped(rl); i++)
+                printf("skipped mount %s (%s): %s\n",
+                       cli_esc(seinstall_relabel_result_get_skipped_mountpoint(rl, i)),
+                       cli_esc(seinstall_relabel_result_get_skipped_fstype(rl, i)),
+                       cli_esc(seinstall_relabel_result_get_skipped_reason(rl, i)));
         if (bad > fixed && !fix)
                 printf("Run 'seinstall verify --fix' to write the expected labels.\n");
 }
@@ -91,8 +92,9 @@ static void print_errors(const struct seinstall_verify_result *res)
 {
         const struct seinstall_relabel_result *rl = seinstall_verify_result_get_relabel(res);
 
-        for (size_t i = 0; i < seinstall_relabel_result_n_errors(rl); i++)
-                fprintf(stderr, "seinstall: %s\n", cli_esc(seinstall_relabel_result_error(rl, i)));
+        for (size_t i = 0; i < seinstall_relabel_result_get_n_errors(rl); i++)
+                fprintf(stderr, "seinstall: %s\n",
+                        cli_esc(seinstall_relabel_result_get_error(rl, i)));
 }
 
 int cmd_verify(int argc, char **argv)

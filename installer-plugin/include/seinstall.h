@@ -341,7 +341,9 @@ seinstall_relabel_result_to_json(const struct seinstall_relabel_result *r, char 
 
 struct seinstall_verify_result;
 
-#define SEINSTALL_VERIFY_FIX (1u << 0) /* write the expected label on each mismatch */
+enum seinstall_verify_flags {
+        SEINSTALL_VERIFY_FIX = 1 << 0, /* write the expected label on each mismatch */
+};
 
 /* Verify the target of @ctx. @policy_type: NULL for the target's SELINUXTYPE (else "default");
  * @threads: 0 means one per online CPU; @flags: SEINSTALL_VERIFY_*; @progress (may be NULL)
@@ -370,23 +372,34 @@ enum seinstall_verify_count {
 };
 /* One of the counts above (0 for a NULL result or an unknown count). */
 SEINSTALL_EXPORT unsigned long long
-seinstall_verify_result_count(const struct seinstall_verify_result *r,
-                              enum seinstall_verify_count which);
-/* The mismatches grouped by directory, sorted by path: the directory, how many of its entries
- * differed and how many were fixed. Strings owned by @r; NULL beyond the last index. */
-SEINSTALL_EXPORT size_t seinstall_verify_result_n_dirs(const struct seinstall_verify_result *r);
-SEINSTALL_EXPORT const char *seinstall_verify_result_dir(const struct seinstall_verify_result *r,
-                                                         size_t i,
-                                                         unsigned long long *ret_mismatched,
-                                                         unsigned long long *ret_fixed);
-/* The first examples (at most 3, the paths that sort first) of directory @i: path, label
- * found (NULL: none), label expected, whether it was fixed. Owned by @r. */
-SEINSTALL_EXPORT size_t seinstall_verify_result_n_examples(const struct seinstall_verify_result *r,
-                                                           size_t i);
+seinstall_verify_result_get_count(const struct seinstall_verify_result *r,
+                                  enum seinstall_verify_count which);
+/* The mismatches grouped by directory, sorted by path: directory @i, how many of its entries
+ * differed and how many were fixed. Strings owned by @r; NULL (0) beyond the last index. */
+SEINSTALL_EXPORT size_t seinstall_verify_result_get_n_dirs(const struct seinstall_verify_result *r);
 SEINSTALL_EXPORT const char *
-seinstall_verify_result_example(const struct seinstall_verify_result *r, size_t i, size_t k,
-                                const char **ret_actual, const char **ret_expected,
-                                bool *ret_fixed);
+seinstall_verify_result_get_dir_path(const struct seinstall_verify_result *r, size_t i);
+SEINSTALL_EXPORT unsigned long long
+seinstall_verify_result_get_dir_mismatched(const struct seinstall_verify_result *r, size_t i);
+SEINSTALL_EXPORT unsigned long long
+seinstall_verify_result_get_dir_fixed(const struct seinstall_verify_result *r, size_t i);
+/* The first examples of directory @i (at most 3, the paths that sort first): example @k's
+ * path, label found (NULL: none), label expected, and whether it was fixed. Owned by @r;
+ * NULL (false) beyond the last index. */
+SEINSTALL_EXPORT size_t
+seinstall_verify_result_get_dir_n_examples(const struct seinstall_verify_result *r, size_t i);
+SEINSTALL_EXPORT const char *
+seinstall_verify_result_get_example_path(const struct seinstall_verify_result *r, size_t i,
+                                         size_t k);
+SEINSTALL_EXPORT const char *
+seinstall_verify_result_get_example_actual(const struct seinstall_verify_result *r, size_t i,
+                                           size_t k);
+SEINSTALL_EXPORT const char *
+seinstall_verify_result_get_example_expected(const struct seinstall_verify_result *r, size_t i,
+                                             size_t k);
+SEINSTALL_EXPORT bool
+seinstall_verify_result_get_example_fixed(const struct seinstall_verify_result *r, size_t i,
+                                          size_t k);
 /* The walk underneath: skipped mounts, error messages, time taken. Owned by @r. */
 SEINSTALL_EXPORT const struct seinstall_relabel_result *
 seinstall_verify_result_get_relabel(const struct seinstall_verify_result *r);

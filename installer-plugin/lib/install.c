@@ -233,7 +233,7 @@ static int stage_label(struct pipeline *p)
 /* Say what verify fixed: each directory, with its examples. */
 static void log_fixed(struct seinstall_ctx *ctx, const struct seinstall_verify_result *v)
 {
-        unsigned long long fixed = seinstall_verify_result_count(v, SEINSTALL_VERIFY_FIXED);
+        unsigned long long fixed = seinstall_verify_result_get_count(v, SEINSTALL_VERIFY_FIXED);
 
         if (fixed == 0)
                 return;
@@ -241,19 +241,20 @@ static void log_fixed(struct seinstall_ctx *ctx, const struct seinstall_verify_r
                 "verify: %llu label%s written after the relabel differed from the file "
                 "contexts; fixed:",
                 fixed, fixed == 1 ? "" : "s");
-        for (size_t i = 0; i < seinstall_verify_result_n_dirs(v); i++) {
-                unsigned long long n;
-                const char *dir = seinstall_verify_result_dir(v, i, &n, NULL);
-                for (size_t k = 0; k < seinstall_verify_result_n_examples(v, i); k++) {
-                        const char *was, *now;
-                        const char *path =
-                            seinstall_verify_result_example(v, i, k, &was, &now, NULL);
-                        si_info(ctx, "verify: fixed %s: %s, now %s", path, was ? was : "no label",
-                                now);
+        for (size_t i = 0; i < seinstall_verify_result_get_n_dirs(v); i++) {
+                size_t nex = seinstall_verify_result_get_dir_n_examples(v, i);
+                unsigned long long n = seinstall_verify_result_get_dir_fixed(v, i);
+
+                for (size_t k = 0; k < nex; k++) {
+                        const char *was = seinstall_verify_result_get_example_actual(v, i, k);
+                        si_info(ctx, "verify: fixed %s: %s, now %s",
+                                seinstall_verify_result_get_example_path(v, i, k),
+                                was ? was : "no label",
+                                seinstall_verify_result_get_example_expected(v, i, k));
                 }
-                if (n > seinstall_verify_result_n_examples(v, i))
-                        si_info(ctx, "verify: fixed %llu more in %s",
-                                n - seinstall_verify_result_n_examples(v, i), dir);
+                if (n > nex)
+                        si_info(ctx, "verify: fixed %llu more in %s", n - nex,
+                                seinstall_verify_result_get_dir_path(v, i));
         }
 }
 

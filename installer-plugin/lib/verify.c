@@ -258,22 +258,22 @@ SEINSTALL_EXPORT int seinstall_verify(struct seinstall_ctx *ctx, const char *pol
 /* ---- accessors and JSON ---------------------------------------------------------------------- */
 
 SEINSTALL_EXPORT unsigned long long
-seinstall_verify_result_count(const struct seinstall_verify_result *r,
-                              enum seinstall_verify_count which)
+seinstall_verify_result_get_count(const struct seinstall_verify_result *r,
+                                  enum seinstall_verify_count which)
 {
         if (!r)
                 return 0;
         switch (which) {
         case SEINSTALL_VERIFY_CHECKED:
-                return seinstall_relabel_result_count(r->relabel, SEINSTALL_RELABEL_SEEN);
+                return seinstall_relabel_result_get_count(r->relabel, SEINSTALL_RELABEL_SEEN);
         case SEINSTALL_VERIFY_MISMATCHED:
                 return r->mismatched;
         case SEINSTALL_VERIFY_FIXED:
                 return r->fixed;
         case SEINSTALL_VERIFY_NO_CONTEXT:
-                return seinstall_relabel_result_count(r->relabel, SEINSTALL_RELABEL_NO_CONTEXT);
+                return seinstall_relabel_result_get_count(r->relabel, SEINSTALL_RELABEL_NO_CONTEXT);
         case SEINSTALL_VERIFY_ERRORS:
-                return seinstall_relabel_result_count(r->relabel, SEINSTALL_RELABEL_ERRORS);
+                return seinstall_relabel_result_get_count(r->relabel, SEINSTALL_RELABEL_ERRORS);
         case SEINSTALL_VERIFY_UNLISTED:
                 return r->unlisted;
         default:
@@ -287,47 +287,90 @@ seinstall_verify_result_get_relabel(const struct seinstall_verify_result *r)
         return r ? r->relabel : NULL;
 }
 
-SEINSTALL_EXPORT size_t seinstall_verify_result_n_dirs(const struct seinstall_verify_result *r)
+SEINSTALL_EXPORT size_t seinstall_verify_result_get_n_dirs(const struct seinstall_verify_result *r)
 {
         return r ? r->ndirs : 0;
 }
 
-SEINSTALL_EXPORT const char *seinstall_verify_result_dir(const struct seinstall_verify_result *r,
-                                                         size_t i,
-                                                         unsigned long long *ret_mismatched,
-                                                         unsigned long long *ret_fixed)
+static const struct dir *get_dir(const struct seinstall_verify_result *r, size_t i)
 {
-        if (!r || i >= r->ndirs)
-                return NULL;
-        if (ret_mismatched)
-                *ret_mismatched = r->dirs[i].mismatched;
-        if (ret_fixed)
-                *ret_fixed = r->dirs[i].fixed;
-        return r->dirs[i].path;
-}
-
-SEINSTALL_EXPORT size_t seinstall_verify_result_n_examples(const struct seinstall_verify_result *r,
-                                                           size_t i)
-{
-        return r && i < r->ndirs ? r->dirs[i].nex : 0;
+        return r && i < r->ndirs ? &r->dirs[i] : NULL;
 }
 
 SEINSTALL_EXPORT const char *
-seinstall_verify_result_example(const struct seinstall_verify_result *r, size_t i, size_t k,
-                                const char **ret_actual, const char **ret_expected, bool *ret_fixed)
+seinstall_verify_result_get_dir_path(const struct seinstall_verify_result *r, size_t i)
 {
-        const struct example *e;
+        const struct dir *d = get_dir(r, i);
 
-        if (!r || i >= r->ndirs || k >= r->dirs[i].nex)
-                return NULL;
-        e = &r->dirs[i].ex[k];
-        if (ret_actual)
-                *ret_actual = e->actual;
-        if (ret_expected)
-                *ret_expected = e->expected;
-        if (ret_fixed)
-                *ret_fixed = e->fixed;
-        return e->path;
+        return d ? d->path : NULL;
+}
+
+SEINSTALL_EXPORT unsigned long long
+seinstall_verify_result_get_dir_mismatched(const struct seinstall_verify_result *r, size_t i)
+{
+        const struct dir *d = get_dir(r, i);
+
+        return d ? d->mismatched : 0;
+}
+
+SEINSTALL_EXPORT unsigned long long
+seinstall_verify_result_get_dir_fixed(const struct seinstall_verify_result *r, size_t i)
+{
+        const struct dir *d = get_dir(r, i);
+
+        return d ? d->fixed : 0;
+}
+
+SEINSTALL_EXPORT size_t
+seinstall_verify_result_get_dir_n_examples(const struct seinstall_verify_result *r, size_t i)
+{
+        const struct dir *d = get_dir(r, i);
+
+        return d ? d->nex : 0;
+}
+
+static const struct example *get_example(const struct seinstall_verify_result *r, size_t i,
+                                         size_t k)
+{
+        const struct dir *d = get_dir(r, i);
+
+        return d && k < d->nex ? &d->ex[k] : NULL;
+}
+
+SEINSTALL_EXPORT const char *
+seinstall_verify_result_get_example_path(const struct seinstall_verify_result *r, size_t i,
+                                         size_t k)
+{
+        const struct example *e = get_example(r, i, k);
+
+        return e ? e->path : NULL;
+}
+
+SEINSTALL_EXPORT const char *
+seinstall_verify_result_get_example_actual(const struct seinstall_verify_result *r, size_t i,
+                                           size_t k)
+{
+        const struct example *e = get_example(r, i, k);
+
+        return e ? e->actual : NULL;
+}
+
+SEINSTALL_EXPORT const char *
+seinstall_verify_result_get_example_expected(const struct seinstall_verify_result *r, size_t i,
+                                             size_t k)
+{
+        const struct example *e = get_example(r, i, k);
+
+        return e ? e->expected : NULL;
+}
+
+SEINSTALL_EXPORT bool
+seinstall_verify_result_get_example_fixed(const struct seinstall_verify_result *r, size_t i,
+                                          size_t k)
+{
+        const struct example *e = get_example(r, i, k);
+
+        return e && e->fixed;
 }
 
 static void json_dir(struct json *j, const struct dir *d)
@@ -364,12 +407,12 @@ SEINSTALL_EXPORT int seinstall_verify_result_to_json(const struct seinstall_veri
                 return e;
         json_object_begin(&j);
         json_kv_bool(&j, "fix", r->fix);
-        json_kv_uint(&j, "entries", seinstall_verify_result_count(r, SEINSTALL_VERIFY_CHECKED));
+        json_kv_uint(&j, "entries", seinstall_verify_result_get_count(r, SEINSTALL_VERIFY_CHECKED));
         json_kv_uint(&j, "mismatches", r->mismatched);
         json_kv_uint(&j, "fixed", r->fixed);
         json_kv_uint(&j, "no_context",
-                     seinstall_verify_result_count(r, SEINSTALL_VERIFY_NO_CONTEXT));
-        json_kv_uint(&j, "errors", seinstall_verify_result_count(r, SEINSTALL_VERIFY_ERRORS));
+                     seinstall_verify_result_get_count(r, SEINSTALL_VERIFY_NO_CONTEXT));
+        json_kv_uint(&j, "errors", seinstall_verify_result_get_count(r, SEINSTALL_VERIFY_ERRORS));
         json_kv_uint(&j, "unlisted", r->unlisted);
         json_kv_bool(&j, "clean", r->mismatched == r->fixed);
         json_key(&j, "directories");

@@ -215,12 +215,12 @@ START_TEST(test_relabel_small_tree)
         ck_assert_ptr_nonnull(res);
         /* 26 names: the root, 15 directories, 10 files and links; the hard-linked file is
          * labeled once, through its name that sorts first: 25 labels, 3 of them <<none>> */
-        ck_assert_uint_eq(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_SEEN), 26);
-        ck_assert_uint_eq(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_ERRORS), 0);
-        ck_assert_uint_eq(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_NO_CONTEXT), 3);
-        ck_assert_uint_eq(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_CHANGED), 22);
-        ck_assert_uint_eq(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_UNCHANGED), 0);
-        ck_assert_uint_eq(seinstall_relabel_result_n_skipped(res), 0);
+        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_SEEN), 26);
+        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS), 0);
+        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_NO_CONTEXT), 3);
+        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_CHANGED), 22);
+        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_UNCHANGED), 0);
+        ck_assert_uint_eq(seinstall_relabel_result_get_n_skipped(res), 0);
         seinstall_relabel_result_unref(res);
 
         ck_assert_str_eq(label_of(""), "system_u:object_r:root_t:s0");
@@ -236,8 +236,8 @@ START_TEST(test_relabel_small_tree)
 
         /* a second run changes nothing */
         ck_assert_int_eq(relabel(0, &res), 0);
-        ck_assert_uint_eq(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_CHANGED), 0);
-        ck_assert_uint_eq(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_UNCHANGED), 22);
+        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_CHANGED), 0);
+        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_UNCHANGED), 22);
         seinstall_relabel_result_unref(res);
 
         /* a dry run counts one wrong label and leaves it */
@@ -246,8 +246,8 @@ START_TEST(test_relabel_small_tree)
                                    sizeof("system_u:object_r:tmp_t:s0"), 0),
                          0);
         ck_assert_int_eq(relabel(SEINSTALL_RELABEL_DRY_RUN, &res), 0);
-        ck_assert_uint_eq(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_CHANGED), 1);
-        ck_assert_uint_eq(seinstall_relabel_result_n_verified(res), 0);
+        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_CHANGED), 1);
+        ck_assert_uint_eq(seinstall_relabel_result_get_n_verified(res), 0);
         seinstall_relabel_result_unref(res);
         ck_assert_str_eq(label_of("etc/passwd"), "system_u:object_r:tmp_t:s0");
         ck_assert_uint_eq(wrong_thread, 0);
@@ -260,10 +260,10 @@ START_TEST(test_relabel_verifies_boot_files)
         bool shadow = false;
 
         ck_assert_int_eq(relabel(0, &res), 0);
-        for (size_t i = 0; i < seinstall_relabel_result_n_verified(res); i++) {
-                const char *actual, *expected;
-                const char *p = seinstall_relabel_result_verified(res, i, &actual, &expected);
-                ck_assert_str_eq(actual, expected);
+        for (size_t i = 0; i < seinstall_relabel_result_get_n_verified(res); i++) {
+                const char *p = seinstall_relabel_result_get_verified_path(res, i);
+                ck_assert_str_eq(seinstall_relabel_result_get_verified_actual(res, i),
+                                 seinstall_relabel_result_get_verified_expected(res, i));
                 shadow |= streq(p, "/etc/shadow");
         }
         ck_assert(shadow);
@@ -280,7 +280,7 @@ START_TEST(test_relabel_log_on_caller_thread)
         atomic_store(&refuse_one, true);
         ck_assert_int_eq(relabel(0, &res), -EPERM);
         ck_assert_ptr_nonnull(res);
-        ck_assert_uint_ge(seinstall_relabel_result_count(res, SEINSTALL_RELABEL_ERRORS), 1);
+        ck_assert_uint_ge(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS), 1);
         seinstall_relabel_result_unref(res);
         ck_assert_uint_ge(nlogs, 1);
         ck_assert_ptr_nonnull(strstr(last_log, "refused the label"));
@@ -297,9 +297,6 @@ START_TEST(test_verify)
         static const char wrong[] = "system_u:object_r:etc_t:s0";
         struct seinstall_verify_result *vr = NULL;
         struct seinstall_ctx *ctx = NULL;
-        const char *actual, *expected;
-        unsigned long long n, nfixed;
-        bool fixed;
 
         install_file_contexts();
         ck_assert_int_eq(relabel(0, NULL), 0);
@@ -310,45 +307,44 @@ START_TEST(test_verify)
         seinstall_set_log_fn(ctx, on_log, NULL);
 
         ck_assert_int_eq(seinstall_verify(ctx, NULL, 4, 0, on_progress, NULL, &vr), 1);
-        ck_assert_uint_eq(seinstall_verify_result_count(vr, SEINSTALL_VERIFY_MISMATCHED), 2);
-        ck_assert_uint_eq(seinstall_verify_result_count(vr, SEINSTALL_VERIFY_FIXED), 0);
-        ck_assert_uint_eq(seinstall_verify_result_count(vr, SEINSTALL_VERIFY_ERRORS), 0);
-        ck_assert_uint_eq(seinstall_verify_result_count(vr, SEINSTALL_VERIFY_NO_CONTEXT), 3);
-        ck_assert_uint_eq(seinstall_verify_result_n_dirs(vr), 2);
-        ck_assert_str_eq(seinstall_verify_result_dir(vr, 0, &n, &nfixed), "/etc");
-        ck_assert_uint_eq(n, 1);
-        ck_assert_uint_eq(seinstall_verify_result_n_examples(vr, 0), 1);
-        ck_assert_str_eq(seinstall_verify_result_example(vr, 0, 0, &actual, &expected, &fixed),
-                         "/etc/shadow");
-        ck_assert_str_eq(actual, wrong);
-        ck_assert_str_eq(expected, "system_u:object_r:shadow_t:s0");
-        ck_assert(!fixed);
-        ck_assert_str_eq(seinstall_verify_result_dir(vr, 1, &n, &nfixed), "/var/lib/a/b");
-        ck_assert_str_eq(seinstall_verify_result_example(vr, 1, 0, &actual, &expected, &fixed),
-                         "/var/lib/a/b/new");
-        ck_assert_ptr_null(actual);
-        ck_assert_str_eq(expected, "system_u:object_r:var_lib_t:s0");
-        ck_assert_ptr_null(seinstall_verify_result_dir(vr, 2, NULL, NULL));
-        ck_assert_ptr_null(seinstall_verify_result_example(vr, 1, 1, NULL, NULL, NULL));
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_MISMATCHED), 2);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_FIXED), 0);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_ERRORS), 0);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_NO_CONTEXT), 3);
+        ck_assert_uint_eq(seinstall_verify_result_get_n_dirs(vr), 2);
+        ck_assert_str_eq(seinstall_verify_result_get_dir_path(vr, 0), "/etc");
+        ck_assert_uint_eq(seinstall_verify_result_get_dir_mismatched(vr, 0), 1);
+        ck_assert_uint_eq(seinstall_verify_result_get_dir_n_examples(vr, 0), 1);
+        ck_assert_str_eq(seinstall_verify_result_get_example_path(vr, 0, 0), "/etc/shadow");
+        ck_assert_str_eq(seinstall_verify_result_get_example_actual(vr, 0, 0), wrong);
+        ck_assert_str_eq(seinstall_verify_result_get_example_expected(vr, 0, 0),
+                         "system_u:object_r:shadow_t:s0");
+        ck_assert(!seinstall_verify_result_get_example_fixed(vr, 0, 0));
+        ck_assert_str_eq(seinstall_verify_result_get_dir_path(vr, 1), "/var/lib/a/b");
+        ck_assert_str_eq(seinstall_verify_result_get_example_path(vr, 1, 0), "/var/lib/a/b/new");
+        ck_assert_ptr_null(seinstall_verify_result_get_example_actual(vr, 1, 0));
+        ck_assert_str_eq(seinstall_verify_result_get_example_expected(vr, 1, 0),
+                         "system_u:object_r:var_lib_t:s0");
+        ck_assert_ptr_null(seinstall_verify_result_get_dir_path(vr, 2));
+        ck_assert_ptr_null(seinstall_verify_result_get_example_path(vr, 1, 1));
         vr = seinstall_verify_result_unref(vr);
         /* nothing written */
         ck_assert_str_eq(label_of("etc/shadow"), wrong);
         ck_assert_ptr_null(label_of("var/lib/a/b/new"));
 
         ck_assert_int_eq(seinstall_verify(ctx, NULL, 4, SEINSTALL_VERIFY_FIX, NULL, NULL, &vr), 0);
-        ck_assert_uint_eq(seinstall_verify_result_count(vr, SEINSTALL_VERIFY_MISMATCHED), 2);
-        ck_assert_uint_eq(seinstall_verify_result_count(vr, SEINSTALL_VERIFY_FIXED), 2);
-        ck_assert_str_eq(seinstall_verify_result_dir(vr, 0, &n, &nfixed), "/etc");
-        ck_assert_uint_eq(nfixed, 1);
-        seinstall_verify_result_example(vr, 0, 0, NULL, NULL, &fixed);
-        ck_assert(fixed);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_MISMATCHED), 2);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_FIXED), 2);
+        ck_assert_str_eq(seinstall_verify_result_get_dir_path(vr, 0), "/etc");
+        ck_assert_uint_eq(seinstall_verify_result_get_dir_fixed(vr, 0), 1);
+        ck_assert(seinstall_verify_result_get_example_fixed(vr, 0, 0));
         vr = seinstall_verify_result_unref(vr);
         ck_assert_str_eq(label_of("etc/shadow"), "system_u:object_r:shadow_t:s0");
         ck_assert_str_eq(label_of("var/lib/a/b/new"), "system_u:object_r:var_lib_t:s0");
 
         ck_assert_int_eq(seinstall_verify(ctx, NULL, 4, 0, NULL, NULL, &vr), 0);
-        ck_assert_uint_eq(seinstall_verify_result_count(vr, SEINSTALL_VERIFY_MISMATCHED), 0);
-        ck_assert_uint_eq(seinstall_verify_result_n_dirs(vr), 0);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_MISMATCHED), 0);
+        ck_assert_uint_eq(seinstall_verify_result_get_n_dirs(vr), 0);
         vr = seinstall_verify_result_unref(vr);
         ck_assert_int_eq(seinstall_verify(ctx, NULL, 4, 1u << 5, NULL, NULL, &vr), -EINVAL);
         ck_assert_ptr_null(vr);
@@ -363,7 +359,6 @@ START_TEST(test_verify_examples_sorted)
 {
         struct seinstall_verify_result *vr = NULL;
         struct seinstall_ctx *ctx = NULL;
-        unsigned long long n;
         char name[64];
 
         install_file_contexts();
@@ -374,16 +369,13 @@ START_TEST(test_verify_examples_sorted)
         }
         ck_assert_int_eq(seinstall_new(root, &ctx), 0);
         ck_assert_int_eq(seinstall_verify(ctx, NULL, 4, 0, NULL, NULL, &vr), 1);
-        ck_assert_uint_eq(seinstall_verify_result_n_dirs(vr), 1);
-        ck_assert_str_eq(seinstall_verify_result_dir(vr, 0, &n, NULL), "/srv/d1");
-        ck_assert_uint_eq(n, 40);
-        ck_assert_uint_eq(seinstall_verify_result_n_examples(vr, 0), 3);
-        ck_assert_str_eq(seinstall_verify_result_example(vr, 0, 0, NULL, NULL, NULL),
-                         "/srv/d1/f01");
-        ck_assert_str_eq(seinstall_verify_result_example(vr, 0, 1, NULL, NULL, NULL),
-                         "/srv/d1/f02");
-        ck_assert_str_eq(seinstall_verify_result_example(vr, 0, 2, NULL, NULL, NULL),
-                         "/srv/d1/f03");
+        ck_assert_uint_eq(seinstall_verify_result_get_n_dirs(vr), 1);
+        ck_assert_str_eq(seinstall_verify_result_get_dir_path(vr, 0), "/srv/d1");
+        ck_assert_uint_eq(seinstall_verify_result_get_dir_mismatched(vr, 0), 40);
+        ck_assert_uint_eq(seinstall_verify_result_get_dir_n_examples(vr, 0), 3);
+        ck_assert_str_eq(seinstall_verify_result_get_example_path(vr, 0, 0), "/srv/d1/f01");
+        ck_assert_str_eq(seinstall_verify_result_get_example_path(vr, 0, 1), "/srv/d1/f02");
+        ck_assert_str_eq(seinstall_verify_result_get_example_path(vr, 0, 2), "/srv/d1/f03");
         seinstall_verify_result_unref(vr);
         seinstall_unref(ctx);
 }
