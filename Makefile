@@ -262,17 +262,17 @@ check-tsan: $(TSAN_BINS)
 $(TSAN)/%.o: %.c
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(TSAN_FLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(TSAN_FLAGS) -c $< -o $@
 
 $(TSAN)/libseinstall-internal.a: $(LIB_SRC:%.c=$(TSAN)/%.o)
 	@rm -f $@
-	$(Q)ar rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
 
 $(TSAN)/tests/unit/test-%: tests/unit/test-%.c $(UNIT_HELPER_SRC:%.c=$(TSAN)/%.o) \
 		$(TSAN)/libseinstall-internal.a
 	$(call quiet,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $(TSAN_FLAGS) -Itests/unit $(LDFLAGS) -o $@ $^ $(PKG_LIBS) \
-		$(shell pkg-config --libs check)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(TSAN_FLAGS) -Itests/unit $(LDFLAGS) -o $@ $^ $(PKG_LIBS) \
+		$(shell $(PKG_CONFIG) --libs check)
 
 $(TSAN)/canary: tests/tsan/canary.c
 	@mkdir -p $(@D)
