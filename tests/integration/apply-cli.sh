@@ -90,3 +90,14 @@ fi
 printf '#!/bin/busybox sh\nexit 4\n' >"$T/usr/sbin/update-grub"
 expect_exit 3 "$SEINSTALL" apply --root "$T" --mode disabled --regenerate
 assert_contains "failed regeneration" "$ERR" "update-grub failed"
+
+# GRUB's defaults without GRUB installed (grub2-common, no /boot/grub: a system booted some
+# other way, as the first-boot screen meets it): nothing reads grub.cfg, so --regenerate runs
+# nothing, the rest of the change is made and the todo says why.
+rm -rf "$T/boot/grub"
+printf '#!/bin/busybox sh\n/bin/busybox touch /update-grub-ran\nexit 2\n' >"$T/usr/sbin/update-grub"
+expect_exit 0 "$SEINSTALL" apply --root "$T" --mode enforcing --regenerate
+[ ! -e "$T/update-grub-ran" ] || fail "update-grub ran without /boot/grub"
+assert_contains "todo: GRUB not installed" "$OUT" "GRUB is not installed"
+# from disabled: permissive until the relabel ran (the first-boot case the e2e test boots)
+assert_eq "config written" "SELINUX=permissive" "$(grep '^SELINUX=' "$T/etc/selinux/config")"
