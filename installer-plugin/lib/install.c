@@ -200,7 +200,11 @@ static int label_one(struct seinstall_ctx *ctx, const struct si_fcontext *fc,
                 return 0;
         if (r < 0)
                 return r;
-        return fsetxattr(fd, "security.selinux", want, strlen(want) + 1, 0) < 0 ? -errno : 0;
+        if (fsetxattr(fd, "security.selinux", want, strlen(want) + 1, 0) < 0)
+                /* A file on a mount that keeps no per-file labels (a BLS entry on a vfat
+                 * ESP): the policy labels it as a whole, as the check said. */
+                return errno == EOPNOTSUPP ? 0 : -errno;
+        return 0;
 }
 
 /* The relabel ran before the configure stage wrote its files: label what it created (files
