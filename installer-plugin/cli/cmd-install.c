@@ -97,7 +97,8 @@ static int print_json(const struct seinstall_install_result *res,
 {
         const struct seinstall_relabel_result *rl = seinstall_install_result_get_relabel(res);
         const struct seinstall_apply_result *ap = seinstall_install_result_get_apply(res);
-        _cleanup_free_ char *check = NULL, *relabel = NULL, *configure = NULL;
+        const struct seinstall_verify_result *vr = seinstall_install_result_get_verify(res);
+        _cleanup_free_ char *check = NULL, *relabel = NULL, *configure = NULL, *verify = NULL;
         enum seinstall_source src;
         enum seinstall_mode mode = seinstall_install_result_get_mode(res, &src);
         struct json j = {0};
@@ -108,6 +109,8 @@ static int print_json(const struct seinstall_install_result *res,
                 r = seinstall_relabel_result_to_json(rl, &relabel);
         if (r >= 0 && ap)
                 r = seinstall_apply_result_to_json(ap, &configure);
+        if (r >= 0 && vr)
+                r = seinstall_verify_result_to_json(vr, &verify);
         if (r < 0)
                 return cli_error(r, "install: writing the JSON document: %s", strerror(-r));
 
@@ -127,6 +130,8 @@ static int print_json(const struct seinstall_install_result *res,
         json_kv_string(&j, "relabel_error", seinstall_install_result_get_relabel_error(res));
         json_key(&j, "configure");
         json_raw(&j, configure);
+        json_key(&j, "verify");
+        json_raw(&j, verify);
         json_object_end(&j);
         return cli_print_json(&j);
 }

@@ -37,6 +37,8 @@ assert_contains "first-boot mark" "$(cat "$d/a/var/lib/seinstall/firstboot")" "r
 expect_exit 0 "$SEINSTALL" install --root "$d/a" --profile "$d/server.ks" --no-cmdline --json
 py_check 'assert d["refused"] is False and d["mode"] == "enforcing" and d["configure"]["changes"] == [], d["configure"]; assert d["relabel"]["changed"] == 0, d["relabel"]' \
         "second install: JSON, nothing to change"
+py_check 'assert d["verify"]["mismatches"] == 0 and d["verify"]["fixed"] == 0 and d["verify"]["clean"] is True, d["verify"]' \
+        "second install: JSON carries the last stage, verify, clean"
 
 # 2. refused: /home on tmpfs cannot keep labels; nothing in the target changes
 make_fs_image "$d/b.img" ext4 64
