@@ -306,7 +306,9 @@ EOF
         expect_eq "its config" permissive "$(fact "$L" config-mode)"
         expect_eq "its pid 1 (the policy is loaded, permissive)" system_u:system_r:kernel_t:s0 \
                 "$(fact "$L" pid1)"
-        json=$(tr -d '\r' <"$L" | sed -n '/^root@e2e-target:~# seinstall check/,/^root@e2e-target:~#/p')
+        # bash prints the bracketed-paste switch (ESC [?2004h) before each prompt
+        json=$(tr -d '\r' <"$L" | sed 's/\x1b\[?2004[hl]//g' |
+                sed -n '/^root@e2e-target:~# seinstall check/,/^root@e2e-target:~#/p')
         expect_match "seinstall check on its console says why" "nfs_t" "$json"
         echo "  its console, seinstall check:"
         printf '%s\n' "$json" | sed 's/^/      | /'
