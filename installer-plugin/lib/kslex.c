@@ -280,14 +280,19 @@ static int words_end(struct si_ks_words *w, size_t at)
 
         if (w->n >= KS_WORDS_MAX)
                 return -E2BIG;
-        off = realloc(w->off, (w->n + 1) * sizeof(*off));
-        if (!off)
-                return -ENOMEM;
-        w->off = off;
-        pos = realloc(w->pos, (w->n + 1) * sizeof(*pos));
-        if (!pos)
-                return -ENOMEM;
-        w->pos = pos;
+        if (w->n == w->cap) {
+                /* doubling: a line of 65536 words must not cost 65536 copies */
+                size_t cap = w->cap ? w->cap * 2 : 16;
+                off = realloc(w->off, cap * sizeof(*off));
+                if (!off)
+                        return -ENOMEM;
+                w->off = off;
+                pos = realloc(w->pos, cap * sizeof(*pos));
+                if (!pos)
+                        return -ENOMEM;
+                w->pos = pos;
+                w->cap = cap;
+        }
         w->pos[w->n] = at;
         w->off[w->n++] = w->start;
         if (sbuf_append(&w->buf, "", 1) < 0) /* each word ends with its NUL */

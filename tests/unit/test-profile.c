@@ -295,6 +295,8 @@ START_TEST(test_boot_options)
                               &profile),
                          0);
         ck_assert_str_eq(profile, "/run/install/ks.cfg");
+        free(profile);
+        profile = NULL;
         ck_assert_int_eq(seinstall_settings_get_mode(s, &src), SEINSTALL_MODE_PERMISSIVE);
         ck_assert_int_eq(src, SEINSTALL_SOURCE_BOOT);
         /* off wins over permissive whatever the order; each way of saying off */
