@@ -62,9 +62,7 @@ struct ks_reader {
         size_t nnames;
 };
 
-static int ks_error(struct ks_reader *r, const struct si_ks_origin *o, const char *fmt, ...)
-    _printf_(3, 4);
-static int ks_error(struct ks_reader *r, const struct si_ks_origin *o, const char *fmt, ...)
+int si_ks_error(struct seinstall_ctx *ctx, const struct si_ks_origin *o, const char *fmt, ...)
 {
         _cleanup_free_ char *what = NULL;
         va_list ap;
@@ -75,7 +73,7 @@ static int ks_error(struct ks_reader *r, const struct si_ks_origin *o, const cha
         va_end(ap);
         if (n < 0)
                 return -ENOMEM;
-        return si_error(r->ctx, -EBADMSG, "%s:%u: %s", o->file, o->line, what);
+        return si_error(ctx, -EBADMSG, "%s:%u: %s", o->file, o->line, what);
 }
 
 /* Keep @name (taken over) alive for the whole read; NULL on ENOMEM. */
@@ -382,12 +380,12 @@ static int split_line(struct ks_reader *r, const struct ks_line *l, bool comment
         int k = si_ks_split(l->s, l->len, comments, ret, &why);
 
         if (k == -EBADMSG)
-                return ks_error(r, &l->at,
-                                "%s: a quote is not closed or the line ends in a backslash "
-                                "(pykickstart splits every line with shlex)",
-                                why);
+                return si_ks_error(r->ctx, &l->at,
+                                   "%s: a quote is not closed or the line ends in a backslash "
+                                   "(pykickstart splits every line with shlex)",
+                                   why);
         if (k == -E2BIG)
-                return ks_error(r, &l->at, "more than %d words on one line", KS_WORDS_MAX);
+                return si_ks_error(r->ctx, &l->at, "more than %d words on one line", KS_WORDS_MAX);
         return k;
 }
 
@@ -414,15 +412,15 @@ static int check_text(struct ks_reader *r, const char *file, const char *text, s
                         continue;
                 }
                 if (*p == 0)
-                        return ks_error(r, &at,
-                                        "NUL byte: not a text file, not a kickstart "
-                                        "profile");
+                        return si_ks_error(r->ctx, &at,
+                                           "NUL byte: not a text file, not a kickstart "
+                                           "profile");
                 n = u8_valid(p, end);
                 if (n == 0)
-                        return ks_error(r, &at,
-                                        "not valid UTF-8 (byte 0x%02x): pykickstart reads "
-                                        "kickstart files as UTF-8; convert the file",
-                                        *p);
+                        return si_ks_error(r->ctx, &at,
+                                           "not valid UTF-8 (byte 0x%02x): pykickstart reads "
+                                           "kickstart files as UTF-8; convert the file",
+                                           *p);
                 p += n;
         }
         return 0;
@@ -541,8 +539,8 @@ static int ks_preprocess(struct ks_reader *r, struct ks_file *f)
                 /* ll.split(' ')[1] */
                 u = memchr(s, ' ', (size_t) (e - s));
                 if (!u) {
-                        ret =
-                            ks_error(r, &at, "Illegal url for %%ksappend: %.*s", (int) (e - s), s);
+                        ret = si_ks_error(r->ctx, &at, "Illegal url for %%ksappend: %.*s",
+                                          (int) (e - s), s);
                         break;
                 }
                 u++;
@@ -553,16 +551,17 @@ static int ks_preprocess(struct ks_reader *r, struct ks_file *f)
                         break;
                 }
                 if (strstr(url, "://")) {
-                        ret = ks_error(r, &at,
-                                       "%%ksappend %s: seinstall reads only local files; copy it "
-                                       "into the profile",
-                                       url);
+                        ret =
+                            si_ks_error(r->ctx, &at,
+                                        "%%ksappend %s: seinstall reads only local files; copy it "
+                                        "into the profile",
+                                        url);
                         break;
                 }
                 ret = read_regular(url, &content, &clen, &st);
                 if (ret < 0) {
-                        ret = ks_error(r, &at, "Unable to open %%ksappend file %s: %s", url,
-                                       read_error(ret));
+                        ret = si_ks_error(r->ctx, &at, "Unable to open %%ksappend file %s: %s", url,
+                                          read_error(ret));
                         break;
                 }
                 {
@@ -579,8 +578,8 @@ static int ks_preprocess(struct ks_reader *r, struct ks_file *f)
                 }
         }
         if (ret >= 0 && out.len > KS_FILE_MAX)
-                ret = ks_error(r, &(struct si_ks_origin){f->path, 1},
-                               "larger than 4 MiB with its %%ksappend files");
+                ret = si_ks_error(r->ctx, &(struct si_ks_origin){f->path, 1},
+                                  "larger than 4 MiB with its %%ksappend files");
         if (ret >= 0) {
                 free(f->text);
                 f->len = out.len;
@@ -740,8 +739,8 @@ static int include(struct ks_reader *r, struct ks_file *f, const struct ks_line 
 
         if (r->depth >= KS_DEPTH_MAX) {
                 c = chain(f, &l->at, arg);
-                return ks_error(r, &l->at, "%%include nested more than %d levels deep: %s",
-                                KS_DEPTH_MAX, c ? c : arg);
+                return si_ks_error(r->ctx, &l->at, "%%include nested more than %d levels deep: %s",
+                                   KS_DEPTH_MAX, c ? c : arg);
         }
         r->depth++;
         k = resolve(r, arg, &path);
@@ -764,18 +763,19 @@ static int include(struct ks_reader *r, struct ks_file *f, const struct ks_line 
                 goto out;
         }
         if (k < 0) {
-                k = ks_error(r, &l->at, "Unable to open input kickstart file %s: %s", path,
-                             read_error(k));
+                k = si_ks_error(r->ctx, &l->at, "Unable to open input kickstart file %s: %s", path,
+                                read_error(k));
                 goto out;
         }
         for (const struct ks_file *p = f; p; p = p->parent)
                 if (p->dev == st.st_dev && p->ino == st.st_ino) {
                         c = chain(f, &l->at, path);
-                        k = ks_error(r, &l->at, "%%include cycle: %s", c ? c : path);
+                        k = si_ks_error(r->ctx, &l->at, "%%include cycle: %s", c ? c : path);
                         goto out;
                 }
         if (r->open_bytes + len > KS_OPEN_MAX) {
-                k = ks_error(r, &l->at, "%%include %s: more than 64 MiB of included text", path);
+                k = si_ks_error(r->ctx, &l->at, "%%include %s: more than 64 MiB of included text",
+                                path);
                 goto out;
         }
         name = keep_name(r, TAKE_PTR(path));
@@ -820,10 +820,10 @@ static int read_section(struct ks_reader *r, struct ks_file *f)
                 const char *end = l->s + l->len, *p, *we;
 
                 if (l->len == 0 && r->depth == 0)
-                        return ks_error(r, &r->section_at,
-                                        "section %s does not end with %%end (the file ends at "
-                                        "line %u)",
-                                        obj, l->at.line - 1);
+                        return si_ks_error(r->ctx, &r->section_at,
+                                           "section %s does not end with %%end (the file ends at "
+                                           "line %u)",
+                                           obj, l->at.line - 1);
                 if (blank_or_comment(l) && !all_lines)
                         continue;
                 p = si_py_lstrip(l->s, end);
@@ -846,14 +846,14 @@ static int read_section(struct ks_reader *r, struct ks_file *f)
                         break;
                 } else if (w.n > 0 && streq(w.argv[0], "%include")) {
                         if (w.n == 1 || !w.argv[1][0])
-                                k = ks_error(r, &l->at, "%%include needs a file name");
+                                k = si_ks_error(r->ctx, &l->at, "%%include needs a file name");
                         else
                                 k = include(r, f, l, w.argv[1]);
                 } else if (w.n > 0 && section_of(w.argv[0], w.argv[0] + strlen(w.argv[0]))) {
-                        k = ks_error(r, &l->at,
-                                     "section %s does not end with %%end before %s (the section "
-                                     "opened at %s:%u)",
-                                     obj, w.argv[0], r->section_at.file, r->section_at.line);
+                        k = si_ks_error(r->ctx, &l->at,
+                                        "section %s does not end with %%end before %s (the section "
+                                        "opened at %s:%u)",
+                                        obj, w.argv[0], r->section_at.file, r->section_at.line);
                 }
                 /* anything else (say "%end" glued to a non-ASCII blank) is dropped, as there */
                 si_ks_words_free(&w);
@@ -880,7 +880,7 @@ static int state_machine(struct ks_reader *r, struct ks_file *f)
                         /* cannot happen: a line that is not blank has a word */
                 } else if (streq(w.argv[0], "%include")) {
                         if (w.n == 1 || !w.argv[1][0])
-                                k = ks_error(r, &l->at, "%%include needs a file name");
+                                k = si_ks_error(r->ctx, &l->at, "%%include needs a file name");
                         else
                                 k = include(r, f, l, w.argv[1]);
                 } else if (!r->state) {
@@ -892,15 +892,15 @@ static int state_machine(struct ks_reader *r, struct ks_file *f)
                                                 "ignored (only the main file's are merged)",
                                                 l->at.file, l->at.line);
                         } else if (w.argv[0][0] == '%' && !sec) {
-                                k = ks_error(r, &l->at,
-                                             "Unknown kickstart section: %s (sections are "
-                                             "%%pre, %%pre-install, %%post, %%onerror, "
-                                             "%%traceback, %%packages, %%addon, %%anaconda, "
-                                             "%%certificate%s)",
-                                             w.argv[0],
-                                             streq(w.argv[0], "%end") ? "; this %end closes no "
-                                                                        "section"
-                                                                      : "");
+                                k = si_ks_error(r->ctx, &l->at,
+                                                "Unknown kickstart section: %s (sections are "
+                                                "%%pre, %%pre-install, %%post, %%onerror, "
+                                                "%%traceback, %%packages, %%addon, %%anaconda, "
+                                                "%%certificate%s)",
+                                                w.argv[0],
+                                                streq(w.argv[0], "%end") ? "; this %end closes no "
+                                                                           "section"
+                                                                         : "");
                         } else if (sec) {
                                 r->state = sec;
                                 r->section_at = l->at;
@@ -910,7 +910,7 @@ static int state_machine(struct ks_reader *r, struct ks_file *f)
                                 if (k >= 0)
                                         k = read_section(r, f);
                         } else if (!w.argv[0][0]) {
-                                k = ks_error(r, &l->at, "empty command name");
+                                k = si_ks_error(r->ctx, &l->at, "empty command name");
                         } else if (r->ops->command) {
                                 k = r->ops->command(r->userdata, &l->at, w.argv, w.n);
                         }

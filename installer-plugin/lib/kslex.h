@@ -16,6 +16,11 @@ struct si_ks_origin {
         unsigned line;
 };
 
+/* Record "FILE:LINE: message" as the context's error and return -EBADMSG (-ENOMEM when the
+ * message cannot be made): the one way a kickstart error names where it is. */
+int si_ks_error(struct seinstall_ctx *ctx, const struct si_ks_origin *o, const char *fmt, ...)
+    _printf_(3, 4);
+
 /* Python's str.lstrip() and the end of str.rstrip() on UTF-8 text (Unicode whitespace). */
 const char *si_py_lstrip(const char *p, const char *end);
 const char *si_py_rstrip_end(const char *p, const char *end);

@@ -56,22 +56,6 @@ static int note(struct profile *pf, enum si_setting which, const struct si_ks_or
         return 0;
 }
 
-static int bad(struct profile *pf, const struct si_ks_origin *o, const char *fmt, ...)
-    _printf_(3, 4);
-static int bad(struct profile *pf, const struct si_ks_origin *o, const char *fmt, ...)
-{
-        _cleanup_free_ char *what = NULL;
-        va_list ap;
-        int n;
-
-        va_start(ap, fmt);
-        n = vasprintf(&what, fmt, ap);
-        va_end(ap);
-        if (n < 0)
-                return -ENOMEM;
-        return si_error(pf->ctx, -EBADMSG, "%s:%u: %s", o->file, o->line, what);
-}
-
 /* argparse's long option lookup: an exact name, else the one name @arg is a prefix of (no
  * abbreviation is ambiguous when the names differ in their first letter, but say so anyway).
  * Returns the index, -1 for none, -2 for an ambiguous prefix. */
@@ -103,22 +87,24 @@ static int parse_selinux(struct profile *pf, const struct si_ks_origin *o, char 
                 /* "--" ends the options and only words follow, which selinux does not take;
                  * a single dash or a bare word is a word too */
                 if (!startswith(a, "--") || streq(a, "--"))
-                        return bad(pf, o,
-                                   "selinux does not take arguments: '%s' (use --enforcing, "
-                                   "--permissive or --disabled)",
-                                   a);
+                        return si_ks_error(
+                            pf->ctx, o,
+                            "selinux does not take arguments: '%s' (use --enforcing, "
+                            "--permissive or --disabled)",
+                            a);
                 eq = strchr(a, '=');
                 m = match_option(a + 2, eq ? (size_t) (eq - a - 2) : strlen(a + 2), names,
                                  ELEMENTSOF(names));
                 if (m == -2 || (m >= 0 && eq == a + 2))
-                        return bad(pf, o, "selinux: ambiguous option '%s'", a);
+                        return si_ks_error(pf->ctx, o, "selinux: ambiguous option '%s'", a);
                 if (m < 0)
-                        return bad(pf, o,
-                                   "selinux: unknown option '%s' (options are --enforcing, "
-                                   "--permissive and --disabled, lower case)",
-                                   a);
+                        return si_ks_error(pf->ctx, o,
+                                           "selinux: unknown option '%s' (options are --enforcing, "
+                                           "--permissive and --disabled, lower case)",
+                                           a);
                 if (eq)
-                        return bad(pf, o, "selinux: option --%s takes no value: '%s'", names[m], a);
+                        return si_ks_error(pf->ctx, o, "selinux: option --%s takes no value: '%s'",
+                                           names[m], a);
                 mode = modes[m];
         }
         if (mode == SEINSTALL_MODE_INVALID)
@@ -140,45 +126,51 @@ static int parse_addon(struct profile *pf, const struct si_ks_origin *o, char **
                 int m;
 
                 if (!startswith(a, "--"))
-                        return bad(pf, o, "%%addon org_seinstall: unexpected argument '%s'", a);
+                        return si_ks_error(pf->ctx, o,
+                                           "%%addon org_seinstall: unexpected argument '%s'", a);
                 eq = strchr(a, '=');
                 m = match_option(a + 2, eq ? (size_t) (eq - a - 2) : strlen(a + 2), names,
                                  ELEMENTSOF(names));
                 if (m < 0 || (eq == a + 2))
-                        return bad(pf, o,
-                                   "%%addon org_seinstall: unknown option '%s' (options are "
-                                   "--policy, --unsupported and --relabel)",
-                                   a);
+                        return si_ks_error(
+                            pf->ctx, o,
+                            "%%addon org_seinstall: unknown option '%s' (options are "
+                            "--policy, --unsupported and --relabel)",
+                            a);
                 if (eq)
                         v = eq + 1;
                 else if (i + 1 < argc)
                         v = argv[++i];
                 else
-                        return bad(pf, o, "%%addon org_seinstall: --%s needs a value", names[m]);
+                        return si_ks_error(pf->ctx, o, "%%addon org_seinstall: --%s needs a value",
+                                           names[m]);
                 if (m == 0) {
                         if (!si_policy_type_valid(v))
-                                return bad(pf, o,
-                                           "%%addon org_seinstall: --policy=%s is not a policy "
-                                           "type (a directory name under /etc/selinux)",
-                                           v);
+                                return si_ks_error(
+                                    pf->ctx, o,
+                                    "%%addon org_seinstall: --policy=%s is not a policy "
+                                    "type (a directory name under /etc/selinux)",
+                                    v);
                         free(pf->policy);
                         pf->policy = strdup(v);
                         if (!pf->policy)
                                 return -ENOMEM;
                 } else if (m == 1) {
                         if (!streq(v, "refuse") && !streq(v, "warn"))
-                                return bad(pf, o,
-                                           "%%addon org_seinstall: --unsupported=%s: use refuse "
-                                           "or warn",
-                                           v);
+                                return si_ks_error(
+                                    pf->ctx, o,
+                                    "%%addon org_seinstall: --unsupported=%s: use refuse "
+                                    "or warn",
+                                    v);
                         pf->unsupported_warn = streq(v, "warn");
                 } else {
                         enum seinstall_relabel_when rl = seinstall_relabel_when_from_string(v);
                         if (rl == SEINSTALL_RELABEL_WHEN_INVALID)
-                                return bad(pf, o,
-                                           "%%addon org_seinstall: --relabel=%s: use install or "
-                                           "firstboot",
-                                           v);
+                                return si_ks_error(
+                                    pf->ctx, o,
+                                    "%%addon org_seinstall: --relabel=%s: use install or "
+                                    "firstboot",
+                                    v);
                         pf->relabel = rl;
                 }
                 r = note(pf, which[m], o, argv, argc);
@@ -216,9 +208,9 @@ static int on_line(void *userdata, const struct si_ks_origin *o, const char *sec
                 i++;
         if (i == len || text[i] == '#')
                 return 0;
-        return bad(pf, o,
-                   "%%addon org_seinstall takes its options on the %%addon line, not in "
-                   "its body");
+        return si_ks_error(pf->ctx, o,
+                           "%%addon org_seinstall takes its options on the %%addon line, not in "
+                           "its body");
 }
 
 static int on_end(void *userdata, const struct si_ks_origin *o, const char *section)
@@ -230,7 +222,7 @@ static int on_end(void *userdata, const struct si_ks_origin *o, const char *sect
         /* CertificateSection.finalize(): a certificate must have a body */
         if (streq(section, "%certificate")) {
                 if (!pf->cert_text)
-                        return bad(pf, o, "The %%certificate section is empty");
+                        return si_ks_error(pf->ctx, o, "The %%certificate section is empty");
                 pf->cert_text = false;
         }
         return 0;
