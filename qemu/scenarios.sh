@@ -290,7 +290,11 @@ EOF
         else
                 bad "the first boot of the permissive ReiserFS root did not say why or did not reboot"
         fi
-        cat >"$WORK/warn.script" <<'EOF'
+        # The first-boot screen comes first: accept what the install chose (F12) rather than
+        # wait out its 300 s timeout.
+        : >"$WORK/warn.script"
+        if [ -n "$FIRSTBOOT_STEPS" ]; then first_boot_steps 0 >"$WORK/warn.script"; fi
+        cat >>"$WORK/warn.script" <<'EOF'
 expect 900 login root@e2e-target:~#
 send e2e-facts\r
 expect 400 facts E2E-FACTS-DONE
