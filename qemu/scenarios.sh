@@ -746,7 +746,7 @@ scenario_bench_firstboot() {
         boot bench-seinstall-install "$(installer_script)" "$INSTALLER_APPEND e2e.scenario=relabel" "$d" ||
                 { bad "the installer run did not finish"; return; }
         cmdline="$(fact "$LOGDIR/bench-seinstall-install.log" kernel-cmdline) systemd.show_status=1"
-        printf '%s\n' "expect 900 start Starting.*Relabel every file" "exit 7200" >"$WORK/bench-si.script"
+        printf '%s\n' "expect 900 start Starting.*seinstall-relabel" "exit 7200" >"$WORK/bench-si.script"
         boot bench-seinstall "$WORK/bench-si.script" "$cmdline" "$d" "$(blank)" ||
                 { bad "seinstall's relabel boot did not finish"; return; }
         t_si=$(awk -v a="$(step_time start)" -v b="$(step_time exit)" 'BEGIN { printf "%.1f", b - a }')
@@ -759,7 +759,7 @@ scenario_bench_firstboot() {
         expect_eq "installer errors" "" "$(fact "$L" error)"
         [ -n "$(fact "$L" selinux-activate)" ] || echo "  note: selinux-basics is not in this target"
         cmdline="$(fact "$L" kernel-cmdline) systemd.show_status=1"
-        printf '%s\n' "expect 900 start Starting.*Relabel all filesystems" "exit 7200" >"$WORK/bench-deb.script"
+        printf '%s\n' "expect 900 start Starting.*selinux-autorelabel" "exit 7200" >"$WORK/bench-deb.script"
         boot bench-debian "$WORK/bench-deb.script" "$cmdline" "$d" "$(blank)" ||
                 { bad "Debian's relabel boot did not finish"; return; }
         t_deb=$(awk -v a="$(step_time start)" -v b="$(step_time exit)" 'BEGIN { printf "%.1f", b - a }')
