@@ -122,22 +122,14 @@ int si_fd_mount_id(int dfd, const char *name, int flags, uint64_t *ret)
         return 0;
 }
 
-/* Read /proc/self/mountinfo and decide which mounts are the target's own. */
-static int mountset_read(struct seinstall_ctx *ctx, struct si_mountset *ms)
+/* The target root as this process's mountinfo names it, and the mountinfo text. */
+static int read_mountinfo(struct seinstall_ctx *ctx, char **ret_rootpath, char **ret_text)
 {
-        _cleanup_free_ char *text = NULL, *rootpath = NULL;
-        _cleanup_free_ struct minfo *v = NULL;
-        _cleanup_free_ uint64_t *own = NULL, *seen = NULL;
-        char proc[64], *pos, *line;
-        size_t n = 0, cap = 0, n_own = 0;
-        uint64_t root_id = 0;
+        _cleanup_free_ char *rootpath = NULL, *text = NULL;
+        char proc[64];
         ssize_t l;
         int r;
 
-        r = si_fd_mount_id(ctx->root_fd, "", AT_EMPTY_PATH, &root_id);
-        if (r < 0)
-                return r;
-        /* The root as this process's mountinfo names it. */
         snprintf(proc, sizeof(proc), "/proc/self/fd/%d", ctx->root_fd);
         rootpath = malloc(4096);
         if (!rootpath)
@@ -147,6 +139,28 @@ static int mountset_read(struct seinstall_ctx *ctx, struct si_mountset *ms)
                 return -errno;
         rootpath[l] = '\0';
         r = read_file_bounded("/proc/self/mountinfo", MOUNTINFO_MAX, &text, NULL);
+        if (r < 0)
+                return r;
+        *ret_rootpath = TAKE_PTR(rootpath);
+        *ret_text = TAKE_PTR(text);
+        return 0;
+}
+
+/* Read /proc/self/mountinfo and decide which mounts are the target's own. */
+static int mountset_read(struct seinstall_ctx *ctx, struct si_mountset *ms)
+{
+        _cleanup_free_ char *text = NULL, *rootpath = NULL;
+        _cleanup_free_ struct minfo *v = NULL;
+        _cleanup_free_ uint64_t *own = NULL, *seen = NULL;
+        char *pos, *line;
+        size_t n = 0, cap = 0, n_own = 0;
+        uint64_t root_id = 0;
+        int r;
+
+        r = si_fd_mount_id(ctx->root_fd, "", AT_EMPTY_PATH, &root_id);
+        if (r < 0)
+                return r;
+        r = read_mountinfo(ctx, &rootpath, &text);
         if (r < 0)
                 return r;
         for (pos = text; (line = strsep(&pos, "\n"));) {
@@ -246,20 +260,11 @@ int si_fd_on_own_mount(struct seinstall_ctx *ctx, int fd)
 int si_mounts_not_own(struct seinstall_ctx *ctx, char ***ret, size_t *ret_n)
 {
         _cleanup_free_ char *text = NULL, *rootpath = NULL;
-        char proc[64], *pos, *line, **v = NULL;
+        char *pos, *line, **v = NULL;
         size_t n = 0;
-        ssize_t l;
         int r;
 
-        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", ctx->root_fd);
-        rootpath = malloc(4096);
-        if (!rootpath)
-                return -ENOMEM;
-        l = readlink(proc, rootpath, 4095);
-        if (l < 0)
-                return -errno;
-        rootpath[l] = '\0';
-        r = read_file_bounded("/proc/self/mountinfo", MOUNTINFO_MAX, &text, NULL);
+        r = read_mountinfo(ctx, &rootpath, &text);
         if (r < 0)
                 return r;
         for (pos = text; r >= 0 && (line = strsep(&pos, "\n"));) {
