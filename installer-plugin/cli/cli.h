@@ -77,6 +77,15 @@ int cli_print_json(struct json *j);
  * seinstall_apply_result_to_json()). */
 void cli_print_apply_result(const struct seinstall_apply_result *res, const char *indent, FILE *f);
 
+/* A progress callback for the walking commands: "seinstall: WHAT: N of ~T entries, R/s, ~Ss
+ * left" rewritten in place on stderr; @userdata is WHAT (a string). */
+void cli_show_progress(void *userdata, unsigned long long done, unsigned long long total,
+                       double elapsed);
+/* A relabel result's errors (stderr, one "seinstall: " line each) and the mounts it skipped
+ * (stdout, "skipped mount MOUNTPOINT (FSTYPE): REASON"). */
+void cli_print_relabel_errors(const struct seinstall_relabel_result *res);
+void cli_print_relabel_skipped(const struct seinstall_relabel_result *res);
+
 /* Where an install's settings come from. */
 struct cli_settings_args {
         const char *profile;      /* --profile FILE (or profile's FILE); NULL: inst.ks= */

@@ -22,15 +22,6 @@ static void usage(FILE *f)
                    "1).\n");
 }
 
-static void show_progress(void *userdata, unsigned long long done, unsigned long long total,
-                          double elapsed)
-{
-        (void) userdata;
-        fprintf(stderr, "\r\033[Kseinstall: install: relabel: %llu of ~%llu entries, %.0fs", done,
-                total > done ? total : done, elapsed);
-        fflush(stderr);
-}
-
 static void print_check_problems(const struct seinstall_check *c)
 {
         for (size_t i = 0; i < seinstall_check_get_n_mounts(c); i++) {
@@ -198,7 +189,8 @@ int cmd_install(int argc, char **argv)
         r = cli_load_settings(ctx, &a, &s, &profile);
         if (r != 0)
                 return r;
-        r = seinstall_install(ctx, s, flags, progress ? show_progress : NULL, NULL, &res);
+        r = seinstall_install(ctx, s, flags, progress ? cli_show_progress : NULL,
+                              (void *) "install: relabel", &res);
         if (progress)
                 fprintf(stderr, "\r\033[K");
         if (r < 0)

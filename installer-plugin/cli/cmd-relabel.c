@@ -26,24 +26,6 @@ static void usage(FILE *f)
                    "  --json                print a JSON summary on stdout\n");
 }
 
-static void show_progress(void *userdata, unsigned long long done, unsigned long long total,
-                          double elapsed)
-{
-        double rate = elapsed > 0 ? (double) done / elapsed : 0;
-        unsigned long long t = total > done ? total : done;
-
-        (void) userdata;
-        if (rate > 0 && t > done) {
-                double left = (double) (t - done) / rate;
-                fprintf(stderr,
-                        "\r\033[Kseinstall: relabel: %llu of ~%llu entries, %.0f/s, ~%.0fs left",
-                        done, t, rate, left);
-        } else {
-                fprintf(stderr, "\r\033[Kseinstall: relabel: %llu entries, %.0f/s", done, rate);
-        }
-        fflush(stderr);
-}
-
 /* A deep tree needs an open directory per level and per thread. */
 static void raise_fd_limit(void)
 {
@@ -53,13 +35,6 @@ static void raise_fd_limit(void)
                 rl.rlim_cur = rl.rlim_max;
                 (void) setrlimit(RLIMIT_NOFILE, &rl);
         }
-}
-
-static void print_errors(const struct seinstall_relabel_result *res)
-{
-        for (size_t i = 0; i < seinstall_relabel_result_get_n_errors(res); i++)
-                fprintf(stderr, "seinstall: %s\n",
-                        cli_esc(seinstall_relabel_result_get_error(res, i)));
 }
 
 static void print_text(const struct seinstall_relabel_result *res, bool dry_run)
@@ -73,11 +48,7 @@ static void print_text(const struct seinstall_relabel_result *res, bool dry_run)
                seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_UNCHANGED),
                seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_NO_CONTEXT),
                seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS));
-        for (size_t i = 0; i < seinstall_relabel_result_get_n_skipped(res); i++)
-                printf("skipped mount %s (%s): %s\n",
-                       cli_esc(seinstall_relabel_result_get_skipped_mountpoint(res, i)),
-                       cli_esc(seinstall_relabel_result_get_skipped_fstype(res, i)),
-                       cli_esc(seinstall_relabel_result_get_skipped_reason(res, i)));
+        cli_print_relabel_skipped(res);
         for (size_t i = 0; i < seinstall_relabel_result_get_n_verified(res); i++) {
                 const char *p = seinstall_relabel_result_get_verified_path(res, i);
                 const char *actual = seinstall_relabel_result_get_verified_actual(res, i);
@@ -86,7 +57,7 @@ static void print_text(const struct seinstall_relabel_result *res, bool dry_run)
                         printf("verify: %s has %s, expected %s\n", cli_esc(p), cli_esc(actual),
                                cli_esc(expected));
         }
-        print_errors(res);
+        cli_print_relabel_errors(res);
 }
 
 int cmd_relabel(int argc, char **argv)
@@ -159,15 +130,15 @@ int cmd_relabel(int argc, char **argv)
         if (r != 0)
                 return r;
         raise_fd_limit();
-        r = seinstall_relabel(ctx, policy, fc, threads, flags, progress ? show_progress : NULL,
-                              NULL, &res);
+        r = seinstall_relabel(ctx, policy, fc, threads, flags, progress ? cli_show_progress : NULL,
+                              (void *) "relabel", &res);
         if (progress)
                 fprintf(stderr, "\r\033[K");
         if (res && c.json) {
                 int k = seinstall_relabel_result_to_json(res, &json);
                 if (k < 0 && r >= 0)
                         r = k;
-                print_errors(res);
+                cli_print_relabel_errors(res);
         } else if (res) {
                 print_text(res, flags & SEINSTALL_RELABEL_DRY_RUN);
         }

@@ -24,16 +24,6 @@ static void usage(FILE *f)
                    "fixed), 1 labels differ, 2 bad usage, 3 the target could not be read.\n");
 }
 
-static void show_progress(void *userdata, unsigned long long done, unsigned long long total,
-                          double elapsed)
-{
-        (void) userdata;
-        (void) elapsed;
-        fprintf(stderr, "\r\033[Kseinstall: verify: %llu of ~%llu entries", done,
-                total > done ? total : done);
-        fflush(stderr);
-}
-
 static void print_dir(const struct seinstall_verify_result *res, size_t i)
 {
         unsigned long long n = seinstall_verify_result_get_dir_mismatched(res, i);
@@ -79,22 +69,9 @@ static void print_text(const struct seinstall_verify_result *res, bool fix)
                 print_dir(res, i);
         if (unlisted > 0)
                 printf("  (%llu more in directories not listed)\n", unlisted);
-        for (size_t i = 0; i < seinstall_relabel_result_get_n_skipped(rl); i++)
-                printf("skipped mount %s (%s): %s\n",
-                       cli_esc(seinstall_relabel_result_get_skipped_mountpoint(rl, i)),
-                       cli_esc(seinstall_relabel_result_get_skipped_fstype(rl, i)),
-                       cli_esc(seinstall_relabel_result_get_skipped_reason(rl, i)));
+        cli_print_relabel_skipped(rl);
         if (bad > fixed && !fix)
                 printf("Run 'seinstall verify --fix' to write the expected labels.\n");
-}
-
-static void print_errors(const struct seinstall_verify_result *res)
-{
-        const struct seinstall_relabel_result *rl = seinstall_verify_result_get_relabel(res);
-
-        for (size_t i = 0; i < seinstall_relabel_result_get_n_errors(rl); i++)
-                fprintf(stderr, "seinstall: %s\n",
-                        cli_esc(seinstall_relabel_result_get_error(rl, i)));
 }
 
 int cmd_verify(int argc, char **argv)
@@ -142,17 +119,18 @@ int cmd_verify(int argc, char **argv)
         r = cli_open(&c, &ctx);
         if (r != 0)
                 return r;
-        r = seinstall_verify(ctx, NULL, 0, flags, progress ? show_progress : NULL, NULL, &res);
+        r = seinstall_verify(ctx, NULL, 0, flags, progress ? cli_show_progress : NULL,
+                             (void *) "verify", &res);
         if (progress)
                 fprintf(stderr, "\r\033[K");
         if (res && c.json) {
                 int k = seinstall_verify_result_to_json(res, &json);
                 if (k < 0 && r >= 0)
                         r = k;
-                print_errors(res);
+                cli_print_relabel_errors(seinstall_verify_result_get_relabel(res));
         } else if (res) {
                 print_text(res, flags & SEINSTALL_VERIFY_FIX);
-                print_errors(res);
+                cli_print_relabel_errors(seinstall_verify_result_get_relabel(res));
         }
         if (r < 0)
                 /* one document: the error, with what the walk found before it */

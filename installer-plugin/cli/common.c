@@ -177,3 +177,34 @@ int cli_print_json(struct json *j)
         printf("%s\n", doc);
         return 0;
 }
+
+void cli_show_progress(void *userdata, unsigned long long done, unsigned long long total,
+                       double elapsed)
+{
+        const char *what = userdata;
+        double rate = elapsed > 0 ? (double) done / elapsed : 0;
+        unsigned long long t = total > done ? total : done;
+
+        if (rate > 0 && t > done)
+                fprintf(stderr, "\r\033[Kseinstall: %s: %llu of ~%llu entries, %.0f/s, ~%.0fs left",
+                        what, done, t, rate, (double) (t - done) / rate);
+        else
+                fprintf(stderr, "\r\033[Kseinstall: %s: %llu entries, %.0f/s", what, done, rate);
+        fflush(stderr);
+}
+
+void cli_print_relabel_errors(const struct seinstall_relabel_result *res)
+{
+        for (size_t i = 0; i < seinstall_relabel_result_get_n_errors(res); i++)
+                fprintf(stderr, "seinstall: %s\n",
+                        cli_esc(seinstall_relabel_result_get_error(res, i)));
+}
+
+void cli_print_relabel_skipped(const struct seinstall_relabel_result *res)
+{
+        for (size_t i = 0; i < seinstall_relabel_result_get_n_skipped(res); i++)
+                printf("skipped mount %s (%s): %s\n",
+                       cli_esc(seinstall_relabel_result_get_skipped_mountpoint(res, i)),
+                       cli_esc(seinstall_relabel_result_get_skipped_fstype(res, i)),
+                       cli_esc(seinstall_relabel_result_get_skipped_reason(res, i)));
+}

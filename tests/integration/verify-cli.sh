@@ -79,6 +79,17 @@ assert_eq "label of /etc/shadow after --fix" "$shadow_want" "$(label "$R/etc/sha
 expect_exit 0 "$SEINSTALL" verify --root "$R" --json --no-progress
 assert_eq "mismatches after --fix" 0 "$(echo "$OUT" | json_get 'j["mismatches"]')"
 
+# --progress: the one progress line the walking commands share, named after the command,
+# drawn at least once (the walk reports when it ends); stdout keeps only the summary.
+expect_exit 0 "$SEINSTALL" verify --root "$R" --progress
+grep -Eq $'seinstall: verify: [0-9]+ (of ~[0-9]+ )?entries, [0-9]+/s' <<<"$ERR" ||
+        fail "verify --progress drew no progress line: $ERR"
+case $OUT in *$'\e'*) fail "the progress line reached stdout: $OUT" ;; esac
+expect_exit 0 "$SEINSTALL" relabel --root "$R" --dry-run --progress
+grep -Eq $'seinstall: relabel: [0-9]+ (of ~[0-9]+ )?entries, [0-9]+/s' <<<"$ERR" ||
+        fail "relabel --progress drew no progress line: $ERR"
+echo "ok: verify and relabel draw the shared progress line on stderr"
+
 # 4. Exit statuses of usage errors and a target without a policy.
 expect_exit 2 "$SEINSTALL" verify --root "$R" --bogus
 expect_exit 2 "$SEINSTALL" verify --root "$R" extra
