@@ -90,12 +90,16 @@ anaconda() {
         # shellcheck disable=SC2016 # the inner shell's variables
         unshare -m --propagation private bash -c '
                 set -e
-                d=$1 ks=$2 kind=$3 img=$4 harness=$5
+                d=$1 ks=$2 kind=$3 img=$4 harness=$5 top=$6
                 mount --bind "$d/cmdline" /proc/cmdline
+                # The tree under test may itself live below /tmp, /run or /mnt (a clean clone
+                # in /tmp): keep it visible at its own path over the private mounts below.
+                mkdir -p "$d/top" && mount --bind "$top" "$d/top"
                 mount -t tmpfs tmpfs /tmp
                 mount -t tmpfs tmpfs /run && mkdir -p /run/install && cp "$ks" /run/install/ks.cfg
                 mount -t overlay overlay -o "lowerdir=$d/share:/usr/share" /usr/share
                 mount -t tmpfs tmpfs /mnt && mkdir /mnt/sysroot
+                case $top in /tmp/* | /run/* | /mnt/*) mkdir -p "$top" && mount --bind "$d/top" "$top" ;; esac
                 [ -z "$img" ] || mount -o loop "$img" /mnt/sysroot
                 set +e
                 python3 "$harness" "$kind" /run/install/ks.cfg /mnt/sysroot
@@ -105,7 +109,7 @@ anaconda() {
                 done
                 ls -l /tmp/ks-script-* 2>/dev/null | sed "s/^/== script file: /"
                 [ -z "$img" ] || cp -a /mnt/sysroot/. "$d/after/" 2>/dev/null
-                exit $rc' _ "$d" "$ks" "$kind" "$img" "$harness"
+                exit $rc' _ "$d" "$ks" "$kind" "$img" "$harness" "$TOP"
 }
 
 # A kickstart as a person writes it: the snippet pasted in, with the layout and mode.
