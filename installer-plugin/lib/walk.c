@@ -902,9 +902,10 @@ static int threads_run(struct si_walk *j, seinstall_relabel_progress_fn progress
                 pthread_cond_timedwait(&j->cond, &j->lock, &ts);
                 if (j->msgs || (progress && j->running > 0)) {
                         unsigned long long total = j->total_estimate;
+                        bool report = progress && j->running > 0; /* read under the lock */
                         pthread_mutex_unlock(&j->lock);
                         msgs_flush(j);
-                        if (progress && j->running > 0)
+                        if (report)
                                 progress(userdata, si_walk_count_total(j, SEINSTALL_RELABEL_SEEN),
                                          total, si_walk_now() - start);
                         pthread_mutex_lock(&j->lock);
