@@ -11,6 +11,8 @@
 #                  (setfiles-driver.c makes setfiles' exact library calls)
 #   newest-T1      the same, -T 1 (one thread, setfiles' default)
 #   debian-T0      Debian 12's own setfiles -F -T 0 (libselinux 3.4)
+#   firstboot      seinstall-relabel.service's work (tests/bench/firstboot-walks.sh): the relabel,
+#                  then its second walk over a bind mount of the tree
 #   floor          tests/bench/floor: walk + lgetxattr (+ lsetxattr of one constant label when
 #                  the tree is unlabeled), one thread, no lookup: what any relabel must spend
 # States: "unlabeled" (no security.selinux on any entry, as after mkfs and unpacking) and
@@ -28,7 +30,7 @@ RUNS=${BENCH_RUNS:-3}
 DEBIAN_RUNS=${BENCH_DEBIAN_RUNS:-1}
 out=
 # BENCH_TOOLS, BENCH_STATES, BENCH_CACHES pick a part (all by default)
-read -r -a TOOLS <<<"${BENCH_TOOLS:-seinstall newest-T0 newest-T1 debian-T0 floor}"
+read -r -a TOOLS <<<"${BENCH_TOOLS:-seinstall newest-T0 newest-T1 debian-T0 floor firstboot}"
 STATES=${BENCH_STATES:-unlabeled labeled}
 CACHES=${BENCH_CACHES:-warm cold}
 START_LOAD=$(uptime)
@@ -53,6 +55,7 @@ cmd() {
         newest-T0) echo "$DRIVER -F -T 0 -r $R $FC $R" ;;
         newest-T1) echo "$DRIVER -F -T 1 -r $R $FC $R" ;;
         debian-T0) echo "setfiles -F -T 0 -r $R $FC $R" ;;
+        firstboot) echo "$TOP/tests/bench/firstboot-walks.sh $SEINSTALL $R" ;;
         floor) [ "$2" = unlabeled ] && echo "$FLOOR $R system_u:object_r:usr_t:s0" ||
                 echo "$FLOOR $R --read" ;;
         esac
@@ -126,6 +129,16 @@ for state in $STATES; do
                         "$(ratio "$s" "${MED[floor $state $cache]:-}")"
         done
 done
+if [[ " ${TOOLS[*]} " = *" firstboot "* ]]; then
+        echo "first-boot service (seinstall-relabel.service's two walks: the tree, then a bind mount of it), same tree:"
+        for state in $STATES; do
+                for cache in $CACHES; do
+                        f=${MED[firstboot $state $cache]:-}
+                        printf '  %-10s %-5s %9s s   %sx seinstall relabel\n' "$state" "$cache" "$f" \
+                                "$(ratio "$f" "${MED[seinstall $state $cache]:-}")"
+                done
+        done
+fi
 printf '%-16s' "peak RSS (MiB):"
 for tool in "${TOOLS[@]}"; do printf ' %s %s' "$tool" "$((RSS[$tool] / 1024))"; done
 echo

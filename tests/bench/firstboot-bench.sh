@@ -1,15 +1,21 @@
 #!/bin/bash
 # tests/bench/firstboot-bench.sh — the first-boot relabel, seinstall's against Debian's own, on
-# the same Debian 12 target booted under QEMU (make bench runs it at its end; minutes under TCG).
+# the same unlabeled Debian 12 image booted under QEMU (make bench runs it at its end; minutes
+# under TCG).
 #
-#   seinstall   installed with --relabel=firstboot: seinstall-relabel.service runs
-#               `seinstall relabel --progress` early in the first boot, then reboots
-#   Debian      the same disk as selinux-activate (selinux-basics) leaves it: an empty
-#               /.autorelabel, policycoreutils' selinux-autorelabel.service runs
-#               `fixfiles restore`, then reboots
-# Each is timed on the serial console from the unit's "Starting" line to the reboot. Prints both
-# times and the ratio (the goal is 10x). The machinery is qemu/e2e.sh's (its "bench-firstboot"
-# scenario, with selinux-basics added to the target); the cache is its cache.
+#   seinstall   installed with --relabel=firstboot (no label written): seinstall-relabel.service
+#               runs `seinstall relabel --progress` early in the first boot, a second walk over a
+#               bind mount of /, then reboots
+#   Debian      the same image as selinux-activate (selinux-basics) leaves it, without any of
+#               seinstall's units: an empty /.autorelabel, selinux=1 security=selinux;
+#               policycoreutils' generator boots selinux-autorelabel.target, whose service runs
+#               `fixfiles restore` (setfiles, then again over bind mounts), then reboots
+# Each boot is timed on the serial console from QEMU's start (the kernel's) and from the relabel
+# unit's "Starting" line to the reboot; seinstall's unit time is split into its two walks and
+# the rest. Prints both times and the ratios (the goal is 10x), and compares the labels both
+# left with each other and with an install-time relabel of the same image. The machinery is
+# qemu/e2e.sh's (its "bench-firstboot" scenario, with selinux-basics added to the target); the
+# cache is its cache, under its lock.
 . "$(dirname "$0")/../lib.sh"
 SEINSTALL_E2E_ONLY=bench-firstboot SEINSTALL_E2E_EXTRA_PACKAGES=selinux-basics \
         exec "$TOP/qemu/e2e.sh"
