@@ -12,6 +12,9 @@
 #               with the command line seinstall wrote, enforcing, on the target's own policy.
 #   first-boot  the first-boot screen on the serial console: Down, Space, F12 picks
 #               Permissive; Disabled on the next screen leads to a boot with SELinux off.
+#   avc         (qemu/scenarios-avc.sh) /etc/shadow mislabeled after a permissive install:
+#               seinstall verify names it on the image; booted, seinstall avc puts its
+#               denials under "label" and the Debian policy's known ones under "policy".
 # A scenario whose seinstall piece is not built yet says SKIPPED with that reason; the test
 # then exits 77 (skipped) unless something failed. Serial logs stay in build/e2e/.
 #
@@ -22,7 +25,7 @@
 E2E_DIR=$TOP/qemu
 CACHE=${SEINSTALL_E2E_CACHE:-/var/cache/seinstall-e2e}
 LOGDIR=$TOP/build/e2e
-ONLY=${SEINSTALL_E2E_ONLY:-seed good first-boot grub uefi relabel}
+ONLY=${SEINSTALL_E2E_ONLY:-seed good first-boot grub uefi relabel avc}
 T0=$(date +%s)
 
 log() { echo "e2e: $*"; }
@@ -176,6 +179,7 @@ PREP=$(($(date +%s) - T0))
 log "target: $(basename "$TARBALL"), ready after $PREP s"
 
 . "$E2E_DIR/scenarios.sh"
+. "$E2E_DIR/scenarios-avc.sh"
 
 # ---- run and summarize -------------------------------------------------------------------
 declare -A RESULT WALL

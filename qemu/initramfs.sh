@@ -9,7 +9,7 @@
 # STAGE is a scratch directory. Needs KDIR and KVER (kernel.sh). Builds in about a second.
 
 E2E_MODULES="virtio_pci virtio_blk ext4 xfs vfat nls_cp437 nls_ascii nls_utf8 reiserfs nilfs2"
-E2E_TOOLS="mke2fs mkfs.xfs mkfs.fat mkfs.reiserfs mkfs.nilfs2 getfattr"
+E2E_TOOLS="mke2fs mkfs.xfs mkfs.fat mkfs.reiserfs mkfs.nilfs2 getfattr setfattr"
 
 # copy_with_libs ROOT FILE...: copy each executable into ROOT at the same path, with the
 # shared libraries ldd says it needs (the dynamic loader included).
