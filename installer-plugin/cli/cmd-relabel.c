@@ -13,7 +13,7 @@ static void usage(FILE *f)
 {
         fprintf(f, "Usage: seinstall relabel [--root DIR] [--policy TYPE | --file-contexts FILE]\n"
                    "                         [--threads N] [--progress | --no-progress]\n"
-                   "                         [--dry-run] [--json]\n\n"
+                   "                         [--under-mounts] [--dry-run] [--json]\n\n"
                    "Label every file of the target from its policy's file contexts, as\n"
                    "'setfiles -F' would, on every mount that keeps per-file labels.\n\n"
                    "  --root DIR            the target tree (default /)\n"
@@ -22,6 +22,9 @@ static void usage(FILE *f)
                    "  --threads N           worker threads (default: one per CPU)\n"
                    "  --progress            show progress on stderr (default on a terminal)\n"
                    "  --no-progress         never show progress\n"
+                   "  --under-mounts        then label what the mounts on the root's filesystem\n"
+                   "                        hide (/dev, /proc as directories, device nodes\n"
+                   "                        below them), through a private bind mount\n"
                    "  --dry-run             count what would change, write nothing\n"
                    "  --json                print a JSON summary on stdout\n");
 }
@@ -39,6 +42,9 @@ static void raise_fd_limit(void)
 
 static void print_text(const struct seinstall_relabel_result *res, bool dry_run)
 {
+        unsigned long long under_seen = 0, under_changed = 0;
+        size_t under_points = 0;
+
         printf("%s: %llu entries, %llu %s, %llu already right, %llu without a context, "
                "%llu errors\n",
                dry_run ? "relabel (dry run)" : "relabel",
@@ -48,6 +54,10 @@ static void print_text(const struct seinstall_relabel_result *res, bool dry_run)
                seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_UNCHANGED),
                seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_NO_CONTEXT),
                seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS));
+        if (seinstall_relabel_result_get_under_mounts(res, &under_points, &under_seen,
+                                                      &under_changed) > 0)
+                printf("under mounts: %llu entries below %zu mount point(s), %llu %s\n", under_seen,
+                       under_points, under_changed, dry_run ? "to change" : "changed");
         cli_print_relabel_skipped(res);
         for (size_t i = 0; i < seinstall_relabel_result_get_n_verified(res); i++) {
                 const char *p = seinstall_relabel_result_get_verified_path(res, i);
@@ -70,6 +80,7 @@ int cmd_relabel(int argc, char **argv)
             {"progress", no_argument, NULL, 'p'},
             {"no-progress", no_argument, NULL, 'n'},
             {"dry-run", no_argument, NULL, 'd'},
+            {"under-mounts", no_argument, NULL, 'u'},
             {},
         };
         struct cli_common c = {0};
@@ -113,6 +124,9 @@ int cmd_relabel(int argc, char **argv)
                         break;
                 case 'd':
                         flags |= SEINSTALL_RELABEL_DRY_RUN;
+                        break;
+                case 'u':
+                        flags |= SEINSTALL_RELABEL_UNDER_MOUNTS;
                         break;
                 default:
                         return cli_usage_error("relabel", "unknown option");

@@ -259,6 +259,11 @@ struct seinstall_relabel_result;
 enum seinstall_relabel_flags {
         SEINSTALL_RELABEL_DRY_RUN = 1 << 0,   /* count what would change, write nothing */
         SEINSTALL_RELABEL_NO_VERIFY = 1 << 1, /* skip the check of boot-critical files */
+        /* After the walk, label what the mounts on the root's filesystem hide: the mount-point
+         * directories (/dev, /proc, /boot/efi) and what lies below them on that filesystem
+         * (device nodes an image put under /dev), through a private bind mount of that one
+         * filesystem, under their paths in the tree. Needs CAP_SYS_ADMIN. */
+        SEINSTALL_RELABEL_UNDER_MOUNTS = 1 << 2,
 };
 
 /* Called about four times a second from the thread that called seinstall_relabel(): entries
@@ -326,6 +331,13 @@ SEINSTALL_EXPORT const char *
 seinstall_relabel_result_get_verified_actual(const struct seinstall_relabel_result *r, size_t i);
 SEINSTALL_EXPORT const char *
 seinstall_relabel_result_get_verified_expected(const struct seinstall_relabel_result *r, size_t i);
+/* Whether the pass of SEINSTALL_RELABEL_UNDER_MOUNTS ran (1) or not (0; -EINVAL for NULL),
+ * and, each may be NULL, the mount points it walked below, the entries it visited and the
+ * labels it changed (these are counted in the totals too). */
+SEINSTALL_EXPORT int
+seinstall_relabel_result_get_under_mounts(const struct seinstall_relabel_result *r,
+                                          size_t *ret_mountpoints, unsigned long long *ret_entries,
+                                          unsigned long long *ret_changed);
 /* The whole result as one JSON object (the `relabel --json` document). Returns 0 and a string
  * the caller frees, or -ENOMEM. */
 SEINSTALL_EXPORT SEINSTALL_WUR int

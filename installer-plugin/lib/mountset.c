@@ -28,7 +28,7 @@ struct si_mountset {
 };
 
 struct minfo {
-        uint64_t id;
+        uint64_t id, parent;
         unsigned major, minor;
         char *root, *point, *fstype;
 };
@@ -67,7 +67,7 @@ static void unescape(char *s)
 static bool parse_line(char *line, struct minfo *m)
 {
         char *save = NULL, *f[6], *t;
-        unsigned long long id;
+        unsigned long long id, parent;
 
         for (int i = 0; i < 6; i++)
                 if (!(f[i] = strtok_r(i ? NULL : line, " ", &save)))
@@ -76,9 +76,11 @@ static bool parse_line(char *line, struct minfo *m)
                 ;
         if (!t || !(t = strtok_r(NULL, " ", &save)))
                 return false;
-        if (sscanf(f[0], "%llu", &id) != 1 || sscanf(f[2], "%u:%u", &m->major, &m->minor) != 2)
+        if (sscanf(f[0], "%llu", &id) != 1 || sscanf(f[1], "%llu", &parent) != 1 ||
+            sscanf(f[2], "%u:%u", &m->major, &m->minor) != 2)
                 return false;
         m->id = id;
+        m->parent = parent;
         m->root = f[3];
         m->point = f[4];
         m->fstype = t;
@@ -291,5 +293,54 @@ int si_mounts_not_own(struct seinstall_ctx *ctx, char ***ret, size_t *ret_n)
         }
         *ret = v;
         *ret_n = n;
+        return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+int si_mounts_on(struct seinstall_ctx *ctx, uint64_t parent_id, char ***ret, size_t *ret_n)
+{
+        _cleanup_free_ char *text = NULL, *rootpath = NULL;
+        char *pos, *line, **v = NULL;
+        size_t n = 0, kept = 0, skip;
+        int r;
+
+        r = read_mountinfo(ctx, &rootpath, &text);
+        if (r < 0)
+                return r;
+        skip = streq(rootpath, "/") ? 0 : strlen(rootpath);
+        for (pos = text; (line = strsep(&pos, "\n"));) {
+                struct minfo m;
+                char **nv;
+
+                if (!*line || !parse_line(line, &m) || m.parent != parent_id ||
+                    !path_below(m.point, rootpath, false))
+                        continue;
+                nv = realloc(v, (n + 1) * sizeof(*v));
+                if (!nv || !(nv[n] = strdup(m.point + skip))) {
+                        si_strv_free(nv ? nv : v, n);
+                        return -ENOMEM;
+                }
+                v = nv;
+                n++;
+        }
+        /* Sorted (an upper point before the ones below it), a point below another or the
+         * same twice dropped: walking the upper one covers it. */
+        if (n > 0)
+                qsort(v, n, sizeof(*v), cmp_str);
+        for (size_t i = 0; i < n; i++) {
+                bool covered = false;
+                for (size_t k = 0; k < kept && !covered; k++)
+                        covered = path_below(v[i], v[k], true);
+                if (covered)
+                        free(v[i]);
+                else
+                        v[kept++] = v[i];
+        }
+        *ret = v;
+        *ret_n = kept;
         return 0;
 }

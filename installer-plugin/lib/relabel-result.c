@@ -31,6 +31,11 @@ struct seinstall_relabel_result {
         bool dry_run;
         double seconds;
         int status;
+        /* the pass over what the mounts hide (relabel --under-mounts), when it ran */
+        bool under_mounts;
+        char **under_points;
+        size_t n_under_points;
+        unsigned long long under_seen, under_changed;
 };
 
 struct seinstall_relabel_result *seinstall_relabel_result_ref(struct seinstall_relabel_result *r)
@@ -50,6 +55,7 @@ struct seinstall_relabel_result *seinstall_relabel_result_unref(struct seinstall
                 free(r->skipped[i].reason);
         }
         free(r->skipped);
+        si_strv_free(r->under_points, r->n_under_points);
         for (size_t i = 0; i < r->nerrors; i++)
                 free(r->errors[i]);
         free(r->errors);
@@ -186,7 +192,19 @@ int seinstall_relabel_result_to_json(const struct seinstall_relabel_result *r, c
                 ok |= sbuf_printf(&b, ", \"ok\": %s}",
                                   streq_ptr(v->actual, v->expected) ? "true" : "false");
         }
-        ok |= sbuf_printf(&b, "], \"ok\": %s}", r->status == 0 ? "true" : "false");
+        ok |= sbuf_puts(&b, "], \"under_mounts\": ");
+        if (r->under_mounts) {
+                ok |= sbuf_printf(&b, "{\"entries\": %llu, \"changed\": %llu, \"mountpoints\": [",
+                                  r->under_seen, r->under_changed);
+                for (size_t i = 0; i < r->n_under_points; i++) {
+                        ok |= sbuf_puts(&b, i ? ", " : "");
+                        ok |= sbuf_json_str(&b, r->under_points[i]);
+                }
+                ok |= sbuf_puts(&b, "]}");
+        } else {
+                ok |= sbuf_puts(&b, "null");
+        }
+        ok |= sbuf_printf(&b, ", \"ok\": %s}", r->status == 0 ? "true" : "false");
         if (ok < 0) {
                 sbuf_free(&b);
                 return -ENOMEM;
@@ -271,4 +289,31 @@ void si_relabel_result_finish(struct seinstall_relabel_result *r, double seconds
 {
         r->seconds = seconds;
         r->status = status;
+}
+
+int seinstall_relabel_result_get_under_mounts(const struct seinstall_relabel_result *r,
+                                              size_t *ret_mountpoints,
+                                              unsigned long long *ret_entries,
+                                              unsigned long long *ret_changed)
+{
+        if (!r)
+                return -EINVAL;
+        if (ret_mountpoints)
+                *ret_mountpoints = r->n_under_points;
+        if (ret_entries)
+                *ret_entries = r->under_seen;
+        if (ret_changed)
+                *ret_changed = r->under_changed;
+        return r->under_mounts;
+}
+
+void si_relabel_result_set_under_mounts(struct seinstall_relabel_result *r, char **points, size_t n,
+                                        unsigned long long seen, unsigned long long changed)
+{
+        si_strv_free(r->under_points, r->n_under_points);
+        r->under_mounts = true;
+        r->under_points = points;
+        r->n_under_points = n;
+        r->under_seen = seen;
+        r->under_changed = changed;
 }

@@ -36,6 +36,10 @@ int si_relabel_result_add_skipped(struct seinstall_relabel_result *r, const char
 /* A boot-critical file checked: its label (NULL: none) and the expected one. */
 int si_relabel_result_add_verified(struct seinstall_relabel_result *r, const char *path,
                                    const char *actual, const char *expected);
+/* The pass over what the mounts hide ran: its mount points (@points, @n taken over), the
+ * entries it visited and the labels it changed (also counted in the totals). */
+void si_relabel_result_set_under_mounts(struct seinstall_relabel_result *r, char **points, size_t n,
+                                        unsigned long long seen, unsigned long long changed);
 /* How long the run took and its return value. */
 void si_relabel_result_finish(struct seinstall_relabel_result *r, double seconds, int status);
 

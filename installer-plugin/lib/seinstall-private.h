@@ -100,6 +100,10 @@ int si_mount_is_own(struct seinstall_ctx *ctx, uint64_t mnt_id);
 int si_fd_on_own_mount(struct seinstall_ctx *ctx, int fd);
 /* The mount points (as this process sees them) below the root that are not the target's own. */
 int si_mounts_not_own(struct seinstall_ctx *ctx, char ***ret, size_t *ret_n);
+/* The mount points of the mounts whose parent is mount @parent_id and that lie below the root,
+ * as paths inside the target ("/dev"), sorted; one below another listed, or stacked on the
+ * same point, is left out (walking the other covers it). */
+int si_mounts_on(struct seinstall_ctx *ctx, uint64_t parent_id, char ***ret, size_t *ret_n);
 
 /* ---- running the target's code confined (confine.c) --------------------------------------- */
 

@@ -11,8 +11,8 @@
 #                  (setfiles-driver.c makes setfiles' exact library calls)
 #   newest-T1      the same, -T 1 (one thread, setfiles' default)
 #   debian-T0      Debian 12's own setfiles -F -T 0 (libselinux 3.4)
-#   firstboot      seinstall-relabel.service's work (tests/bench/firstboot-walks.sh): the relabel,
-#                  then its second walk over a bind mount of the tree
+#   firstboot      seinstall-relabel.service's work (tests/bench/firstboot-walks.sh): one
+#                  relabel --under-mounts (the tree, then what the mounts on it hide)
 #   floor          tests/bench/floor: walk + lgetxattr (+ lsetxattr of one constant label when
 #                  the tree is unlabeled), one thread, no lookup: what any relabel must spend
 # States: "unlabeled" (no security.selinux on any entry, as after mkfs and unpacking) and
