@@ -573,8 +573,8 @@ static int relabel_under_mounts(struct seinstall_ctx *ctx, const struct si_relab
                 }
                 r = relabel_hidden(ctx, in, nthreads, flags, fd, points[i], res, &seen, &changed);
         }
-        si_info(ctx, "Below %zu mount point(s) of %s: %llu entries, %llu labels %s", n, ctx->root,
-                seen, changed, flags & SEINSTALL_RELABEL_DRY_RUN ? "to change" : "changed");
+        si_debug(ctx, "Below %zu mount point(s) of %s: %llu entries, %llu labels %s", n, ctx->root,
+                 seen, changed, flags & SEINSTALL_RELABEL_DRY_RUN ? "to change" : "changed");
         si_relabel_result_set_under_mounts(res, points, n, seen, changed);
         if (r == 0 && seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS) > errors0) {
                 const char *first = seinstall_relabel_result_get_error(
