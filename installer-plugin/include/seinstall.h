@@ -367,6 +367,14 @@ SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_verify(struct seinstall_ctx *ctx, const char *policy_type, unsigned threads,
                  unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
                  struct seinstall_verify_result **ret_result);
+/* The same on just the entries @paths names (@n_paths absolute paths inside the target, such
+ * as the files `seinstall avc` blames on their labels): each entry itself, nothing below a
+ * directory, in this thread. An entry that is gone, reached through a symbolic link or not a
+ * plain absolute path counts as an error (its message in the result); one on a mount the walk
+ * skips is listed as skipped. Returns and sets *ret_result as seinstall_verify(). */
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_verify_paths(struct seinstall_ctx *ctx, const char *policy_type, const char *const *paths,
+                       size_t n_paths, unsigned flags, struct seinstall_verify_result **ret_result);
 /* Take and drop a reference to a result; unref frees it with the last one, accepts NULL and
  * returns NULL. */
 SEINSTALL_EXPORT struct seinstall_verify_result *

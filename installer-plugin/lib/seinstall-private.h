@@ -332,6 +332,12 @@ int si_relabel_validate(struct seinstall_ctx *ctx, const struct si_policy *polic
 int si_relabel_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in, unsigned threads,
                    unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
                    struct seinstall_relabel_result **ret_result);
+/* The same on just the entries @paths names (absolute, inside the target), each labeled as the
+ * walk labels it, nothing below a directory; an entry that is gone, behind a symbolic link or
+ * not a plain path is an error, one on a mount the walk would skip is listed as skipped. */
+int si_relabel_run_paths(struct seinstall_ctx *ctx, const struct si_relabel_input *in,
+                         const char *const *paths, size_t n, unsigned flags,
+                         struct seinstall_relabel_result **ret_result);
 
 /* ---- AVC denials (avc.c) ---------------------------------------------------------------- */
 

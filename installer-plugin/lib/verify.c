@@ -206,9 +206,11 @@ static void dirs_sort(struct seinstall_verify_result *r)
 
 /* ---- entry point ----------------------------------------------------------------------------- */
 
-int si_verify_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in, unsigned threads,
-                  unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
-                  struct seinstall_verify_result **ret_result)
+/* The whole tree, or (@listed) just the @n entries of @paths, through the relabel engine. */
+static int verify_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in, bool listed,
+                      const char *const *paths, size_t n, unsigned threads, unsigned flags,
+                      seinstall_relabel_progress_fn progress, void *userdata,
+                      struct seinstall_verify_result **ret_result)
 {
         _cleanup_(seinstall_verify_result_unrefp) struct seinstall_verify_result *res = NULL;
         struct si_relabel_input vin = *in;
@@ -225,7 +227,8 @@ int si_verify_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in, 
         res->fix = flags & SEINSTALL_VERIFY_FIX;
         vin.mismatch = on_mismatch;
         vin.mismatch_data = res;
-        r = si_relabel_run(ctx, &vin, threads, rflags, progress, userdata, &res->relabel);
+        r = listed ? si_relabel_run_paths(ctx, &vin, paths, n, rflags, &res->relabel)
+                   : si_relabel_run(ctx, &vin, threads, rflags, progress, userdata, &res->relabel);
         if (!res->relabel)
                 return r;
         dirs_sort(res);
@@ -235,6 +238,13 @@ int si_verify_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in, 
         if (r < 0)
                 return r;
         return remaining ? 1 : 0;
+}
+
+int si_verify_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in, unsigned threads,
+                  unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
+                  struct seinstall_verify_result **ret_result)
+{
+        return verify_run(ctx, in, false, NULL, 0, threads, flags, progress, userdata, ret_result);
 }
 
 SEINSTALL_EXPORT int seinstall_verify(struct seinstall_ctx *ctx, const char *policy_type,
@@ -253,6 +263,24 @@ SEINSTALL_EXPORT int seinstall_verify(struct seinstall_ctx *ctx, const char *pol
         return si_verify_run(
             ctx, &(const struct si_relabel_input){.type = p.type, .fc = p.fc, .check = p.check},
             threads, flags, progress, userdata, ret_result);
+}
+
+SEINSTALL_EXPORT int seinstall_verify_paths(struct seinstall_ctx *ctx, const char *policy_type,
+                                            const char *const *paths, size_t n_paths,
+                                            unsigned flags,
+                                            struct seinstall_verify_result **ret_result)
+{
+        _cleanup_(si_relabel_prepared_done) struct si_relabel_prepared p = {0};
+        int r;
+
+        if (!ctx || (n_paths > 0 && !paths) || (flags & ~SEINSTALL_VERIFY_FIX))
+                return -EINVAL;
+        r = si_relabel_prepare(ctx, policy_type, NULL, &p);
+        if (r < 0)
+                return r;
+        return verify_run(
+            ctx, &(const struct si_relabel_input){.type = p.type, .fc = p.fc, .check = p.check},
+            true, paths, n_paths, 1, flags, NULL, NULL, ret_result);
 }
 
 /* ---- accessors and JSON ---------------------------------------------------------------------- */

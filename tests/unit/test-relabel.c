@@ -381,6 +381,97 @@ START_TEST(test_verify_examples_sorted)
 }
 END_TEST
 
+/* verify on just a list of paths (what the first-boot screen relabels: the files this boot's
+ * denials blame on their labels): with FIX exactly the listed entries with a wrong label are
+ * written, whatever their names; an unlisted wrong label stays; a path that is gone, not plain
+ * or reached through a symbolic link is an error with its message, never followed. */
+START_TEST(test_verify_paths)
+{
+        static const char wrong[] = "system_u:object_r:tmp_t:s0";
+        static const char spaced[] = "var/lib/a/b/sp ace \xc3\xbc";
+        const char *const paths[] = {
+            "/etc/shadow",
+            "//var/lib/a/b/c//leaf/",
+            "/var/lib/a/b/sp ace \xc3\xbc",
+            "/etc/passwd",             /* already right */
+            "/etc/passwd.sym",         /* the link itself */
+            "/etc/gone",               /* removed since */
+            "/etc/../etc/hostname",    /* not plain */
+            "etc/hostname",            /* not absolute */
+            "/etc/vardir/lib/a/b/c/f", /* through a symbolic link */
+        };
+        struct seinstall_verify_result *vr = NULL;
+        struct seinstall_relabel_result *rr;
+        struct seinstall_ctx *ctx = NULL;
+        bool gone = false, link = false;
+
+        install_file_contexts();
+        ck_assert_int_eq(relabel(0, NULL), 0);
+        ck_assert_int_eq(symlink("../var", at("etc/vardir")), 0);
+        write_file(at("var/lib/a/b/c/f"), "");
+        write_file(at(spaced), "");
+        for (size_t i = 0; i < 3; i++) {
+                const char *rel = i == 0   ? "etc/shadow"
+                                  : i == 1 ? "var/lib/a/b/c/leaf"
+                                           : "srv/d1/d2/f";
+                ck_assert_int_eq(lsetxattr(at(rel), "security.selinux", wrong, sizeof(wrong), 0),
+                                 0);
+        }
+        ck_assert_int_eq(seinstall_new(root, &ctx), 0);
+        seinstall_set_log_fn(ctx, on_log, NULL);
+
+        /* read-only: the three wrong ones counted, nothing written */
+        ck_assert_int_eq(seinstall_verify_paths(ctx, NULL, paths, 5, 0, &vr), 1);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_CHECKED), 5);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_MISMATCHED), 3);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_FIXED), 0);
+        vr = seinstall_verify_result_unref(vr);
+        ck_assert_str_eq(label_of("etc/shadow"), wrong);
+
+        ck_assert_int_eq(
+            seinstall_verify_paths(ctx, NULL, paths, ELEMENTSOF(paths), SEINSTALL_VERIFY_FIX, &vr),
+            -EIO);
+        ck_assert_ptr_nonnull(vr);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_CHECKED), 5);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_MISMATCHED), 3);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_FIXED), 3);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_ERRORS), 4);
+        ck_assert_str_eq(seinstall_verify_result_get_example_path(vr, 0, 0), "/etc/shadow");
+        /* grouped by directory, sorted: /etc, /var/lib/a/b, /var/lib/a/b/c */
+        ck_assert_str_eq(seinstall_verify_result_get_example_path(vr, 1, 0),
+                         "/var/lib/a/b/sp ace \xc3\xbc");
+        ck_assert_str_eq(seinstall_verify_result_get_example_path(vr, 2, 0), "/var/lib/a/b/c/leaf");
+        rr = (struct seinstall_relabel_result *) seinstall_verify_result_get_relabel(vr);
+        for (size_t i = 0; i < seinstall_relabel_result_get_n_errors(rr); i++) {
+                const char *e = seinstall_relabel_result_get_error(rr, i);
+                gone |= strstr(e, "/etc/gone") && strstr(e, "no such file");
+                link |= strstr(e, "/etc/vardir/lib/a/b/c/f") && strstr(e, "symbolic link");
+        }
+        ck_assert(gone && link);
+        ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "could not be labeled"));
+        vr = seinstall_verify_result_unref(vr);
+        ck_assert_str_eq(label_of("etc/shadow"), "system_u:object_r:shadow_t:s0");
+        ck_assert_str_eq(label_of("var/lib/a/b/c/leaf"), "system_u:object_r:var_lib_t:s0");
+        ck_assert_str_eq(label_of(spaced), "system_u:object_r:var_lib_t:s0");
+        ck_assert_str_eq(label_of("etc/passwd.sym"), "system_u:object_r:etc_t:s0");
+        /* not listed: left as it was, also behind the link */
+        ck_assert_str_eq(label_of("srv/d1/d2/f"), wrong);
+        ck_assert_ptr_null(label_of("var/lib/a/b/c/f"));
+
+        /* the listed ones are clean now; no paths is nothing to do */
+        ck_assert_int_eq(seinstall_verify_paths(ctx, NULL, paths, 3, 0, &vr), 0);
+        vr = seinstall_verify_result_unref(vr);
+        ck_assert_int_eq(seinstall_verify_paths(ctx, NULL, NULL, 0, SEINSTALL_VERIFY_FIX, &vr), 0);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_CHECKED), 0);
+        vr = seinstall_verify_result_unref(vr);
+        ck_assert_int_eq(seinstall_verify_paths(ctx, NULL, NULL, 1, 0, &vr), -EINVAL);
+        ck_assert_int_eq(seinstall_verify_paths(ctx, NULL, paths, 1, 1u << 5, &vr), -EINVAL);
+        ck_assert_ptr_null(vr);
+        seinstall_unref(ctx);
+        ck_assert_uint_eq(wrong_thread, 0);
+}
+END_TEST
+
 START_TEST(test_relabel_bad_arguments)
 {
         struct seinstall_ctx *ctx = NULL;
@@ -440,6 +531,7 @@ int main(void)
         tcase_add_test(tc, test_relabel_bad_arguments);
         tcase_add_test(tc, test_verify);
         tcase_add_test(tc, test_verify_examples_sorted);
+        tcase_add_test(tc, test_verify_paths);
         suite_add_tcase(s, tc);
         return run_suite(s);
 }
