@@ -27,6 +27,9 @@ struct fb_info {
         /* what applying each mode would write, indexed by enum seinstall_mode: the library's
          * dry run, asked before the screen starts */
         struct fb_prediction predictions[3];
+        /* this boot's denials, read when the system runs permissive (or a log was given);
+         * fb_info_done() releases them */
+        struct fb_denials denials;
 };
 
 /* Read the target's state through seinstall_status_read() into @info (strings stay owned by
@@ -55,9 +58,16 @@ enum fb_screen_result {
         FB_SCREEN_ERROR,
 };
 
+/* Relabel the files this boot's denials blame on their labels (info->denials), while the
+ * screen shows that it runs; returns what it did as text (newly allocated, NULL on ENOMEM). */
+typedef char *(*fb_relabel_fn)(void *userdata);
+
 /* Show the screen (newtInit .. newtFinished) starting on @initial; on FB_SCREEN_OK the chosen
- * mode is in *ret_mode. @timeout_sec > 0 ends an untouched screen with FB_SCREEN_TIMEOUT. */
+ * mode is in *ret_mode. @timeout_sec > 0 ends an untouched screen with FB_SCREEN_TIMEOUT.
+ * When info->denials has files to offer, a window before the choice shows the summary and
+ * offers to relabel them (through @relabel), then shows what that did. */
 enum fb_screen_result fb_screen_run(const struct fb_info *info, enum seinstall_mode initial,
-                                    int timeout_sec, enum seinstall_mode *ret_mode);
+                                    int timeout_sec, fb_relabel_fn relabel, void *userdata,
+                                    enum seinstall_mode *ret_mode);
 
 #endif

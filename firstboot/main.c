@@ -24,13 +24,15 @@ static enum seinstall_mode arg_mode = SEINSTALL_MODE_INVALID;
 static bool arg_yes;
 static bool arg_status;
 static int arg_timeout;
+static const char *arg_avc_log;
 
 static const char *prog = "seinstall-firstboot";
 
 static void help(FILE *f)
 {
         fprintf(f,
-                _("Usage: %s [--root DIR] [--mode MODE --yes] [--status] [--timeout SECONDS]\n\n"
+                _("Usage: %s [--root DIR] [--mode MODE --yes] [--status] [--timeout SECONDS]\n"
+                  "       [--avc-log FILE]\n\n"
                   "Choose how SELinux runs on this system: enforcing, permissive or disabled.\n\n"
                   "  --root DIR         work on the system installed at DIR (default /)\n"
                   "  --mode MODE        enforcing, permissive or disabled (with --yes: apply it;\n"
@@ -39,7 +41,9 @@ static void help(FILE *f)
                   "                     --mode is given)\n"
                   "  --status           print the state and what each choice would do\n"
                   "  --timeout SECONDS  leave an untouched screen after SECONDS, keeping the\n"
-                  "                     mode already chosen\n\n"
+                  "                     mode already chosen\n"
+                  "  --avc-log FILE     read this boot's SELinux denials from FILE (a saved audit\n"
+                  "                     or kernel log) and show them, permissive or not\n\n"
                   "Exit status: 0 ok, 2 bad usage or input, 3 system failure.\n"),
                 prog);
 }
@@ -55,10 +59,15 @@ static int usage_error(const char *fmt, const char *arg)
 static int parse_argv(int argc, char **argv)
 {
         static const struct option options[] = {
-            {"root", required_argument, NULL, 'R'},    {"mode", required_argument, NULL, 'm'},
-            {"yes", no_argument, NULL, 'y'},           {"status", no_argument, NULL, 's'},
-            {"timeout", required_argument, NULL, 't'}, {"help", no_argument, NULL, 'h'},
-            {"version", no_argument, NULL, 'V'},       {},
+            {"root", required_argument, NULL, 'R'},
+            {"mode", required_argument, NULL, 'm'},
+            {"yes", no_argument, NULL, 'y'},
+            {"status", no_argument, NULL, 's'},
+            {"timeout", required_argument, NULL, 't'},
+            {"help", no_argument, NULL, 'h'},
+            {"version", no_argument, NULL, 'V'},
+            {"avc-log", required_argument, NULL, 'a'},
+            {},
         };
         char *end;
         long n;
@@ -89,6 +98,9 @@ static int parse_argv(int argc, char **argv)
                                 return usage_error(_("bad --timeout '%s' (seconds, 0 to 86400)"),
                                                    optarg);
                         arg_timeout = (int) n;
+                        break;
+                case 'a':
+                        arg_avc_log = optarg;
                         break;
                 case 'h':
                         help(stdout);
@@ -154,6 +166,14 @@ static int print_status(const struct fb_info *info)
         if (!state)
                 return -ENOMEM;
         printf("%s\n", state);
+        if (fb_denials_offer(&info->denials)) {
+                _cleanup_free_ char *summary = fb_denials_text(&info->denials, FB_DENIAL_PATHS);
+                if (!summary)
+                        return -ENOMEM;
+                printf("%s\n", summary);
+        } else if (info->denials.error && info->denials.message) {
+                printf("  %s\n", esc(0, info->denials.message));
+        }
         printf(_("Kernel command line: %s\n"),
                info->cmdline ? esc(0, info->cmdline) : _("(none found)"));
         printf(_("First-boot mark: %s\n"), info->state.firstboot_mark ? _("present") : _("absent"));
@@ -249,10 +269,42 @@ static int leave(struct seinstall_ctx *ctx, const struct fb_info *info, bool tim
         return FB_EXIT_OK;
 }
 
-/* --status, --yes or the screen, on the state gathered before anything is shown. */
-static int act(struct seinstall_ctx *ctx, const struct fb_info *info)
+DEFINE_CLEANUP_FUNC(struct seinstall_verify_result *, seinstall_verify_result_unref)
+
+struct relabel_data {
+        struct seinstall_ctx *ctx;
+        struct fb_info *info;
+};
+
+/* The screen's "Relabel these files": exactly the files this boot's denials blame on their
+ * labels, through the library's verify --fix on that list. The log callback is silenced while
+ * the screen is up (stderr is its terminal); the result says what happened. */
+static char *relabel_denied(void *userdata)
 {
+        _cleanup_(seinstall_verify_result_unrefp) struct seinstall_verify_result *vr = NULL;
+        struct relabel_data *rd = userdata;
+        struct fb_denials *d = &rd->info->denials;
+        char *text;
+        int r;
+
+        seinstall_set_log_fn(rd->ctx, NULL, NULL);
+        r = seinstall_verify_paths(rd->ctx, rd->info->state.policy_type,
+                                   (const char *const *) d->paths, d->n_paths, SEINSTALL_VERIFY_FIX,
+                                   &vr);
+        seinstall_set_log_fn(rd->ctx, log_stderr, NULL);
+        text = fb_denials_relabel_text(d, r, vr, r < 0 ? seinstall_last_error(rd->ctx) : NULL);
+        d->relabeled = vr && seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_FIXED) > 0;
+        free(d->relabel_text);
+        d->relabel_text = text ? strdup(text) : NULL;
+        return text;
+}
+
+/* --status, --yes or the screen, on the state gathered before anything is shown. */
+static int act(struct seinstall_ctx *ctx, struct fb_info *info)
+{
+        struct relabel_data rd = {.ctx = ctx, .info = info};
         enum seinstall_mode mode = arg_mode, initial;
+        enum fb_screen_result result;
         int r;
 
         if (arg_status) {
@@ -273,7 +325,11 @@ static int act(struct seinstall_ctx *ctx, const struct fb_info *info)
         }
 
         initial = mode != SEINSTALL_MODE_INVALID ? mode : fb_info_initial_mode(info);
-        switch (fb_screen_run(info, initial, arg_timeout, &mode)) {
+        result = fb_screen_run(info, initial, arg_timeout, relabel_denied, &rd, &mode);
+        /* what the relabel did stays on the terminal after the screen */
+        if (info->denials.relabel_text)
+                printf("%s\n", info->denials.relabel_text);
+        switch (result) {
         case FB_SCREEN_OK:
                 return apply(ctx, info, mode);
         case FB_SCREEN_CANCEL:
@@ -322,6 +378,15 @@ static int run(int argc, char **argv)
         r = fb_info_read(ctx, &info, &status);
         if (r < 0)
                 return fail(ctx, r, _("reading the SELinux state"));
+        /* This boot's denials, before the person picks: a system that ran permissive is the
+         * one whose log tells which files have the wrong label. Never fatal. */
+        if (!arg_yes && (arg_avc_log || fb_state_permissive_now(&info.state))) {
+                r = fb_denials_read(ctx, arg_avc_log, &info.denials);
+                if (r < 0) {
+                        fb_info_done(&info);
+                        return fail(ctx, r, _("reading this boot's denials"));
+                }
+        }
         r = act(ctx, &info);
         fb_info_done(&info);
         return r;

@@ -76,4 +76,50 @@ bool fb_plan_changes(const struct fb_plan *plan);
  * relabel mark, the first-boot mark): the rest are the boot loader's files. */
 bool fb_plan_change_told(const struct fb_plan *plan, size_t i);
 
+/* ---- this boot's denials (model-denials.c) ---------------------------------------------- */
+
+/* How many paths the summary names before "and N more". */
+#define FB_DENIAL_PATHS 5
+
+/* This boot's SELinux denials as the library's classifier (seinstall_avc_read()) judged them,
+ * shown before the person picks a mode on a system that ran permissive. */
+struct fb_denials {
+        bool read;        /* asked for: the system is permissive now, or a log was given */
+        int error;        /* 0, or the negative errno reading the log failed with */
+        char *message;    /* the library's message for @error, or NULL */
+        size_t n_denials; /* denials read */
+        size_t n_label;   /* of those, caused by a label */
+        char **paths;     /* the files they blame on their labels: distinct, absolute, in
+                           * the order first seen */
+        size_t n_paths;
+        bool relabeled;     /* the person had them relabeled (fb_denials_relabel_text()) */
+        char *relabel_text; /* what that relabel did, or NULL */
+};
+
+/* Whether the first-boot screen shows this boot's denials: SELinux is active and permissive
+ * now on the running system. */
+bool fb_state_permissive_now(const struct fb_state *st);
+/* Read this boot's denials with the library's classifier (@log: a saved audit or kernel log,
+ * NULL: the system's own) into @ret. A log that cannot be read is data (ret->error, with the
+ * library's message). Returns 0 or -ENOMEM. */
+int fb_denials_read(struct seinstall_ctx *ctx, const char *log, struct fb_denials *ret);
+/* The same from a report of the classifier. Returns 0 or -ENOMEM. */
+int fb_denials_from_report(const struct seinstall_avc_report *rep, struct fb_denials *ret);
+void fb_denials_done(struct fb_denials *d);
+/* Whether there are files to offer to relabel. */
+bool fb_denials_offer(const struct fb_denials *d);
+/* One line for the screen's state and --status: how many denials and how many caused by
+ * labels, or that there were none, or that the log could not be read. Translated, newly
+ * allocated; NULL on ENOMEM. */
+char *fb_denials_line(const struct fb_denials *d);
+/* The summary shown before the choice when there are files to relabel: the counts, then the
+ * first @max_paths paths one a line (names escaped for the terminal), then "and N more".
+ * Translated, newly allocated; NULL on ENOMEM. */
+char *fb_denials_text(const struct fb_denials *d, size_t max_paths);
+/* What relabeling the paths did: @r and @vr from seinstall_verify_paths() with
+ * SEINSTALL_VERIFY_FIX (@vr may be NULL when it could not start), @message the library's last
+ * error. Translated, newly allocated; NULL on ENOMEM. */
+char *fb_denials_relabel_text(const struct fb_denials *d, int r,
+                              const struct seinstall_verify_result *vr, const char *message);
+
 #endif

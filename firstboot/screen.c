@@ -2,7 +2,9 @@
 /*
  * screen.c — the one newt screen of seinstall-firstboot: the state, a radio list of the three
  * modes with a line under each, what the selected choice will do, OK / Cancel, F1 help. It
- * only chooses; applying happens in main.c after the screen is gone. Fits 80x24.
+ * only chooses; applying happens in main.c after the screen is gone. Fits 80x24. Before it,
+ * on a system that ran permissive with denials a wrong label caused, a window shows them and
+ * offers to relabel those files (main.c's callback does it) and then what that did.
  */
 #include <newt.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #define STATE_LINES 4
 #define PLAN_LINES  4
 #define HELP_LINES  12
+#define ASK_LINES   14 /* a window's text beyond this scrolls */
 
 static const enum seinstall_mode modes[3] = {
     SEINSTALL_MODE_ENFORCING,
@@ -23,6 +26,8 @@ static const enum seinstall_mode modes[3] = {
 
 struct screen {
         const struct fb_info *info;
+        fb_relabel_fn relabel;
+        void *userdata;
         newtComponent radio[3];
         newtComponent plan_box;
         int timeout;   /* seconds, 0: none */
@@ -102,6 +107,95 @@ static void radio_changed(newtComponent co, void *data)
         s->remaining = s->timeout;
         show_plan(s);
         show_help_line(s);
+}
+
+/* A window with @text (scrolled when long) and one or two buttons. Returns the index of the
+ * button pressed (F12: the last one), -1 when the timeout ran out, -2 on a terminal error. */
+static int ask(struct screen *s, const char *title, const char *text, const char *b0,
+               const char *b1)
+{
+        newtComponent form, box, btn[2] = {NULL, NULL};
+        struct newtExitStruct es;
+        newtGrid grid, buttons;
+        int width = 0, height = 0, result = -2;
+        char *flowed = newtReflowText((char *) text, WIDTH - 4, 0, 0, &width, &height);
+
+        box = newtTextbox(-1, -1, width, height > ASK_LINES ? ASK_LINES : height,
+                          height > ASK_LINES ? NEWT_FLAG_SCROLL : 0);
+        newtTextboxSetText(box, flowed ? flowed : text);
+        free(flowed);
+        buttons = b1 ? newtButtonBar((char *) b0, &btn[0], (char *) b1, &btn[1], NULL)
+                     : newtButtonBar((char *) b0, &btn[0], NULL);
+        grid = newtCreateGrid(1, 2);
+        newtGridSetField(grid, 0, 0, NEWT_GRID_COMPONENT, box, 0, 0, 0, 1, NEWT_ANCHOR_LEFT, 0);
+        newtGridSetField(grid, 0, 1, NEWT_GRID_SUBGRID, buttons, 0, 0, 0, 0, 0,
+                         NEWT_GRID_FLAG_GROWX);
+        newtGridWrappedWindow(grid, (char *) title);
+        form = newtForm(NULL, NULL, 0);
+        newtGridAddComponentsToForm(grid, form, 1);
+        newtGridFree(grid, 1);
+        newtFormSetCurrent(form, btn[0]);
+        if (s->timeout > 0)
+                newtFormSetTimer(form, 1000);
+        s->remaining = s->timeout;
+        show_help_line(s);
+        for (;;) {
+                newtFormRun(form, &es);
+                if (es.reason == NEWT_EXIT_TIMER) {
+                        if (--s->remaining <= 0) {
+                                result = -1;
+                                break;
+                        }
+                        show_help_line(s);
+                } else if (es.reason == NEWT_EXIT_COMPONENT) {
+                        result = es.u.co == btn[0] ? 0 : 1;
+                        break;
+                } else if (es.reason == NEWT_EXIT_HOTKEY && es.u.key == NEWT_KEY_F12) {
+                        result = b1 ? 1 : 0;
+                        break;
+                } else if (es.reason == NEWT_EXIT_ERROR) {
+                        break;
+                }
+        }
+        newtFormDestroy(form);
+        newtPopWindow();
+        return result;
+}
+
+/* Before the choice: this boot's denials, and the offer to relabel the files they blame on
+ * their labels. Returns 0 to go on to the choice, -1 on timeout, -2 on a terminal error. */
+static int offer_relabel(struct screen *s)
+{
+        const struct fb_denials *d = &s->info->denials;
+        newtComponent form;
+        char *summary, *msg = NULL, *done;
+        int r;
+
+        if (!fb_denials_offer(d) || !s->relabel)
+                return 0;
+        summary = fb_denials_text(d, FB_DENIAL_PATHS);
+        r = ask(s, _("SELinux denials on this boot"), summary ? summary : "",
+                _("Relabel these files"), _("Continue"));
+        free(summary);
+        if (r != 0)
+                return r < 0 ? r : 0;
+
+        if (asprintf(&msg,
+                     ngettext("Relabeling %zu file...", "Relabeling %zu files...", d->n_paths),
+                     d->n_paths) < 0)
+                msg = NULL;
+        newtCenteredWindow(WIDTH - 20, 1, _("Relabeling"));
+        form = newtForm(NULL, NULL, 0);
+        newtFormAddComponent(form, newtLabel(1, 0, msg ? msg : ""));
+        newtDrawForm(form);
+        newtRefresh();
+        done = s->relabel(s->userdata);
+        newtFormDestroy(form);
+        newtPopWindow();
+        free(msg);
+        r = ask(s, _("Relabeled"), done ? done : _("Out of memory."), _("Continue"), NULL);
+        free(done);
+        return r < 0 ? r : 0;
 }
 
 /* Say what needs saying before a choice with lasting consequences is applied. Returns true
@@ -193,9 +287,14 @@ static newtComponent build(struct screen *s, enum seinstall_mode initial, newtCo
 }
 
 enum fb_screen_result fb_screen_run(const struct fb_info *info, enum seinstall_mode initial,
-                                    int timeout_sec, enum seinstall_mode *ret_mode)
+                                    int timeout_sec, fb_relabel_fn relabel, void *userdata,
+                                    enum seinstall_mode *ret_mode)
 {
-        struct screen s = {.info = info, .timeout = timeout_sec, .remaining = timeout_sec};
+        struct screen s = {.info = info,
+                           .relabel = relabel,
+                           .userdata = userdata,
+                           .timeout = timeout_sec,
+                           .remaining = timeout_sec};
         enum fb_screen_result result = FB_SCREEN_ERROR;
         enum seinstall_mode chosen = SEINSTALL_MODE_INVALID;
         newtComponent form, ok, cancel;
@@ -207,6 +306,17 @@ enum fb_screen_result fb_screen_run(const struct fb_info *info, enum seinstall_m
                 return FB_SCREEN_ERROR;
         newtCls();
         newtPushHelpLine(NULL);
+        switch (offer_relabel(&s)) {
+        case -1:
+                newtFinished();
+                return FB_SCREEN_TIMEOUT;
+        case -2:
+                newtFinished();
+                return FB_SCREEN_ERROR;
+        default:
+                break;
+        }
+        s.remaining = s.timeout;
         form = build(&s, initial, &ok, &cancel);
         show_plan(&s);
         show_help_line(&s);

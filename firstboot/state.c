@@ -57,6 +57,7 @@ void fb_info_done(struct fb_info *info)
 {
         for (size_t i = 0; i < sizeof(info->predictions) / sizeof(info->predictions[0]); i++)
                 fb_prediction_done(&info->predictions[i]);
+        fb_denials_done(&info->denials);
 }
 
 int fb_info_plan(const struct fb_info *info, enum seinstall_mode mode, struct fb_plan *ret)

@@ -78,6 +78,10 @@ char *fb_text_state(const struct fb_info *info)
                 fprintf(f, _("Chosen at install: %s. "), fb_text_mode_name(info->mark_mode));
         fputs(st->relabel_pending ? _("A full relabel is pending.") : _("No relabel is pending."),
               f);
+        if (info->denials.read) {
+                _cleanup_free_ char *line = fb_denials_line(&info->denials);
+                fprintf(f, "\n%s", line ? line : "");
+        }
         if (fclose(f) != 0) {
                 free(buf);
                 return NULL;

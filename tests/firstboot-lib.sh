@@ -77,7 +77,8 @@ tm() {
         tmux -S "$TMUX_DIR/sock$TMUX_N" -f /dev/null "$@"
 }
 
-# start_screen TERM LOCALE TARGET [ARGS...]: run seinstall-firstboot in an 80x24 tmux pane.
+# start_screen TERM LOCALE TARGET [ARGS...]: run seinstall-firstboot in an 80x24 tmux pane and
+# wait for its first window: $FIRST_WINDOW (default: the choice's title).
 start_screen() {
         local term=$1 locale=$2 target=$3
         shift 3
@@ -95,7 +96,7 @@ start_screen() {
                 >>"$TMUX_DIR/cmd"
         tm new-session -d -x 80 -y 24 -s fb "sh $TMUX_DIR/cmd" ||
                 fail "tmux could not start a session"
-        wait_screen "SELinux on this system"
+        wait_screen "${FIRST_WINDOW:-SELinux on this system}"
 }
 
 screen_text() {

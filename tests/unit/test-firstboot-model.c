@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "model.h"
 #include "testutil.h"
@@ -413,6 +414,278 @@ START_TEST(test_no_selinux_kernel_and_invalid)
 }
 END_TEST
 
+/* ---- this boot's denials (model-denials.c) ------------------------------------------------ */
+
+static const char denial_fc[] = "/.*\tsystem_u:object_r:default_t:s0\n"
+                                "/etc(/.*)?\tsystem_u:object_r:etc_t:s0\n"
+                                "/etc/shadow.*\t--\tsystem_u:object_r:shadow_t:s0\n"
+                                "/var/lib(/.*)?\tsystem_u:object_r:var_lib_t:s0\n";
+#define ETC_T "system_u:object_r:etc_t:s0"
+
+/* A target with file contexts, and a log being written into it. */
+struct denial_log {
+        char *root, *log;
+        FILE *f;
+        unsigned serial;
+        struct seinstall_ctx *ctx;
+        struct fb_denials d;
+};
+
+static void log_open(struct denial_log *l)
+{
+        *l = (struct denial_log){.root = make_tmpdir()};
+        put(l->root, "etc/selinux/config", "SELINUX=permissive\nSELINUXTYPE=default\n");
+        put(l->root, "etc/selinux/default/contexts/files/file_contexts", denial_fc);
+        ck_assert_int_ge(asprintf(&l->log, "%s/audit.log", l->root), 0);
+        l->f = fopen(l->log, "we");
+        ck_assert_ptr_nonnull(l->f);
+}
+
+/* One denial in the kernel's form, reading @path (NULL: a capability) labeled @tcontext. The
+ * kernel writes a name hex-encoded when it has a space, a quote or a byte outside 0x21..0x7e. */
+static void log_denial(struct denial_log *l, const char *path, const char *tcontext)
+{
+        bool hex = false;
+
+        l->serial++;
+        if (!path) {
+                fprintf(l->f,
+                        "[    9.1] audit: type=1400 audit(1733270001.000:%u): avc:  denied  "
+                        "{ sys_admin } for  pid=500 comm=\"foo\" capability=21  "
+                        "scontext=system_u:system_r:foo_t:s0 "
+                        "tcontext=system_u:system_r:foo_t:s0 tclass=capability permissive=1\n",
+                        l->serial);
+                return;
+        }
+        for (const unsigned char *c = (const unsigned char *) path; *c; c++)
+                hex |= *c <= 0x20 || *c >= 0x7f || *c == '"';
+        fprintf(l->f,
+                "[    9.2] audit: type=1400 audit(1733270002.000:%u): avc:  denied  { read } "
+                "for  pid=9 comm=\"cat\" path=",
+                l->serial);
+        if (hex)
+                for (const unsigned char *c = (const unsigned char *) path; *c; c++)
+                        fprintf(l->f, "%02X", *c);
+        else
+                fprintf(l->f, "\"%s\"", path);
+        fprintf(l->f,
+                " dev=\"vda1\" ino=5 scontext=system_u:system_r:foo_t:s0 tcontext=%s "
+                "tclass=file permissive=1\n",
+                tcontext);
+}
+
+/* Classify the log with the library, into l->d. */
+static void log_read(struct denial_log *l)
+{
+        ck_assert_int_eq(fclose(l->f), 0);
+        l->f = NULL;
+        ck_assert_int_eq(seinstall_new(l->root, &l->ctx), 0);
+        ck_assert_int_eq(fb_denials_read(l->ctx, l->log, &l->d), 0);
+        ck_assert(l->d.read);
+}
+
+static void log_done(struct denial_log *l)
+{
+        if (l->f)
+                fclose(l->f);
+        fb_denials_done(&l->d);
+        seinstall_unref(l->ctx);
+        free(l->log);
+        tmpdir_removep(&l->root);
+}
+
+static void assert_text(char *text, const char *want)
+{
+        ck_assert_ptr_nonnull(text);
+        ck_assert_msg(strcmp(text, want) == 0, "text:\n%s\nexpected:\n%s", text, want);
+        free(text);
+}
+
+/* Counts, paths in the order first seen, each once, the first five then "and N more". */
+START_TEST(test_denials_counts_and_truncation)
+{
+        struct denial_log l;
+        char p[64];
+
+        log_open(&l);
+        log_denial(&l, "/etc/shadow", ETC_T); /* label: shadow_t expected */
+        log_denial(&l, "/etc/passwd", ETC_T); /* right label: the policy's */
+        for (int i = 1; i <= 7; i++) {
+                snprintf(p, sizeof(p), "/var/lib/f%d", i);
+                log_denial(&l, p, ETC_T);
+        }
+        log_denial(&l, "/etc/shadow", ETC_T); /* again: counted, listed once */
+        log_denial(&l, NULL, NULL);
+        log_denial(&l, NULL, NULL);
+        log_read(&l);
+
+        ck_assert_int_eq(l.d.error, 0);
+        ck_assert_uint_eq(l.d.n_denials, 12);
+        ck_assert_uint_eq(l.d.n_label, 9);
+        ck_assert_uint_eq(l.d.n_paths, 8);
+        ck_assert_str_eq(l.d.paths[0], "/etc/shadow");
+        ck_assert_str_eq(l.d.paths[7], "/var/lib/f7");
+        ck_assert(fb_denials_offer(&l.d));
+        assert_text(fb_denials_line(&l.d), "This boot: 12 SELinux denials, 9 caused by labels.");
+        assert_text(fb_denials_text(&l.d, FB_DENIAL_PATHS),
+                    "This boot logged 12 SELinux denials, 9 caused by labels.\n"
+                    "The files with a wrong label:\n"
+                    "  /etc/shadow\n"
+                    "  /var/lib/f1\n"
+                    "  /var/lib/f2\n"
+                    "  /var/lib/f3\n"
+                    "  /var/lib/f4\n"
+                    "  and 3 more\n"
+                    "Relabeling them gives each the label the policy's file contexts assign; "
+                    "nothing else changes.");
+        /* all of them when they fit: no "more" */
+        assert_text(fb_denials_text(&l.d, 8),
+                    "This boot logged 12 SELinux denials, 9 caused by labels.\n"
+                    "The files with a wrong label:\n"
+                    "  /etc/shadow\n  /var/lib/f1\n  /var/lib/f2\n  /var/lib/f3\n"
+                    "  /var/lib/f4\n  /var/lib/f5\n  /var/lib/f6\n  /var/lib/f7\n"
+                    "Relabeling them gives each the label the policy's file contexts assign; "
+                    "nothing else changes.");
+        l.d.relabeled = true;
+        assert_text(fb_denials_line(&l.d),
+                    "This boot: 12 SELinux denials, 9 caused by labels (relabeled).");
+        log_done(&l);
+}
+END_TEST
+
+/* Names with spaces and UTF-8 come whole; a newline in a name is shown escaped, so a name can
+ * never make a line of its own on the screen. One file: singular. */
+START_TEST(test_denials_names)
+{
+        struct denial_log l;
+
+        log_open(&l);
+        log_denial(&l, "/var/lib/sp ace \xc3\xbc\xe2\x82\xac", ETC_T);
+        log_read(&l);
+        ck_assert_uint_eq(l.d.n_denials, 1);
+        ck_assert_uint_eq(l.d.n_label, 1);
+        assert_text(fb_denials_line(&l.d), "This boot: 1 SELinux denial, 1 caused by a label.");
+        assert_text(fb_denials_text(&l.d, FB_DENIAL_PATHS),
+                    "This boot logged 1 SELinux denial, 1 caused by a label.\n"
+                    "The file with a wrong label:\n"
+                    "  /var/lib/sp ace \xc3\xbc\xe2\x82\xac\n"
+                    "Relabeling it gives it the label the policy's file contexts assign; "
+                    "nothing else changes.");
+        log_done(&l);
+
+        log_open(&l);
+        log_denial(&l, "/var/lib/new\nline", ETC_T);
+        log_denial(&l, "/var/lib/\x1b[2Jclear", ETC_T);
+        log_read(&l);
+        ck_assert_uint_eq(l.d.n_paths, 2);
+        ck_assert_str_eq(l.d.paths[0], "/var/lib/new\nline"); /* relabeled by its real name */
+        assert_text(fb_denials_text(&l.d, FB_DENIAL_PATHS),
+                    "This boot logged 2 SELinux denials, 2 caused by labels.\n"
+                    "The files with a wrong label:\n"
+                    "  /var/lib/new\\nline\n"
+                    "  /var/lib/\\e[2Jclear\n"
+                    "Relabeling them gives each the label the policy's file contexts assign; "
+                    "nothing else changes.");
+        log_done(&l);
+}
+END_TEST
+
+/* Nothing to relabel: no denial at all, or only the policy's. One line, no offer. */
+START_TEST(test_denials_none)
+{
+        struct denial_log l;
+        struct fb_denials unread = {};
+
+        log_open(&l);
+        fputs("[    1.0] Linux version 6.1.0-13-amd64\n"
+              "[    2.0] audit: type=1403 audit(1733270000.000:2): auid=4294967295 "
+              "ses=4294967295 lsm=selinux res=1\n",
+              l.f);
+        log_read(&l);
+        ck_assert_int_eq(l.d.error, 0);
+        ck_assert_uint_eq(l.d.n_denials, 0);
+        ck_assert(!fb_denials_offer(&l.d));
+        assert_text(fb_denials_line(&l.d), "This boot: no SELinux denials.");
+        assert_text(fb_denials_text(&l.d, FB_DENIAL_PATHS), "This boot: no SELinux denials.");
+        log_done(&l);
+
+        log_open(&l);
+        log_denial(&l, "/etc/passwd", ETC_T);
+        log_denial(&l, NULL, NULL);
+        log_read(&l);
+        ck_assert_uint_eq(l.d.n_denials, 2);
+        ck_assert_uint_eq(l.d.n_label, 0);
+        ck_assert(!fb_denials_offer(&l.d));
+        assert_text(fb_denials_text(&l.d, FB_DENIAL_PATHS),
+                    "This boot: 2 SELinux denials, none caused by a label.");
+        log_done(&l);
+
+        /* not asked for (the system is enforcing): nothing at all */
+        assert_text(fb_denials_line(&unread), "");
+        ck_assert(!fb_denials_offer(&unread));
+}
+END_TEST
+
+/* A log that cannot be read is a line saying so, with the library's message kept. */
+START_TEST(test_denials_read_error)
+{
+        struct denial_log l;
+
+        log_open(&l);
+        fclose(l.f);
+        l.f = NULL;
+        unlink(l.log);
+        ck_assert_int_eq(seinstall_new(l.root, &l.ctx), 0);
+        ck_assert_int_eq(fb_denials_read(l.ctx, l.log, &l.d), 0);
+        ck_assert(l.d.read);
+        ck_assert_int_eq(l.d.error, -ENOENT);
+        ck_assert_ptr_nonnull(l.d.message);
+        ck_assert_ptr_nonnull(strstr(l.d.message, l.log));
+        ck_assert(!fb_denials_offer(&l.d));
+        assert_text(fb_denials_line(&l.d),
+                    "This boot: SELinux denials not readable (No such file or directory).");
+        fb_denials_done(&l.d);
+
+        /* a binary file (a journal) is not a log */
+        l.f = fopen(l.log, "we");
+        ck_assert_ptr_nonnull(l.f);
+        ck_assert_uint_eq(fwrite("LPKSHHRH\0\0\0\0", 1, 12, l.f), 12);
+        ck_assert_int_eq(fclose(l.f), 0);
+        l.f = NULL;
+        ck_assert_int_eq(fb_denials_read(l.ctx, l.log, &l.d), 0);
+        ck_assert_int_eq(l.d.error, -EBADMSG);
+        assert_text(fb_denials_text(&l.d, FB_DENIAL_PATHS),
+                    "This boot: SELinux denials not readable (Bad message).");
+        log_done(&l);
+}
+END_TEST
+
+/* The result of a relabel that could not start: the library's message, escaped. */
+START_TEST(test_denials_relabel_failed)
+{
+        struct fb_denials d = {.read = true, .n_paths = 2};
+
+        assert_text(fb_denials_relabel_text(&d, -ENOENT, NULL, "/etc/selinux/x:\nmissing"),
+                    "The files could not be relabeled: /etc/selinux/x:\\nmissing");
+        assert_text(fb_denials_relabel_text(&d, -ENOENT, NULL, NULL),
+                    "The files could not be relabeled: No such file or directory");
+}
+END_TEST
+
+START_TEST(test_permissive_now)
+{
+        struct fb_state st = {.running = true, .active = true};
+
+        ck_assert(fb_state_permissive_now(&st));
+        st.enforce_now = true;
+        ck_assert(!fb_state_permissive_now(&st));
+        st = (struct fb_state){.running = true};
+        ck_assert(!fb_state_permissive_now(&st)); /* not active: no denials logged */
+        st = (struct fb_state){.active = true};
+        ck_assert(!fb_state_permissive_now(&st)); /* another system's tree */
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
         Suite *s = suite_create("firstboot-model");
@@ -429,6 +702,15 @@ static Suite *model_suite(void)
         tcase_add_test(tc, test_kernel_unknown);
         tcase_add_test(tc, test_enforcing_arg);
         tcase_add_test(tc, test_no_selinux_kernel_and_invalid);
+        suite_add_tcase(s, tc);
+
+        tc = tcase_create("denials");
+        tcase_add_test(tc, test_denials_counts_and_truncation);
+        tcase_add_test(tc, test_denials_names);
+        tcase_add_test(tc, test_denials_none);
+        tcase_add_test(tc, test_denials_read_error);
+        tcase_add_test(tc, test_denials_relabel_failed);
+        tcase_add_test(tc, test_permissive_now);
         suite_add_tcase(s, tc);
         return s;
 }
