@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * avc-report.c — the report of `seinstall avc` (struct seinstall_avc_report): the denials counted,
+ * grouped by cause, domain, type, class, permissions and (label causes) file; its accessors and
+ * its JSON document.
+ */
+#include "avc.h"
+
+#define AVC_MAX_DENIALS 100000u /* distinct groups kept; more are counted only */
+
+struct seinstall_avc_report {
+        char *source;
+        size_t n_denials;
+        size_t n_label;
+        struct si_avc_group *groups;
+        size_t n_groups, cap;
+};
+
+void si_avc_group_done(struct si_avc_group *g)
+{
+        free(g->domain);
+        free(g->type);
+        free(g->tclass);
+        free(g->perms);
+        free(g->scontext);
+        free(g->tcontext);
+        free(g->path);
+        free(g->name);
+        free(g->comm);
+        free(g->expected);
+        free(g->fix);
+        *g = (struct si_avc_group){0};
+}
+
+SEINSTALL_EXPORT struct seinstall_avc_report *
+seinstall_avc_report_free(struct seinstall_avc_report *rep)
+{
+        if (!rep)
+                return NULL;
+        for (size_t i = 0; i < rep->n_groups; i++)
+                si_avc_group_done(&rep->groups[i]);
+        free(rep->groups);
+        free(rep->source);
+        free(rep);
+        return NULL;
+}
+
+struct seinstall_avc_report *si_avc_report_new(const char *source)
+{
+        struct seinstall_avc_report *rep = calloc(1, sizeof(*rep));
+
+        if (rep && !(rep->source = strdup(source)))
+                rep = seinstall_avc_report_free(rep);
+        return rep;
+}
+
+int si_avc_report_add(struct seinstall_avc_report *rep, const struct si_avc *a,
+                      struct si_avc_group *g)
+{
+        rep->n_denials++;
+        if (!g)
+                return 0;
+        if (g->cause == SEINSTALL_AVC_CAUSE_LABEL)
+                rep->n_label++;
+        for (size_t i = 0; i < rep->n_groups; i++) {
+                struct si_avc_group *o = &rep->groups[i];
+                if (o->cause == g->cause && streq(o->domain, g->domain) &&
+                    streq(o->type, g->type) && streq(o->tclass, a->tclass) &&
+                    streq(o->perms, a->perms) &&
+                    (g->cause == SEINSTALL_AVC_CAUSE_POLICY || streq_ptr(o->path, g->path))) {
+                        o->count++;
+                        o->permissive = o->permissive && a->permissive == 1;
+                        si_avc_group_done(g);
+                        return 0;
+                }
+        }
+        if (rep->n_groups >= AVC_MAX_DENIALS) {
+                si_avc_group_done(g);
+                return 0;
+        }
+        if (rep->n_groups == rep->cap) {
+                size_t cap = rep->cap ? rep->cap * 2 : 16;
+                struct si_avc_group *n = realloc(rep->groups, cap * sizeof(*n));
+                if (!n) {
+                        si_avc_group_done(g);
+                        return -ENOMEM;
+                }
+                rep->groups = n;
+                rep->cap = cap;
+        }
+        g->count = 1;
+        g->permissive = a->permissive == 1;
+        if (!(g->tclass = strdup(a->tclass)) || !(g->perms = strdup(a->perms)) ||
+            !(g->scontext = strdup(a->scontext)) || !(g->tcontext = strdup(a->tcontext)) ||
+            (a->name && !(g->name = strdup(a->name))) ||
+            (a->comm && !(g->comm = strdup(a->comm)))) {
+                si_avc_group_done(g);
+                return -ENOMEM;
+        }
+        rep->groups[rep->n_groups++] = *g;
+        *g = (struct si_avc_group){0};
+        return 0;
+}
+
+SEINSTALL_EXPORT const char *seinstall_avc_report_get_source(const struct seinstall_avc_report *rep)
+{
+        return rep ? rep->source : NULL;
+}
+
+SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_denials(const struct seinstall_avc_report *rep)
+{
+        return rep ? rep->n_denials : 0;
+}
+
+SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_label(const struct seinstall_avc_report *rep)
+{
+        return rep ? rep->n_label : 0;
+}
+
+SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_groups(const struct seinstall_avc_report *rep)
+{
+        return rep ? rep->n_groups : 0;
+}
+
+static const struct si_avc_group *group(const struct seinstall_avc_report *rep, size_t i)
+{
+        return rep && i < rep->n_groups ? &rep->groups[i] : NULL;
+}
+
+SEINSTALL_EXPORT enum seinstall_avc_cause
+seinstall_avc_report_get_group_cause(const struct seinstall_avc_report *rep, size_t i)
+{
+        const struct si_avc_group *g = group(rep, i);
+        return g ? g->cause : SEINSTALL_AVC_CAUSE_POLICY;
+}
+
+SEINSTALL_EXPORT unsigned
+seinstall_avc_report_get_group_count(const struct seinstall_avc_report *rep, size_t i)
+{
+        const struct si_avc_group *g = group(rep, i);
+        return g ? g->count : 0;
+}
+
+SEINSTALL_EXPORT bool
+seinstall_avc_report_get_group_permissive(const struct seinstall_avc_report *rep, size_t i)
+{
+        const struct si_avc_group *g = group(rep, i);
+        return g && g->permissive;
+}
+
+SEINSTALL_EXPORT const char *
+seinstall_avc_report_get_group_field(const struct seinstall_avc_report *rep, size_t i,
+                                     const char *field)
+{
+        const struct si_avc_group *g = group(rep, i);
+        const struct {
+                const char *name;
+                const char *value;
+        } f[] = {{"domain", g ? g->domain : NULL},
+                 {"type", g ? g->type : NULL},
+                 {"tclass", g ? g->tclass : NULL},
+                 {"perms", g ? g->perms : NULL},
+                 {"scontext", g ? g->scontext : NULL},
+                 {"tcontext", g ? g->tcontext : NULL},
+                 {"path", g ? g->path : NULL},
+                 {"name", g ? g->name : NULL},
+                 {"comm", g ? g->comm : NULL},
+                 {"expected", g ? g->expected : NULL},
+                 {"fix", g ? g->fix : NULL}};
+
+        if (!g || !field)
+                return NULL;
+        for (size_t k = 0; k < ELEMENTSOF(f); k++)
+                if (streq(field, f[k].name))
+                        return f[k].value;
+        return NULL;
+}
+
+SEINSTALL_EXPORT int seinstall_avc_report_to_json(const struct seinstall_avc_report *rep,
+                                                  char **ret)
+{
+        static const char *const fields[] = {"domain",   "type",     "tclass", "perms",
+                                             "scontext", "tcontext", "path",   "name",
+                                             "comm",     "expected", "fix"};
+        struct json j = {0};
+
+        if (!rep || !ret)
+                return -EINVAL;
+        json_object_begin(&j);
+        json_kv_string(&j, "source", rep->source);
+        json_kv_uint(&j, "denials", rep->n_denials);
+        json_kv_uint(&j, "caused_by_label", rep->n_label);
+        json_kv_uint(&j, "caused_by_policy", rep->n_denials - rep->n_label);
+        for (int pass = 0; pass < 2; pass++) {
+                enum seinstall_avc_cause want =
+                    pass ? SEINSTALL_AVC_CAUSE_POLICY : SEINSTALL_AVC_CAUSE_LABEL;
+
+                json_key(&j, pass ? "policy" : "label");
+                json_array_begin(&j);
+                for (size_t i = 0; i < rep->n_groups; i++) {
+                        if (rep->groups[i].cause != want)
+                                continue;
+                        json_object_begin(&j);
+                        json_kv_uint(&j, "count", rep->groups[i].count);
+                        json_kv_bool(&j, "permissive", rep->groups[i].permissive);
+                        for (size_t k = 0; k < ELEMENTSOF(fields); k++)
+                                json_kv_string(
+                                    &j, fields[k],
+                                    seinstall_avc_report_get_group_field(rep, i, fields[k]));
+                        json_object_end(&j);
+                }
+                json_array_end(&j);
+        }
+        json_object_end(&j);
+        return json_steal(&j, ret);
+}
