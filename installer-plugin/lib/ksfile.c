@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * ksfile.c — the files of a kickstart read: a host file read as a regular file, its text cut
+ * into lines each named by its origin (file and line), and preprocessKickstart()'s merging of the
+ * %ksappend files into the main file.
+ */
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "ksreader.h"
+
+/* Split @f->text into lines as str.splitlines(True) does, plus the end marker; each line is
+ * named by the segment (file and first line) its first byte came from. */
+int si_ks_split_lines(struct ks_file *f, const struct ks_segment *seg, size_t nseg)
+{
+        const char *p = f->text, *end = f->text + f->len;
+        size_t cap = 16, si = 0;
+        unsigned c = 0;
+
+        f->lines = malloc(cap * sizeof(*f->lines));
+        if (!f->lines)
+                return -ENOMEM;
+        f->n = 0;
+        for (;;) {
+                const char *q;
+                size_t off = (size_t) (p - f->text);
+
+                if (f->n + 1 >= cap) {
+                        struct ks_line *v = realloc(f->lines, cap * 2 * sizeof(*v));
+                        if (!v)
+                                return -ENOMEM;
+                        f->lines = v;
+                        cap *= 2;
+                }
+                if (p >= end)
+                        break;
+                q = si_py_line_end(p, end);
+                while (si + 1 < nseg && seg[si + 1].start <= off) {
+                        si++;
+                        c = 0;
+                }
+                if (off > seg[si].start)
+                        c++;
+                f->lines[f->n++] = (struct ks_line){
+                    .s = p, .len = (size_t) (q - p), .at = {seg[si].file, seg[si].first_line + c}};
+                p = q;
+        }
+        f->lines[f->n] = (struct ks_line){.s = end, .at = {f->path, 1}};
+        if (f->n > 0) {
+                f->lines[f->n].at = f->lines[f->n - 1].at;
+                f->lines[f->n].at.line++;
+        }
+        f->n++;
+        return 0;
+}
+
+/* Read a host file as a regular file (open_regular(): never blocking on a FIFO or a device). */
+int si_ks_read_regular(const char *path, char **ret, size_t *ret_len, struct stat *ret_st)
+{
+        _cleanup_close_ int fd = open_regular(path);
+
+        if (fd < 0)
+                return fd;
+        if (fstat(fd, ret_st) < 0)
+                return -errno;
+        return read_fd_bounded(fd, KS_FILE_MAX, ret, ret_len);
+}
+
+const char *si_ks_read_error(int r)
+{
+        return r == -EFBIG ? "larger than 4 MiB, not a kickstart file" : si_file_strerror(r);
+}
+
+/* A line that preprocessKickstart() replaces: its stripped text starts with %ksappend. */
+static bool is_ksappend(const char *p, const char *e, const char **ret_s, const char **ret_e)
+{
+        const char *s = si_py_lstrip(p, e);
+
+        *ret_s = s;
+        *ret_e = si_py_rstrip_end(s, e);
+        return (size_t) (*ret_e - s) >= 9 && memcmp(s, "%ksappend", 9) == 0;
+}
+
+/* preprocessKickstart(): each %ksappend line of the main file is replaced by the content of the
+ * file its second space-separated field names, opened as pykickstart opens it (relative to the
+ * working directory). The content is not preprocessed again. */
+int si_ks_preprocess(struct ks_reader *r, struct ks_file *f)
+{
+        _cleanup_free_ struct ks_segment *seg = NULL;
+        struct sbuf out = {};
+        const char *p, *end = f->text + f->len;
+        size_t nseg = 0, cap = 0;
+        unsigned line = 0;
+        bool top_open = false;
+        int ret = 0;
+
+        for (p = f->text; p < end && ret >= 0;) {
+                const char *q = si_py_line_end(p, end), *s, *e, *u, *ue;
+                _cleanup_free_ char *url = NULL, *content = NULL;
+                struct si_ks_origin at = {f->path, ++line};
+                struct stat st;
+                size_t clen;
+
+                if (nseg + 2 > cap) {
+                        struct ks_segment *v = realloc(seg, (cap = cap * 2 + 8) * sizeof(*seg));
+                        if (!v) {
+                                ret = -ENOMEM;
+                                break;
+                        }
+                        seg = v;
+                }
+                if (!is_ksappend(p, q, &s, &e)) {
+                        if (!top_open)
+                                seg[nseg++] = (struct ks_segment){out.len, f->path, line};
+                        top_open = true;
+                        ret = sbuf_append(&out, p, (size_t) (q - p));
+                        p = q;
+                        continue;
+                }
+                p = q;
+                top_open = false;
+                /* ll.split(' ')[1] */
+                u = memchr(s, ' ', (size_t) (e - s));
+                if (!u) {
+                        ret = si_ks_error(r->ctx, &at, "Illegal url for %%ksappend: %.*s",
+                                          (int) (e - s), s);
+                        break;
+                }
+                u++;
+                ue = memchr(u, ' ', (size_t) (e - u));
+                url = strndup(u, (size_t) ((ue ? ue : e) - u));
+                if (!url) {
+                        ret = -ENOMEM;
+                        break;
+                }
+                if (strstr(url, "://")) {
+                        ret =
+                            si_ks_error(r->ctx, &at,
+                                        "%%ksappend %s: seinstall reads only local files; copy it "
+                                        "into the profile",
+                                        url);
+                        break;
+                }
+                ret = si_ks_read_regular(url, &content, &clen, &st);
+                if (ret < 0) {
+                        ret = si_ks_error(r->ctx, &at, "Unable to open %%ksappend file %s: %s", url,
+                                          si_ks_read_error(ret));
+                        break;
+                }
+                {
+                        const char *name = si_ks_keep_name(r, TAKE_PTR(url));
+                        if (!name) {
+                                ret = -ENOMEM;
+                                break;
+                        }
+                        ret = si_ks_check_text(r->ctx, name, content, clen);
+                        if (ret >= 0 && clen > 0) {
+                                seg[nseg++] = (struct ks_segment){out.len, name, 1};
+                                ret = sbuf_append(&out, content, clen);
+                        }
+                }
+        }
+        if (ret >= 0 && out.len > KS_FILE_MAX)
+                ret = si_ks_error(r->ctx, &(struct si_ks_origin){f->path, 1},
+                                  "larger than 4 MiB with its %%ksappend files");
+        if (ret >= 0) {
+                free(f->text);
+                f->len = out.len;
+                f->text = sbuf_steal(&out);
+                if (!f->text)
+                        ret = -ENOMEM;
+        }
+        if (ret >= 0)
+                ret = nseg ? si_ks_split_lines(f, seg, nseg)
+                           : si_ks_split_lines(f, &(struct ks_segment){0, f->path, 1}, 1);
+        sbuf_free(&out);
+        return ret;
+}
