@@ -125,7 +125,6 @@ SEINSTALL_EXPORT int seinstall_avc_read(struct seinstall_ctx *ctx, const char *l
         _cleanup_free_ char *text = NULL, *type = NULL;
         struct seinstall_avc_report *rep;
         struct si_fcontext *fc = NULL;
-        struct si_config conf = {0};
         unsigned long long since = 0;
         const char *source = log;
         size_t len = 0;
@@ -146,13 +145,9 @@ SEINSTALL_EXPORT int seinstall_avc_read(struct seinstall_ctx *ctx, const char *l
         if (r < 0)
                 return r;
 
-        r = si_config_read(ctx, &conf);
+        r = si_config_policy_type(ctx, &type);
         if (r < 0)
                 return r;
-        type = strdup(conf.type ? conf.type : "default");
-        si_config_done(&conf);
-        if (!type)
-                return -ENOMEM;
         r = si_fcontext_load_target(ctx, type, &fc);
         if (r < 0)
                 return r;
