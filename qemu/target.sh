@@ -77,7 +77,7 @@ UNIT
         make -s -C "$TOP" install DESTDIR="$dir" PREFIX=/usr >/dev/null || return 1
         # What the package's postinst does: enable the first-boot units.
         local u units=
-        for u in seinstall-firstboot.service seinstall-relabel.service; do
+        for u in seinstall-firstboot.service seinstall-relabel.service seinstall-trial.service; do
                 [ -e "$dir/lib/systemd/system/$u" ] && units="$units $u"
         done
         [ -z "$units" ] || systemctl --root="$dir" enable $units >/dev/null 2>&1 || return 1

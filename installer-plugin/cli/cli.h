@@ -109,5 +109,6 @@ int cmd_profile(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_avc(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_trial(int argc, char **argv);
 
 #endif

@@ -14,7 +14,8 @@ static void usage(FILE *f)
                    "                       [--bootloader auto|grub|bls|kernel-cmdline|none]\n"
                    "                       [--regenerate] [--relabel | --labeled] [--firstboot] "
                    "[--json]\n\n"
-                   "Make the target boot in mode M (enforcing, permissive, disabled): "
+                   "Make the target boot in mode M (enforcing, permissive, disabled, or trial:\n"
+                   "permissive until a boot without denials caused by labels, then enforcing): "
                    "/etc/selinux/config,\nthe boot loader's kernel command line, /.autorelabel "
                    "when SELinux goes from off to on,\nand (--firstboot) the first-boot mark.\n"
                    "  --regenerate  run update-grub/grub2-mkconfig in the target when GRUB "
@@ -73,11 +74,16 @@ int cmd_apply(int argc, char **argv)
                         usage(stdout);
                         return EXIT_OK;
                 case 'm':
-                        mode = seinstall_mode_from_string(optarg);
+                        /* trial: enforcing, reached through a permissive boot */
+                        flags &= ~(unsigned) SEINSTALL_APPLY_TRIAL;
+                        if (strcmp(optarg, "trial") == 0)
+                                flags |= SEINSTALL_APPLY_TRIAL;
+                        mode = flags & SEINSTALL_APPLY_TRIAL ? SEINSTALL_MODE_ENFORCING
+                                                             : seinstall_mode_from_string(optarg);
                         if (mode == SEINSTALL_MODE_INVALID)
                                 return cli_usage_error("apply",
                                                        "--mode: '%s' is not enforcing, "
-                                                       "permissive or disabled",
+                                                       "permissive, disabled or trial",
                                                        optarg);
                         break;
                 case 'p':

@@ -11,13 +11,15 @@
 
 static void usage(FILE *f)
 {
-        fprintf(f, "Usage: seinstall install [--root DIR] [--profile FILE]\n"
+        fprintf(f, "Usage: seinstall install [--root DIR] [--profile FILE] [--mode M]\n"
                    "                         [--cmdline FILE | --no-cmdline] [--regenerate]\n"
                    "                         [--progress | --no-progress] [--json]\n\n"
                    "Check the mounted target, build its policy if needed, relabel it and write\n"
                    "its SELinux config, kernel command line and first-boot mark, unattended.\n"
                    "Settings: boot options (/proc/cmdline, or --cmdline FILE) > the profile\n"
                    "(--profile FILE, or inst.ks=file:PATH) > the target's config > defaults.\n"
+                   "--mode M (enforcing, permissive, disabled or trial) ranks with the boot "
+                   "options\nand wins over them.\n"
                    "A refusal of the check stops before anything in the target changes (exit "
                    "1).\n");
 }
@@ -76,6 +78,13 @@ static void print_text(const struct seinstall_install_result *res)
         }
         printf("configure:\n");
         cli_print_apply_result(ap, "  ", stdout);
+        if (seinstall_install_result_get_trial(res)) {
+                printf("\nInstalled: SELinux trial (from %s), policy %s: permissive until a boot "
+                       "without denials caused by labels, then enforcing (%s).\n",
+                       seinstall_source_to_string(src),
+                       cli_esc(seinstall_install_result_get_policy(res)), SEINSTALL_TRIAL_UNIT);
+                return;
+        }
         printf("\nInstalled: SELinux %s (from %s), policy %s%s.\n", seinstall_mode_to_string(mode),
                seinstall_source_to_string(src), cli_esc(seinstall_install_result_get_policy(res)),
                seinstall_apply_result_get_config_mode(ap) != mode
@@ -110,6 +119,7 @@ static int print_json(const struct seinstall_install_result *res,
         json_kv_bool(&j, "refused", seinstall_install_result_get_refused(res));
         json_kv_string(&j, "mode", seinstall_mode_to_string(mode));
         json_kv_string(&j, "mode_source", seinstall_source_to_string(src));
+        json_kv_bool(&j, "trial", seinstall_install_result_get_trial(res));
         json_kv_string(&j, "policy", seinstall_install_result_get_policy(res));
         json_kv_bool(&j, "policy_built", seinstall_install_result_get_policy_built(res));
         json_key(&j, "settings");
@@ -137,6 +147,7 @@ int cmd_install(int argc, char **argv)
             {"regenerate", no_argument, NULL, 'g'},
             {"progress", no_argument, NULL, 'P'},
             {"no-progress", no_argument, NULL, 'N'},
+            {"mode", required_argument, NULL, 'm'},
             {},
         };
         struct cli_common common = {};
@@ -145,6 +156,7 @@ int cmd_install(int argc, char **argv)
         _cleanup_(seinstall_settings_unrefp) struct seinstall_settings *s = NULL;
         _cleanup_(seinstall_install_result_freep) struct seinstall_install_result *res = NULL;
         _cleanup_free_ char *profile = NULL;
+        const char *mode = NULL;
         unsigned flags = 0;
         int progress = -1, opt, r;
 
@@ -173,6 +185,15 @@ int cmd_install(int argc, char **argv)
                 case 'N':
                         progress = 0;
                         break;
+                case 'm':
+                        if (strcmp(optarg, "trial") != 0 &&
+                            seinstall_mode_from_string(optarg) == SEINSTALL_MODE_INVALID)
+                                return cli_usage_error("install",
+                                                       "--mode: '%s' is not enforcing, "
+                                                       "permissive, disabled or trial",
+                                                       optarg);
+                        mode = optarg;
+                        break;
                 default:
                         return cli_usage_error("install", "unknown option");
                 }
@@ -189,6 +210,14 @@ int cmd_install(int argc, char **argv)
         r = cli_load_settings(ctx, &a, &s, &profile);
         if (r != 0)
                 return r;
+        /* An explicit choice on our command line ranks with the boot options, after them. */
+        if (mode)
+                r = strcmp(mode, "trial") == 0
+                        ? seinstall_settings_set_trial(s, SEINSTALL_SOURCE_BOOT)
+                        : seinstall_settings_set_mode(s, seinstall_mode_from_string(mode),
+                                                      SEINSTALL_SOURCE_BOOT);
+        if (r < 0)
+                return cli_fail(ctx, r, "install --mode");
         r = seinstall_install(ctx, s, flags, progress ? cli_show_progress : NULL,
                               (void *) "install: relabel", &res);
         if (progress)

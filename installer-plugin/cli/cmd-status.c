@@ -9,8 +9,8 @@ static void usage(FILE *f)
 {
         fprintf(f, "Usage: seinstall status [--root DIR] [--json]\n\n"
                    "Show the target's SELinux state: config, kernel command line, kernel, the "
-                   "mode it boots in,\na pending relabel, the first-boot mark, and (root /) "
-                   "SELinux now.\n");
+                   "mode it boots in,\na pending relabel, the first-boot mark, the trial mode "
+                   "and (root /) SELinux now.\n");
 }
 
 static const char *mode_or(enum seinstall_mode m, const char *dflt)
@@ -28,6 +28,46 @@ static int print_json(const struct seinstall_status *st)
                 return cli_error(r, "writing the JSON document: %s", strerror(-r));
         printf("%s\n", doc);
         return 0;
+}
+
+/* "none", "pending since TIME", "enforced at TIME", "kept permissive at TIME: N label denials:
+ * PATH, PATH", "cancelled at TIME", "unknown: WHY". */
+static void print_trial(const struct seinstall_trial *t)
+{
+        const char *decided = seinstall_trial_get_field(t, "decided");
+        const char *error = seinstall_trial_get_field(t, "error");
+        unsigned long long n = seinstall_trial_get_n_label_denials(t);
+
+        printf("trial:           ");
+        switch (seinstall_trial_get_state(t)) {
+        case SEINSTALL_TRIAL_NONE:
+                if (error)
+                        printf("unknown: %s\n", cli_esc(error));
+                else
+                        printf("none\n");
+                return;
+        case SEINSTALL_TRIAL_PENDING:
+                printf("pending since %s (enforcing after a boot without label denials)\n",
+                       cli_esc(seinstall_trial_get_field(t, "started")));
+                return;
+        case SEINSTALL_TRIAL_ENFORCED:
+                printf("enforced at %s\n", cli_esc(decided));
+                return;
+        case SEINSTALL_TRIAL_CANCELLED:
+                printf("cancelled at %s (a mode was chosen by hand)\n", cli_esc(decided));
+                return;
+        case SEINSTALL_TRIAL_KEPT_PERMISSIVE:
+                printf("kept permissive at %s: %llu label denial%s:", cli_esc(decided), n,
+                       n == 1 ? "" : "s");
+                for (size_t i = 0; i < seinstall_trial_get_n_paths(t); i++)
+                        printf("%s %s", i ? "," : "", cli_esc(seinstall_trial_get_path(t, i)));
+                printf("\n");
+                for (size_t i = 0; i < seinstall_trial_get_n_paths(t); i++)
+                        if (seinstall_trial_get_fix(t, i))
+                                printf("                   fix: %s\n",
+                                       cli_esc(seinstall_trial_get_fix(t, i)));
+                return;
+        }
 }
 
 static void print_text(const struct seinstall_status *st, const char *root)
@@ -53,9 +93,14 @@ static void print_text(const struct seinstall_status *st, const char *root)
         printf("first boot:      %s%s%s\n",
                seinstall_status_get_firstboot_pending(st) ? "pending, chosen mode " : "done",
                seinstall_status_get_firstboot_pending(st)
-                   ? mode_or(seinstall_status_get_firstboot_mode(st), "unknown")
+                   ? mode_or(seinstall_status_get_firstboot_mode(st),
+                             seinstall_trial_get_state(seinstall_status_get_trial(st)) ==
+                                     SEINSTALL_TRIAL_PENDING
+                                 ? "trial"
+                                 : "unknown")
                    : "",
                "");
+        print_trial(seinstall_status_get_trial(st));
         printf("SELinux now:     %s\n",
                mode_or(seinstall_status_get_active(st), "(not the running system)"));
 }

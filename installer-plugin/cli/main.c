@@ -23,6 +23,7 @@ static const struct {
     {"status", cmd_status, "show the target's SELinux state"},
     {"avc", cmd_avc, "this boot's denials: caused by a label, or by the policy"},
     {"verify", cmd_verify, "compare every file's label with the file contexts"},
+    {"trial", cmd_trial, "decide the trial mode: enforcing after a boot without label denials"},
 };
 
 static void usage(FILE *f)

@@ -84,7 +84,8 @@ void cli_print_settings(const struct seinstall_settings *s, const char *profile,
 
         settings_view(s, &v);
         fprintf(f, "profile:     %s\n", profile ? cli_esc(profile) : "(none)");
-        fprintf(f, "mode:        %-12s ", seinstall_mode_to_string(v.mode));
+        fprintf(f, "mode:        %-12s ",
+                seinstall_settings_get_trial(s) ? "trial" : seinstall_mode_to_string(v.mode));
         print_source(f, s, "mode", v.ms);
         fprintf(f, "policy:      %-12s ", cli_esc(v.policy));
         print_source(f, s, "policy", v.ps);
@@ -126,6 +127,7 @@ void cli_json_settings(struct json *j, const struct seinstall_settings *s, const
         json_object_begin(j);
         json_kv_string(j, "profile", profile);
         json_kv_string(j, "mode", seinstall_mode_to_string(v.mode));
+        json_kv_bool(j, "trial", seinstall_settings_get_trial(s));
         json_kv_string(j, "mode_source", seinstall_source_to_string(v.ms));
         json_origin(j, s, "mode");
         json_kv_string(j, "policy", v.policy);

@@ -147,6 +147,17 @@ SEINSTALL_EXPORT int seinstall_settings_set_unsupported_warn(struct seinstall_se
 SEINSTALL_EXPORT bool seinstall_settings_get_unsupported_warn(const struct seinstall_settings *s,
                                                               enum seinstall_source *ret_source);
 
+/* The trial mode, "permissive until a clean boot" (seinstall(8), TRIAL MODE): the target boots
+ * permissive and seinstall-trial.service makes it enforcing once a settled boot shows no
+ * denial caused by a label. It is a value of the mode setting: chosen by a source, it ranks and
+ * is replaced as set_mode() values are (a set_mode() that takes effect ends it), and while it
+ * holds get_mode() returns enforcing, the mode it aims at (a check judges the mounts as for
+ * enforcing). Same return convention as set_mode(). */
+SEINSTALL_EXPORT int seinstall_settings_set_trial(struct seinstall_settings *s,
+                                                  enum seinstall_source source);
+/* Whether the mode setting is the trial (false for a NULL @s). */
+SEINSTALL_EXPORT bool seinstall_settings_get_trial(const struct seinstall_settings *s);
+
 /* ===== check: can the chosen filesystems carry SELinux labels? ============================ */
 /* (owned by fscheck.c, policy.c, plan.c, mounts.c) */
 
@@ -496,6 +507,12 @@ enum seinstall_apply_flags {
          * make (and the boot loader regeneration it would run), from the same code with only
          * the writes skipped. The first-boot screen shows it as its prediction. */
         SEINSTALL_APPLY_DRY_RUN = 1 << 4,
+        /* The trial mode (@mode must be enforcing, the mode it aims at): the config says
+         * permissive, the kernel command line is made right for enforcing, the trial state
+         * SEINSTALL_TRIAL_STATE says "pending" and seinstall-trial.service is enabled; the
+         * first-boot mark (if written) says mode=trial. Without this flag, a pending trial
+         * ends as "cancelled": a mode chosen by hand is never changed behind the person. */
+        SEINSTALL_APPLY_TRIAL = 1 << 5,
 };
 
 struct seinstall_apply_result;
@@ -611,6 +628,11 @@ seinstall_status_get_boot_mode(const struct seinstall_status *st);
 /* SELinux now (from /sys/fs/selinux/enforce): enforcing, permissive, disabled (not active);
  * SEINSTALL_MODE_INVALID when the root is not "/" (the running system is another one). */
 SEINSTALL_EXPORT enum seinstall_mode seinstall_status_get_active(const struct seinstall_status *st);
+/* The trial mode's state as recorded in the target (see seinstall_trial_read()); owned by @st,
+ * never NULL for a status that was read (state SEINSTALL_TRIAL_NONE when there was none). */
+struct seinstall_trial;
+SEINSTALL_EXPORT const struct seinstall_trial *
+seinstall_status_get_trial(const struct seinstall_status *st);
 
 /* ===== settings loaders: target config, profile, installer boot options ================== */
 
@@ -733,6 +755,9 @@ seinstall_install_result_get_relabel_error(const struct seinstall_install_result
  * relabel did not run during the install. Owned by @r. */
 SEINSTALL_EXPORT const struct seinstall_verify_result *
 seinstall_install_result_get_verify(const struct seinstall_install_result *r);
+/* Whether the install set up the trial mode (the config says permissive, the trial is pending;
+ * get_mode() returns enforcing, the mode it aims at). */
+SEINSTALL_EXPORT bool seinstall_install_result_get_trial(const struct seinstall_install_result *r);
 
 /* ===== avc: this boot's denials, each explained by its cause ============================== */
 
@@ -786,6 +811,91 @@ seinstall_avc_report_get_group_permissive(const struct seinstall_avc_report *rep
 SEINSTALL_EXPORT const char *
 seinstall_avc_report_get_group_field(const struct seinstall_avc_report *rep, size_t i,
                                      const char *field);
+
+/* ===== trial: permissive until a clean boot =============================================== */
+/* (owned by trial.c)
+ *
+ * A trial install boots permissive. Once a boot has settled, seinstall-trial.service runs
+ * `seinstall trial`: when none of this boot's denials was caused by a label, the config is
+ * made enforcing (and SELinux switched to enforcing now where it can be); otherwise it stays
+ * permissive and the files are named. The trial decides once; the outcome is kept in the
+ * state file below, which `seinstall status` shows. */
+
+/* Path of the trial state inside the target. "key=value" lines ("#" starts a comment), values
+ * escaped so each is one line (a backslash as "\\", a control byte or DEL as "\xNN"):
+ *   state=pending|enforced|kept-permissive|cancelled   (required, once)
+ *   policy=TYPE                started=TIME             when the trial was set up
+ *   decided=TIME               log=PATH                 when it decided, the log it read
+ *   denials=N                  label_denials=N          what it read
+ *   path=PATH                  fix=COMMAND              each file a label denial named (at
+ *                                                       most 100; fix= follows its path=)
+ * TIME is UTC, ISO 8601 ("2026-12-05T03:14:07Z"). Unknown keys are ignored by readers. */
+#define SEINSTALL_TRIAL_STATE "/var/lib/seinstall/trial"
+/* The unit that runs the decision on the installed system (enabled by a trial install). */
+#define SEINSTALL_TRIAL_UNIT "seinstall-trial.service"
+
+enum seinstall_trial_state {
+        SEINSTALL_TRIAL_NONE = 0,        /* no trial was ever set up */
+        SEINSTALL_TRIAL_PENDING,         /* set up, not decided yet */
+        SEINSTALL_TRIAL_ENFORCED,        /* no denial caused by a label: enforcing */
+        SEINSTALL_TRIAL_KEPT_PERMISSIVE, /* some denials caused by labels: still permissive */
+        SEINSTALL_TRIAL_CANCELLED,       /* a mode was chosen by hand before it decided */
+};
+/* "none", "pending", "enforced", "kept-permissive", "cancelled"; NULL for other values. */
+SEINSTALL_EXPORT const char *seinstall_trial_state_to_string(enum seinstall_trial_state s);
+
+/* Flags of seinstall_trial_decide(). */
+enum seinstall_trial_flags {
+        /* Do not switch the running system to enforcing now, only the config. */
+        SEINSTALL_TRIAL_NO_SETENFORCE = 1 << 0,
+};
+
+/* Read the trial state of the target. Returns 0 and a new object (state NONE when there is no
+ * state file); -EBADMSG for a state file seinstall did not write (the message names the file,
+ * the line, and what to do), -ELOOP when it is a symbolic link, -EBADFD when not a regular
+ * file, other -errno for I/O errors. */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_trial_read(struct seinstall_ctx *ctx,
+                                                        struct seinstall_trial **ret);
+/* Decide a pending trial from this boot's denials (seinstall_avc_read() with @log, NULL: this
+ * boot's log of the running system): no denial caused by a label makes /etc/selinux/config say
+ * enforcing (written atomically, as seinstall_apply() writes it) and, on the running system
+ * (root "/") with SELinux active, switches to enforcing now unless the flag says not to or the
+ * policy refuses it; else the config stays permissive. The outcome, its time and the files are
+ * recorded in SEINSTALL_TRIAL_STATE. A trial that already decided (or none, or one waiting for
+ * a pending relabel) is reported as it is and nothing changes. Returns 1 decided now, 0 nothing
+ * decided, and the state in *ret; -EBADMSG/-ELOOP for a state file as seinstall_trial_read(),
+ * -EINVAL a bad argument, -ENODATA no log given and SELinux not active on this boot (nothing to
+ * judge), errors of seinstall_avc_read(), other -errno from writing. */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_trial_decide(struct seinstall_ctx *ctx,
+                                                          const char *log, unsigned flags,
+                                                          struct seinstall_trial **ret);
+/* Free a trial state (one owner). Accepts NULL; returns NULL. */
+SEINSTALL_EXPORT struct seinstall_trial *seinstall_trial_free(struct seinstall_trial *t);
+SEINSTALL_EXPORT enum seinstall_trial_state
+seinstall_trial_get_state(const struct seinstall_trial *t);
+/* Fields of the state, owned by @t, NULL when not recorded: "policy", "started", "decided",
+ * "log". Any other @field: NULL. */
+SEINSTALL_EXPORT const char *seinstall_trial_get_field(const struct seinstall_trial *t,
+                                                       const char *field);
+/* Denials the decision read, and how many of them a label caused. */
+SEINSTALL_EXPORT unsigned long long seinstall_trial_get_n_denials(const struct seinstall_trial *t);
+SEINSTALL_EXPORT unsigned long long
+seinstall_trial_get_n_label_denials(const struct seinstall_trial *t);
+/* The files label denials named (at most 100), each with the command that fixes it. Owned by
+ * @t; NULL beyond the last index. */
+SEINSTALL_EXPORT size_t seinstall_trial_get_n_paths(const struct seinstall_trial *t);
+SEINSTALL_EXPORT const char *seinstall_trial_get_path(const struct seinstall_trial *t, size_t i);
+SEINSTALL_EXPORT const char *seinstall_trial_get_fix(const struct seinstall_trial *t, size_t i);
+/* After a decision to enforce on the running system: whether SELinux was switched to enforcing
+ * now, and if it was not, why (a message owned by @t; NULL when switched or not tried). */
+SEINSTALL_EXPORT bool seinstall_trial_get_enforcing_now(const struct seinstall_trial *t);
+SEINSTALL_EXPORT const char *seinstall_trial_get_setenforce_error(const struct seinstall_trial *t);
+/* The state as one JSON object (the `trial --json` document and the "trial" member of
+ * `status --json`): state, policy, started, decided, log, denials, label_denials, files
+ * [{path, fix}], enforcing_now, setenforce_error. Returns 0 and a string the caller frees,
+ * -EINVAL, -ENOMEM. */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_trial_to_json(const struct seinstall_trial *t,
+                                                           char **ret);
 
 /* ===== first boot ========================================================================= */
 /* (owned by firstboot model in the library where shared with the installer) */

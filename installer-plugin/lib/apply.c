@@ -7,6 +7,8 @@
  * than either the old or the new state on files it has not labeled. A dry run
  * (SEINSTALL_APPLY_DRY_RUN) is the same run with the writes skipped where they happen
  * (rootfs.c), so what it reports and what a real run writes cannot differ.
+ * The trial mode (SEINSTALL_APPLY_TRIAL) is enforcing deferred like a pending relabel defers
+ * it: the config says permissive, the trial state (trial.c) and its unit take it from there.
  */
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -27,6 +29,7 @@ struct seinstall_apply_result {
         char *policy;
         enum seinstall_kernel_case kcase;
         bool relabel;
+        bool trial;
         unsigned bootloaders; /* 1 << enum seinstall_bootloader */
 };
 
@@ -237,7 +240,8 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
         enum seinstall_bootloader old_bl;
         enum seinstall_mode was;
         bool enable = mode != SEINSTALL_MODE_DISABLED, lowering, grub_changed = false, deferred;
-        const char *relabel_path = NULL;
+        bool trial = flags & SEINSTALL_APPLY_TRIAL;
+        const char *relabel_path = NULL, *link = NULL;
         int r;
 
         res = calloc(1, sizeof(*res));
@@ -262,9 +266,10 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
         res->relabel = enable && !(flags & SEINSTALL_APPLY_LABELED) &&
                        ((flags & SEINSTALL_APPLY_RELABEL) || mode_rank(was) == 0);
         deferred =
-            mode == SEINSTALL_MODE_ENFORCING &&
+            mode == SEINSTALL_MODE_ENFORCING && !trial &&
             (res->relabel || (!(flags & SEINSTALL_APPLY_LABELED) && si_autorelabel_pending(ctx)));
-        res->config_mode = deferred ? SEINSTALL_MODE_PERMISSIVE : mode;
+        res->trial = trial;
+        res->config_mode = deferred || trial ? SEINSTALL_MODE_PERMISSIVE : mode;
         lowering = mode_rank(res->config_mode) <
                    mode_rank(old.present ? old.mode : SEINSTALL_MODE_DISABLED);
         goal = (struct si_cmdline_goal){.mode = res->config_mode, .kcase = k.kcase};
@@ -279,13 +284,42 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
         if (r >= 0)
                 r = si_bootcmd_apply(ctx, bootloader, &goal, add_change, res, &res->bootloaders,
                                      &grub_changed);
+        if (r >= 0 && trial) {
+                /* The trial boots permissive (no enforcing=1) and its decision to enforce
+                 * writes only the config, so the command line must already suit enforcing
+                 * (no enforcing=0): both passes, each leaves what the other fixed alone. */
+                bool changed = false;
+                goal.mode = SEINSTALL_MODE_ENFORCING;
+                r = si_bootcmd_apply(ctx, bootloader, &goal, add_change, res, &res->bootloaders,
+                                     &changed);
+                grub_changed |= changed;
+                goal.mode = res->config_mode;
+        }
         if (r >= 0 && ((flags & SEINSTALL_APPLY_FIRSTBOOT) || deferred)) {
-                r = si_firstboot_mark_write(ctx, mode, res->policy,
+                r = si_firstboot_mark_write(ctx, mode, trial, res->policy,
                                             res->relabel || si_autorelabel_pending(ctx));
                 if (r > 0)
                         r = add_change(res, SEINSTALL_FIRSTBOOT_MARK,
                                        deferred ? "first-boot mark: enforcing once relabeled"
+                                       : trial  ? "first-boot mark written (mode=trial)"
                                                 : "first-boot mark written");
+        }
+        if (r >= 0 && trial) {
+                r = si_trial_start(ctx, res->policy);
+                if (r > 0)
+                        r = add_change(res, SEINSTALL_TRIAL_STATE,
+                                       "trial pending: enforcing after a boot without denials "
+                                       "caused by labels");
+                if (r >= 0)
+                        r = si_trial_enable_unit(ctx, &link);
+                if (r > 0)
+                        r = add_change(res, link, SEINSTALL_TRIAL_UNIT " enabled");
+        } else if (r >= 0) {
+                /* A mode chosen by hand ends a pending trial: it must not change it later. */
+                r = si_trial_cancel(ctx);
+                if (r > 0)
+                        r = add_change(res, SEINSTALL_TRIAL_STATE,
+                                       "pending trial cancelled: a mode was chosen by hand");
         }
         if (r >= 0 && grub_changed)
                 r = regenerate(ctx, flags, res);
@@ -306,6 +340,15 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
                 r = add_todo(res, "SELinux boots permissive until the first-boot relabel is done; "
                                   "then choose enforcing on the first-boot screen (or run "
                                   "'seinstall apply --mode enforcing')");
+        if (r >= 0 && trial)
+                r = add_todo(res, "SELinux boots permissive; once a boot has settled, "
+                                  "seinstall-trial.service makes it enforcing if no denial was "
+                                  "caused by a label, else names the files ('seinstall status' "
+                                  "shows the outcome)");
+        if (r >= 0 && trial && !si_trial_unit_installed(ctx))
+                r = add_todo(res, "Install seinstall in the target: " SEINSTALL_TRIAL_UNIT
+                                  " is not there, and without it the trial never decides (or run "
+                                  "'seinstall trial' on the installed system)");
         if (r >= 0 && !enable && k.kcase == SEINSTALL_KERNEL_SELINUX_DEFAULT && !k.bootparam)
                 r = add_todo(res, "The target's kernel ignores selinux=0 "
                                   "(CONFIG_SECURITY_SELINUX_BOOTPARAM is not set): SELinux stays "
@@ -329,13 +372,14 @@ SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_m
 {
         const unsigned known = SEINSTALL_APPLY_REGENERATE | SEINSTALL_APPLY_RELABEL |
                                SEINSTALL_APPLY_LABELED | SEINSTALL_APPLY_FIRSTBOOT |
-                               SEINSTALL_APPLY_DRY_RUN;
+                               SEINSTALL_APPLY_DRY_RUN | SEINSTALL_APPLY_TRIAL;
         _cleanup_(si_config_done) struct si_config config = {.mode = SEINSTALL_MODE_INVALID};
         int r;
 
         if (!ctx || !seinstall_mode_to_string(mode) ||
             !seinstall_bootloader_to_string(bootloader) || (flags & ~known) ||
-            ((flags & SEINSTALL_APPLY_RELABEL) && (flags & SEINSTALL_APPLY_LABELED)))
+            ((flags & SEINSTALL_APPLY_RELABEL) && (flags & SEINSTALL_APPLY_LABELED)) ||
+            ((flags & SEINSTALL_APPLY_TRIAL) && mode != SEINSTALL_MODE_ENFORCING))
                 return -EINVAL;
         if (policy_type && !si_policy_type_valid(policy_type))
                 return si_error(ctx, -EINVAL, "Invalid policy type '%s'", policy_type);
@@ -425,6 +469,7 @@ SEINSTALL_EXPORT int seinstall_apply_result_to_json(const struct seinstall_apply
         json_kv_string(&j, "policy", r->policy);
         json_kv_string(&j, "kernel", seinstall_kernel_case_to_string(r->kcase));
         json_kv_bool(&j, "relabel_scheduled", r->relabel);
+        json_kv_bool(&j, "trial", r->trial);
         json_key(&j, "bootloaders");
         json_array_begin(&j);
         for (size_t i = 0; i < ELEMENTSOF(forms); i++)

@@ -114,13 +114,14 @@ int si_autorelabel_schedule(struct seinstall_ctx *ctx, const char **ret_path);
 
 struct si_firstboot_mark {
         bool present;
-        enum seinstall_mode mode;
+        enum seinstall_mode mode; /* INVALID for mode=trial */
+        bool trial;               /* mode=trial */
         bool relabel;
 };
 int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *ret);
 /* 1 written, 0 already so, -errno. */
-int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *policy,
-                            bool relabel);
+int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, bool trial,
+                            const char *policy, bool relabel);
 
 /* ---- the configure stage (apply.c) ------------------------------------------------------ */
 
@@ -130,6 +131,46 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
                  enum seinstall_mode mode, const char *policy_type,
                  enum seinstall_bootloader bootloader, unsigned flags,
                  struct seinstall_apply_result **ret_result);
+
+/* ---- the trial mode (trial.c) --------------------------------------------------------- */
+
+/* One file a label denial named, and the command that fixes it (may be NULL). */
+struct si_trial_file {
+        const char *path;
+        const char *fix;
+};
+/* What a boot showed: the classified denials (avc.c) the decision rests on. */
+struct si_trial_evidence {
+        unsigned long long denials;       /* every denial read */
+        unsigned long long label_denials; /* of those, caused by a label */
+        const struct si_trial_file *files;
+        size_t n_files;
+        const char *log; /* the log read */
+};
+/* The decision, without I/O: a pending @cur with @ev, at @now, gives the new state in *ret
+ * (enforced when no denial was caused by a label, else kept-permissive with the files) and 1;
+ * any other @cur decides nothing: 0 and *ret NULL. */
+int si_trial_decide_from(const struct seinstall_trial *cur, const struct si_trial_evidence *ev,
+                         const char *now, struct seinstall_trial **ret);
+/* A new, empty state; a file appended to one (listed once, at most 100). */
+int si_trial_new(enum seinstall_trial_state state, struct seinstall_trial **ret);
+int si_trial_add_path(struct seinstall_trial *t, const char *path, const char *fix);
+/* The state file's text of @t, and back (@name, the file, for messages; -EBADMSG). */
+int si_trial_render(const struct seinstall_trial *t, char **ret);
+int si_trial_parse(struct seinstall_ctx *ctx, const char *name, const char *text, size_t len,
+                   struct seinstall_trial **ret);
+/* seinstall_trial_read(), but a state file that cannot be read or parsed gives state NONE with
+ * the reason in the "error" field (status shows the rest of the state anyway). */
+int si_trial_read_for_status(struct seinstall_ctx *ctx, struct seinstall_trial **ret);
+/* Record a pending trial for @policy: 1 written, 0 already pending for it, -errno. */
+int si_trial_start(struct seinstall_ctx *ctx, const char *policy);
+/* A pending trial ends as "cancelled" (a mode chosen by hand): 1 written, 0 none pending. */
+int si_trial_cancel(struct seinstall_ctx *ctx);
+/* Enable seinstall-trial.service in the target (its multi-user.target.wants link); 1 made,
+ * 0 already, -errno; *ret_path names the link. */
+int si_trial_enable_unit(struct seinstall_ctx *ctx, const char **ret_path);
+/* Whether the unit file is installed in the target (/etc, /usr/lib or /lib systemd/system). */
+bool si_trial_unit_installed(struct seinstall_ctx *ctx);
 
 /* ---- profiles and boot options (profile.c, bootopts.c) ---------------------------------- */
 

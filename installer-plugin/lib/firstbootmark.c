@@ -3,6 +3,8 @@
  * firstbootmark.c — the first-boot mark (SEINSTALL_FIRSTBOOT_MARK): written by an install so
  * that seinstall-firstboot shows its screen on the installed system's first boot, with the
  * mode chosen at install time and whether a relabel was scheduled; removed by that screen.
+ * A trial install writes mode=trial: the mode is then decided by seinstall-trial.service, and
+ * a screen left untouched must not choose one (readers that know no "trial" see no mode).
  */
 #include "configure.h"
 
@@ -29,24 +31,26 @@ int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *
                 const char *v;
                 if (!l)
                         return -ENOMEM;
-                if ((v = startswith(l, "mode=")))
+                if ((v = startswith(l, "mode="))) {
                         m.mode = seinstall_mode_from_string(v);
-                else if ((v = startswith(l, "relabel=")))
+                        m.trial = streq(v, "trial");
+                } else if ((v = startswith(l, "relabel=")))
                         m.relabel = streq(v, "pending");
         }
         *ret = m;
         return 0;
 }
 
-int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *policy,
-                            bool relabel)
+int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, bool trial,
+                            const char *policy, bool relabel)
 {
         _cleanup_free_ char *text = NULL, *old = NULL;
         size_t len;
         int r;
 
-        if (asprintf(&text, "mode=%s\npolicy=%s\nrelabel=%s\n", seinstall_mode_to_string(mode),
-                     policy, relabel ? "pending" : "done") < 0)
+        if (asprintf(&text, "mode=%s\npolicy=%s\nrelabel=%s\n",
+                     trial ? "trial" : seinstall_mode_to_string(mode), policy,
+                     relabel ? "pending" : "done") < 0)
                 return -ENOMEM;
         if (root_read_replaced(ctx, SEINSTALL_FIRSTBOOT_MARK, 64 * 1024, &old, &len) >= 0 &&
             streq(old, text))

@@ -33,6 +33,7 @@ struct seinstall_install_result {
         bool refused;
         enum seinstall_mode mode;
         enum seinstall_source mode_source;
+        bool trial; /* the trial mode: config permissive, the trial pending */
         char *policy;
         bool policy_built;
         struct seinstall_check *check;
@@ -177,6 +178,11 @@ static int stage_configure(struct pipeline *p)
 
         if (p->flags & SEINSTALL_INSTALL_REGENERATE)
                 flags |= SEINSTALL_APPLY_REGENERATE;
+        /* The trial aims at enforcing: a mode lowered by unsupported=warn can never get there. */
+        res->trial = p->decision.trial && res->mode == SEINSTALL_MODE_ENFORCING &&
+                     !seinstall_check_get_mode_lowered(res->check);
+        if (res->trial)
+                flags |= SEINSTALL_APPLY_TRIAL;
         return si_apply_run(p->ctx, &p->config, res->mode, res->policy, SEINSTALL_BOOTLOADER_AUTO,
                             flags, &res->apply);
 }
@@ -348,6 +354,11 @@ seinstall_install_result_get_mode(const struct seinstall_install_result *r,
         if (ret_source)
                 *ret_source = r->mode_source;
         return r->mode;
+}
+
+SEINSTALL_EXPORT bool seinstall_install_result_get_trial(const struct seinstall_install_result *r)
+{
+        return r && r->trial;
 }
 
 SEINSTALL_EXPORT const char *

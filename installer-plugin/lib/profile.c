@@ -5,7 +5,10 @@
  * grammar: --enforcing, --permissive, --disabled and their unambiguous prefixes, case-sensitive,
  * the last one wins, a value or any other word is an error, and a repeated command changes only
  * what it gives (one command object, set_to_self() skips what is unset, so a bare `selinux`
- * keeps an earlier mode). And seinstall's own `%addon org_seinstall` section. Of the other
+ * keeps an earlier mode). And seinstall's own `%addon org_seinstall` section, whose --trial
+ * makes the profile's mode the trial (permissive until a clean boot, then enforcing): it takes
+ * the place of `selinux --enforcing` or `--permissive` (where a trial ends, where it starts)
+ * and contradicts `selinux --disabled`, an error naming both lines. Of the other
  * sections only what makes pykickstart refuse a file structurally is checked (an empty
  * %certificate); their header options are not (seinstall.ks(5)). Every value is
  * fed into the settings as source "profile" with the file and line that decided it.
@@ -25,9 +28,11 @@ struct profile {
         char *policy;
         int unsupported_warn; /* -1 unset */
         int relabel;          /* -1 unset, else enum seinstall_relabel_when */
+        bool trial;           /* --trial */
         struct origin origins[_SI_SETTING_MAX];
-        bool in_ours;   /* the last %addon header was ours */
-        bool cert_text; /* the open %certificate has a line that is not blank */
+        struct origin trial_origin; /* the %addon line that said --trial */
+        bool in_ours;               /* the last %addon header was ours */
+        bool cert_text;             /* the open %certificate has a line that is not blank */
 };
 
 static void origin_done(struct origin *o)
@@ -37,8 +42,7 @@ static void origin_done(struct origin *o)
         *o = (struct origin){};
 }
 
-static int note(struct profile *pf, enum si_setting which, const struct si_ks_origin *o,
-                char **argv, size_t argc)
+static int note_at(struct origin *to, const struct si_ks_origin *o, char **argv, size_t argc)
 {
         struct origin n = {.file = strdup(o->file), .line = o->line};
         struct sbuf b = {};
@@ -51,9 +55,15 @@ static int note(struct profile *pf, enum si_setting which, const struct si_ks_or
                 origin_done(&n);
                 return -ENOMEM;
         }
-        origin_done(&pf->origins[which]);
-        pf->origins[which] = n;
+        origin_done(to);
+        *to = n;
         return 0;
+}
+
+static int note(struct profile *pf, enum si_setting which, const struct si_ks_origin *o,
+                char **argv, size_t argc)
+{
+        return note_at(&pf->origins[which], o, argv, argc);
 }
 
 /* argparse's long option lookup: an exact name, else the one name @arg is a prefix of (no
@@ -113,10 +123,11 @@ static int parse_selinux(struct profile *pf, const struct si_ks_origin *o, char 
         return note(pf, SI_SETTING_MODE, o, argv, argc);
 }
 
-/* `%addon org_seinstall --policy=TYPE --unsupported=refuse|warn --relabel=install|firstboot` */
+/* `%addon org_seinstall --policy=TYPE --unsupported=refuse|warn --relabel=install|firstboot
+ * --trial` */
 static int parse_addon(struct profile *pf, const struct si_ks_origin *o, char **argv, size_t argc)
 {
-        static const char *const names[] = {"policy", "unsupported", "relabel"};
+        static const char *const names[] = {"policy", "unsupported", "relabel", "trial"};
         static const enum si_setting which[] = {SI_SETTING_POLICY, SI_SETTING_UNSUPPORTED,
                                                 SI_SETTING_RELABEL};
         int r = 0;
@@ -135,8 +146,19 @@ static int parse_addon(struct profile *pf, const struct si_ks_origin *o, char **
                         return si_ks_error(
                             pf->ctx, o,
                             "%%addon org_seinstall: unknown option '%s' (options are "
-                            "--policy, --unsupported and --relabel)",
+                            "--policy, --unsupported, --relabel and --trial)",
                             a);
+                if (m == 3) {
+                        /* a flag, as pykickstart's store_true options: no value */
+                        if (eq)
+                                return si_ks_error(pf->ctx, o,
+                                                   "%%addon org_seinstall: --trial takes no value: "
+                                                   "'%s'",
+                                                   a);
+                        pf->trial = true;
+                        r = note_at(&pf->trial_origin, o, argv, argc);
+                        continue;
+                }
                 if (eq)
                         v = eq + 1;
                 else if (i + 1 < argc)
@@ -228,15 +250,32 @@ static int on_end(void *userdata, const struct si_ks_origin *o, const char *sect
         return 0;
 }
 
+/* The trial and `selinux --disabled` in one profile: which one the person meant cannot be told,
+ * so neither is applied. */
+static int check_trial(struct profile *pf)
+{
+        const struct origin *m = &pf->origins[SI_SETTING_MODE], *t = &pf->trial_origin;
+
+        if (!pf->trial || pf->mode != SEINSTALL_MODE_DISABLED)
+                return 0;
+        return si_error(pf->ctx, -EBADMSG,
+                        "%s:%u: %%addon org_seinstall --trial contradicts '%s' at %s:%u: a trial "
+                        "boots permissive and ends enforcing, disabled turns SELinux off. Remove "
+                        "--trial, or use 'selinux --enforcing' (or no selinux line) with it",
+                        t->file, t->line, m->text, m->file, m->line);
+}
+
 static int apply(struct profile *pf, struct seinstall_settings *s)
 {
+        const struct origin *mo = pf->trial ? &pf->trial_origin : &pf->origins[SI_SETTING_MODE];
         int r = 0;
 
-        if (pf->mode != SEINSTALL_MODE_INVALID)
+        if (pf->trial)
+                r = seinstall_settings_set_trial(s, SEINSTALL_SOURCE_PROFILE);
+        else if (pf->mode != SEINSTALL_MODE_INVALID)
                 r = seinstall_settings_set_mode(s, pf->mode, SEINSTALL_SOURCE_PROFILE);
         if (r > 0)
-                r = si_settings_set_origin(s, SI_SETTING_MODE, pf->origins[0].file,
-                                           pf->origins[0].line, pf->origins[0].text);
+                r = si_settings_set_origin(s, SI_SETTING_MODE, mo->file, mo->line, mo->text);
         if (r >= 0 && pf->policy) {
                 r = seinstall_settings_set_policy(s, pf->policy, SEINSTALL_SOURCE_PROFILE);
                 if (r > 0)
@@ -272,9 +311,12 @@ static int profile_read(struct seinstall_ctx *ctx, const char *path, const char 
 
         r = si_ks_read(ctx, path, text, len, &ops, &pf);
         if (r >= 0)
+                r = check_trial(&pf);
+        if (r >= 0)
                 r = apply(&pf, s);
         for (size_t i = 0; i < ELEMENTSOF(pf.origins); i++)
                 origin_done(&pf.origins[i]);
+        origin_done(&pf.trial_origin);
         free(pf.policy);
         return r < 0 ? r : 0;
 }

@@ -306,6 +306,64 @@ int root_unlink(struct seinstall_ctx *ctx, const char *path)
         return 0;
 }
 
+int root_symlink(struct seinstall_ctx *ctx, const char *path, const char *target)
+{
+        _cleanup_free_ char *dir = NULL, *old = NULL, *tmp = NULL;
+        _cleanup_close_ int dfd = -EBADF;
+        const char *base;
+        size_t max = strlen(target) + 2;
+        ssize_t n;
+        int r;
+
+        r = split_path(path, &dir, &base);
+        if (r < 0)
+                return r;
+        if (ctx->dry_run) {
+                /* what a real run would do: nothing when the link is already right */
+                dfd = root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
+                old = dfd >= 0 ? malloc(max) : NULL;
+                n = old ? readlinkat(dfd, base, old, max) : -1;
+                return n == (ssize_t) strlen(target) && memcmp(old, target, (size_t) n) == 0 ? 0
+                                                                                             : 1;
+        }
+        dfd = root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
+        if (dfd < 0)
+                return dfd;
+        old = malloc(max);
+        if (!old)
+                return -ENOMEM;
+        n = readlinkat(dfd, base, old, max);
+        if (n == (ssize_t) strlen(target) && memcmp(old, target, (size_t) n) == 0)
+                return 0;
+        if (n < 0 && errno != ENOENT && errno != EINVAL)
+                return -errno;
+        if (n < 0 && errno == EINVAL)
+                return -EEXIST; /* a file or directory of that name: not ours to replace */
+        /* a new name, then rename over an old link: never a moment without one */
+        for (int attempt = 0;; attempt++) {
+                unsigned long long rnd;
+                if (getrandom(&rnd, sizeof(rnd), 0) != (ssize_t) sizeof(rnd))
+                        return -EIO;
+                free(tmp);
+                if (asprintf(&tmp, ".#%.200s.%016llx", base, rnd) < 0) {
+                        tmp = NULL;
+                        return -ENOMEM;
+                }
+                if (symlinkat(target, dfd, tmp) == 0)
+                        break;
+                if (errno != EEXIST || attempt >= 100)
+                        return -errno;
+        }
+        if (renameat(dfd, tmp, dfd, base) < 0) {
+                r = -errno;
+                (void) unlinkat(dfd, tmp, 0);
+                return r;
+        }
+        if (fsync(dfd) < 0)
+                return -errno;
+        return 1;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
         return strcmp(*(char *const *) a, *(char *const *) b);

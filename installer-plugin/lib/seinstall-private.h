@@ -80,6 +80,7 @@ struct si_decision {
         enum seinstall_source mode_source;
         char *policy;                        /* policy type, owned */
         enum seinstall_source policy_source; /* boot, profile, target or default */
+        bool trial; /* the trial mode: @mode is enforcing, the mode it aims at */
 };
 int si_settings_decide(const struct seinstall_settings *settings, const struct si_config *config,
                        struct si_decision *ret);
@@ -146,6 +147,11 @@ int root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void *d
                       mode_t mode);
 /* Remove @path inside the target; 0 when it did not exist. */
 int root_unlink(struct seinstall_ctx *ctx, const char *path);
+/* Make @path inside the target a symbolic link to @target (as given: resolved by whoever
+ * follows it later, on the target's own system). The parent must exist. Returns 1 made (an old
+ * link to elsewhere is replaced atomically), 0 already so, -EEXIST when a file or directory
+ * has that name, -errno. A dry run writes nothing and returns what a real run would. */
+int root_symlink(struct seinstall_ctx *ctx, const char *path, const char *target);
 /* Sorted target paths "@dir/NAME" of the entries of @dir whose name starts with @prefix and
  * ends with @suffix (either NULL: any), hidden ones skipped. A missing @dir gives none. On
  * failure *ret and *ret_n are left untouched. */

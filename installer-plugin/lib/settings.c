@@ -18,6 +18,7 @@ struct seinstall_settings {
         struct origin origins[_SI_SETTING_MAX];
         enum seinstall_mode mode;
         enum seinstall_source mode_source;
+        bool trial; /* the mode is the trial: permissive until a clean boot, then @mode */
         char *policy;
         enum seinstall_source policy_source;
         bool unsupported_warn;
@@ -152,7 +153,24 @@ SEINSTALL_EXPORT int seinstall_settings_set_mode(struct seinstall_settings *s,
         origin_clear(&s->origins[SI_SETTING_MODE]);
         s->mode = mode;
         s->mode_source = source;
+        s->trial = false;
         return 1;
+}
+
+SEINSTALL_EXPORT int seinstall_settings_set_trial(struct seinstall_settings *s,
+                                                  enum seinstall_source source)
+{
+        /* The trial is one value of the mode setting: it ranks as any other mode does. */
+        int r = seinstall_settings_set_mode(s, SEINSTALL_MODE_ENFORCING, source);
+
+        if (r > 0)
+                s->trial = true;
+        return r;
+}
+
+SEINSTALL_EXPORT bool seinstall_settings_get_trial(const struct seinstall_settings *s)
+{
+        return s && s->trial;
 }
 
 SEINSTALL_EXPORT enum seinstall_mode seinstall_settings_get_mode(const struct seinstall_settings *s,
@@ -275,6 +293,7 @@ int si_settings_decide(const struct seinstall_settings *settings, const struct s
 
         if (settings) {
                 d.mode = seinstall_settings_get_mode(settings, &d.mode_source);
+                d.trial = seinstall_settings_get_trial(settings);
                 type = seinstall_settings_get_policy(settings, &d.policy_source);
         }
         if (d.mode_source == SEINSTALL_SOURCE_DEFAULT && config->mode != SEINSTALL_MODE_INVALID) {

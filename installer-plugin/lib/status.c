@@ -2,7 +2,8 @@
 /*
  * status.c — seinstall_status_read(): the target's SELinux state as the first-boot screen and
  * `seinstall status` show it: config, the boot loader's kernel command line, the kernel's case,
- * the mode it will boot in, a pending relabel, the first-boot mark, and SELinux now.
+ * the mode it will boot in, a pending relabel, the first-boot mark, the trial mode's state
+ * (trial.c) and SELinux now.
  */
 #include <fcntl.h>
 
@@ -20,6 +21,7 @@ struct seinstall_status {
         struct si_firstboot_mark mark;
         enum seinstall_mode boot_mode;
         enum seinstall_mode active;
+        struct seinstall_trial *trial;
 };
 
 static const char *const arg_names[] = {"selinux", "security", "lsm", "enforcing"};
@@ -34,6 +36,7 @@ SEINSTALL_EXPORT struct seinstall_status *seinstall_status_free(struct seinstall
         for (size_t i = 0; i < ELEMENTSOF(st->args); i++)
                 free(st->args[i]);
         si_kconfig_done(&st->kconfig);
+        seinstall_trial_free(st->trial);
         free(st);
         return NULL;
 }
@@ -74,6 +77,8 @@ SEINSTALL_EXPORT int seinstall_status_read(struct seinstall_ctx *ctx, struct sei
                 r = si_kconfig_read(ctx, &st->kconfig);
         if (r >= 0)
                 r = si_firstboot_mark_read(ctx, &st->mark);
+        if (r >= 0)
+                r = si_trial_read_for_status(ctx, &st->trial);
         if (r < 0) {
                 seinstall_status_free(st);
                 return r;
@@ -163,12 +168,23 @@ SEINSTALL_EXPORT enum seinstall_mode seinstall_status_get_active(const struct se
         return st ? st->active : SEINSTALL_MODE_INVALID;
 }
 
+SEINSTALL_EXPORT const struct seinstall_trial *
+seinstall_status_get_trial(const struct seinstall_status *st)
+{
+        return st ? st->trial : NULL;
+}
+
 SEINSTALL_EXPORT int seinstall_status_to_json(const struct seinstall_status *st, char **ret)
 {
+        _cleanup_free_ char *trial = NULL;
         struct json j = {0};
+        int r;
 
         if (!st || !ret)
                 return -EINVAL;
+        r = seinstall_trial_to_json(st->trial, &trial);
+        if (r < 0)
+                return r;
         json_object_begin(&j);
         json_kv_string(&j, "root", st->root);
         json_kv_string(&j, "config_mode", seinstall_mode_to_string(st->config.mode));
@@ -189,6 +205,8 @@ SEINSTALL_EXPORT int seinstall_status_to_json(const struct seinstall_status *st,
         json_kv_string(&j, "firstboot_mode",
                        seinstall_mode_to_string(seinstall_status_get_firstboot_mode(st)));
         json_kv_string(&j, "active", seinstall_mode_to_string(st->active));
+        json_key(&j, "trial");
+        json_raw(&j, trial);
         json_object_end(&j);
         return json_steal(&j, ret);
 }

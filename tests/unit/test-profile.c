@@ -407,6 +407,94 @@ START_TEST(test_precedence_table)
 }
 END_TEST
 
+/* The trial mode: the addon's --trial flag, seinstall.mode=trial, and how they rank. */
+START_TEST(test_trial)
+{
+        static const struct {
+                const char *boot, *profile;
+                bool trial;
+                enum seinstall_mode mode;
+                enum seinstall_source source;
+        } rows[] = {
+            /* the profile's --trial takes the place of its selinux line, in either order */
+            {"", "%addon org_seinstall --trial\n%end\n", true, SEINSTALL_MODE_ENFORCING,
+             SEINSTALL_SOURCE_PROFILE},
+            {"", "selinux --enforcing\n%addon org_seinstall --trial\n%end\n", true,
+             SEINSTALL_MODE_ENFORCING, SEINSTALL_SOURCE_PROFILE},
+            {"", "%addon org_seinstall --trial\n%end\nselinux --permissive\n", true,
+             SEINSTALL_MODE_ENFORCING, SEINSTALL_SOURCE_PROFILE},
+            {"", "%addon org_seinstall --tr --policy=default\n%end\n", true,
+             SEINSTALL_MODE_ENFORCING, SEINSTALL_SOURCE_PROFILE},
+            /* a boot option outranks it, both ways */
+            {"seinstall.mode=permissive", "%addon org_seinstall --trial\n%end\n", false,
+             SEINSTALL_MODE_PERMISSIVE, SEINSTALL_SOURCE_BOOT},
+            {"inst.selinux=0", "%addon org_seinstall --trial\n%end\n", false,
+             SEINSTALL_MODE_DISABLED, SEINSTALL_SOURCE_BOOT},
+            {"seinstall.mode=trial", "selinux --disabled\n", true, SEINSTALL_MODE_ENFORCING,
+             SEINSTALL_SOURCE_BOOT},
+            /* seinstall.mode= is the explicit choice: enforcing=0 does not lower the trial */
+            {"enforcing=0 seinstall.mode=trial", "", true, SEINSTALL_MODE_ENFORCING,
+             SEINSTALL_SOURCE_BOOT},
+            {"seinstall.mode=trial seinstall.mode=enforcing", "", false, SEINSTALL_MODE_ENFORCING,
+             SEINSTALL_SOURCE_BOOT},
+            {"seinstall.mode=enforcing seinstall.mode=trial", "", true, SEINSTALL_MODE_ENFORCING,
+             SEINSTALL_SOURCE_BOOT},
+        };
+        const char *file;
+        unsigned line;
+
+        for (size_t i = 0; i < ELEMENTSOF(rows); i++) {
+                enum seinstall_source src;
+
+                s = seinstall_settings_unref(s);
+                ck_assert_int_eq(seinstall_settings_new(&s), 0);
+                ck_assert_int_eq(boot(rows[i].boot, NULL), 0);
+                ck_assert_msg(ks(rows[i].profile) == 0, "row %zu: %s", i,
+                              seinstall_last_error(ctx));
+                ck_assert_msg(seinstall_settings_get_trial(s) == rows[i].trial &&
+                                  seinstall_settings_get_mode(s, &src) == rows[i].mode &&
+                                  src == rows[i].source,
+                              "row %zu: got trial=%d %s from %s", i,
+                              seinstall_settings_get_trial(s),
+                              seinstall_mode_to_string(seinstall_settings_get_mode(s, NULL)),
+                              seinstall_source_to_string(src));
+        }
+
+        /* the addon line decides, and says so */
+        s = seinstall_settings_unref(s);
+        ck_assert_int_eq(seinstall_settings_new(&s), 0);
+        ck_assert_int_eq(ks("selinux --enforcing\n\n%addon org_seinstall --trial\n%end\n"), 0);
+        ck_assert_int_eq(seinstall_settings_get_origin(s, "mode", &file, &line, NULL), 0);
+        ck_assert_str_eq(file, "test.ks");
+        ck_assert_uint_eq(line, 3);
+
+        /* --trial with selinux --disabled: both lines named, nothing applied */
+        ks_bad("selinux --disabled\n%addon org_seinstall --trial\n%end\n",
+               "test.ks:2: %addon org_seinstall --trial contradicts 'selinux --disabled' at "
+               "test.ks:1");
+        ck_assert(!seinstall_settings_get_trial(s));
+        ks_bad("%addon org_seinstall --trial\n%end\nselinux --dis\n",
+               "contradicts 'selinux --dis'");
+        ks_bad("%addon org_seinstall --trial=yes\n%end\n", "--trial takes no value");
+        /* the selinux line that counts is the last one */
+        ck_assert_int_eq(ks_mode("selinux --disabled\nselinux --enforcing\n%addon org_seinstall "
+                                 "--trial\n%end\n"),
+                         SEINSTALL_MODE_ENFORCING);
+        ck_assert(seinstall_settings_get_trial(s));
+
+        /* seinstall.mode= takes trial; a typo is still an error */
+        ck_assert_int_eq(boot("seinstall.mode=Trial", NULL), -EBADMSG);
+        ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "disabled or trial"));
+        /* a plain mode of equal rank ends the trial */
+        ck_assert_int_eq(seinstall_settings_set_trial(s, SEINSTALL_SOURCE_PROFILE), 1);
+        ck_assert_int_eq(
+            seinstall_settings_set_mode(s, SEINSTALL_MODE_PERMISSIVE, SEINSTALL_SOURCE_PROFILE), 1);
+        ck_assert(!seinstall_settings_get_trial(s));
+        ck_assert_int_eq(seinstall_settings_set_trial(s, SEINSTALL_SOURCE_TARGET), 0);
+        ck_assert(!seinstall_settings_get_trial(s));
+}
+END_TEST
+
 int main(void)
 {
         Suite *suite = suite_create("profile");
@@ -419,6 +507,7 @@ int main(void)
         tcase_add_test(tc, test_includes);
         tcase_add_test(tc, test_boot_options);
         tcase_add_test(tc, test_precedence_table);
+        tcase_add_test(tc, test_trial);
         suite_add_tcase(suite, tc);
         return run_suite(suite);
 }

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cmd-trial.c — `seinstall trial`: decide a pending trial ("permissive until a clean boot") from
+ * this boot's denials, once; seinstall-trial.service runs it when the boot has settled, with
+ * its output on the console and in the journal. Parsing and printing only. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+DEFINE_CLEANUP_FUNC(struct seinstall_trial *, seinstall_trial_free)
+
+static void usage(FILE *f)
+{
+        fprintf(f, "Usage: seinstall trial [--root DIR] [--log FILE] [--no-setenforce] [--json]\n\n"
+                   "Decide the trial mode (permissive until a clean boot) once: when none of this "
+                   "boot's\ndenials was caused by a label, write SELINUX=enforcing and switch to "
+                   "enforcing now;\nelse stay permissive and name each file and its fix. A trial "
+                   "that decided already is\nreported and nothing changes.\n"
+                   "  --log FILE       judge the denials of a saved audit or kernel log (needed "
+                   "with --root)\n"
+                   "  --no-setenforce  write the config only; the running system stays as it "
+                   "is\n"
+                   "Exit status: 0 enforced (or no trial), 1 kept permissive, 2 bad usage or a "
+                   "state file\nseinstall did not write, 3 system failure.\n");
+}
+
+/* "/etc/shadow (fix: restorecon -F /etc/shadow), ..." */
+static void print_files(const struct seinstall_trial *t)
+{
+        size_t n = seinstall_trial_get_n_paths(t);
+
+        for (size_t i = 0; i < n; i++) {
+                const char *fix = seinstall_trial_get_fix(t, i);
+                printf("%s%s (fix: %s)", i ? ", " : "", cli_esc(seinstall_trial_get_path(t, i)),
+                       fix ? cli_esc(fix) : "seinstall relabel");
+        }
+        if (n < seinstall_trial_get_n_label_denials(t) && n >= 100)
+                printf(", and more ('seinstall avc' lists them)");
+}
+
+/* The one line the console and the journal get. */
+static void print_line(const struct seinstall_trial *t, bool now)
+{
+        const char *decided = seinstall_trial_get_field(t, "decided");
+        unsigned long long label = seinstall_trial_get_n_label_denials(t);
+        unsigned long long all = seinstall_trial_get_n_denials(t);
+
+        printf("seinstall trial: ");
+        switch (seinstall_trial_get_state(t)) {
+        case SEINSTALL_TRIAL_NONE:
+                printf("no trial on this system (start one with 'seinstall apply "
+                       "--mode=trial'); nothing changed\n");
+                return;
+        case SEINSTALL_TRIAL_PENDING:
+                printf("pending; nothing decided\n");
+                return;
+        case SEINSTALL_TRIAL_CANCELLED:
+                printf("cancelled at %s: a mode was chosen by hand before the trial decided; "
+                       "nothing changed\n",
+                       cli_esc(decided));
+                return;
+        case SEINSTALL_TRIAL_ENFORCED:
+                if (!now) {
+                        printf("enforced at %s (decided before; nothing changed)\n",
+                               cli_esc(decided));
+                        return;
+                }
+                printf("enforced: no denial caused by a label this boot (%llu denial%s, all "
+                       "the policy's); SELINUX=enforcing written",
+                       all, all == 1 ? "" : "s");
+                if (seinstall_trial_get_enforcing_now(t))
+                        printf(", enforcing now\n");
+                else if (seinstall_trial_get_setenforce_error(t))
+                        printf(", enforcing from the next boot (%s)\n",
+                               cli_esc(seinstall_trial_get_setenforce_error(t)));
+                else
+                        printf(", enforcing from the next boot\n");
+                return;
+        case SEINSTALL_TRIAL_KEPT_PERMISSIVE:
+                printf("kept permissive");
+                if (!now)
+                        printf(" at %s (decided before; nothing changed)", cli_esc(decided));
+                printf(": %llu denial%s caused by labels: ", label, label == 1 ? "" : "s");
+                print_files(t);
+                printf("; after fixing: seinstall apply --mode=trial (or --mode enforcing)\n");
+                return;
+        }
+}
+
+int cmd_trial(int argc, char **argv)
+{
+        static const struct option options[] = {
+            {"log", required_argument, NULL, 'l'},
+            {"no-setenforce", no_argument, NULL, 'n'},
+            CLI_COMMON_OPTIONS,
+            {},
+        };
+        struct cli_common common = {};
+        _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
+        _cleanup_(seinstall_trial_freep) struct seinstall_trial *t = NULL;
+        const char *log = NULL;
+        unsigned flags = 0;
+        int opt, r;
+
+        while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+                if (cli_common_option(&common, opt, optarg))
+                        continue;
+                switch (opt) {
+                case 'l':
+                        log = optarg;
+                        break;
+                case 'n':
+                        flags |= SEINSTALL_TRIAL_NO_SETENFORCE;
+                        break;
+                case 'h':
+                        usage(stdout);
+                        return EXIT_OK;
+                default:
+                        return cli_usage_error("trial", "unknown option");
+                }
+        }
+        if (optind < argc)
+                return cli_usage_error("trial", "unexpected argument '%s'", argv[optind]);
+        r = cli_open(&common, &ctx);
+        if (r != 0)
+                return r;
+        r = seinstall_trial_decide(ctx, log, flags, &t);
+        if (r < 0)
+                return cli_fail(ctx, r, "trial");
+        if (common.json) {
+                _cleanup_free_ char *doc = NULL;
+                struct json j = {0};
+                int k = seinstall_trial_to_json(t, &doc);
+
+                if (k < 0)
+                        return cli_error(k, "writing the JSON document: %s", strerror(-k));
+                json_object_begin(&j);
+                json_kv_string(&j, "root", seinstall_get_root(ctx));
+                json_kv_bool(&j, "decided_now", r > 0);
+                json_key(&j, "trial");
+                json_raw(&j, doc);
+                json_object_end(&j);
+                k = cli_print_json(&j);
+                if (k != 0)
+                        return k;
+        } else {
+                print_line(t, r > 0);
+        }
+        return seinstall_trial_get_state(t) == SEINSTALL_TRIAL_KEPT_PERMISSIVE ? EXIT_REFUSED
+                                                                               : EXIT_OK;
+}
