@@ -82,7 +82,7 @@ echo "ok: JSON OUTPUT describes the error document and the escaping"
 t=$(mktemp -d)
 on_exit "rm -rf '$t'"
 mkdir -p "$t/etc/selinux/targeted/policy" "$t/etc/selinux/mls/policy"
-assert_eq "completion of --mode" "$(printf 'enforcing\npermissive')" \
+assert_eq "completion of --mode" "$(printf 'enforcing\npermissive\ntrial')" \
         "$(complete_words _seinstall seinstall apply --mode "" | grep -v disabled)"
 assert_eq "completion of --bootloader g" grub "$(complete_words _seinstall seinstall apply --bootloader g)"
 assert_eq "completion of --policy under --root" "$(printf 'mls\ntargeted')" \

@@ -151,3 +151,5 @@ py 'assert d["mode"] == "enforcing" and d["trial"] is True and d["mode_source"] 
 printf 'selinux --disabled\n%%addon org_seinstall --trial\n%%end\n' >"$d/bad.ks"
 expect_exit 2 "$SEINSTALL" profile "$d/bad.ks"
 assert_contains "contradiction" "$ERR" "bad.ks:2: %addon org_seinstall --trial contradicts 'selinux --disabled' at $d/bad.ks:1"
+expect_exit 0 "$SEINSTALL" profile "$TOP/profiles/trial.ks" --no-cmdline --json
+py 'assert d["mode"] == "enforcing" and d["trial"] is True and d["mode_source"] == "profile", d' "profiles/trial.ks is a trial"
