@@ -1,5 +1,27 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* fcontext.h — private interface of the file-contexts lookup engine (fcontext.c). */
+/*
+ * fcontext.h — the file-contexts lookup engine (fcontext-*.c): loads a policy's file_contexts (plus
+ * .homedirs, .local, .subs_dist and .subs) and answers "which context does this path get" exactly
+ * as libselinux 3.4's selabel_lookup_raw() does, only much faster.
+ *
+ * What libselinux does, and what we reproduce:
+ *  - specs are kept in file order (file_contexts, then .homedirs, then .local), then stably
+ *    partitioned: specs whose regex has a meta character (. ^ $ ? * + | [ ( {, a backslash
+ *    escaping the next character) first, the others ("exact") after them;
+ *  - a lookup first rewrites the path with the substitutions (.subs, then .subs_dist), then
+ *    tries the specs from the last to the first; the first whose file type qualifier allows the
+ *    file's type and whose regex matches wins; "<<none>>" wins like any context but means "do
+ *    not label";
+ *  - each regex is matched as PCRE2 "^" REGEX "$" with PCRE2_DOTALL, except that a spec whose
+ *    text up to its second "/" has no meta character (its "stem") only applies to paths with the
+ *    same first component, and then its regex minus the stem is matched against the path minus
+ *    its stem.
+ * What we add: the same PCRE2 patterns, but each spec is filed under the literal prefix every
+ * path it matches must start with (a byte trie), exact specs that are plain strings go into a
+ * hash table, and a required literal substring screens candidates before the regex runs. A
+ * lookup walks the trie along the path and merges the few candidate lists from the highest
+ * spec index down, stopping at the first match — the same answer, far fewer regex runs.
+ */
 #ifndef SEINSTALL_FCONTEXT_H
 #define SEINSTALL_FCONTEXT_H
 

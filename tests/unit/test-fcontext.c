@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Unit tests of fcontext.c: our lookup engine against libselinux's selabel_lookup_raw() (the
- * oracle) on the same file_contexts — the host's real policy on every spec's own literal text
- * and on real paths of this machine, and small crafted files for the precedence corners.
+ * Unit tests of the file-contexts engine (fcontext-*.c): our lookup engine against libselinux's
+ * selabel_lookup_raw() (the oracle) on the same file_contexts — the host's real policy on every
+ * spec's own literal text and on real paths of this machine, and small crafted files for the
+ * precedence corners.
  */
 #include <check.h>
 #include <ftw.h>
