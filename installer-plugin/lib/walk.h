@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* walk.h — private interface of the parallel tree walker (walk.c), which the relabel engine
+/* walk.h — private interface of the parallel tree walker (walk*.c), which the relabel engine
  * (relabel.c) drives: the engine fills in a struct si_walk and a visit function, the walker
  * calls it once for every entry of the target's labeled mounts. */
 #ifndef SEINSTALL_WALK_H
