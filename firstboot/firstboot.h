@@ -26,7 +26,7 @@ struct fb_info {
         const char *cmdline;           /* the boot loader's command line, or NULL */
         /* what applying each mode would write, indexed by enum seinstall_mode: the library's
          * dry run, asked before the screen starts */
-        struct fb_prediction predictions[3];
+        struct fb_prediction predictions[FB_N_MODES];
         /* this boot's denials, read when the system runs permissive (or a log was given);
          * fb_info_done() releases them */
         struct fb_denials denials;
@@ -40,8 +40,8 @@ int fb_info_read(struct seinstall_ctx *ctx, struct fb_info *info,
 void fb_info_done(struct fb_info *info);
 /* The plan of choosing @mode: fb_plan_for() on the state and the prediction gathered. */
 int fb_info_plan(const struct fb_info *info, enum seinstall_mode mode, struct fb_plan *ret);
-/* The mode the screen starts on: the mode chosen at install (the mark) when there is one,
- * else the mode the next boot gets. */
+/* The choice the screen starts on: the trial while one is pending, else the mode chosen at
+ * install (the mark) when there is one, else the mode the next boot gets. */
 enum seinstall_mode fb_info_initial_mode(const struct fb_info *info);
 
 /* Texts, translated, newly allocated (NULL on ENOMEM). */

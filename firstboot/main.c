@@ -33,10 +33,13 @@ static void help(FILE *f)
         fprintf(f,
                 _("Usage: %s [--root DIR] [--mode MODE --yes] [--status] [--timeout SECONDS]\n"
                   "       [--avc-log FILE]\n\n"
-                  "Choose how SELinux runs on this system: enforcing, permissive or disabled.\n\n"
+                  "Choose how SELinux runs on this system: enforcing, permissive, disabled or\n"
+                  "the trial (enforcing after a clean boot).\n\n"
                   "  --root DIR         work on the system installed at DIR (default /)\n"
-                  "  --mode MODE        enforcing, permissive or disabled (with --yes: apply it;\n"
-                  "                     else the screen starts on it)\n"
+                  "  --mode MODE        enforcing, permissive, disabled, or trial (permissive\n"
+                  "                     until a boot without denials caused by labels, then\n"
+                  "                     enforcing); with --yes: apply it, else the screen\n"
+                  "                     starts on it\n"
                   "  --yes              apply without the screen (the install's choice when no\n"
                   "                     --mode is given)\n"
                   "  --status           print the state and what each choice would do\n"
@@ -79,10 +82,12 @@ static int parse_argv(int argc, char **argv)
                         arg_root = optarg;
                         break;
                 case 'm':
-                        arg_mode = seinstall_mode_from_string(optarg);
+                        arg_mode = strcmp(optarg, "trial") == 0
+                                       ? FB_MODE_TRIAL
+                                       : seinstall_mode_from_string(optarg);
                         if (arg_mode == SEINSTALL_MODE_INVALID)
-                                return usage_error(_("unknown mode '%s' (enforcing, permissive "
-                                                     "or disabled)"),
+                                return usage_error(_("unknown mode '%s' (enforcing, permissive, "
+                                                     "disabled or trial)"),
                                                    optarg);
                         break;
                 case 'y':
@@ -160,6 +165,7 @@ static int print_status(const struct fb_info *info)
             SEINSTALL_MODE_ENFORCING,
             SEINSTALL_MODE_PERMISSIVE,
             SEINSTALL_MODE_DISABLED,
+            FB_MODE_TRIAL,
         };
         _cleanup_free_ char *state = fb_text_state(info);
 
@@ -212,11 +218,12 @@ static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum sei
         if (r < 0)
                 return fail(ctx, r, "plan");
         /* Enforcing after a relabel is completed on the boot after the relabel: the library
-         * keeps the choice in the first-boot mark, and this screen comes back to finish it. */
-        keep_mark = plan.config_mode != mode;
+         * keeps the choice in the first-boot mark, and this screen comes back to finish it.
+         * The trial is decided by its own unit, never by this screen. */
+        keep_mark = !plan.trial && plan.config_mode != mode;
 
-        r = seinstall_apply(ctx, mode, info->state.policy_type, SEINSTALL_BOOTLOADER_AUTO, flags,
-                            &result);
+        r = seinstall_apply(ctx, fb_apply_mode(mode), info->state.policy_type,
+                            SEINSTALL_BOOTLOADER_AUTO, flags, &result);
         if (r < 0)
                 return fail(ctx, r, _("applying the choice"));
         for (size_t i = 0; i < seinstall_apply_result_get_n_changes(result); i++)

@@ -17,7 +17,13 @@
 
 static bool mode_enabled(enum seinstall_mode m)
 {
-        return m == SEINSTALL_MODE_ENFORCING || m == SEINSTALL_MODE_PERMISSIVE;
+        return m == SEINSTALL_MODE_ENFORCING || m == SEINSTALL_MODE_PERMISSIVE ||
+               m == FB_MODE_TRIAL;
+}
+
+enum seinstall_mode fb_apply_mode(enum seinstall_mode mode)
+{
+        return mode == FB_MODE_TRIAL ? SEINSTALL_MODE_ENFORCING : mode;
 }
 
 bool fb_state_off(const struct fb_state *st)
@@ -43,13 +49,18 @@ unsigned fb_apply_flags(const struct fb_state *st, enum seinstall_mode mode)
         if (mode_enabled(mode) &&
             (st->relabel_pending || fb_state_off(st) || (st->running && !st->active)))
                 flags |= SEINSTALL_APPLY_RELABEL;
+        if (mode == FB_MODE_TRIAL)
+                flags |= SEINSTALL_APPLY_TRIAL;
         return flags;
 }
 
 int fb_plan_for(const struct fb_state *st, enum seinstall_mode mode,
                 const struct fb_prediction *pred, struct fb_plan *ret_plan)
 {
-        struct fb_plan p = {.mode = mode, .possible = true, .config_mode = mode};
+        struct fb_plan p = {.mode = mode,
+                            .possible = true,
+                            .config_mode = fb_apply_mode(mode),
+                            .trial = mode == FB_MODE_TRIAL};
         bool enable = mode_enabled(mode);
         bool active = st->running && st->active;
 
@@ -72,7 +83,10 @@ int fb_plan_for(const struct fb_state *st, enum seinstall_mode mode,
         p.config_mode = seinstall_apply_result_get_config_mode(pred->result);
         p.relabel = seinstall_apply_result_get_relabel(pred->result);
         p.config_change = st->config_mode != p.config_mode;
-        if (enable) {
+        if (p.trial) {
+                /* the trial begins with the next boot, permissive; nothing switches now */
+                p.reboot = st->running;
+        } else if (enable) {
                 p.switch_now = active && st->enforce_now != (mode == SEINSTALL_MODE_ENFORCING) &&
                                p.config_mode == mode;
                 p.reboot = st->running && (!active || p.relabel);
@@ -97,11 +111,15 @@ bool fb_plan_change_told(const struct fb_plan *plan, size_t i)
         /* The files seinstall.h names for the config, the relabel marks and the first-boot mark;
          * the plan's sentences say what happens to those. */
         static const char *const told[] = {"/etc/selinux/config", "/.autorelabel",
-                                           "/etc/selinux/.autorelabel", SEINSTALL_FIRSTBOOT_MARK};
+                                           "/etc/selinux/.autorelabel", SEINSTALL_FIRSTBOOT_MARK,
+                                           SEINSTALL_TRIAL_STATE};
         const char *file = seinstall_apply_result_get_change_file(plan->changes, i);
+
+        size_t n = file ? strlen(file) : 0, u = strlen("/" SEINSTALL_TRIAL_UNIT);
 
         for (size_t k = 0; file && k < sizeof(told) / sizeof(told[0]); k++)
                 if (strcmp(file, told[k]) == 0)
                         return true;
-        return false;
+        /* the trial's sentence names its unit, whose enabling link this is */
+        return plan->trial && n > u && strcmp(file + n - u, "/" SEINSTALL_TRIAL_UNIT) == 0;
 }

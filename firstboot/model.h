@@ -15,6 +15,13 @@
 
 #include "seinstall.h"
 
+/* The fourth choice besides the library's three modes: the trial, "permissive until a clean
+ * boot" (seinstall(8), TRIAL MODE). Applying it is seinstall_apply() of enforcing, the mode it
+ * aims at, with SEINSTALL_APPLY_TRIAL: the config says permissive, and seinstall-trial.service
+ * makes it enforcing once a settled boot shows no denial caused by a label. */
+#define FB_MODE_TRIAL ((enum seinstall_mode)(SEINSTALL_MODE_DISABLED + 1))
+#define FB_N_MODES    4 /* enforcing, permissive, disabled, trial: the choices, in this order */
+
 /* What the system looks like. Maps one to one onto seinstall_status_read()'s object. */
 struct fb_state {
         enum seinstall_mode config_mode; /* SELINUX= of /etc/selinux/config; INVALID: none */
@@ -27,6 +34,7 @@ struct fb_state {
         bool enforce_now;                /* active and enforcing at this moment */
         bool relabel_pending;            /* /.autorelabel or /etc/selinux/.autorelabel exists */
         bool firstboot_mark;             /* the first-boot mark exists */
+        bool trial_pending;              /* a trial was set up and has not decided yet */
 };
 
 /* The library's dry run of applying one mode: seinstall_apply() with fb_apply_flags() and
@@ -50,13 +58,17 @@ struct fb_plan {
         bool reboot;            /* running system: it takes effect only after a reboot */
         bool switch_now;        /* running system: security_setenforce() switches at once */
         bool warn_enable_later; /* disabling: enabling again later needs a full relabel */
+        bool trial;             /* the trial: permissive now, enforcing after a clean boot */
 };
 
 /* Whether SELinux is (or may be) off on the next boot: disabled, or not known to be on. */
 bool fb_state_off(const struct fb_state *st);
 /* The mode SELinux runs in now (disabled when not running or not active). */
 enum seinstall_mode fb_state_running_mode(const struct fb_state *st);
-/* The flags of seinstall_apply() that choosing @mode takes: the boot loader is regenerated,
+/* The mode seinstall_apply() is called with for choice @mode: enforcing for the trial. */
+enum seinstall_mode fb_apply_mode(enum seinstall_mode mode);
+/* The flags of seinstall_apply() that choosing @mode takes (with SEINSTALL_APPLY_TRIAL for
+ * the trial): the boot loader is regenerated,
  * and a relabel is asked for when files may lack labels (SELinux off, not active on this very
  * boot, or a relabel already pending). The dry run and the real run use the same. */
 unsigned fb_apply_flags(const struct fb_state *st, enum seinstall_mode mode);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * screen.c — the one newt screen of seinstall-firstboot: the state, a radio list of the three
- * modes with a line under each, what the selected choice will do, OK / Cancel, F1 help. It
- * only chooses; applying happens in main.c after the screen is gone. Fits 80x24. Before it,
- * on a system that ran permissive with denials a wrong label caused, a window shows them and
+ * modes and the trial with a line under each, what the selected choice will do, OK / Cancel, F1
+ * help. It only chooses; applying happens in main.c after the screen is gone. Fits 80x24. Before
+ * it, on a system that ran permissive with denials a wrong label caused, a window shows them and
  * offers to relabel those files (main.c's callback does it) and then what that did.
  */
 #include <newt.h>
@@ -18,17 +18,19 @@
 #define HELP_LINES  12
 #define ASK_LINES   14 /* a window's text beyond this scrolls */
 
-static const enum seinstall_mode modes[3] = {
+/* The trial last: the keys that reach the other three stay as they were. */
+static const enum seinstall_mode modes[FB_N_MODES] = {
     SEINSTALL_MODE_ENFORCING,
     SEINSTALL_MODE_PERMISSIVE,
     SEINSTALL_MODE_DISABLED,
+    FB_MODE_TRIAL,
 };
 
 struct screen {
         const struct fb_info *info;
         fb_relabel_fn relabel;
         void *userdata;
-        newtComponent radio[3];
+        newtComponent radio[FB_N_MODES];
         newtComponent plan_box;
         int timeout;   /* seconds, 0: none */
         int remaining; /* seconds left before the timeout */
@@ -38,7 +40,7 @@ static enum seinstall_mode selected(const struct screen *s)
 {
         newtComponent cur = newtRadioGetCurrent(s->radio[0]);
 
-        for (size_t i = 0; i < 3; i++)
+        for (size_t i = 0; i < FB_N_MODES; i++)
                 if (cur == s->radio[i])
                         return modes[i];
         return SEINSTALL_MODE_INVALID;
@@ -248,8 +250,8 @@ static newtComponent build(struct screen *s, enum seinstall_mode initial, newtCo
         newtTextboxSetText(state_box, state ? state : "");
         free(state);
 
-        radios = newtCreateGrid(1, 6);
-        for (size_t i = 0; i < 3; i++) {
+        radios = newtCreateGrid(1, 2 * FB_N_MODES);
+        for (size_t i = 0; i < FB_N_MODES; i++) {
                 s->radio[i] = prev =
                     newtRadiobutton(-1, -1, fb_text_mode_name(modes[i]), modes[i] == initial, prev);
                 newtComponentAddCallback(s->radio[i], radio_changed, s);
@@ -260,17 +262,22 @@ static newtComponent build(struct screen *s, enum seinstall_mode initial, newtCo
                                  NEWT_ANCHOR_LEFT, 0);
         }
         s->plan_box = newtTextbox(-1, -1, WIDTH, PLAN_LINES, NEWT_FLAG_WRAP);
-        buttons = newtButtonBar(_("OK"), ok, _("Cancel"), cancel, NULL);
+        /* one-line buttons: with four choices, framed ones would not leave 24 rows enough */
+        *ok = newtCompactButton(-1, -1, _("OK"));
+        *cancel = newtCompactButton(-1, -1, _("Cancel"));
+        buttons = newtCreateGrid(2, 1);
+        newtGridSetField(buttons, 0, 0, NEWT_GRID_COMPONENT, *ok, 0, 0, 0, 0, 0, 0);
+        newtGridSetField(buttons, 1, 0, NEWT_GRID_COMPONENT, *cancel, 4, 0, 0, 0, 0, 0);
 
         grid = newtCreateGrid(1, 4);
-        /* no padding under the state: its box has a line to spare (4 for 3 lines, unless a
-         * long root wraps), which the plan's fourth line needs to fit 24 rows */
+        /* 24 rows: frame and margins 4, state 4 (3 lines, the fourth for this boot's denials),
+         * four choices 8 and a blank, the plan 4, a blank, the buttons 1, the help line 1 */
         newtGridSetField(grid, 0, 0, NEWT_GRID_COMPONENT, state_box, 0, 0, 0, 0, NEWT_ANCHOR_LEFT,
                          0);
         newtGridSetField(grid, 0, 1, NEWT_GRID_SUBGRID, radios, 0, 0, 0, 1, NEWT_ANCHOR_LEFT, 0);
         newtGridSetField(grid, 0, 2, NEWT_GRID_COMPONENT, s->plan_box, 0, 0, 0, 0, NEWT_ANCHOR_LEFT,
                          0);
-        newtGridSetField(grid, 0, 3, NEWT_GRID_SUBGRID, buttons, 0, 0, 0, 0, 0,
+        newtGridSetField(grid, 0, 3, NEWT_GRID_SUBGRID, buttons, 0, 1, 0, 0, 0,
                          NEWT_GRID_FLAG_GROWX);
         newtGridWrappedWindow(grid, _("SELinux on this system"));
 
@@ -278,7 +285,7 @@ static newtComponent build(struct screen *s, enum seinstall_mode initial, newtCo
         newtGridAddComponentsToForm(grid, form, 1);
         newtGridFree(grid, 1);
         newtFormAddHotKey(form, NEWT_KEY_F1);
-        for (size_t i = 0; i < 3; i++)
+        for (size_t i = 0; i < FB_N_MODES; i++)
                 if (modes[i] == initial)
                         newtFormSetCurrent(form, s->radio[i]);
         if (s->timeout > 0)

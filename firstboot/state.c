@@ -41,8 +41,10 @@ int fb_info_read(struct seinstall_ctx *ctx, struct fb_info *info,
         st->enforce_now = active == SEINSTALL_MODE_ENFORCING;
         st->relabel_pending = seinstall_status_get_relabel_pending(status);
         st->firstboot_mark = seinstall_status_get_firstboot_pending(status);
+        st->trial_pending = seinstall_trial_get_state(seinstall_status_get_trial(status)) ==
+                            SEINSTALL_TRIAL_PENDING;
 
-        for (int m = SEINSTALL_MODE_ENFORCING; r >= 0 && m <= SEINSTALL_MODE_DISABLED; m++)
+        for (int m = SEINSTALL_MODE_ENFORCING; r >= 0 && m < FB_N_MODES; m++)
                 r = fb_predict(ctx, st, m, &info->predictions[m]);
         if (r < 0) {
                 fb_info_done(info);
@@ -62,13 +64,16 @@ void fb_info_done(struct fb_info *info)
 
 int fb_info_plan(const struct fb_info *info, enum seinstall_mode mode, struct fb_plan *ret)
 {
-        if (mode < SEINSTALL_MODE_ENFORCING || mode > SEINSTALL_MODE_DISABLED)
+        if (mode < SEINSTALL_MODE_ENFORCING || mode >= FB_N_MODES)
                 return -EINVAL;
         return fb_plan_for(&info->state, mode, &info->predictions[mode], ret);
 }
 
 enum seinstall_mode fb_info_initial_mode(const struct fb_info *info)
 {
+        /* a trial install's mark says mode=trial, which is no mode of the library's */
+        if (info->state.trial_pending)
+                return FB_MODE_TRIAL;
         if (info->mark_mode != SEINSTALL_MODE_INVALID)
                 return info->mark_mode;
         if (info->state.boot_mode != SEINSTALL_MODE_INVALID)

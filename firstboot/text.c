@@ -11,13 +11,15 @@
 
 const char *fb_text_mode_name(enum seinstall_mode mode)
 {
-        switch (mode) {
+        switch ((int) mode) { /* FB_MODE_TRIAL is no value of the enum */
         case SEINSTALL_MODE_ENFORCING:
                 return _("Enforcing");
         case SEINSTALL_MODE_PERMISSIVE:
                 return _("Permissive");
         case SEINSTALL_MODE_DISABLED:
                 return _("Disabled");
+        case FB_MODE_TRIAL:
+                return _("Enforcing after a clean boot (trial)");
         default:
                 return _("not configured");
         }
@@ -25,13 +27,15 @@ const char *fb_text_mode_name(enum seinstall_mode mode)
 
 const char *fb_text_mode_line(enum seinstall_mode mode)
 {
-        switch (mode) {
+        switch ((int) mode) { /* FB_MODE_TRIAL is no value of the enum */
         case SEINSTALL_MODE_ENFORCING:
                 return _("The policy is enforced: what it does not allow is denied and logged.");
         case SEINSTALL_MODE_PERMISSIVE:
                 return _("Nothing is denied; what the policy would deny is only logged.");
         case SEINSTALL_MODE_DISABLED:
                 return _("No SELinux protection at all, and new files get no labels.");
+        case FB_MODE_TRIAL:
+                return _("Permissive; enforcing on its own once a boot logs no label denial.");
         default:
                 return "";
         }
@@ -48,6 +52,10 @@ const char *fb_text_help(void)
                  "again later needs a full relabel.\n"
                  "Relabel: gives every file the label the policy assigns. It runs at the next "
                  "boot, in permissive mode, with its progress on the console, then reboots.\n"
+                 "Enforcing after a clean boot (trial): boots permissive; once a boot has "
+                 "settled with no denial caused by a wrong label, seinstall-trial.service makes "
+                 "it enforcing. Otherwise it stays permissive and names the files. It decides "
+                 "once; 'seinstall status' shows the outcome.\n"
                  "Keys: arrows move, Space selects, Tab moves between widgets, Enter presses "
                  "the focused button, F12 accepts, F1 shows this help.");
 }
@@ -117,7 +125,13 @@ char *fb_text_plan(const struct fb_info *info, const struct fb_plan *p)
         else if (!fb_plan_changes(p))
                 fputs(_("This is the current setting: nothing changes. "), f);
         else {
-                if (p->config_mode != p->mode)
+                if (p->trial)
+                        fprintf(f,
+                                _("SELINUX=%s in /etc/selinux/config; after a boot with no "
+                                  "denial caused by a label, seinstall-trial.service makes it "
+                                  "enforcing. "),
+                                seinstall_mode_to_string(p->config_mode));
+                else if (p->config_mode != p->mode)
                         fprintf(f,
                                 _("SELINUX=%s in /etc/selinux/config until the relabel is "
                                   "done, then %s from this screen. "),

@@ -37,6 +37,25 @@ case $(cat "$t/etc/default/grub") in
 esac
 echo "ok: GRUB no longer has security=selinux"
 
+# --mode trial --yes: the library's trial (apply --mode trial), as the screen's fourth choice.
+t=$d/trial
+make_target "$t" enforcing
+expect_exit 0 "$FIRSTBOOT" --root "$t" --status
+assert_contains "--status, the trial" "$OUT" \
+        "Enforcing after a clean boot (trial): SELINUX=permissive in /etc/selinux/config; after a boot with no denial caused by a label, seinstall-trial.service makes it enforcing."
+assert_contains "--status, the trial's state file" "$OUT" \
+        "would change /var/lib/seinstall/trial: trial pending"
+expect_exit 0 timeout 20 "$FIRSTBOOT" --root "$t" --mode trial --yes </dev/null
+assert_eq "config after --mode trial --yes" permissive "$(config_mode "$t")"
+assert_contains "GRUB keeps SELinux on" "$(cat "$t/etc/default/grub")" "security=selinux"
+assert_contains "the trial is pending" "$(cat "$t/var/lib/seinstall/trial")" "state=pending"
+[ ! -e "$t/var/lib/seinstall/firstboot" ] || fail "--mode trial --yes left the first-boot mark"
+expect_exit 0 "$SEINSTALL" status --root "$t" --json
+assert_contains "seinstall status sees the trial" "$OUT" '"pending"'
+# A mode chosen by hand afterwards ends it: the trial must not change the mode later.
+expect_exit 0 timeout 20 "$FIRSTBOOT" --root "$t" --mode permissive --yes </dev/null
+assert_contains "the trial is cancelled" "$(cat "$t/var/lib/seinstall/trial")" "state=cancelled"
+
 # --yes without --mode: the install's choice from the mark.
 t=$d/yes-mark
 make_target "$t" enforcing
@@ -58,6 +77,7 @@ assert_eq "nothing written without a terminal" "$before" "$(fingerprint "$t")"
 # Usage errors.
 expect_exit 2 "$FIRSTBOOT" --root "$t" --mode enforced --yes
 assert_contains "bad mode" "$ERR" "enforced"
+assert_contains "bad mode: the modes" "$ERR" "disabled or trial"
 expect_exit 2 "$FIRSTBOOT" --root "$d/missing" --status
 assert_contains "missing root" "$ERR" "$d/missing"
 expect_exit 2 "$FIRSTBOOT" --root "$t" --timeout soon

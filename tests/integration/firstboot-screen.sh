@@ -46,15 +46,15 @@ for combo in "xterm C.UTF-8" "vt100 C"; do
         [ ! -e "$t/var/lib/seinstall/firstboot" ] || fail "the first-boot mark is still there"
         echo "ok: the first-boot mark is gone"
 
-        # Select Permissive, then Cancel (Tab from Permissive past Disabled and OK): nothing
-        # changes.
+        # Select Permissive, then Cancel (Tab from Permissive past Disabled, the trial and OK):
+        # nothing changes.
         t=$d/$term-cancel
         make_target "$t" enforcing
         before=$(fingerprint "$t")
         start_screen "$term" "$locale" "$t"
         keys Down Space
         wait_screen "(*) Permissive"
-        keys Tab Tab Tab Enter
+        keys Tab Tab Tab Tab Enter
         wait_exit
         assert_eq "exit status after Cancel" 0 "$RC"
         assert_contains "Cancel says so" "$OUT" "nothing changed"
@@ -78,4 +78,33 @@ for combo in "xterm C.UTF-8" "vt100 C"; do
         *security=selinux*) fail "GRUB still enables SELinux: $(cat "$t/etc/default/grub")" ;;
         esac
         echo "ok: GRUB no longer has security=selinux"
+
+        # The trial, the fourth choice: the config says permissive, the trial is pending with
+        # its unit enabled, the first-boot mark goes (the unit decides, not this screen).
+        t=$d/$term-trial
+        make_target "$t" enforcing
+        start_screen "$term" "$locale" "$t"
+        assert_screen "the fourth choice" "( ) Enforcing after a clean boot (trial)"
+        assert_screen "line under the trial" "enforcing on its own once a boot logs no label"
+        keys Down Down Down Space
+        wait_screen "(*) Enforcing after a clean boot (trial)"
+        assert_screen "what the trial does" "seinstall-trial.service makes it enforcing"
+        keys F12
+        wait_exit
+        assert_eq "exit status after the trial" 0 "$RC"
+        assert_eq "config after choosing the trial" permissive "$(config_mode "$t")"
+        assert_contains "the trial is pending" "$(cat "$t/var/lib/seinstall/trial")" "state=pending"
+        [ -L "$t/etc/systemd/system/multi-user.target.wants/seinstall-trial.service" ] ||
+                fail "seinstall-trial.service is not enabled in the target"
+        [ ! -e "$t/var/lib/seinstall/firstboot" ] || fail "the trial left the first-boot mark"
+        echo "ok: trial pending, its unit enabled, the first-boot mark gone"
+
+        # A pending trial (a trial install's first boot): the screen starts on it, and a
+        # timeout leaves it to the unit.
+        start_screen "$term" "$locale" "$t" --timeout 2
+        assert_screen "starts on the pending trial" "(*) Enforcing after a clean boot (trial)"
+        wait_exit
+        assert_contains "timeout" "$OUT" "No answer"
+        assert_contains "still pending after the timeout" "$(cat "$t/var/lib/seinstall/trial")" \
+                "state=pending"
 done

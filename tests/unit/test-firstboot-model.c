@@ -414,6 +414,69 @@ START_TEST(test_no_selinux_kernel_and_invalid)
 }
 END_TEST
 
+/* The trial, the fourth choice: the library's apply of enforcing with SEINSTALL_APPLY_TRIAL.
+ * The config says permissive, the trial state and its unit are the library's changes (told by
+ * the plan's sentence, not listed as boot loader edits), nothing switches now, and it needs a
+ * reboot on the running system; from Disabled it relabels first as enforcing would. */
+START_TEST(test_trial)
+{
+        struct target t;
+        bool state = false, unit = false;
+
+        ck_assert_int_eq(fb_apply_mode(FB_MODE_TRIAL), E);
+        ck_assert_int_eq(fb_apply_mode(P), P);
+
+        /* enforcing now, active: the next boot starts the trial */
+        target(&t, kconfig_opt_in, "quiet security=selinux", E, true, false);
+        ck_assert(fb_apply_flags(&t.st, FB_MODE_TRIAL) & SEINSTALL_APPLY_TRIAL);
+        ck_assert(!(fb_apply_flags(&t.st, E) & SEINSTALL_APPLY_TRIAL));
+        ck_assert(!(fb_apply_flags(&t.st, FB_MODE_TRIAL) & SEINSTALL_APPLY_RELABEL));
+        choose(&t, FB_MODE_TRIAL);
+        ck_assert(t.plan.possible);
+        ck_assert_int_eq(t.plan.error, 0);
+        ck_assert(t.plan.trial);
+        ck_assert_int_eq(t.plan.mode, FB_MODE_TRIAL);
+        ck_assert_int_eq(t.plan.config_mode, P);
+        ck_assert(t.plan.config_change);
+        ck_assert(!t.plan.switch_now);
+        ck_assert(t.plan.reboot);
+        ck_assert(!t.plan.relabel);
+        ck_assert(fb_plan_changes(&t.plan));
+        assert_grub(&t.plan, ""); /* security=selinux stays */
+        for (size_t i = 0; i < seinstall_apply_result_get_n_changes(t.plan.changes); i++) {
+                const char *f = seinstall_apply_result_get_change_file(t.plan.changes, i);
+                if (strcmp(f, SEINSTALL_TRIAL_STATE) == 0) {
+                        state = true;
+                        ck_assert(fb_plan_change_told(&t.plan, i));
+                } else if (strstr(f, "/" SEINSTALL_TRIAL_UNIT)) {
+                        unit = true;
+                        ck_assert(fb_plan_change_told(&t.plan, i));
+                }
+        }
+        ck_assert(state && unit);
+        /* the same unit link is no sentence of another choice's */
+        choose(&t, E);
+        ck_assert(!t.plan.trial);
+        target_done(&t);
+
+        /* from Disabled: files lack labels, so a relabel comes first, as for enforcing */
+        target(&t, kconfig_opt_in, "quiet", D, false, false);
+        ck_assert(fb_apply_flags(&t.st, FB_MODE_TRIAL) & SEINSTALL_APPLY_RELABEL);
+        choose(&t, FB_MODE_TRIAL);
+        ck_assert(t.plan.trial);
+        ck_assert(t.plan.relabel);
+        ck_assert_int_eq(t.plan.config_mode, P);
+        assert_grub(&t.plan, "added " SEC);
+        target_done(&t);
+
+        /* a kernel without SELinux: not possible, as enforcing */
+        target(&t, kconfig_none, "quiet", D, false, false);
+        choose(&t, FB_MODE_TRIAL);
+        ck_assert(!t.plan.possible);
+        target_done(&t);
+}
+END_TEST
+
 /* ---- this boot's denials (model-denials.c) ------------------------------------------------ */
 
 static const char denial_fc[] = "/.*\tsystem_u:object_r:default_t:s0\n"
@@ -702,6 +765,7 @@ static Suite *model_suite(void)
         tcase_add_test(tc, test_kernel_unknown);
         tcase_add_test(tc, test_enforcing_arg);
         tcase_add_test(tc, test_no_selinux_kernel_and_invalid);
+        tcase_add_test(tc, test_trial);
         suite_add_tcase(s, tc);
 
         tc = tcase_create("denials");
