@@ -99,6 +99,20 @@ assert_eq "rerun changed nothing" "$before" "$(snap "$E")"
 expect_exit 0 "$SEINSTALL" status --root "$E"
 assert_contains "status" "$OUT" "trial:           enforced at "
 
+# 3b. a name from the log with a newline and an escape sequence: one console line, escaped;
+# the state file and JSON keep its bytes
+X=$d/x
+mkdir -p "$X"
+cp -a "$T/." "$X/"
+printf '[    9.2] audit: type=1400 audit(1733270003.000:104): avc:  denied  { read } for  pid=600 comm="cat" path=%s dev="vda3" ino=77 scontext=system_u:system_r:init_t:s0 tcontext=system_u:object_r:default_t:s0 tclass=file permissive=1\n' \
+        "$(printf '/etc/new\n\033[31mline' | od -An -tx1 | tr -d ' \n' | tr a-f A-F)" >"$d/hostile.log"
+expect_exit 1 "$SEINSTALL" trial --root "$X" --log "$d/hostile.log"
+[ "$(echo "$OUT" | wc -l)" = 1 ] || fail "a newline in a name made more than one console line: $OUT"
+case $OUT in *$'\033'*) fail "a raw escape sequence reached the console line: $OUT" ;; esac
+assert_contains "escaped name" "$OUT" '/etc/new\n\e[31mline'
+expect_exit 0 "$SEINSTALL" status --root "$X" --json
+py 'assert d["trial"]["files"][0]["path"] == "/etc/new\n\x1b[31mline", d["trial"]' "the name's bytes kept in the state and JSON"
+
 # 4. hostile and broken state files: refused, nothing changed
 H=$d/h
 mkdir -p "$H"
