@@ -28,9 +28,17 @@ int si_walk_add_skipped(struct si_walk *j, const char *path, const char *fstype,
  * calls this, without the lock held (the callback may take its time). */
 void si_walk_msgs_flush(struct si_walk *j);
 
-/* walk-links.c: a file with several names met at @path; see there. Returns 1 for a file not met
- * before, 0 for another name of one, or a negative errno. */
+/* walk-links.c: the default bound of the table of files with several names: 524,288 files
+ * (24-byte slots, at most 24 MiB) and 48 MiB of their names. */
+#define SI_WALK_LINKS_MAX ((size_t) 1 << 19)
+#define SI_WALK_NAMES_MAX ((size_t) 48 << 20)
+/* A file with several names met at @path: remember it and its name that sorts first so far.
+ * Returns 1 for a file not met before, 0 for another name of one, -ENOSPC when the table is
+ * full (the file is not remembered: the caller labels it through @path now) or another negative
+ * errno (the same). */
 int si_walk_links_add(struct si_walk *j, dev_t dev, ino_t ino, const char *path, mode_t mode);
+/* The name remembered for the file (@dev, @ino), or NULL (for tests). */
+const char *si_walk_links_find(struct si_walk *j, dev_t dev, ino_t ino);
 /* Label each file with several names once, after the walk, from the caller's thread. */
 void si_walk_links_label(struct si_walk *j, struct si_walker *w);
 void si_walk_links_free(struct si_walk *j);

@@ -1,7 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * walk-links.c — files with several names (hard links) in the tree walker: each is labeled
- * once, after the walk, through one of its names (see si_walk_links_add).
+ * walk-links.c — files with several names (hard links) in the tree walker. Whichever name the
+ * walk meets first, such a file gets the label of its name that sorts first, so that the result
+ * does not depend on the order of the walk and a second run changes nothing: the walk only
+ * remembers the file and its best name so far, and the file is labeled once, after the walk.
+ *
+ * Memory, bounded by construction: a slot is 24 bytes (device, inode, the offset of its name,
+ * its type), in an open-addressing table of at most links_max * 2 slots; the names lie one after
+ * another in one arena of at most names_max bytes, compacted when names replaced by better ones
+ * leave too much of it unused. With the defaults (SI_WALK_LINKS_MAX files, SI_WALK_NAMES_MAX
+ * bytes) that is at most 24 MiB + 48 MiB, whatever the tree holds. A file met when the table
+ * or the arena is full is not remembered: it is labeled at once, through each of its names as
+ * the walk meets them (as setfiles -A does), and the walk says how many such files it met.
+ * Those files keep the right label whenever their names agree on it, which is the usual case;
+ * where they disagree, the name labeled last decides.
  */
 #include <fcntl.h>
 #include <sys/syscall.h>
@@ -12,9 +24,31 @@
 struct si_walk_link {
         dev_t dev;
         ino_t ino;
-        mode_t mode;
-        char *path; /* the name that sorts first so far; NULL: free slot */
+        uint32_t name; /* offset of its name that sorts first so far in j->names; 0: free slot */
+        uint32_t mode;
 };
+
+static size_t links_max(const struct si_walk *j)
+{
+        return j->links_max ? j->links_max : SI_WALK_LINKS_MAX;
+}
+
+static size_t names_max(const struct si_walk *j)
+{
+        size_t m = j->names_max ? j->names_max : SI_WALK_NAMES_MAX;
+
+        return m < UINT32_MAX ? m : UINT32_MAX;
+}
+
+/* The most slots the table ever has: a power of two, at least twice links_max. */
+static size_t slots_max(const struct si_walk *j)
+{
+        size_t cap = 8;
+
+        while (cap < links_max(j) * 2)
+                cap *= 2;
+        return cap;
+}
 
 static size_t link_hash(dev_t dev, ino_t ino, size_t cap)
 {
@@ -25,16 +59,19 @@ static size_t link_hash(dev_t dev, ino_t ino, size_t cap)
 static int links_grow(struct si_walk *j)
 {
         size_t cap = j->links_cap ? j->links_cap * 2 : 1024;
-        struct si_walk_link *n = calloc(cap, sizeof(*n));
+        struct si_walk_link *n;
 
+        if (cap > slots_max(j))
+                cap = slots_max(j);
+        n = calloc(cap, sizeof(*n));
         if (!n)
                 return -ENOMEM;
         for (size_t i = 0; i < j->links_cap; i++) {
                 size_t h;
-                if (!j->links[i].path)
+                if (!j->links[i].name)
                         continue;
                 h = link_hash(j->links[i].dev, j->links[i].ino, cap);
-                while (n[h].path)
+                while (n[h].name)
                         h = (h + 1) & (cap - 1);
                 n[h] = j->links[i];
         }
@@ -44,46 +81,119 @@ static int links_grow(struct si_walk *j)
         return 0;
 }
 
+/* Copy the names still referenced into a new arena of the same size (the lock held). */
+static int names_compact(struct si_walk *j)
+{
+        char *n = malloc(j->names_cap);
+        size_t len = 1;
+
+        if (!n)
+                return -ENOMEM;
+        n[0] = '\0';
+        for (size_t i = 0; i < j->links_cap; i++) {
+                struct si_walk_link *l = &j->links[i];
+                size_t k;
+                if (!l->name)
+                        continue;
+                k = strlen(j->names + l->name) + 1;
+                memcpy(n + len, j->names + l->name, k);
+                l->name = (uint32_t) len;
+                len += k;
+        }
+        free(j->names);
+        j->names = n;
+        j->names_len = len;
+        j->names_dead = 0;
+        return 0;
+}
+
+/* Put @path (@len bytes with its NUL) into the arena; its offset, or 0 when the arena is full
+ * (the lock held). */
+static uint32_t names_put(struct si_walk *j, const char *path, size_t len)
+{
+        uint32_t off;
+
+        if (j->names_len + len > j->names_cap && j->names_dead > j->names_len / 4 &&
+            names_compact(j) < 0)
+                return 0;
+        if (j->names_len + len > j->names_cap) {
+                size_t cap = j->names_cap ? j->names_cap * 2 : 64 * 1024;
+                char *n;
+                while (cap < j->names_len + len)
+                        cap *= 2;
+                if (cap > names_max(j))
+                        cap = names_max(j);
+                if (j->names_len + len > cap)
+                        return 0;
+                n = realloc(j->names, cap);
+                if (!n)
+                        return 0;
+                if (!j->names)
+                        n[0] = '\0';
+                j->names = n;
+                j->names_cap = cap;
+                if (j->names_len == 0)
+                        j->names_len = 1; /* offset 0 marks a free slot */
+                if (j->names_len + len > cap)
+                        return 0;
+        }
+        off = (uint32_t) j->names_len;
+        memcpy(j->names + off, path, len);
+        j->names_len += len;
+        return off;
+}
+
 /* Remember @path for the file (@dev, @ino), or keep the name already there when it sorts
- * first (the lock held). Returns 1 for a file not met before, 0 for another name of one. */
+ * first (the lock held). */
 static int links_add_locked(struct si_walk *j, dev_t dev, ino_t ino, const char *path, mode_t mode)
 {
-        size_t h;
+        size_t h, len = strlen(path) + 1;
         int r;
 
-        if (j->nlinks * 2 >= j->links_cap) {
+        if (j->nlinks * 4 >= j->links_cap * 3 && j->links_cap < slots_max(j)) {
                 r = links_grow(j);
                 if (r < 0)
                         return r;
         }
         for (h = link_hash(dev, ino, j->links_cap);; h = (h + 1) & (j->links_cap - 1)) {
                 struct si_walk_link *l = &j->links[h];
-                if (!l->path) {
-                        l->path = strdup(path);
-                        if (!l->path)
-                                return -ENOMEM;
-                        l->dev = dev;
-                        l->ino = ino;
-                        l->mode = mode;
+                if (!l->name) {
+                        uint32_t off;
+                        if (j->nlinks >= links_max(j) || !(off = names_put(j, path, len))) {
+                                j->links_spilled++;
+                                return -ENOSPC;
+                        }
+                        *l = (struct si_walk_link){
+                            .dev = dev, .ino = ino, .name = off, .mode = (uint32_t) mode};
                         j->nlinks++;
                         return 1;
                 }
                 if (l->dev == dev && l->ino == ino) {
-                        if (strcmp(path, l->path) < 0) {
-                                char *p = strdup(path);
-                                if (!p)
-                                        return -ENOMEM;
-                                free(l->path);
-                                l->path = p;
+                        char *old = j->names + l->name;
+                        size_t oldlen;
+                        uint32_t off;
+                        if (strcmp(path, old) >= 0)
+                                return 0;
+                        oldlen = strlen(old) + 1;
+                        if (len <= oldlen) {
+                                memcpy(old, path, len);
+                                j->names_dead += oldlen - len;
+                                return 0;
                         }
+                        off = names_put(j, path, len); /* may move the arena: no @old below */
+                        if (!off) {
+                                /* keeps the name it has: one file whose label may come from
+                                 * another of its names than the one that sorts first */
+                                j->links_spilled++;
+                                return 0;
+                        }
+                        l->name = off;
+                        j->names_dead += oldlen;
                         return 0;
                 }
         }
 }
 
-/* Files with several names (hard links): whichever name the walk meets first, the file gets
- * the label of its name that sorts first, so that the result does not depend on the order of
- * the walk and a second run changes nothing. The table holds only such files. */
 int si_walk_links_add(struct si_walk *j, dev_t dev, ino_t ino, const char *path, mode_t mode)
 {
         int r;
@@ -92,6 +202,19 @@ int si_walk_links_add(struct si_walk *j, dev_t dev, ino_t ino, const char *path,
         r = links_add_locked(j, dev, ino, path, mode);
         pthread_mutex_unlock(&j->lock);
         return r;
+}
+
+const char *si_walk_links_find(struct si_walk *j, dev_t dev, ino_t ino)
+{
+        for (size_t h = j->links_cap ? link_hash(dev, ino, j->links_cap) : 0; j->links_cap;
+             h = (h + 1) & (j->links_cap - 1)) {
+                struct si_walk_link *l = &j->links[h];
+                if (!l->name)
+                        return NULL;
+                if (l->dev == dev && l->ino == ino)
+                        return j->names + l->name;
+        }
+        return NULL;
 }
 
 /* Label the files with several names, each through the name that sorts first. */
@@ -103,27 +226,38 @@ void si_walk_links_label(struct si_walk *j, struct si_walker *w)
                     .flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
                     .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS,
                 };
+                const char *path;
                 struct stat st;
                 int fd;
 
-                if (!l->path || atomic_load(&j->abort))
+                if (!l->name || atomic_load(&j->abort))
                         continue;
-                fd = (int) syscall(SYS_openat2, j->ctx->root_fd, l->path + 1, &how, sizeof(how));
+                path = j->names + l->name;
+                fd = (int) syscall(SYS_openat2, j->ctx->root_fd, path + 1, &how, sizeof(how));
                 if (fd < 0) {
                         if (errno != ENOENT)
-                                si_walk_error(j, w, "Could not open %s: %m", l->path);
+                                si_walk_error(j, w, "Could not open %s: %m", path);
                         continue;
                 }
                 if (fstat(fd, &st) == 0 && st.st_dev == l->dev && st.st_ino == l->ino)
-                        j->visit(w, fd, -1, "", l->path, l->mode);
+                        j->visit(w, fd, -1, "", path, (mode_t) l->mode);
                 close(fd);
         }
+        if (j->links_spilled > 0)
+                si_walk_log(j, SEINSTALL_LOG_WARNING,
+                            "%zu files with several names did not fit in the table of such "
+                            "files (%zu files, %zu bytes of names): they were labeled through "
+                            "the names the walk met them by, which gives the same label unless "
+                            "their names call for different ones",
+                            j->links_spilled, j->nlinks, j->names_len);
 }
 
 void si_walk_links_free(struct si_walk *j)
 {
-        for (size_t i = 0; i < j->links_cap; i++)
-                free(j->links[i].path);
         free(j->links);
         j->links = NULL;
+        j->links_cap = j->nlinks = 0;
+        free(j->names);
+        j->names = NULL;
+        j->names_len = j->names_cap = j->names_dead = 0;
 }

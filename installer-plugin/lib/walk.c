@@ -13,7 +13,8 @@
  * and for paths of any length. (Without unshare, "/proc/self/fd/N/NAME" does the same.)
  * Memory: a worker keeps at most WALK_OPEN_MAX open directories, and one small frame per level
  * of its descent, and the shared queue holds at most one directory per thread, so memory grows
- * with depth and threads, never with the number of files. A directory on another filesystem
+ * with depth and threads, never with the number of files (the table of files with several
+ * names is the exception, with a bound of its own: walk-links.c). A directory on another filesystem
  * is a mount: it is walked only when that filesystem keeps per-file labels, and listed as
  * skipped otherwise.
  */
@@ -367,7 +368,8 @@ void si_walk_dir(struct si_walker *w, struct si_walk_work *start)
                         if ((sx.stx_mask & STATX_MNT_ID) &&
                             !mount_allowed(j, w->path.s, sx.stx_mnt_id, f->mnt, "file"))
                                 continue;
-                        /* A file with several names gets one label, decided after the walk. */
+                        /* A file with several names gets one label, decided after the walk
+                         * (or at once, through this name, when the table is full). */
                         if (sx.stx_nlink > 1 && !S_ISDIR(sx.stx_mode)) {
                                 dev_t sdev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
                                 /* the visit after the walk counts the first name */

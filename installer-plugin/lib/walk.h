@@ -61,9 +61,16 @@ struct si_walk {
         atomic_uint qlen_hint, idle_hint;
         int fatal; /* negative errno that stopped the walk */
         unsigned long long total_estimate;
+        /* files with several names (walk-links.c): at most links_max of them (0: the default,
+         * SI_WALK_LINKS_MAX), in a table of at most twice as many slots, their names in one
+         * arena of at most names_max bytes (0: SI_WALK_NAMES_MAX) */
+        size_t links_max, names_max;
         struct si_walk_link *links; /* open addressing on (dev, ino) */
         size_t nlinks, links_cap;
-        struct si_walk_msg *msgs, **msgs_tail; /* log messages for the caller's thread */
+        char *names;
+        size_t names_len, names_cap, names_dead; /* bytes used, allocated, no longer referenced */
+        size_t links_spilled;                    /* files with several names that did not fit */
+        struct si_walk_msg *msgs, **msgs_tail;   /* log messages for the caller's thread */
         size_t nmsgs, msgs_dropped;
 };
 
