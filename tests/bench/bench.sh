@@ -15,6 +15,10 @@
 #                  relabel --under-mounts (the tree, then what the mounts on it hide)
 #   floor          tests/bench/floor: walk + lgetxattr (+ lsetxattr of one constant label when
 #                  the tree is unlabeled), one thread, no lookup: what any relabel must spend
+#   verify         seinstall verify (labeled state only: it must report nothing and exit 0)
+#   newest-n       the newest setfiles -n -F -T 0 (dry run; labeled state only)
+#   base           BENCH_BASE=PATH only: another seinstall binary (say, main's before a
+#                  change), for a before/after comparison in the same run
 # States: "unlabeled" (no security.selinux on any entry, as after mkfs and unpacking) and
 # "labeled" (every label already right: a second run, or a first-boot check); caches "warm"
 # (the tree just read) and "cold" (drop_caches right before the run). BENCH_RUNS rounds
@@ -30,7 +34,8 @@ RUNS=${BENCH_RUNS:-3}
 DEBIAN_RUNS=${BENCH_DEBIAN_RUNS:-1}
 out=
 # BENCH_TOOLS, BENCH_STATES, BENCH_CACHES pick a part (all by default)
-read -r -a TOOLS <<<"${BENCH_TOOLS:-seinstall newest-T0 newest-T1 debian-T0 floor firstboot}"
+read -r -a TOOLS <<<"${BENCH_TOOLS:-seinstall verify newest-T0 newest-n newest-T1 debian-T0 floor firstboot}"
+[ -n "${BENCH_BASE:-}" ] && TOOLS+=(base)
 STATES=${BENCH_STATES:-unlabeled labeled}
 CACHES=${BENCH_CACHES:-warm cold}
 START_LOAD=$(uptime)
@@ -52,6 +57,9 @@ echo "tree: $ENTRIES entries ($(du -sh "$R" | cut -f1)), built in $(($(date +%s)
 cmd() {
         case $1 in
         seinstall) echo "$SEINSTALL relabel --root $R --no-progress" ;;
+        base) echo "$BENCH_BASE relabel --root $R --no-progress" ;;
+        verify) echo "$SEINSTALL verify --root $R --no-progress" ;;
+        newest-n) echo "$DRIVER -n -F -T 0 -r $R $FC $R" ;;
         newest-T0) echo "$DRIVER -F -T 0 -r $R $FC $R" ;;
         newest-T1) echo "$DRIVER -F -T 1 -r $R $FC $R" ;;
         debian-T0) echo "setfiles -F -T 0 -r $R $FC $R" ;;
@@ -77,6 +85,8 @@ for state in $STATES; do
                 for i in $(seq 1 "$RUNS"); do
                         for tool in "${TOOLS[@]}"; do
                                 [ "$tool" = debian-T0 ] && [ "$i" -gt "$DEBIAN_RUNS" ] && continue
+                                # the read-only checks only make sense on a labeled tree
+                                case $tool in verify | newest-n) [ "$state" = labeled ] || continue ;; esac
                                 set_state "$state"
                                 if [ "$cache" = cold ]; then drop_caches; else "$FLOOR" "$R" --read >/dev/null; fi
                                 # shellcheck disable=SC2046
@@ -96,7 +106,7 @@ for state in $STATES; do
                 done
                 for tool in "${TOOLS[@]}"; do
                         # shellcheck disable=SC2086
-                        MED[$tool $state $cache]=$(median ${T[$tool $state $cache]})
+                        MED[$tool $state $cache]=$(median ${T[$tool $state $cache]:-})
                 done
         done
 done
@@ -139,6 +149,30 @@ if [[ " ${TOOLS[*]} " = *" firstboot "* ]]; then
                         f=${MED[firstboot $state $cache]:-}
                         printf '  %-10s %-5s %9s s   %sx seinstall relabel\n' "$state" "$cache" "$f" \
                                 "$(ratio "$f" "${MED[seinstall $state $cache]:-}")"
+                done
+        done
+fi
+if [[ " ${TOOLS[*]} " = *" verify "* ]] && [[ " $STATES " = *" labeled "* ]]; then
+        echo
+        echo "checking the labeled tree without writing (verify must find nothing): median seconds"
+        printf '%-10s %-5s %9s %9s %9s | %9s %9s\n' state cache verify relabel newest-n \
+                n/verify relabel/verify
+        for cache in $CACHES; do
+                v=${MED[verify labeled $cache]:-}
+                printf '%-10s %-5s %9s %9s %9s | %8sx %13sx\n' labeled "$cache" "$v" \
+                        "${MED[seinstall labeled $cache]:-}" "${MED[newest-n labeled $cache]:-}" \
+                        "$(ratio "${MED[newest-n labeled $cache]:-}" "$v")" \
+                        "$(ratio "${MED[seinstall labeled $cache]:-}" "$v")"
+        done
+fi
+if [ -n "${BENCH_BASE:-}" ]; then
+        echo
+        echo "before/after: $BENCH_BASE (base) against $SEINSTALL: median seconds"
+        for state in $STATES; do
+                for cache in $CACHES; do
+                        printf '%-10s %-5s base %7s  seinstall %7s  base/seinstall %sx\n' "$state" "$cache" \
+                                "${MED[base $state $cache]:-}" "${MED[seinstall $state $cache]:-}" \
+                                "$(ratio "${MED[base $state $cache]:-}" "${MED[seinstall $state $cache]:-}")"
                 done
         done
 fi

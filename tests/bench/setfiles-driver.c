@@ -6,14 +6,15 @@
  * the same calls as policycoreutils/setfiles/setfiles.c and restore.c (upstream main, read
  * 2026-12-04) do for
  *
- *   setfiles [-A] -F -T N -r ROOT SPEC_FILE PATH...
+ *   setfiles [-A] [-n] -F -T N -r ROOT SPEC_FILE PATH...
  *
  * selabel_open(SELABEL_CTX_FILE) with VALIDATE=1 and PATH=SPEC_FILE (no DIGEST), the
  * validate callback canonicalising through the running kernel when SELinux is on (ENOENT when
  * it is off is not an error), selinux_restorecon_set_sehandle(),
  * selinux_restorecon_set_alt_rootpath(ROOT), then for each PATH (glob()bed as setfiles does)
  * selinux_restorecon_parallel(PATH, RECURSE | ADD_ASSOC | XDEV | SET_SPECFILE_CTX, N) — -A
- * drops ADD_ASSOC as setfiles 3.10's -A does; MASS_RELABEL when a PATH is "/".
+ * drops ADD_ASSOC as setfiles 3.10's -A does, -n adds NOCHANGE as setfiles -n does;
+ * MASS_RELABEL when a PATH is "/".
  *
  * A test tool, not project code.
  */
@@ -58,7 +59,7 @@ static int __attribute__((format(printf, 2, 3))) log_callback(int type, const ch
 
 static void usage(void)
 {
-        fprintf(stderr, "usage: setfiles-driver [-A] -F [-T N] -r ROOT SPEC_FILE PATH...\n");
+        fprintf(stderr, "usage: setfiles-driver [-A] [-n] -F [-T N] -r ROOT SPEC_FILE PATH...\n");
         exit(2);
 }
 
@@ -73,13 +74,16 @@ int main(int argc, char **argv)
         struct stat sb;
         int opt, errors = 0;
 
-        while ((opt = getopt(argc, argv, "AFT:r:")) > 0) {
+        while ((opt = getopt(argc, argv, "AFT:nr:")) > 0) {
                 switch (opt) {
                 case 'A':
                         flags &= ~SELINUX_RESTORECON_ADD_ASSOC;
                         break;
                 case 'F':
                         flags |= SELINUX_RESTORECON_SET_SPECFILE_CTX;
+                        break;
+                case 'n': /* setfiles -n: compare, change nothing */
+                        flags |= SELINUX_RESTORECON_NOCHANGE;
                         break;
                 case 'T':
                         nthreads = strtoull(optarg, NULL, 10);
