@@ -213,12 +213,16 @@ char *fb_denials_relabel_text(const struct fb_denials *d, int r,
                                  " %llu could not be relabeled; the first: %s.", errors),
                         errors, esc ? esc : "?");
         }
-        if (skipped > 0)
-                fprintf(
-                    f,
-                    ngettext(" %zu lies on a filesystem without per-file labels: not relabeled.",
-                             " %zu lie on filesystems without per-file labels: not relabeled.",
-                             skipped),
-                    skipped);
+        if (skipped > 0) {
+                /* the first one, and why the engine would not write there */
+                const char *mp = seinstall_relabel_result_get_skipped_mountpoint(rr, 0);
+                const char *reason = seinstall_relabel_result_get_skipped_reason(rr, 0);
+                _cleanup_free_ char *where = str_escape_display(mp ? mp : "?");
+                _cleanup_free_ char *why = str_escape_display(reason ? reason : "?");
+                fprintf(f,
+                        ngettext(" %zu left alone: %s: %s.", " %zu left alone; the first: %s: %s.",
+                                 skipped),
+                        skipped, where ? where : "?", why ? why : "?");
+        }
         return stream_done(f, &buf);
 }

@@ -175,6 +175,32 @@ for combo in "xterm C.UTF-8" "vt100 C"; do
         assert_eq "exit status, unreadable log" 0 "$RC"
 done
 
+# A listed file that is a bind mount of a file outside the target is left alone, and the
+# result says why: the relabel never writes outside the target's own mounts.
+t=$d/bind
+labeled_target "$t"
+mkdir -p "$d/outside"
+echo x >"$d/outside/victim"
+setfattr -n security.selinux -v "$ETC" "$d/outside/victim"
+: >"$t/var/lib/victim"
+if mount --bind "$d/outside/victim" "$t/var/lib/victim" 2>/dev/null; then
+        on_exit "umount '$t/var/lib/victim'"
+        n=0
+        denial /var/lib/victim "$ETC" >"$t.log"
+        FIRST_WINDOW="SELinux denials on this boot" start_screen xterm C.UTF-8 "$t" \
+                --avc-log "$t.log"
+        keys Enter
+        wait_screen "No file was relabeled. 1 left alone: /var/lib/victim:"
+        assert_eq "the file outside keeps its label" "$ETC" "$(label "$d/outside/victim")"
+        keys Enter
+        wait_screen "SELinux on this system"
+        keys F12
+        wait_exit
+        assert_contains "why, after the screen" "$OUT" "1 left alone: /var/lib/victim: not one of the"
+else
+        echo "note: no bind mount here; the bind-mounted file case was not run"
+fi
+
 # An untouched summary ends with the timeout like the choice: nothing relabeled, and the mode
 # chosen at install kept.
 t=$d/timeout
