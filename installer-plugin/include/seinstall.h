@@ -443,10 +443,10 @@ SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_verify_result_to_json(const struct seinstall_verify_result *r, char **ret_json);
 
 /* ===== policy, config, boot loader, profiles, install ===================================== */
-/* (owned by policy.c, config.c, bootcmd.c, profile.c, bootopts.c, install.c) */
+/* (owned by policy.c, config.c, cmdline-*.c, profile.c, bootopts.c, install.c) */
 
 /* ===== configure: SELinux config, kernel command line, relabel, first-boot mark ========== */
-/* (owned by config.c, kconfig.c, bootcmd.c, autorelabel.c, firstbootmark.c, apply.c,
+/* (owned by config.c, kconfig.c, cmdline-*.c, autorelabel.c, firstbootmark.c, apply.c,
  * status.c)
  *
  * Files seinstall writes in the target (all inside the root, replaced atomically):

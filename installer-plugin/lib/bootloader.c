@@ -2,7 +2,7 @@
 /*
  * bootloader.c — the boot loader forms of a target and their files: which exist (for
  * --bootloader auto), reading the command line they give the kernel, and writing the edits
- * bootcmd.c computes. GRUB's defaults are /etc/default/grub followed by the
+ * cmdline-files.c computes. GRUB's defaults are /etc/default/grub followed by the
  * /etc/default/grub.d/ *.cfg it sources; BLS entries live in /boot, /efi or /boot/efi.
  */
 #include <fcntl.h>

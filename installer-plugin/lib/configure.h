@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* configure.h — private calls of the configure stage (config.c, kconfig.c, bootcmd.c,
+/* configure.h — private calls of the configure stage (config.c, kconfig.c, bootloader.c,
  * autorelabel.c, firstbootmark.c, apply.c, status.c). Not installed. */
 #ifndef SEINSTALL_CONFIGURE_H
 #define SEINSTALL_CONFIGURE_H
 
+#include "cmdline.h"
 #include "seinstall-private.h"
 
 #define SI_CONFIG_PATH   "/etc/selinux/config"
@@ -48,50 +49,7 @@ bool si_lsm_list_selinux_first(const char *list);
 /* Read every /boot/config-* of the target: one case when they agree, UNKNOWN otherwise. */
 int si_kconfig_read(struct seinstall_ctx *ctx, struct si_kconfig *ret);
 
-/* ---- kernel command line (bootcmd.c) ----------------------------------------------------- */
-
-/* What a command line must say for @mode on a kernel of case @kcase. */
-struct si_cmdline_goal {
-        enum seinstall_mode mode;
-        enum seinstall_kernel_case kcase;
-};
-/* Remove and fix arguments of one part of a command line (@text, @len), given @all (every
- * part of the same command line joined) for context. Appends "removed X; " style notes to
- * @what. Returns 0 and the new text in *ret. */
-int si_cmdline_fix(const char *text, size_t len, const char *all,
-                   const struct si_cmdline_goal *goal, char **ret, struct sbuf *what);
-/* The arguments (space separated, "" when none) that @all lacks for @goal. */
-int si_cmdline_missing(const char *all, const struct si_cmdline_goal *goal, char **ret);
-/* Value of the last argument @name in @cmdline ("" without "="), quotes removed as the
- * kernel removes them, NULL when absent; arguments after a bare "--" (init's) do not count.
- * The result is allocated. */
-char *si_cmdline_get(const char *cmdline, const char *name);
-/* The last valid numeric value of @name= before any bare "--", as the kernel reads it
- * (kstrtoul base 0): 0, 1 for any non-zero number, -1 when absent or never a number. */
-int si_cmdline_get_num(const char *cmdline, const char *name);
-/* kstrtoul(@v, 0, ...) of the kernel: 0 and *ret, -EINVAL, -ERANGE. */
-int si_kernel_ulong(const char *v, size_t n, unsigned long *ret);
-/* The mode a kernel of @kcase boots in with @cmdline, given the config's @config_mode. */
-enum seinstall_mode si_cmdline_boot_mode(const char *cmdline, enum seinstall_kernel_case kcase,
-                                         bool bootparam, enum seinstall_mode config_mode);
-
-/* Edit the GRUB defaults text @old so the command line meets @goal. Returns 0 and the new text
- * (NULL when nothing changes) in *ret; -EBADMSG (with *ret_line set) for an assignment it cannot
- * edit safely. @add: arguments to append to the last GRUB_CMDLINE_LINUX (a new line when there
- * is none), or NULL. */
-int si_grub_edit(const char *old, size_t len, const struct si_cmdline_goal *goal, const char *all,
-                 const char *add, char **ret, unsigned *ret_line, struct sbuf *what);
-/* Whether a GRUB defaults text assigns GRUB_CMDLINE_LINUX. */
-bool si_grub_has_cmdline_linux(const char *text, size_t len);
-/* The GRUB_CMDLINE_LINUX and _DEFAULT values of a GRUB defaults text, joined by a space;
- * -EBADMSG with *ret_line (may be NULL) as si_grub_edit(). */
-int si_grub_cmdline(const char *text, size_t len, struct sbuf *out, unsigned *ret_line);
-/* The same for a BLS entry (its options lines) and /etc/kernel/cmdline. */
-int si_bls_edit(const char *old, size_t len, const struct si_cmdline_goal *goal, char **ret,
-                struct sbuf *what);
-int si_bls_cmdline(const char *text, size_t len, struct sbuf *out);
-int si_kernel_cmdline_edit(const char *old, size_t len, const struct si_cmdline_goal *goal,
-                           char **ret, struct sbuf *what);
+/* ---- boot loaders: which forms a target has, their files (bootloader.c) ---------------- */
 
 /* Edit every boot loader form @bl selects (AUTO: every one present). Each edited file is
  * reported through @report; @ret_found gets a bit (1 << SEINSTALL_BOOTLOADER_x) per form

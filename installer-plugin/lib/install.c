@@ -13,7 +13,7 @@
  *   relabel    relabel.c       the target's file_contexts (fcontext.c, compiled once) label
  *                              every mount the check found labelable; when that cannot run,
  *                              the target relabels at first boot and boots permissive until then
- *   configure  apply.c         config.c, bootcmd.c/bootloader.c, autorelabel.c and
+ *   configure  apply.c         config.c, cmdline-*.c/bootloader.c, autorelabel.c and
  *                              firstbootmark.c, in apply.c's safe order: the enabling config last
  *   label      install.c       the files the configure stage created get their labels
  *   verify     verify.c        every label checked against the file contexts (relabel's engine

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Fuzz Boot Loader Specification entries and /etc/kernel/cmdline (bootcmd.c) and the command
+/* Fuzz Boot Loader Specification entries and /etc/kernel/cmdline (cmdline-files.c) and the command
  * line readers: any text is edited for every mode and kernel case, the result meets the goal
  * (nothing missing) and editing it again changes nothing. */
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Fuzz the GRUB defaults editor (bootcmd.c): any text is either refused (-EBADMSG with a line
+/* Fuzz the GRUB defaults editor (cmdline-files.c): any text is either refused (-EBADMSG with a line
  * inside the file) or edited for every mode and kernel case; the edited text is accepted again
  * and editing it once more changes nothing, as a second `seinstall apply` must not. */
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Unit tests of bootcmd.c and kconfig.c: the arguments each mode needs on each kernel case,
+/* Unit tests of cmdline-*.c and kconfig.c: the arguments each mode needs on each kernel case,
  * and each boot loader form edited (added, removed, idempotent, others kept, quoting kept). */
 #include <check.h>
 
