@@ -284,89 +284,60 @@ static const char *probe_name(enum si_probe p)
         }
 }
 
-/* ,"key":"value" (or null) */
-static int json_kv(struct sbuf *b, const char *sep, const char *key, const char *value)
+/* The layout (line breaks where they were) is the one `check --json` always printed. */
+static void json_mount(struct json *j, const struct si_mount *m)
 {
-        int r = sbuf_printf(b, "%s\"%s\": ", sep, key);
-        return r < 0 ? r : sbuf_json_str(b, value);
-}
-
-static int json_mount(struct sbuf *b, const struct si_mount *m)
-{
-        int r;
-
-        r = json_kv(b, "\n  {", "mountpoint", m->mountpoint);
-        if (r >= 0)
-                r = json_kv(b, ", ", "source", m->source);
-        if (r >= 0)
-                r = json_kv(b, ", ", "fstype", m->fstype);
-        if (r >= 0)
-                r = json_kv(b, ",\n   ", "labeling", seinstall_labeling_to_string(m->labeling));
-        if (r >= 0)
-                r = json_kv(b, ", ", "label", m->label);
-        if (r >= 0)
-                r = json_kv(b, ", ", "verdict", seinstall_verdict_to_string(m->verdict));
-        if (r >= 0)
-                r = json_kv(b, ",\n   ", "reason", m->reason);
-        if (r >= 0)
-                r = json_kv(b, ",\n   ", "fix", m->fix);
-        if (r >= 0)
-                r = json_kv(b, ",\n   ", "options", m->options);
-        if (r >= 0)
-                r = json_kv(b, ", ", "probe", probe_name(m->probe));
-        if (r >= 0)
-                r = m->line ? sbuf_printf(b, ", \"plan_line\": %u", m->line)
-                            : sbuf_puts(b, ", \"plan_line\": null");
-        if (r >= 0)
-                r = sbuf_puts(b, "}");
-        return r;
+        json_break(j, "  ");
+        json_object_begin(j);
+        json_kv_string(j, "mountpoint", m->mountpoint);
+        json_kv_string(j, "source", m->source);
+        json_kv_string(j, "fstype", m->fstype);
+        json_break(j, "   ");
+        json_kv_string(j, "labeling", seinstall_labeling_to_string(m->labeling));
+        json_kv_string(j, "label", m->label);
+        json_kv_string(j, "verdict", seinstall_verdict_to_string(m->verdict));
+        json_break(j, "   ");
+        json_kv_string(j, "reason", m->reason);
+        json_break(j, "   ");
+        json_kv_string(j, "fix", m->fix);
+        json_break(j, "   ");
+        json_kv_string(j, "options", m->options);
+        json_kv_string(j, "probe", probe_name(m->probe));
+        json_key(j, "plan_line");
+        if (m->line)
+                json_uint(j, m->line);
+        else
+                json_null(j);
+        json_object_end(j);
 }
 
 SEINSTALL_EXPORT int seinstall_check_to_json(const struct seinstall_check *c, char **ret)
 {
-        struct sbuf b = {0};
-        int r;
+        struct json j = {0};
 
         if (!c || !ret)
                 return -EINVAL;
-        r = json_kv(&b, "{", "mode", seinstall_mode_to_string(c->mode));
-        if (r >= 0)
-                r = json_kv(&b, ", ", "mode_source", seinstall_source_to_string(c->mode_source));
-        if (r >= 0)
-                r = json_kv(&b, ", ", "policy", c->policy);
-        if (r >= 0)
-                r = json_kv(&b, ", ", "policy_source",
-                            seinstall_source_to_string(c->policy_source));
-        if (r >= 0)
-                r = json_kv(&b, ",\n ", "verdict", seinstall_verdict_to_string(c->verdict));
-        if (r >= 0)
-                r = json_kv(&b, ", ", "requested_mode",
-                            seinstall_mode_to_string(c->requested_mode));
-        if (r >= 0)
-                r = sbuf_printf(&b, ", \"mode_lowered\": %s", c->mode_lowered ? "true" : "false");
-        if (r >= 0)
-                r = json_kv(&b, ",\n ", "policy_type_source",
-                            seinstall_source_to_string(c->policy_type_source));
-        if (r >= 0)
-                r = json_kv(&b, ", ", "policy_file", c->policy_file);
-        if (r >= 0)
-                r = json_kv(&b, ", ", "root", c->root);
-        if (r >= 0)
-                r = json_kv(&b, ", ", "plan", c->plan);
-        if (r >= 0)
-                r = sbuf_puts(&b, ",\n \"mounts\": [");
-        for (size_t i = 0; r >= 0 && i < c->mounts.n; i++) {
-                if (i > 0)
-                        r = sbuf_puts(&b, ",");
-                if (r >= 0)
-                        r = json_mount(&b, &c->mounts.v[i]);
-        }
-        if (r >= 0)
-                r = sbuf_puts(&b, "]}\n");
-        if (r < 0) {
-                sbuf_free(&b);
-                return r;
-        }
-        *ret = sbuf_steal(&b);
-        return *ret ? 0 : -ENOMEM;
+        json_object_begin(&j);
+        json_kv_string(&j, "mode", seinstall_mode_to_string(c->mode));
+        json_kv_string(&j, "mode_source", seinstall_source_to_string(c->mode_source));
+        json_kv_string(&j, "policy", c->policy);
+        json_kv_string(&j, "policy_source", seinstall_source_to_string(c->policy_source));
+        json_break(&j, " ");
+        json_kv_string(&j, "verdict", seinstall_verdict_to_string(c->verdict));
+        json_kv_string(&j, "requested_mode", seinstall_mode_to_string(c->requested_mode));
+        json_kv_bool(&j, "mode_lowered", c->mode_lowered);
+        json_break(&j, " ");
+        json_kv_string(&j, "policy_type_source", seinstall_source_to_string(c->policy_type_source));
+        json_kv_string(&j, "policy_file", c->policy_file);
+        json_kv_string(&j, "root", c->root);
+        json_kv_string(&j, "plan", c->plan);
+        json_break(&j, " ");
+        json_key(&j, "mounts");
+        json_array_begin(&j);
+        for (size_t i = 0; i < c->mounts.n; i++)
+                json_mount(&j, &c->mounts.v[i]);
+        json_array_end(&j);
+        json_object_end(&j);
+        json_break(&j, "");
+        return json_steal(&j, ret);
 }

@@ -146,71 +146,67 @@ const char *seinstall_relabel_result_get_verified_expected(const struct seinstal
 
 int seinstall_relabel_result_to_json(const struct seinstall_relabel_result *r, char **ret_json)
 {
-        struct sbuf b = {0};
-        int ok = 0;
+        struct json j = {0};
 
         if (!r)
                 return -EINVAL;
-        ok |= sbuf_puts(&b, "{\"root\": ");
-        ok |= sbuf_json_str(&b, r->root);
-        ok |= sbuf_puts(&b, ", \"policy\": ");
-        ok |= sbuf_json_str(&b, r->policy);
-        ok |= sbuf_puts(&b, ", \"file_contexts\": ");
-        ok |= sbuf_json_str(&b, r->file_contexts);
-        ok |= sbuf_printf(&b,
-                          ", \"dry_run\": %s, \"threads\": %u, \"seconds\": %.3f, "
-                          "\"entries\": %llu, \"changed\": %llu, \"unchanged\": %llu, "
-                          "\"no_context\": %llu, \"errors\": %llu, \"skipped_mounts\": [",
-                          r->dry_run ? "true" : "false", r->threads, r->seconds,
-                          r->counts[SEINSTALL_RELABEL_SEEN], r->counts[SEINSTALL_RELABEL_CHANGED],
-                          r->counts[SEINSTALL_RELABEL_UNCHANGED],
-                          r->counts[SEINSTALL_RELABEL_NO_CONTEXT],
-                          r->counts[SEINSTALL_RELABEL_ERRORS]);
+        json_object_begin(&j);
+        json_kv_string(&j, "root", r->root);
+        json_kv_string(&j, "policy", r->policy);
+        json_kv_string(&j, "file_contexts", r->file_contexts);
+        json_kv_bool(&j, "dry_run", r->dry_run);
+        json_kv_uint(&j, "threads", r->threads);
+        json_kv_fixed(&j, "seconds", r->seconds, 3);
+        json_kv_uint(&j, "entries", r->counts[SEINSTALL_RELABEL_SEEN]);
+        json_kv_uint(&j, "changed", r->counts[SEINSTALL_RELABEL_CHANGED]);
+        json_kv_uint(&j, "unchanged", r->counts[SEINSTALL_RELABEL_UNCHANGED]);
+        json_kv_uint(&j, "no_context", r->counts[SEINSTALL_RELABEL_NO_CONTEXT]);
+        json_kv_uint(&j, "errors", r->counts[SEINSTALL_RELABEL_ERRORS]);
+        json_key(&j, "skipped_mounts");
+        json_array_begin(&j);
         for (size_t i = 0; i < r->nskipped; i++) {
-                ok |= sbuf_puts(&b, i ? ", {\"mountpoint\": " : "{\"mountpoint\": ");
-                ok |= sbuf_json_str(&b, r->skipped[i].path);
-                ok |= sbuf_puts(&b, ", \"fstype\": ");
-                ok |= sbuf_json_str(&b, r->skipped[i].fstype);
-                ok |= sbuf_puts(&b, ", \"reason\": ");
-                ok |= sbuf_json_str(&b, r->skipped[i].reason);
-                ok |= sbuf_puts(&b, "}");
+                json_object_begin(&j);
+                json_kv_string(&j, "mountpoint", r->skipped[i].path);
+                json_kv_string(&j, "fstype", r->skipped[i].fstype);
+                json_kv_string(&j, "reason", r->skipped[i].reason);
+                json_object_end(&j);
         }
-        ok |= sbuf_puts(&b, "], \"error_messages\": [");
-        for (size_t i = 0; i < r->nerrors; i++) {
-                ok |= sbuf_puts(&b, i ? ", " : "");
-                ok |= sbuf_json_str(&b, r->errors[i]);
-        }
-        ok |= sbuf_puts(&b, "], \"verified\": [");
+        json_array_end(&j);
+        json_key(&j, "error_messages");
+        json_array_begin(&j);
+        for (size_t i = 0; i < r->nerrors; i++)
+                json_string(&j, r->errors[i]);
+        json_array_end(&j);
+        json_key(&j, "verified");
+        json_array_begin(&j);
         for (size_t i = 0; i < r->nverified; i++) {
                 const struct verified *v = &r->verified[i];
-                ok |= sbuf_puts(&b, i ? ", {\"path\": " : "{\"path\": ");
-                ok |= sbuf_json_str(&b, v->path);
-                ok |= sbuf_puts(&b, ", \"label\": ");
-                ok |= sbuf_json_str(&b, v->actual);
-                ok |= sbuf_puts(&b, ", \"expected\": ");
-                ok |= sbuf_json_str(&b, v->expected);
-                ok |= sbuf_printf(&b, ", \"ok\": %s}",
-                                  streq_ptr(v->actual, v->expected) ? "true" : "false");
+
+                json_object_begin(&j);
+                json_kv_string(&j, "path", v->path);
+                json_kv_string(&j, "label", v->actual);
+                json_kv_string(&j, "expected", v->expected);
+                json_kv_bool(&j, "ok", streq_ptr(v->actual, v->expected));
+                json_object_end(&j);
         }
-        ok |= sbuf_puts(&b, "], \"under_mounts\": ");
+        json_array_end(&j);
+        json_key(&j, "under_mounts");
         if (r->under_mounts) {
-                ok |= sbuf_printf(&b, "{\"entries\": %llu, \"changed\": %llu, \"mountpoints\": [",
-                                  r->under_seen, r->under_changed);
-                for (size_t i = 0; i < r->n_under_points; i++) {
-                        ok |= sbuf_puts(&b, i ? ", " : "");
-                        ok |= sbuf_json_str(&b, r->under_points[i]);
-                }
-                ok |= sbuf_puts(&b, "]}");
+                json_object_begin(&j);
+                json_kv_uint(&j, "entries", r->under_seen);
+                json_kv_uint(&j, "changed", r->under_changed);
+                json_key(&j, "mountpoints");
+                json_array_begin(&j);
+                for (size_t i = 0; i < r->n_under_points; i++)
+                        json_string(&j, r->under_points[i]);
+                json_array_end(&j);
+                json_object_end(&j);
         } else {
-                ok |= sbuf_puts(&b, "null");
+                json_null(&j);
         }
-        ok |= sbuf_printf(&b, ", \"ok\": %s}", r->status == 0 ? "true" : "false");
-        if (ok < 0) {
-                sbuf_free(&b);
-                return -ENOMEM;
-        }
-        *ret_json = sbuf_steal(&b);
-        return 0;
+        json_kv_bool(&j, "ok", r->status == 0);
+        json_object_end(&j);
+        return json_steal(&j, ret_json);
 }
 
 int si_relabel_result_new(const char *root, const char *policy, const char *file_contexts,

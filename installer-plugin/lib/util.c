@@ -318,10 +318,18 @@ static void json_put(struct json *j, const char *s, bool value)
         if (j->r < 0)
                 return;
         if (j->comma)
-                j->r = sbuf_puts(&j->b, ", ");
+                j->r = sbuf_puts(&j->b, j->brk ? "," : ", ");
+        if (j->r >= 0 && j->brk)
+                j->r = sbuf_printf(&j->b, "\n%s", j->brk);
+        j->brk = NULL;
         if (j->r >= 0)
                 j->r = sbuf_puts(&j->b, s);
         j->comma = value;
+}
+
+void json_break(struct json *j, const char *indent)
+{
+        j->brk = indent;
 }
 
 void json_object_begin(struct json *j)
@@ -388,6 +396,14 @@ void json_null(struct json *j)
         json_put(j, "null", true);
 }
 
+void json_fixed(struct json *j, double v, int decimals)
+{
+        char buf[64];
+
+        snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+        json_put(j, buf, true);
+}
+
 void json_raw(struct json *j, const char *value)
 {
         json_put(j, value ? value : "null", true);
@@ -411,10 +427,19 @@ void json_kv_uint(struct json *j, const char *key, unsigned long long v)
         json_uint(j, v);
 }
 
+void json_kv_fixed(struct json *j, const char *key, double v, int decimals)
+{
+        json_key(j, key);
+        json_fixed(j, v, decimals);
+}
+
 int json_steal(struct json *j, char **ret)
 {
         char *s;
 
+        if (j->r >= 0 && j->brk)
+                j->r = sbuf_puts(&j->b, "\n");
+        j->brk = NULL;
         if (j->r < 0) {
                 int r = j->r;
                 json_done(j);
@@ -433,6 +458,7 @@ void json_done(struct json *j)
         sbuf_free(&j->b);
         j->r = 0;
         j->comma = false;
+        j->brk = NULL;
 }
 
 /* ---- printing names to people ------------------------------------------------------------- */

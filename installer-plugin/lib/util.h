@@ -120,8 +120,9 @@ void sbuf_free(struct sbuf *b);
  * at json_steal(). Zero-initialise. Output style: {"key": value, "list": [1, 2]}. */
 struct json {
         struct sbuf b;
-        int r;      /* first error, negative errno */
-        bool comma; /* the next member or element needs a ", " first */
+        int r;           /* first error, negative errno */
+        bool comma;      /* the next member or element needs a ", " first */
+        const char *brk; /* json_break()'s indent, NULL when none is pending */
 };
 
 void json_object_begin(struct json *j);
@@ -135,12 +136,19 @@ void json_bool(struct json *j, bool v);
 void json_uint(struct json *j, unsigned long long v);
 void json_int(struct json *j, long long v);
 void json_null(struct json *j);
+/* A number with @decimals digits after the point ("%.*f"). */
+void json_fixed(struct json *j, double v, int decimals);
+/* Start the next member, element or closing bracket on a new line indented by @indent (its
+ * comma stays at the end of the line before); pending at json_steal(), it ends the document
+ * with a newline. Layout only: the parsed document is the same. */
+void json_break(struct json *j, const char *indent);
 /* A complete JSON value made elsewhere (a library's *_to_json()), NULL: null. */
 void json_raw(struct json *j, const char *value);
 /* Key and value in one call. */
 void json_kv_string(struct json *j, const char *key, const char *s);
 void json_kv_bool(struct json *j, const char *key, bool v);
 void json_kv_uint(struct json *j, const char *key, unsigned long long v);
+void json_kv_fixed(struct json *j, const char *key, double v, int decimals);
 /* The document (the writer is emptied), or the first error. */
 int json_steal(struct json *j, char **ret);
 void json_done(struct json *j);

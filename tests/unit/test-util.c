@@ -95,6 +95,31 @@ START_TEST(test_json_writer)
 }
 END_TEST
 
+/* json_break() moves the separator's blank to a new line and indent; pending at the end it ends
+ * the document with a newline. json_fixed() prints a fixed number of decimals. */
+START_TEST(test_json_layout)
+{
+        _cleanup_free_ char *doc = NULL;
+        struct json j = {0};
+
+        json_object_begin(&j);
+        json_kv_fixed(&j, "s", 1.23456, 3);
+        json_break(&j, " ");
+        json_key(&j, "l");
+        json_array_begin(&j);
+        json_break(&j, "  ");
+        json_fixed(&j, 2.0, 1);
+        json_break(&j, "  ");
+        json_object_begin(&j);
+        json_object_end(&j);
+        json_array_end(&j);
+        json_object_end(&j);
+        json_break(&j, "");
+        ck_assert_int_eq(json_steal(&j, &doc), 0);
+        ck_assert_str_eq(doc, "{\"s\": 1.235,\n \"l\": [\n  2.0,\n  {}]}\n");
+}
+END_TEST
+
 START_TEST(test_escape_display)
 {
         _cleanup_free_ char *a = str_escape_display("/h\xc3\xa9\x1b[31m\nseinstall: x\t\xff\r");
@@ -234,6 +259,7 @@ int main(void)
         tcase_add_test(tc, test_lines);
         tcase_add_test(tc, test_json_escape);
         tcase_add_test(tc, test_json_writer);
+        tcase_add_test(tc, test_json_layout);
         tcase_add_test(tc, test_escape_display);
         tcase_add_test(tc, test_exit_status);
         tcase_add_test(tc, test_write_atomic_stays_inside);

@@ -1,0 +1,53 @@
+#!/bin/bash
+# `seinstall relabel --json` with a file whose name holds UTF-8, a control character, a quote, a
+# backslash and a byte that is not UTF-8, given a context the policy does not define so that the
+# name lands in the document's error_messages: the document parses with Python's json, the name
+# comes back byte for byte (surrogateescape), and the text carries the escaping seinstall(8)
+# documents: valid UTF-8 as it is, '"' and '\' backslashed, ESC as \u001b, the byte 0xff as
+# \udcff.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../install-lib.sh"
+command -v python3 >/dev/null || skip "python3 is needed to parse the JSON"
+
+d=$(scratch_dir)
+T=$d/root
+make_target "$T"
+# café, a quote, a backslash, ESC [31m, a tab, a lone 0xff
+N=$'caf\xc3\xa9 "q\\" \x1b[31m\t\xff'
+mkdir -p "$T/srv"
+: >"$T/srv/$N"
+FC=$d/file_contexts
+cp "$T/etc/selinux/default/contexts/files/file_contexts" "$FC" || fail "no file_contexts in $T"
+echo '/srv/.* system_u:object_r:seinstall_no_such_t:s0' >>"$FC"
+
+OUT=$("$SEINSTALL" relabel --root "$T" --file-contexts "$FC" --dry-run --no-progress --json 2>"$d/err") &&
+        rc=0 || rc=$?
+[ "$rc" = 3 ] || fail "relabel with an undefined context: exit $rc, expected 3: $OUT $(cat "$d/err")"
+printf '%s' "$OUT" >"$d/doc.json"
+
+python3 - "$d/doc.json" "/srv/$N" <<'PY' || fail "JSON: $OUT"
+import json, os, sys
+raw = open(sys.argv[1], "rb").read()
+name = os.fsencode(sys.argv[2])
+d = json.loads(raw.decode("utf-8"))
+B = lambda s: s.encode("utf-8", "surrogateescape")
+msgs = d["relabel"]["error_messages"]
+assert d["relabel"]["errors"] == 1 and len(msgs) == 1, msgs
+assert B(msgs[0]).startswith(name + b": "), (B(msgs[0]), name)
+assert name in B(d["error"]["message"]), d["error"]["message"]
+# the documented escaping, as text
+want = b'/srv/caf\xc3\xa9 \\"q\\\\\\" \\u001b[31m\\t\\udcff'
+assert want in raw, raw
+assert b"\\u00c3" not in raw and b"\x1b" not in raw and b"\xff" not in raw, raw
+PY
+echo "ok: relabel --json parses and gives the name back byte for byte, escaped as documented"
+
+# the same name in verify --json (verify shares relabel's result document)
+OUT=$("$SEINSTALL" verify --root "$T" --json 2>"$d/err") && rc=0 || rc=$?
+case $rc in
+0 | 1 | 3) ;;
+*) fail "verify: exit $rc: $OUT $(cat "$d/err")" ;;
+esac
+python3 -c 'import json, sys; json.loads(sys.stdin.buffer.read().decode("utf-8"))' <<<"$OUT" ||
+        fail "verify --json does not parse: $OUT"
+echo "ok: verify --json parses with that name in the tree"
