@@ -13,7 +13,7 @@
 #include <fcntl.h>
 #include <sys/wait.h>
 
-#include "configure.h"
+#include "cmdline.h"
 
 struct change {
         char *file;

@@ -7,7 +7,7 @@
  */
 #include <fcntl.h>
 
-#include "configure.h"
+#include "seinstall-private.h"
 
 #define AUTORELABEL    "/.autorelabel"
 #define AUTORELABEL_RO "/etc/selinux/.autorelabel"

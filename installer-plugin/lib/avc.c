@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <signal.h>
 
-#include "configure.h"
 #include "fcontext.h"
 #include "seinstall-private.h"
 

@@ -7,7 +7,7 @@
  */
 #include <fcntl.h>
 
-#include "configure.h"
+#include "cmdline.h"
 
 static const char *const bls_dirs[] = {"/boot/loader/entries", "/efi/loader/entries",
                                        "/boot/efi/loader/entries"};

@@ -17,7 +17,7 @@
  */
 #include <ctype.h>
 
-#include "configure.h"
+#include "seinstall-private.h"
 #include "kslex.h"
 
 #define CMDLINE_MAX (256 * 1024)

@@ -6,7 +6,7 @@
  * on the mode, policy type and policy it already has; seinstall_check_run() is `seinstall
  * check`: it reads the config, decides (settings.c) and loads the policy itself first.
  */
-#include "configure.h"
+#include "seinstall-private.h"
 
 struct seinstall_check {
         int refcount;

@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 #include "cmdline.h"
-#include "configure.h"
 
 /* Next argument of [*pos, end) as the kernel's next_arg() splits them: blanks end it, except
  * inside double quotes, which any '"' toggles. false at the end. */

@@ -6,7 +6,7 @@
  */
 #include <fcntl.h>
 
-#include "configure.h"
+#include "seinstall-private.h"
 
 void si_config_done(struct si_config *c)
 {

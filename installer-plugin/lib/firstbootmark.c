@@ -6,7 +6,7 @@
  * A trial install writes mode=trial: the mode is then decided by seinstall-trial.service, and
  * a screen left untouched must not choose one (readers that know no "trial" see no mode).
  */
-#include "configure.h"
+#include "seinstall-private.h"
 
 int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *ret)
 {

@@ -26,7 +26,7 @@
 #include <sys/stat.h>
 #include <sys/xattr.h>
 
-#include "configure.h"
+#include "seinstall-private.h"
 #include "fcontext.h"
 
 struct seinstall_install_result {

@@ -4,7 +4,9 @@
  * /boot/config-*: SELinux the default LSM (off needs selinux=0), built in but opt-in (on needs
  * security=selinux or selinux in lsm=), not built, or unknown (no config, or kernels disagree).
  */
-#include "configure.h"
+#include "seinstall-private.h"
+
+#define SI_KCONFIG_MAX (8 * 1024 * 1024) /* a kernel config is a few hundred KiB */
 
 void si_kconfig_done(struct si_kconfig *k)
 {

@@ -20,7 +20,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "configure.h"
+#include "seinstall-private.h"
 
 bool si_policy_built(struct seinstall_ctx *ctx, const char *type)
 {

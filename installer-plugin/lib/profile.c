@@ -13,7 +13,7 @@
  * %certificate); their header options are not (seinstall.ks(5)). Every value is
  * fed into the settings as source "profile" with the file and line that decided it.
  */
-#include "configure.h"
+#include "seinstall-private.h"
 #include "kslex.h"
 
 struct origin {

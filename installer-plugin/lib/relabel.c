@@ -14,7 +14,7 @@
 #include <sys/syscall.h>
 #include <sys/xattr.h>
 
-#include "configure.h"
+#include "seinstall-private.h"
 #include "fcontext.h"
 #include "relabel.h"
 #include "walk.h"

@@ -3,7 +3,7 @@
  * Precedence is enforced here, in one place: boot > profile > target > default. The loaders
  * (profile.c, bootopts.c, config.c) only call the setters. The install's first stage, "plan"
  * (si_settings_decide), ends here too: the settings over the target's config. */
-#include "configure.h"
+#include "seinstall-private.h"
 
 /* Which line of which file decided a setting (profile and boot options say; the target's
  * config and the defaults leave it empty). */

@@ -7,7 +7,7 @@
  */
 #include <fcntl.h>
 
-#include "configure.h"
+#include "cmdline.h"
 
 struct seinstall_status {
         char *root; /* the target, as given to seinstall_new() */

@@ -12,7 +12,7 @@
 #include <selinux/selinux.h>
 #include <time.h>
 
-#include "configure.h"
+#include "seinstall-private.h"
 
 #define TRIAL_STATE_MAX (64 * 1024)
 #define TRIAL_PATHS_MAX 100

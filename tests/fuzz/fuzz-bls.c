@@ -4,7 +4,7 @@
  * (nothing missing) and editing it again changes nothing. */
 #include <stdint.h>
 
-#include "configure.h"
+#include "cmdline.h"
 #include "fuzz-text.h"
 
 typedef int (*edit_fn)(const char *old, size_t len, const struct si_cmdline_goal *goal, char **ret,

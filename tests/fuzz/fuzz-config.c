@@ -4,7 +4,7 @@
  * rendering that again changes nothing (a second apply writes nothing). */
 #include <stdint.h>
 
-#include "configure.h"
+#include "seinstall-private.h"
 
 static const enum seinstall_mode modes[] = {SEINSTALL_MODE_ENFORCING, SEINSTALL_MODE_PERMISSIVE,
                                             SEINSTALL_MODE_DISABLED};

@@ -4,7 +4,7 @@
  * and editing it once more changes nothing, as a second `seinstall apply` must not. */
 #include <stdint.h>
 
-#include "configure.h"
+#include "cmdline.h"
 #include "fuzz-text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

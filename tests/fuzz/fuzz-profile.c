@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "configure.h"
+#include "seinstall-private.h"
 
 static const struct {
         const char *name, *text;

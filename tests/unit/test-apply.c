@@ -7,7 +7,7 @@
 #include <ftw.h>
 #include <sys/stat.h>
 
-#include "configure.h"
+#include "seinstall-private.h"
 #include "testutil.h"
 
 static char *root;

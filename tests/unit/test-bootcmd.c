@@ -3,7 +3,7 @@
  * and each boot loader form edited (added, removed, idempotent, others kept, quoting kept). */
 #include <check.h>
 
-#include "configure.h"
+#include "cmdline.h"
 #include "testutil.h"
 
 static const struct si_cmdline_goal enf_optin = {SEINSTALL_MODE_ENFORCING,

@@ -4,7 +4,7 @@
 #include <check.h>
 #include <sys/stat.h>
 
-#include "configure.h"
+#include "seinstall-private.h"
 #include "testutil.h"
 
 static char *render(const char *old, enum seinstall_mode mode, const char *type)

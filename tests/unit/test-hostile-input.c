@@ -4,7 +4,7 @@
  * accepts, quoted arguments; an empty root; policy types holding newlines, escapes, blanks. */
 #include <check.h>
 
-#include "configure.h"
+#include "cmdline.h"
 #include "testutil.h"
 
 static const struct si_cmdline_goal enf_optin = {SEINSTALL_MODE_ENFORCING,

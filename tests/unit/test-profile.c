@@ -9,7 +9,7 @@
 #include <check.h>
 #include <sys/stat.h>
 
-#include "configure.h"
+#include "seinstall-private.h"
 #include "testutil.h"
 
 static struct seinstall_ctx *ctx;

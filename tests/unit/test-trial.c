@@ -7,7 +7,7 @@
 #include <check.h>
 #include <sys/stat.h>
 
-#include "configure.h"
+#include "seinstall-private.h"
 #include "testutil.h"
 
 DEFINE_CLEANUP_FUNC(struct seinstall_trial *, seinstall_trial_free)
