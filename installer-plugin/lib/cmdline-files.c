@@ -58,32 +58,29 @@ static int edit_parts(const char *text, size_t len, const struct part *parts, si
                         r = -ENOMEM;
                 if (r < 0)
                         break;
-                if (i == add_to && add && *add &&
-                    si_cmdline_find_dashes(fixed, strlen(fixed)) != SIZE_MAX) {
-                        size_t off = si_cmdline_find_dashes(fixed, strlen(fixed));
+                if (i == add_to && add && *add) {
+                        size_t keep = strlen(fixed), off = si_cmdline_find_dashes(fixed, keep);
                         _cleanup_free_ char *joined = NULL;
+                        int k;
 
-                        /* "a -- b" + X is "a X -- b": after "--" it would go to init. */
-                        if (asprintf(&joined, "%.*s%s %s", (int) off, fixed, add, fixed + off) <
-                            0) {
-                                r = -ENOMEM;
-                                break;
+                        if (off != SIZE_MAX) {
+                                /* "a -- b" + X is "a X -- b": after "--" it would go to init. */
+                                k = asprintf(&joined, "%.*s%s %s", (int) off, fixed, add,
+                                             fixed + off);
+                        } else {
+                                /* An empty part right after its keyword (a BLS "options" line
+                                 * with no value) needs a blank before what is added, or
+                                 * "optionsselinux=0". */
+                                bool glued = p->start > 0 &&
+                                             !si_cmdline_blank(text[p->start - 1]) &&
+                                             !strchr("\"'=", text[p->start - 1]);
+                                while (keep > 0 && si_cmdline_blank(fixed[keep - 1]))
+                                        keep--;
+                                k = asprintf(&joined, "%.*s%s%s%s", (int) keep, fixed,
+                                             keep || glued ? " " : "", add, fixed + keep);
                         }
-                        free(fixed);
-                        fixed = TAKE_PTR(joined);
-                        r = si_cmdline_note(what, "added %.*s%s", add, strlen(add), NULL);
-                        quote_now = p->quote == 0 && strpbrk(fixed, " \t");
-                } else if (i == add_to && add && *add) {
-                        size_t fl = strlen(fixed), keep = fl;
-                        _cleanup_free_ char *joined = NULL;
-                        /* An empty part right after its keyword (a BLS "options" line with no
-                         * value) needs a blank before what is added, or "optionsselinux=0". */
-                        bool glued = p->start > 0 && !si_cmdline_blank(text[p->start - 1]) &&
-                                     !strchr("\"'=", text[p->start - 1]);
-                        while (keep > 0 && si_cmdline_blank(fixed[keep - 1]))
-                                keep--;
-                        if (asprintf(&joined, "%.*s%s%s%s", (int) keep, fixed,
-                                     keep || glued ? " " : "", add, fixed + keep) < 0) {
+                        if (k < 0) {
+                                joined = NULL;
                                 r = -ENOMEM;
                                 break;
                         }
