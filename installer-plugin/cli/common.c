@@ -139,13 +139,10 @@ int cli_error(int r, const char *fmt, ...)
 {
         _cleanup_free_ char *msg = NULL;
         va_list ap;
-        int n;
 
         va_start(ap, fmt);
-        n = vasprintf(&msg, fmt, ap);
+        msg = str_vprintf(fmt, ap);
         va_end(ap);
-        if (n < 0)
-                msg = NULL;
         return report("seinstall", msg ? msg : strerror(-r), r, cli_exit_status(r), NULL, NULL);
 }
 
@@ -153,13 +150,10 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
         _cleanup_free_ char *msg = NULL, *prefix = NULL;
         va_list ap;
-        int n;
 
         va_start(ap, fmt);
-        n = vasprintf(&msg, fmt, ap);
+        msg = str_vprintf(fmt, ap);
         va_end(ap);
-        if (n < 0)
-                msg = NULL;
         if (asprintf(&prefix, "seinstall %s", cmd) < 0)
                 prefix = NULL;
         report(prefix ? prefix : "seinstall", msg ? msg : "bad usage", 0, EXIT_USAGE, NULL, NULL);

@@ -74,15 +74,14 @@ static int add_todo(struct seinstall_apply_result *res, const char *fmt, ...)
 {
         char **t = realloc(res->todo, (res->n_todo + 1) * sizeof(*t));
         va_list ap;
-        int n;
 
         if (!t)
                 return -ENOMEM;
         res->todo = t;
         va_start(ap, fmt);
-        n = vasprintf(&t[res->n_todo], fmt, ap);
+        t[res->n_todo] = str_vprintf(fmt, ap);
         va_end(ap);
-        if (n < 0)
+        if (!t[res->n_todo])
                 return -ENOMEM;
         res->n_todo++;
         return 0;

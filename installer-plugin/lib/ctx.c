@@ -109,8 +109,7 @@ void si_log(struct seinstall_ctx *ctx, int priority, const char *fmt, ...)
         if (!ctx || !ctx->log_fn || priority > ctx->log_priority)
                 return;
         va_start(ap, fmt);
-        if (vasprintf(&msg, fmt, ap) < 0)
-                msg = NULL;
+        msg = str_vprintf(fmt, ap);
         va_end(ap);
         if (msg)
                 log_va(ctx, priority, msg);
@@ -124,8 +123,7 @@ int si_error(struct seinstall_ctx *ctx, int err, const char *fmt, ...)
         if (!ctx)
                 return err;
         va_start(ap, fmt);
-        if (vasprintf(&msg, fmt, ap) < 0)
-                msg = NULL;
+        msg = str_vprintf(fmt, ap);
         va_end(ap);
         free(ctx->last_error);
         ctx->last_error = msg;

@@ -255,12 +255,11 @@ static void child_log(void *varg, semanage_handle_t *sh, const char *fmt, ...)
 {
         _cleanup_free_ char *msg = NULL;
         va_list ap;
-        int n;
 
         va_start(ap, fmt);
-        n = vasprintf(&msg, fmt, ap);
+        msg = str_vprintf(fmt, ap);
         va_end(ap);
-        if (n < 0)
+        if (!msg)
                 return;
         for (char *p = msg; *p; p++)
                 if ((unsigned char) *p < 0x20 || *p == 0x7f)

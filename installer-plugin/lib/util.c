@@ -32,20 +32,22 @@ int sbuf_puts(struct sbuf *b, const char *s)
         return sbuf_append(b, s, strlen(s));
 }
 
+char *str_vprintf(const char *fmt, va_list ap)
+{
+        char *s;
+
+        return vasprintf(&s, fmt, ap) < 0 ? NULL : s;
+}
+
 int sbuf_printf(struct sbuf *b, const char *fmt, ...)
 {
         _cleanup_free_ char *s = NULL;
         va_list ap;
-        int n;
 
         va_start(ap, fmt);
-        n = vasprintf(&s, fmt, ap);
+        s = str_vprintf(fmt, ap);
         va_end(ap);
-        if (n < 0) {
-                s = NULL;
-                return -ENOMEM;
-        }
-        return sbuf_append(b, s, (size_t) n);
+        return s ? sbuf_puts(b, s) : -ENOMEM;
 }
 
 /* Length of the valid UTF-8 sequence at @s (at most @n bytes), or 0 if it is not one. */

@@ -86,6 +86,9 @@ static inline const char *startswith(const char *s, const char *prefix)
         return strncmp(s, prefix, n) == 0 ? s + n : NULL;
 }
 
+/* A new string formatted as vasprintf() does, or NULL when out of memory. */
+char *str_vprintf(const char *fmt, va_list ap) _printf_(1, 0);
+
 /* ---- string lists ----------------------------------------------------------------------- */
 
 /* Free the first @n strings of @v and @v itself (NULL is fine). */
