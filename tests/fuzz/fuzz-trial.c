@@ -4,7 +4,7 @@
  * same state, counts and files, and rendering that again changes nothing. */
 #include <stdint.h>
 
-#include "configure.h"
+#include "seinstall-private.h"
 
 DEFINE_CLEANUP_FUNC(struct seinstall_trial *, seinstall_trial_free)
 
