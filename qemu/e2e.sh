@@ -15,6 +15,8 @@
 #   avc         (qemu/scenarios-avc.sh) /etc/shadow mislabeled after a permissive install:
 #               seinstall verify names it on the image; booted, seinstall avc puts its
 #               denials under "label" and the Debian policy's known ones under "policy".
+#   trial, trial-shadow  a trial install goes enforcing by itself after a clean boot; with
+#               /etc/shadow mislabeled it stays permissive and its console line says why.
 # A scenario whose seinstall piece is not built yet says SKIPPED with that reason; the test
 # then exits 77 (skipped) unless something failed. Serial logs stay in build/e2e/.
 #
@@ -25,7 +27,7 @@
 E2E_DIR=$TOP/qemu
 CACHE=${SEINSTALL_E2E_CACHE:-/var/cache/seinstall-e2e}
 LOGDIR=$TOP/build/e2e
-ONLY=${SEINSTALL_E2E_ONLY:-seed good first-boot grub uefi relabel avc}
+ONLY=${SEINSTALL_E2E_ONLY:-seed good first-boot grub uefi relabel avc trial trial-shadow}
 T0=$(date +%s)
 
 log() { echo "e2e: $*"; }

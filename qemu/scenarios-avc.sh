@@ -8,6 +8,12 @@
 #                 `seinstall avc --json` puts that denial under "label" (the file, its label,
 #                 the expected one, the fix) and every denial of qemu/denials.list under
 #                 "policy".
+#   trial         trial install (%addon org_seinstall --trial): the first boot is permissive,
+#                 seinstall-trial.service decides after multi-user.target, the system ends
+#                 enforcing (getenforce, config) and the next boot loads enforcing.
+#   trial-shadow  the same with /etc/shadow mislabeled (and seinstall.mode=trial on the
+#                 installer's command line): the system stays permissive, the console line
+#                 names /etc/shadow and the fix, status says kept permissive.
 
 # The wrong label /etc/shadow gets, and the one it should have.
 SHADOW_WRONG=tmp_t
@@ -186,4 +192,144 @@ scenario_avc() {
                 "$(fact "$L" label:/etc/shadow)"
         expect_eq "unix_chkpwd run by systemd (chkpwd_t): exit status" 0 "$(fact "$L" chkpwd-rc)"
         judge_avc_report "$L"
+}
+
+# ---- trial: permissive until a clean boot ------------------------------------------------
+# seinstall-trial.service runs `seinstall trial` after multi-user.target (and after the
+# first-boot screen) and says its decision in one console line.
+TRIAL_ENFORCED_RE='seinstall trial: enforced: '
+TRIAL_KEPT_RE='seinstall trial: kept permissive: '
+
+trial_missing() {
+        [ -e "$TOP/firstboot/seinstall-trial.service" ] || return 0
+        "$SEINSTALL" trial --help >/dev/null 2>&1 || return 0
+        piece_missing trial
+}
+
+# trial_boot NAME DISK REGEX: the trial's first boot. The first-boot screen comes first (a trial
+# install leaves its mark, mode=trial): the person leaves it with Cancel (Tab from the selected
+# Permissive past Disabled and OK, Enter), which changes nothing, as one who wants the trial
+# would; OK on a mode would be a mode chosen by hand, which cancels the trial. Then the unit's
+# console line (REGEX), the shell, e2e-facts, getenforce and seinstall status, power off.
+trial_boot() {
+        local name=$1 disk=$2 re=$3
+        {
+                if [ -n "$FIRSTBOOT_STEPS" ]; then
+                        echo "expect 900 firstboot-screen SELinux on this system"
+                        echo "expect 60 firstboot-drawn Cancel"
+                        echo "sleep 2"
+                        for k in tab tab tab enter; do
+                                echo "key $k"
+                                echo "sleep 1"
+                        done
+                        echo "expect 60 firstboot-cancelled Cancelled: nothing changed"
+                fi
+                echo "expect 900 trial-decided $re"
+                echo "expect 900 login root@e2e-target:~#"
+                echo 'send e2e-facts\r'
+                echo "expect 400 facts E2E-FACTS-DONE"
+                echo 'send e2e-avc status\r'
+                echo "expect 120 status E2E-STATUS-DONE"
+                echo 'send sync; poweroff -ff\r'
+                echo "exit 120"
+        } >"$WORK/$name.script"
+        boot "$name" "$WORK/$name.script" "$AVC_CMDLINE" "$disk" "$(blank)"
+}
+
+# trial_line LOG: the unit's console line(s).
+trial_line() {
+        tr -d '\r' <"$1" | sed 's/\x1b\[[0-9;]*m//g' | grep -ao 'seinstall trial: .*' | head -n 5
+}
+
+# trial_status LOG: the trial's lines of `seinstall status` (e2e-avc status).
+trial_status() {
+        between "$1" "E2E-BEGIN status" "E2E-END status" |
+                awk '/^trial:/ { p = 1; print; next } p && /^ / { print; next } { p = 0 }'
+}
+
+# ---- trial: a clean trial install goes enforcing by itself --------------------------------
+# Chosen by the profile (%addon org_seinstall --trial).
+scenario_trial() {
+        if trial_missing || piece_missing install; then
+                SKIP_REASON="trial mode (seinstall trial, seinstall-trial.service) is not on main yet"
+                return
+        fi
+        local L line
+        avc_install trial ks-trial.cfg || return
+        L=$LOGDIR/trial-install.log
+        expect_eq "the target's config until the trial decides" "SELINUX=permissive SELINUXTYPE=default " \
+                "$(fact "$L" config)"
+        expect_match "seinstall status after the install" "^trial: +pending since" \
+                "$(between "$L" "E2E-BEGIN status" "E2E-END status" | grep '^trial:')"
+
+        trial_boot trial-boot "$AVC_DISK" "$TRIAL_ENFORCED_RE" ||
+                { bad "the trial boot did not decide or reach its shell (see above)"; return; }
+        L=$LOGDIR/trial-boot.log
+        line=$(trial_line "$L")
+        echo "  the unit decided $(step_time trial-decided) s after power-on; its console line:"
+        printf '%s\n' "$line" | sed 's/^/      | /'
+        expect_match "the console line" "^seinstall trial: enforced: no denial caused by a label .*SELINUX=enforcing written, enforcing now" "$line"
+        expect_eq "the unit said it once" 1 "$(printf '%s\n' "$line" | grep -c 'seinstall trial:')"
+        expect_match "the trial boot: the policy loaded permissive (MAC_STATUS)" "enforcing=0 old_enforcing=0" \
+                "$(tr -d '\r' <"$L" | grep '^E2E-MODE' | head -n 1)"
+        expect_match "the trial boot: then switched to enforcing (MAC_STATUS)" "enforcing=1 old_enforcing=0" \
+                "$(tr -d '\r' <"$L" | grep '^E2E-MODE' | tail -n 1)"
+        expect_eq "getenforce after the trial" Enforcing "$(fact "$L" getenforce)"
+        expect_eq "/sys/fs/selinux/enforce after the trial" 1 "$(fact "$L" enforce)"
+        expect_eq "the config after the trial" enforcing "$(fact "$L" config-mode)"
+        expect_match "seinstall status: the trial's outcome" "^trial: +enforced at " "$(trial_status "$L")"
+        echo "  seinstall status said:"
+        between "$L" "E2E-BEGIN status" "E2E-END status" | sed 's/^/      | /'
+        judge_avcs "$L"
+
+        # The next boot: enforcing from the start; the trial decided once and does not run again.
+        target_script "$WORK/trial-again.script"
+        boot trial-again "$WORK/trial-again.script" "$AVC_CMDLINE" "$AVC_DISK" "$(blank)" ||
+                { bad "the boot after the trial did not reach its shell"; return; }
+        L=$LOGDIR/trial-again.log
+        expect_eq "the next boot: loaded enforcing (MAC_STATUS)" "E2E-MODE enforcing=1 old_enforcing=0" \
+                "$(tr -d '\r' <"$L" | grep '^E2E-MODE' | head -n 1)"
+        enforcing_facts "$L" "the next boot"
+        expect_eq "the next boot: no trial line on the console (the trial ended)" "" "$(trial_line "$L")"
+        judge_avcs "$L"
+}
+
+# ---- trial-shadow: a trial install with /etc/shadow mislabeled stays permissive -------------
+# Chosen by the boot option (seinstall.mode=trial on the installer's command line, over the
+# profile's selinux --permissive). e2e-shadow-reader.service reads shadow before
+# multi-user.target, so the denial is in the log before the unit looks.
+scenario_trial_shadow() {
+        if trial_missing || piece_missing install; then
+                SKIP_REASON="trial mode (seinstall trial, seinstall-trial.service) is not on main yet"
+                return
+        fi
+        local L line st
+        INSTALLER_APPEND="$INSTALLER_APPEND seinstall.mode=trial" \
+                avc_install trial-shadow ks-permissive.cfg "$SHADOW_WRONG" 1 || return
+        L=$LOGDIR/trial-shadow-install.log
+        expect_match "seinstall status after the install (seinstall.mode=trial)" "^trial: +pending since" \
+                "$(between "$L" "E2E-BEGIN status" "E2E-END status" | grep '^trial:')"
+        verify_names_shadow "$L"
+
+        trial_boot trial-shadow-boot "$AVC_DISK" "$TRIAL_KEPT_RE" ||
+                { bad "the trial boot did not decide or reach its shell (see above)"; return; }
+        L=$LOGDIR/trial-shadow-boot.log
+        line=$(trial_line "$L")
+        echo "  the unit decided $(step_time trial-decided) s after power-on; its console line:"
+        printf '%s\n' "$line" | sed 's/^/      | /'
+        expect_match "the console line names /etc/shadow and the fix" \
+                "^seinstall trial: kept permissive: [0-9]+ denials? caused by labels: /etc/shadow \\(fix: restorecon -F /etc/shadow\\)" "$line"
+        expect_nomatch "the console line names no other file" \
+                "caused by labels: /etc/shadow \\(fix: [^)]*\\), /" "$line"
+        expect_eq "getenforce after the trial" Permissive "$(fact "$L" getenforce)"
+        expect_eq "/sys/fs/selinux/enforce after the trial" 0 "$(fact "$L" enforce)"
+        expect_eq "the config after the trial" permissive "$(fact "$L" config-mode)"
+        expect_nomatch "the trial boot never switched to enforcing (MAC_STATUS)" "enforcing=1" \
+                "$(tr -d '\r' <"$L" | grep '^E2E-MODE')"
+        st=$(trial_status "$L")
+        expect_match "seinstall status: kept permissive, naming /etc/shadow" \
+                "^trial: +kept permissive at .*label denials?: /etc/shadow$" "$(printf '%s\n' "$st" | head -n 1)"
+        expect_match "seinstall status: the fix" "fix: restorecon -F /etc/shadow" "$st"
+        echo "  seinstall status said:"
+        between "$L" "E2E-BEGIN status" "E2E-END status" | sed 's/^/      | /'
 }
