@@ -28,7 +28,7 @@ has "$u" ConditionPathExists "$state"
 has "$u" ConditionPathExists "!/.autorelabel"
 has "$u" ConditionPathExists "!/etc/selinux/.autorelabel"
 has "$u" ConditionSecurity selinux
-has "$u" ExecCondition "/bin/grep -qx state=pending $state"
+has "$u" ExecCondition "/bin/sh -c 'grep -qx state=pending $state || exit 2'"
 has "$u" ExecStart "/usr/sbin/seinstall trial"
 has "$u" StandardOutput journal+console
 has "$u" SuccessExitStatus 1
@@ -43,10 +43,19 @@ d=$(scratch_dir)
 printf '# comment\nstate=pending\npolicy=default\n' >"$d/pending"
 printf 'state=enforced\npolicy=default\n' >"$d/enforced"
 printf 'state=kept-permissive\npath=/state=pending\n' >"$d/kept"
-grep -qx state=pending "$d/pending" || fail "ExecCondition: pending not matched"
-! grep -qx state=pending "$d/enforced" || fail "ExecCondition: enforced matched"
-! grep -qx state=pending "$d/kept" || fail "ExecCondition: a path holding state=pending matched"
-echo "ok: the ExecCondition runs the trial only while it is pending"
+# The unit's own command, on each file. systemd skips the unit on a status of 1 to 254 unless
+# SuccessExitStatus= lists it: a listed one counts as success (the trial ran on every boot when
+# the grep's 1 met SuccessExitStatus=1; the e2e trial scenario saw it on the next boot).
+cond=$(key "$u" ExecCondition)
+success=" $(key "$u" SuccessExitStatus) "
+cond_rc() { (eval "${cond//"$state"/"$1"}") >/dev/null 2>&1; echo $?; }
+assert_eq "ExecCondition on a pending state" 0 "$(cond_rc "$d/pending")"
+for f in enforced kept; do
+        rc=$(cond_rc "$d/$f")
+        [ "$rc" -ge 1 ] && [ "$rc" -le 254 ] || fail "ExecCondition on the $f state: status $rc does not skip the unit"
+        case $success in *" $rc "*) fail "ExecCondition on the $f state exits $rc, which SuccessExitStatus= counts as success: the trial would run again" ;; esac
+done
+echo "ok: the ExecCondition runs the trial only while it is pending (not pending: status $rc, not in SuccessExitStatus=$success)"
 
 # make install puts it where the other units go.
 install_tree "$d/dest"
