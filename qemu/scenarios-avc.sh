@@ -210,10 +210,19 @@ trial_missing() {
 # install leaves its mark, mode=trial): the person leaves it with Cancel (Tab from the selected
 # Permissive past Disabled and OK, Enter), which changes nothing, as one who wants the trial
 # would; OK on a mode would be a mode chosen by hand, which cancels the trial. Then the unit's
-# console line (REGEX), the shell, e2e-facts, getenforce and seinstall status, power off.
+# console line (REGEX), the shell, e2e-facts, getenforce and seinstall status, power off. With
+# a fourth argument the boot has label denials before the screen, which shows them first.
 trial_boot() {
         local name=$1 disk=$2 re=$3
         {
+                if [ -n "$FIRSTBOOT_STEPS" ] && [ -n "${4:-}" ]; then
+                        # The screen shows this boot's label denials first: Continue (F12),
+                        # without relabeling, so that the trial sees what it would see.
+                        echo "expect 900 denials-window SELinux denials on this boot"
+                        echo "expect 60 denials-drawn Continue"
+                        echo "sleep 2"
+                        echo "key f12"
+                fi
                 if [ -n "$FIRSTBOOT_STEPS" ]; then
                         echo "expect 900 firstboot-screen SELinux on this system"
                         echo "expect 60 firstboot-drawn Cancel"
@@ -312,7 +321,7 @@ scenario_trial_shadow() {
                 "$(between "$L" "E2E-BEGIN status" "E2E-END status" | grep '^trial:')"
         verify_names_shadow "$L"
 
-        trial_boot trial-shadow-boot "$AVC_DISK" "$TRIAL_KEPT_RE" ||
+        trial_boot trial-shadow-boot "$AVC_DISK" "$TRIAL_KEPT_RE" denials ||
                 { bad "the trial boot did not decide or reach its shell (see above)"; return; }
         L=$LOGDIR/trial-shadow-boot.log
         line=$(trial_line "$L")

@@ -21,7 +21,8 @@ cp /e2e/avc-probe.sh /target/usr/local/sbin/e2e-avc && chmod 0755 /target/usr/lo
 # e2e-shadow-reader.service reads /etc/shadow the way a PAM account check does (unix_chkpwd;
 # systemd starts it in init_t, and the policy moves it to chkpwd_t): e2e-avc starts it, and
 # with e2e.reader=1 it also runs at boot, before multi-user.target, so that the denial a wrong
-# label causes is logged before anything after multi-user.target looks at the boot's denials.
+# label causes is logged before anything looks at the boot's denials (the first-boot screen,
+# seinstall-trial.service after multi-user.target).
 # (The serial console's autologin reads shadow too, as local_login_t, but at a moment nothing
 # orders.) The files are there before the install, which labels them.
 cat >/target/etc/systemd/system/e2e-shadow-reader.service <<'UNIT'
@@ -29,7 +30,7 @@ cat >/target/etc/systemd/system/e2e-shadow-reader.service <<'UNIT'
 Description=e2e: a PAM account check (unix_chkpwd reads /etc/shadow)
 DefaultDependencies=no
 After=sysinit.target
-Before=multi-user.target
+Before=multi-user.target seinstall-firstboot.service
 
 [Service]
 Type=oneshot
