@@ -312,7 +312,6 @@ END_TEST
 
 START_TEST(test_policy_ensure)
 {
-        _cleanup_(tmpdir_removep) char *out = make_tmpdir();
         _cleanup_free_ char *link = path_join(root, "var/lib/selinux");
 
         /* nothing at all: -ENOPKG naming the package */

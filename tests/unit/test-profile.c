@@ -444,7 +444,7 @@ START_TEST(test_trial)
         unsigned line;
 
         for (size_t i = 0; i < ELEMENTSOF(rows); i++) {
-                enum seinstall_source src;
+                enum seinstall_source src = SEINSTALL_SOURCE_DEFAULT;
 
                 s = seinstall_settings_unref(s);
                 ck_assert_int_eq(seinstall_settings_new(&s), 0);
