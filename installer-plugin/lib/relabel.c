@@ -4,7 +4,8 @@
  * target's file contexts and checks them against the target's policy, decides which mounts to
  * label (as `seinstall check` classified them), gives every entry the walker (walk.c) visits
  * the full context its file contexts assign (setfiles -F semantics), then checks the files a
- * boot depends on. The result object and its JSON live in relabel-result.c.
+ * boot depends on. The result object and its JSON live in relabel-result.c, the pass over
+ * what the mounts hide in relabel-hidden.c, the relabel of a list of paths in relabel-paths.c.
  */
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -21,22 +22,7 @@
 
 #define LABEL_BUF 4096
 
-/* One run: the walk, and what the visit function needs besides it. */
-struct relabel {
-        struct si_walk walk;
-        bool dry_run;
-        bool walk_ready; /* si_walk_init() done */
-        si_relabel_mismatch_fn mismatch;
-        void *mismatch_data;
-        /* walking below a mount point through a bind mount of the root's filesystem: the
-         * point's path in the tree, put before every path the walker gives, and one buffer
-         * per walking thread for the result */
-        const char *prefix;
-        struct sbuf *prefixed;
-};
-#define RELABEL(j) ((struct relabel *) ((char *) (j) -offsetof(struct relabel, walk)))
-
-static void relabel_done(struct relabel *rl)
+void si_relabel_done(struct relabel *rl)
 {
         if (rl->walk_ready)
                 si_walk_done(&rl->walk);
@@ -62,8 +48,8 @@ static void report_mismatch(struct relabel *rl, const char *path, const char *ac
 
 /* Label one entry: @fd when we have it open (a directory; with @name "" an O_PATH fd of any
  * file), else @name in @dfd. @path is its path inside the target ("" for the root). */
-static void label_entry(struct si_walker *w, int fd, int dfd, const char *name, const char *path,
-                        mode_t mode)
+void si_relabel_label_entry(struct si_walker *w, int fd, int dfd, const char *name,
+                            const char *path, mode_t mode)
 {
         bool opath = fd >= 0 && name && !*name;
         struct si_walk *j = w->walk;
@@ -377,8 +363,8 @@ int si_relabel_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in,
                    unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
                    struct seinstall_relabel_result **ret_result)
 {
-        _cleanup_(relabel_done) struct relabel rl = {
-            .walk = {.ctx = ctx, .visit = label_entry, .fc = in->fc, .check = in->check},
+        _cleanup_(si_relabel_done) struct relabel rl = {
+            .walk = {.ctx = ctx, .visit = si_relabel_label_entry, .fc = in->fc, .check = in->check},
             .dry_run = flags & SEINSTALL_RELABEL_DRY_RUN,
             .mismatch = in->mismatch,
             .mismatch_data = in->mismatch_data,
@@ -409,373 +395,6 @@ int si_relabel_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in,
                 return r;
         rl.walk_ready = true;
         r = relabel_run(&rl, TAKE_FD(root_fd), in->type, flags, progress, userdata, start);
-        si_relabel_result_finish(res, si_walk_now() - start, r);
-        if (ret_result)
-                *ret_result = TAKE_PTR(res);
-        return r;
-}
-
-/* ---- what the mounts hide ---------------------------------------------------------------- */
-
-DEFINE_CLEANUP_FUNC(struct seinstall_ctx *, seinstall_unref)
-
-/* A context for walking @fd (an O_PATH directory of the bind mount) as the tree's @point: the
- * walker opens hard links by path below its context's root, and logs through it. */
-static int sub_ctx_new(struct seinstall_ctx *ctx, int fd, const char *point,
-                       struct seinstall_ctx **ret)
-{
-        struct seinstall_ctx *sub = calloc(1, sizeof(*sub));
-
-        if (!sub)
-                return -ENOMEM;
-        sub->refcount = 1;
-        sub->root_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-        sub->log_fn = ctx->log_fn;
-        sub->log_data = ctx->log_data;
-        sub->log_priority = ctx->log_priority;
-        if (sub->root_fd < 0 || si_mountset_new(&sub->mounts) < 0 ||
-            asprintf(&sub->root, "%s%s", streq(ctx->root, "/") ? "" : ctx->root, point) < 0) {
-                sub->root = NULL;
-                seinstall_unref(sub);
-                return -ENOMEM;
-        }
-        *ret = sub;
-        return 0;
-}
-
-/* Label one entry the bind mount shows at @point that is no directory (a file a single-file
- * mount hides) through an O_PATH @fd, as the walker would. */
-static int label_hidden_file(struct relabel *rl, int fd, const char *point, mode_t mode)
-{
-        struct si_walker w = {.walk = &rl->walk, .cwd = -1};
-        struct seinstall_relabel_result *res = rl->walk.res;
-        int r = si_fc_scratch_new(rl->walk.fc, &w.scratch);
-
-        if (r < 0)
-                return r;
-        label_entry(&w, fd, -1, "", point, mode);
-        si_fc_scratch_free(w.scratch);
-        sbuf_free(&w.path);
-        for (int c = 0; c <= SEINSTALL_RELABEL_ERRORS; c++)
-                si_relabel_result_add_count(res, c, atomic_load(&w.counts[c]));
-        return rl->walk.fatal;
-}
-
-/* Walk what the bind mount shows at @point (open as the O_PATH @fd): the mount point itself
- * and everything below it on the root's filesystem, with the paths of the tree. Adds to the
- * counts of @res, and what it saw and changed to *@seen and *@changed. */
-static int relabel_hidden(struct seinstall_ctx *ctx, const struct si_relabel_input *in,
-                          unsigned nthreads, unsigned flags, int fd, const char *point,
-                          struct seinstall_relabel_result *res, unsigned long long *seen,
-                          unsigned long long *changed)
-{
-        /* before rl: the walk's cleanup still logs through it */
-        _cleanup_(seinstall_unrefp) struct seinstall_ctx *sub = NULL;
-        _cleanup_(relabel_done) struct relabel rl = {
-            .walk = {.visit = label_entry, .fc = in->fc, .res = res, .nthreads = nthreads},
-            .dry_run = flags & SEINSTALL_RELABEL_DRY_RUN,
-        };
-        struct stat st;
-        int dfd, r;
-
-        if (fstat(fd, &st) < 0)
-                return si_error(ctx, -errno, "Could not stat %s below the mounts: %m", point);
-        r = si_walk_init(&rl.walk);
-        if (r < 0)
-                return r;
-        rl.walk_ready = true;
-        if (!S_ISDIR(st.st_mode)) {
-                unsigned long long s0 = seinstall_relabel_result_get_count(res,
-                                                                           SEINSTALL_RELABEL_SEEN),
-                                   c0 = seinstall_relabel_result_get_count(
-                                       res, SEINSTALL_RELABEL_CHANGED);
-                rl.walk.ctx = ctx;
-                r = label_hidden_file(&rl, fd, point, st.st_mode & S_IFMT);
-                *seen += seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_SEEN) - s0;
-                *changed += seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_CHANGED) - c0;
-                return r;
-        }
-        r = sub_ctx_new(ctx, fd, point, &sub);
-        if (r < 0)
-                return r;
-        rl.walk.ctx = sub;
-        rl.prefix = point;
-        rl.prefixed = calloc(nthreads, sizeof(*rl.prefixed));
-        if (!rl.prefixed)
-                return -ENOMEM;
-        dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dfd < 0)
-                r = si_error(ctx, -errno, "Could not open %s below the mounts: %m", point);
-        else
-                r = si_walk_run(&rl.walk, dfd, NULL, NULL, si_walk_now());
-        for (int c = 0; c <= SEINSTALL_RELABEL_ERRORS; c++)
-                si_relabel_result_add_count(res, c, si_walk_count_total(&rl.walk, c));
-        *seen += si_walk_count_total(&rl.walk, SEINSTALL_RELABEL_SEEN);
-        *changed += si_walk_count_total(&rl.walk, SEINSTALL_RELABEL_CHANGED);
-        if (r < 0 && sub->last_error)
-                si_error(ctx, r, "%s", sub->last_error);
-        for (unsigned i = 0; i < nthreads; i++)
-                sbuf_free(&rl.prefixed[i]);
-        free(rl.prefixed);
-        return r;
-}
-
-/* After the walk of the live tree: what the mounts on the root's own filesystem hide there,
- * seen through a bind mount of that one filesystem (a detached clone: nothing mounted on it,
- * visible to no other process, gone when closed). Only the mount points whose parent is the
- * root's mount are walked, each with what lies below it; the mounts themselves were walked
- * (or skipped) by the live walk. */
-static int relabel_under_mounts(struct seinstall_ctx *ctx, const struct si_relabel_input *in,
-                                unsigned nthreads, unsigned flags,
-                                struct seinstall_relabel_result *res)
-{
-        unsigned long long seen = 0, changed = 0, errors0;
-        _cleanup_close_ int tree = -EBADF;
-        char **points = NULL;
-        size_t n = 0;
-        uint64_t root_mnt;
-        int r;
-
-        errors0 = seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS);
-        r = si_fd_mount_id(ctx->root_fd, "", AT_EMPTY_PATH, &root_mnt);
-        if (r >= 0)
-                r = si_mounts_on(ctx, root_mnt, &points, &n);
-        if (r < 0)
-                return si_error(ctx, r,
-                                "Could not read the mounts of %s from /proc/self/mountinfo (%s): "
-                                "what they hide is not labeled",
-                                ctx->root, strerror(-r));
-        if (n > 0) {
-                tree = open_tree(ctx->root_fd, "",
-                                 AT_EMPTY_PATH | OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-                if (tree < 0) {
-                        r = si_error(ctx, -errno,
-                                     "Could not bind-mount the filesystem of %s to label what "
-                                     "its %zu mount(s) hide (%m): run as root (CAP_SYS_ADMIN), "
-                                     "or relabel without --under-mounts",
-                                     ctx->root, n);
-                        si_strv_free(points, n);
-                        return r;
-                }
-        }
-        for (size_t i = 0; r >= 0 && i < n; i++) {
-                struct open_how how = {
-                    .flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
-                    .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV,
-                };
-                _cleanup_close_ int fd =
-                    (int) syscall(SYS_openat2, tree, points[i] + 1, &how, sizeof(how));
-
-                if (fd < 0) {
-                        /* a mount point reached through a symlink or gone: nothing hidden */
-                        si_debug(ctx, "%s: not below the mounts (%m)", points[i]);
-                        continue;
-                }
-                r = relabel_hidden(ctx, in, nthreads, flags, fd, points[i], res, &seen, &changed);
-        }
-        si_debug(ctx, "Below %zu mount point(s) of %s: %llu entries, %llu labels %s", n, ctx->root,
-                 seen, changed, flags & SEINSTALL_RELABEL_DRY_RUN ? "to change" : "changed");
-        si_relabel_result_set_under_mounts(res, points, n, seen, changed);
-        if (r == 0 && seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS) > errors0) {
-                const char *first = seinstall_relabel_result_get_error(
-                    res, seinstall_relabel_result_get_n_errors(res) - 1);
-                r = si_error(ctx, -EIO,
-                             "%llu entries below the mounts of %s could not be labeled (last: %s)",
-                             seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS) -
-                                 errors0,
-                             ctx->root, first ? first : "?");
-        }
-        return r;
-}
-
-/* ---- labeling a list of paths ------------------------------------------------------------- */
-
-/* @path made plain: absolute, no empty, "." or ".." component, no trailing slash ("/" stays).
- * NULL when it is not such a path inside the target; *ret_err -ENOMEM or -EINVAL. */
-static char *path_plain(const char *path, int *ret_err)
-{
-        _cleanup_(sbuf_free) struct sbuf b = {0};
-        const char *p = path, *end;
-
-        *ret_err = -EINVAL;
-        if (!path || path[0] != '/')
-                return NULL;
-        while (*p) {
-                size_t n;
-                while (*p == '/')
-                        p++;
-                end = strchrnul(p, '/');
-                n = (size_t) (end - p);
-                if (n == 0)
-                        break;
-                if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
-                        return NULL;
-                if (sbuf_puts(&b, "/") < 0 || sbuf_append(&b, p, n) < 0) {
-                        *ret_err = -ENOMEM;
-                        return NULL;
-                }
-                p = end;
-        }
-        if (!b.s && sbuf_puts(&b, "/") < 0) {
-                *ret_err = -ENOMEM;
-                return NULL;
-        }
-        return sbuf_steal(&b);
-}
-
-/* Open @path (plain) in the target as O_PATH, never through a symbolic link and never outside
- * the root. Returns the fd or a negative errno. */
-static int open_beneath(struct seinstall_ctx *ctx, const char *path)
-{
-        struct open_how how = {
-            .flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
-            .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-        };
-        int fd =
-            (int) syscall(SYS_openat2, ctx->root_fd, path[1] ? path + 1 : ".", &how, sizeof(how));
-
-        return fd < 0 ? -errno : fd;
-}
-
-/* The mount point (inside the target, "" for the root's mount) of mount @mnt, which @path
- * (plain) lies on: the shortest leading part of @path on that mount whose parent is not. */
-static int mountpoint_of(struct seinstall_ctx *ctx, const char *path, uint64_t mnt, char **ret)
-{
-        _cleanup_free_ char *part = strdup(path);
-        size_t len = 0, best = 0;
-        uint64_t prev = 0, id;
-        bool first = true;
-
-        if (!part)
-                return -ENOMEM;
-        /* "" (the root), then each leading part of @path */
-        for (const char *p = path;; p = strchrnul(p + 1, '/')) {
-                _cleanup_close_ int fd = -EBADF;
-                len = (size_t) (p - path);
-                part[len] = '\0';
-                fd = open_beneath(ctx, len ? part : "/");
-                part[len] = path[len];
-                if (fd < 0 || si_fd_mount_id(fd, "", AT_EMPTY_PATH, &id) < 0)
-                        break;
-                if (first || id != prev)
-                        best = len;
-                first = false;
-                prev = id;
-                if (!*p)
-                        break;
-        }
-        if (first || prev != mnt)
-                best = strlen(path) == 1 ? 0 : strlen(path); /* a mount of its own, changed since */
-        part[best] = '\0';
-        *ret = TAKE_PTR(part);
-        return 0;
-}
-
-/* Label the one entry @path names (plain), as the walk would have, when it lies on one of the
- * target's own mounts that keep per-file labels; else say why it was not labeled. */
-static void label_path(struct relabel *rl, struct si_walker *w, const char *path)
-{
-        struct si_walk *j = &rl->walk;
-        _cleanup_free_ char *mp = NULL;
-        _cleanup_close_ int fd = open_beneath(j->ctx, path);
-        const char *fsname, *reason;
-        struct stat st;
-        uint64_t mnt;
-        int r;
-
-        if (fd == -ENOENT) {
-                si_walk_error(j, w, "%s: no such file (removed since?): not labeled", path);
-                return;
-        }
-        if (fd == -ELOOP || fd == -EXDEV) {
-                si_walk_error(j, w, "%s: a symbolic link on the way: not labeled", path);
-                return;
-        }
-        if (fd < 0 || fstat(fd, &st) < 0 || si_fd_mount_id(fd, "", AT_EMPTY_PATH, &mnt) < 0) {
-                errno = fd < 0 ? -fd : errno;
-                si_walk_error(j, w, "Could not open %s: %m", path);
-                return;
-        }
-        r = si_mount_is_own(j->ctx, mnt);
-        if (r <= 0) {
-                (void) si_relabel_result_add_skipped(
-                    j->res, path, "",
-                    r == 0 ? "not one of the target's own mounts (a bind mount of the "
-                             "installer's files, or a kernel filesystem): not labeled"
-                           : "its mount could not be identified: not labeled");
-                return;
-        }
-        r = mountpoint_of(j->ctx, path, mnt, &mp);
-        if (r < 0) {
-                si_walk_fatal(j, r);
-                return;
-        }
-        if (!si_walk_mount_labelable(j->check, mp, fd, &fsname, &reason)) {
-                (void) si_relabel_result_add_skipped(j->res, path, fsname, reason);
-                return;
-        }
-        label_entry(w, fd, -1, "", streq(path, "/") ? "" : path, st.st_mode & S_IFMT);
-}
-
-int si_relabel_run_paths(struct seinstall_ctx *ctx, const struct si_relabel_input *in,
-                         const char *const *paths, size_t n, unsigned flags,
-                         struct seinstall_relabel_result **ret_result)
-{
-        _cleanup_(relabel_done) struct relabel rl = {
-            .walk = {.ctx = ctx, .visit = label_entry, .fc = in->fc, .check = in->check},
-            .dry_run = flags & SEINSTALL_RELABEL_DRY_RUN,
-            .mismatch = in->mismatch,
-            .mismatch_data = in->mismatch_data,
-        };
-        _cleanup_(seinstall_relabel_result_unrefp) struct seinstall_relabel_result *res = NULL;
-        struct si_walk *j = &rl.walk;
-        double start = si_walk_now();
-        unsigned long long errors;
-        int r;
-
-        if (n > 0 && !paths)
-                return -EINVAL;
-        r = si_relabel_result_new(ctx->root, in->type, in->file_contexts, 1, rl.dry_run, &res);
-        if (r < 0)
-                return r;
-        j->res = res;
-        j->nthreads = 1;
-        r = si_walk_init(j);
-        if (r < 0)
-                return r;
-        rl.walk_ready = true;
-        /* one walker, in this thread: si_walk_done() releases it */
-        j->workers = calloc(1, sizeof(*j->workers));
-        if (!j->workers)
-                return -ENOMEM;
-        j->workers[0] = (struct si_walker){.walk = j, .cwd = -1};
-        r = si_fc_scratch_new(in->fc, &j->workers[0].scratch);
-        if (r < 0)
-                return r;
-
-        for (size_t i = 0; i < n && !j->fatal; i++) {
-                _cleanup_free_ char *plain = path_plain(paths[i], &r);
-                if (!plain && r == -ENOMEM)
-                        return r;
-                if (!plain)
-                        si_walk_error(j, &j->workers[0],
-                                      "%s: not an absolute path inside the target (no . or "
-                                      "..): not labeled",
-                                      paths[i] ? paths[i] : "(null)");
-                else
-                        label_path(&rl, &j->workers[0], plain);
-        }
-        for (int c = 0; c <= SEINSTALL_RELABEL_ERRORS; c++)
-                si_relabel_result_add_count(res, c, si_walk_count_total(j, c));
-        r = j->fatal;
-        errors = seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS);
-        if (r == 0 && errors > 0) {
-                const char *first = seinstall_relabel_result_get_error(res, 0);
-                r = si_error(ctx, -EIO,
-                             "%llu of the %zu paths of %s could not be labeled (first: "
-                             "%s)",
-                             errors, n, ctx->root, first ? first : "?");
-        }
         si_relabel_result_finish(res, si_walk_now() - start, r);
         if (ret_result)
                 *ret_result = TAKE_PTR(res);
@@ -848,7 +467,7 @@ int seinstall_relabel(struct seinstall_ctx *ctx, const char *policy_type, const 
                            userdata, &res);
         /* the same compiled file contexts for what the mounts hide */
         if (r == 0 && res && (flags & SEINSTALL_RELABEL_UNDER_MOUNTS)) {
-                r = relabel_under_mounts(ctx, &in, default_threads(threads), flags, res);
+                r = si_relabel_under_mounts(ctx, &in, default_threads(threads), flags, res);
                 si_relabel_result_finish(res, si_walk_now() - start, r);
         }
         if (ret_result)

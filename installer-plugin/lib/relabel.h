@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* relabel.h — private interface of the relabel engine (relabel.c), for verify (verify.c), and
+/* relabel.h — private interface of the relabel engine (relabel.c, relabel-hidden.c,
+ * relabel-paths.c), for verify (verify.c), and
  * of the relabel result (relabel-result.c): how the engine and the walker (walk.c) fill in the
  * struct seinstall_relabel_result the caller gets. The result calls do not lock: the walker
  * calls them under its lock. */
@@ -20,6 +21,34 @@ struct si_relabel_prepared {
 int si_relabel_prepare(struct seinstall_ctx *ctx, const char *policy_type,
                        const char *file_contexts, struct si_relabel_prepared *ret);
 void si_relabel_prepared_done(struct si_relabel_prepared *p);
+
+/* ---- inside the engine (relabel.c, relabel-hidden.c, relabel-paths.c) ---- */
+
+#include <stddef.h>
+#include "walk.h"
+
+/* One run: the walk, and what the visit function needs besides it. */
+struct relabel {
+        struct si_walk walk;
+        bool dry_run;
+        bool walk_ready; /* si_walk_init() done */
+        si_relabel_mismatch_fn mismatch;
+        void *mismatch_data;
+        /* walking below a mount point through a bind mount of the root's filesystem: the
+         * point's path in the tree, put before every path the walker gives, and one buffer
+         * per walking thread for the result */
+        const char *prefix;
+        struct sbuf *prefixed;
+};
+#define RELABEL(j) ((struct relabel *) ((char *) (j) -offsetof(struct relabel, walk)))
+void si_relabel_done(struct relabel *rl);
+/* The walker's visit function: label one entry (relabel.c). */
+void si_relabel_label_entry(struct si_walker *w, int fd, int dfd, const char *name,
+                            const char *path, mode_t mode);
+/* After the live walk: what the mounts on the root's own filesystem hide (relabel-hidden.c). */
+int si_relabel_under_mounts(struct seinstall_ctx *ctx, const struct si_relabel_input *in,
+                            unsigned nthreads, unsigned flags,
+                            struct seinstall_relabel_result *res);
 
 /* ---- the result (relabel-result.c) ---- */
 
