@@ -12,6 +12,8 @@ Script lines (blank lines and lines starting with # are ignored):
                               after the previous match; NAME labels it in the timing report
   send TEXT                   type TEXT; Python escapes (\\r, \\x1b, \\t) are decoded
   key NAME...                 type named keys: up down left right space tab enter esc f1 f12
+  key-if REGEX NAME...        type the keys only when the last expect's match holds REGEX (a
+                              screen that may or may not come first: expect either, then this)
   sleep SECONDS               wait, still logging
   exit SECONDS                wait for QEMU to exit by itself (the guest powers off)
 
@@ -54,6 +56,12 @@ def parse_script(path):
                     steps.append(("send", codecs.decode(rest, "unicode_escape")))
                 elif word == "key":
                     steps.append(("send", "".join(KEYS[k] for k in rest.split())))
+                elif word == "key-if":
+                    regex, *keys = rest.split()
+                    if not keys:
+                        raise ValueError("key-if needs a regex and keys")
+                    steps.append(("send-if", re.compile(regex.encode()),
+                                  "".join(KEYS[k] for k in keys)))
                 elif word == "sleep":
                     steps.append(("sleep", float(rest)))
                 elif word == "exit":
@@ -70,6 +78,7 @@ class Console:
         self.log = log
         self.buf = b""
         self.pos = 0  # output before this offset has been consumed by a match
+        self.last = b""  # what the last expect matched
         self.start = time.monotonic()
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, start_new_session=True)
@@ -101,6 +110,7 @@ class Console:
             m = regex.search(self.buf, self.pos)
             if m:
                 self.pos = m.end()
+                self.last = m.group(0)
                 return True
             left = deadline - time.monotonic()
             if left <= 0:
@@ -109,6 +119,7 @@ class Console:
                 m = regex.search(self.buf, self.pos)
                 if m:
                     self.pos = m.end()
+                    self.last = m.group(0)
                     return True
                 raise EOFError
 
@@ -161,6 +172,9 @@ def main():
                     print("step %s %.1f" % (name, con.elapsed()), flush=True)
                 elif kind == "send":
                     con.send(step[1])
+                elif kind == "send-if":
+                    if step[1].search(con.last):
+                        con.send(step[2])
                 elif kind == "sleep":
                     end = time.monotonic() + step[1]
                     while time.monotonic() < end and con.pump(end - time.monotonic()):
