@@ -134,6 +134,16 @@ assert_json_error 2
 assert_contains "corrupt state" "$ERR" "$STATE:1: unknown state 'maybe'"
 assert_eq "corrupt: config" "SELINUX=permissive" "$(grep '^SELINUX=' "$H/etc/selinux/config")"
 assert_eq "corrupt: state" "state=maybe" "$(cat "$H/$STATE")"
+# a FIFO at the state file: refused at once (no open that waits for a writer), left as it is
+rm "$H/$STATE"
+mkfifo "$H/$STATE"
+expect_exit 2 timeout 20 "$SEINSTALL" trial --root "$H" --log "$d/policy.log"
+assert_contains "fifo state" "$ERR" "$STATE"
+assert_eq "fifo: config" "SELINUX=permissive" "$(grep '^SELINUX=' "$H/etc/selinux/config")"
+[ -p "$H/$STATE" ] || fail "the FIFO at the state file was replaced"
+expect_exit 0 timeout 20 "$SEINSTALL" status --root "$H"
+assert_contains "status of a FIFO state" "$OUT" "trial:           unknown: "
+rm "$H/$STATE"
 
 # 5. apply by hand cancels a pending trial; apply --mode=trial starts a new one
 C=$d/c
