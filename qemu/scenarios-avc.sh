@@ -324,8 +324,15 @@ scenario_trial_shadow() {
         line=$(trial_line "$L")
         echo "  the unit decided $(step_time trial-decided) s after power-on; its console line:"
         printf '%s\n' "$line" | sed 's/^/      | /'
+        # The wrong label is found two ways: the denial unix_chkpwd's read caused (when the
+        # kernel logged it by then: its audit lines are rate-limited) and the check of the
+        # boot-critical files' labels, which does not depend on what happened to be logged.
         expect_match "the console line names /etc/shadow and the fix" \
-                "^seinstall trial: kept permissive: [0-9]+ denials? caused by labels: /etc/shadow \\(fix: restorecon -F /etc/shadow\\)" "$line"
+                "^seinstall trial: kept permissive: [0-9]+ denials? caused by labels, 1 boot-critical file mislabeled: /etc/shadow \\(fix: restorecon -F /etc/shadow\\)" "$line"
+        case $line in
+        *": 0 denials caused by labels,"*) echo "  note: the shadow denial was not in the log when the trial read it; the label check found the file" ;;
+        *) echo "  the shadow denial was in the log when the trial read it" ;;
+        esac
         expect_nomatch "the console line names no other file" \
                 "caused by labels: /etc/shadow \\(fix: [^)]*\\), /" "$line"
         expect_eq "getenforce after the trial" Permissive "$(fact "$L" getenforce)"
@@ -335,7 +342,7 @@ scenario_trial_shadow() {
                 "$(tr -d '\r' <"$L" | grep '^E2E-MODE')"
         st=$(trial_status "$L")
         expect_match "seinstall status: kept permissive, naming /etc/shadow" \
-                "^trial: +kept permissive at .*label denials?: /etc/shadow$" "$(printf '%s\n' "$st" | head -n 1)"
+                "^trial: +kept permissive at .*label denials?, 1 mislabeled boot-critical file: /etc/shadow$" "$(printf '%s\n' "$st" | head -n 1)"
         expect_match "seinstall status: the fix" "fix: restorecon -F /etc/shadow" "$st"
         echo "  seinstall status said:"
         between "$L" "E2E-BEGIN status" "E2E-END status" | sed 's/^/      | /'

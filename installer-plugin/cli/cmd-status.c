@@ -30,13 +30,14 @@ static int print_json(const struct seinstall_status *st)
         return 0;
 }
 
-/* "none", "pending since TIME", "enforced at TIME", "kept permissive at TIME: N label denials:
- * PATH, PATH", "cancelled at TIME", "unknown: WHY". */
+/* "none", "pending since TIME", "enforced at TIME", "kept permissive at TIME: N label denials[,
+ * M mislabeled boot-critical files]: PATH, PATH", "cancelled at TIME", "unknown: WHY". */
 static void print_trial(const struct seinstall_trial *t)
 {
         const char *decided = seinstall_trial_get_field(t, "decided");
         const char *error = seinstall_trial_get_field(t, "error");
         unsigned long long n = seinstall_trial_get_n_label_denials(t);
+        unsigned long long bad = seinstall_trial_get_n_mislabeled(t);
 
         printf("trial:           ");
         switch (seinstall_trial_get_state(t)) {
@@ -57,8 +58,11 @@ static void print_trial(const struct seinstall_trial *t)
                 printf("cancelled at %s (a mode was chosen by hand)\n", cli_esc(decided));
                 return;
         case SEINSTALL_TRIAL_KEPT_PERMISSIVE:
-                printf("kept permissive at %s: %llu label denial%s:", cli_esc(decided), n,
+                printf("kept permissive at %s: %llu label denial%s", cli_esc(decided), n,
                        n == 1 ? "" : "s");
+                if (bad > 0)
+                        printf(", %llu mislabeled boot-critical file%s", bad, bad == 1 ? "" : "s");
+                printf(":");
                 for (size_t i = 0; i < seinstall_trial_get_n_paths(t); i++)
                         printf("%s %s", i ? "," : "", cli_esc(seinstall_trial_get_path(t, i)));
                 printf("\n");

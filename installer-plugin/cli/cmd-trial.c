@@ -35,7 +35,7 @@ static void print_files(const struct seinstall_trial *t)
                 printf("%s%s (fix: %s)", i ? ", " : "", cli_esc(seinstall_trial_get_path(t, i)),
                        fix ? cli_esc(fix) : "seinstall relabel");
         }
-        if (n < seinstall_trial_get_n_label_denials(t) && n >= 100)
+        if (n >= 100)
                 printf(", and more ('seinstall avc' lists them)");
 }
 
@@ -44,6 +44,7 @@ static void print_line(const struct seinstall_trial *t, bool now)
 {
         const char *decided = seinstall_trial_get_field(t, "decided");
         unsigned long long label = seinstall_trial_get_n_label_denials(t);
+        unsigned long long mislabeled = seinstall_trial_get_n_mislabeled(t);
         unsigned long long all = seinstall_trial_get_n_denials(t);
 
         printf("seinstall trial: ");
@@ -67,7 +68,8 @@ static void print_line(const struct seinstall_trial *t, bool now)
                         return;
                 }
                 printf("enforced: no denial caused by a label this boot (%llu denial%s, all "
-                       "the policy's); SELINUX=enforcing written",
+                       "the policy's), the boot-critical files labeled right; SELINUX=enforcing "
+                       "written",
                        all, all == 1 ? "" : "s");
                 if (seinstall_trial_get_enforcing_now(t))
                         printf(", enforcing now\n");
@@ -81,7 +83,11 @@ static void print_line(const struct seinstall_trial *t, bool now)
                 printf("kept permissive");
                 if (!now)
                         printf(" at %s (decided before; nothing changed)", cli_esc(decided));
-                printf(": %llu denial%s caused by labels: ", label, label == 1 ? "" : "s");
+                printf(": %llu denial%s caused by labels", label, label == 1 ? "" : "s");
+                if (mislabeled > 0)
+                        printf(", %llu boot-critical file%s mislabeled", mislabeled,
+                               mislabeled == 1 ? "" : "s");
+                printf(": ");
                 print_files(t);
                 printf("; after fixing: seinstall apply --mode=trial (or --mode enforcing)\n");
                 return;

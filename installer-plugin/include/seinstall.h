@@ -816,7 +816,9 @@ seinstall_avc_report_get_group_field(const struct seinstall_avc_report *rep, siz
 /* (owned by trial.c)
  *
  * A trial install boots permissive. Once a boot has settled, seinstall-trial.service runs
- * `seinstall trial`: when none of this boot's denials was caused by a label, the config is
+ * `seinstall trial`: when none of this boot's denials was caused by a label and the
+ * boot-critical files (init, the shells, the dynamic loader, /etc/passwd, shadow, group,
+ * gshadow, the SELinux config) carry the labels the file contexts give them, the config is
  * made enforcing (and SELinux switched to enforcing now where it can be); otherwise it stays
  * permissive and the files are named. The trial decides once; the outcome is kept in the
  * state file below, which `seinstall status` shows. */
@@ -827,8 +829,10 @@ seinstall_avc_report_get_group_field(const struct seinstall_avc_report *rep, siz
  *   policy=TYPE                started=TIME             when the trial was set up
  *   decided=TIME               log=PATH                 when it decided, the log it read
  *   denials=N                  label_denials=N          what it read
- *   path=PATH                  fix=COMMAND              each file a label denial named (at
- *                                                       most 100; fix= follows its path=)
+ *   mislabeled=N                                        boot-critical files found mislabeled
+ *   path=PATH                  fix=COMMAND              each file a label denial named, then
+ *                                                       each mislabeled boot-critical file
+ *                                                       (at most 100; fix= follows its path=)
  * TIME is UTC, ISO 8601 ("2026-12-05T03:14:07Z"). Unknown keys are ignored by readers. */
 #define SEINSTALL_TRIAL_STATE "/var/lib/seinstall/trial"
 /* The unit that runs the decision on the installed system (enabled by a trial install). */
@@ -838,7 +842,8 @@ enum seinstall_trial_state {
         SEINSTALL_TRIAL_NONE = 0,        /* no trial was ever set up */
         SEINSTALL_TRIAL_PENDING,         /* set up, not decided yet */
         SEINSTALL_TRIAL_ENFORCED,        /* no denial caused by a label: enforcing */
-        SEINSTALL_TRIAL_KEPT_PERMISSIVE, /* some denials caused by labels: still permissive */
+        SEINSTALL_TRIAL_KEPT_PERMISSIVE, /* denials caused by labels, or a boot-critical file
+                                            mislabeled: still permissive */
         SEINSTALL_TRIAL_CANCELLED,       /* a mode was chosen by hand before it decided */
 };
 /* "none", "pending", "enforced", "kept-permissive", "cancelled"; NULL for other values. */
@@ -857,7 +862,9 @@ enum seinstall_trial_flags {
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_trial_read(struct seinstall_ctx *ctx,
                                                         struct seinstall_trial **ret);
 /* Decide a pending trial from this boot's denials (seinstall_avc_read() with @log, NULL: this
- * boot's log of the running system): no denial caused by a label makes /etc/selinux/config say
+ * boot's log of the running system) and the labels of the boot-critical files now
+ * (seinstall_verify_paths()): no denial caused by a label and no such file mislabeled makes
+ * /etc/selinux/config say
  * enforcing (written atomically, as seinstall_apply() writes it) and, on the running system
  * (root "/") with SELinux active, switches to enforcing now unless the flag says not to or the
  * policy refuses it; else the config stays permissive. The outcome, its time and the files are
@@ -881,8 +888,11 @@ SEINSTALL_EXPORT const char *seinstall_trial_get_field(const struct seinstall_tr
 SEINSTALL_EXPORT unsigned long long seinstall_trial_get_n_denials(const struct seinstall_trial *t);
 SEINSTALL_EXPORT unsigned long long
 seinstall_trial_get_n_label_denials(const struct seinstall_trial *t);
-/* The files label denials named (at most 100), each with the command that fixes it. Owned by
- * @t; NULL beyond the last index. */
+/* Boot-critical files whose label differed from the file contexts' when it decided. */
+SEINSTALL_EXPORT unsigned long long
+seinstall_trial_get_n_mislabeled(const struct seinstall_trial *t);
+/* The files label denials named, then the mislabeled boot-critical files (at most 100, each
+ * once), each with the command that fixes it. Owned by @t; NULL beyond the last index. */
 SEINSTALL_EXPORT size_t seinstall_trial_get_n_paths(const struct seinstall_trial *t);
 SEINSTALL_EXPORT const char *seinstall_trial_get_path(const struct seinstall_trial *t, size_t i);
 SEINSTALL_EXPORT const char *seinstall_trial_get_fix(const struct seinstall_trial *t, size_t i);
@@ -891,7 +901,7 @@ SEINSTALL_EXPORT const char *seinstall_trial_get_fix(const struct seinstall_tria
 SEINSTALL_EXPORT bool seinstall_trial_get_enforcing_now(const struct seinstall_trial *t);
 SEINSTALL_EXPORT const char *seinstall_trial_get_setenforce_error(const struct seinstall_trial *t);
 /* The state as one JSON object (the `trial --json` document and the "trial" member of
- * `status --json`): state, policy, started, decided, log, denials, label_denials, files
+ * `status --json`): state, policy, started, decided, log, denials, label_denials, mislabeled, files
  * [{path, fix}], enforcing_now, setenforce_error. Returns 0 and a string the caller frees,
  * -EINVAL, -ENOMEM. */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_trial_to_json(const struct seinstall_trial *t,

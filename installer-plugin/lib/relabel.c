@@ -165,7 +165,7 @@ void si_relabel_label_entry(struct si_walker *w, int fd, int dfd, const char *na
 /* ---- verification of the boot-critical files
  * --------------------------------------------------------------------- */
 
-static const char *const boot_files[] = {
+const char *const si_boot_files[] = {
     "/sbin/init",
     "/usr/sbin/init",
     "/lib/systemd/systemd",
@@ -185,8 +185,10 @@ static const char *const boot_files[] = {
     "/etc/passwd",
     "/etc/shadow",
     "/etc/group",
+    "/etc/gshadow",
     "/etc/selinux/config",
 };
+const size_t si_boot_files_n = ELEMENTSOF(si_boot_files);
 
 /* Open the directory holding @path without following any symlink on the way, so that the path
  * we look up is the path the walk labeled. -ENOENT/-ELOOP/-ENOTDIR: not verifiable. */
@@ -255,8 +257,8 @@ static int verify(struct relabel *rl, const char *type)
 
         if (asprintf(&fc_path, "/etc/selinux/%s/contexts/files/file_contexts", type) < 0)
                 return -ENOMEM;
-        for (size_t i = 0; i < ELEMENTSOF(boot_files); i++) {
-                r = verify_one(rl, boot_files[i]);
+        for (size_t i = 0; i < si_boot_files_n; i++) {
+                r = verify_one(rl, si_boot_files[i]);
                 if (r < 0)
                         return r;
                 bad += r;

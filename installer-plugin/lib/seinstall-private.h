@@ -336,6 +336,11 @@ struct si_relabel_input {
  * -ENOPKG when @policy is not the target's own (labels checked against another prove nothing). */
 int si_relabel_validate(struct seinstall_ctx *ctx, const struct si_policy *policy, const char *type,
                         struct si_fcontext *fc);
+/* The files a boot cannot do without (init, the shells, the dynamic loader, the account
+ * databases, the SELinux config), as paths inside the target, some absent on a given system:
+ * a relabel checks them after its walk, a trial before it enforces. */
+extern const char *const si_boot_files[];
+extern const size_t si_boot_files_n;
 /* seinstall_relabel() on prepared input (same flags, result and errors). */
 int si_relabel_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in, unsigned threads,
                    unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
@@ -492,7 +497,8 @@ int si_policy_build(struct seinstall_ctx *ctx, const char *type);
 
 /* ---- the trial mode (trial.c) --------------------------------------------------------- */
 
-/* One file a label denial named, and the command that fixes it (may be NULL). */
+/* One file a label denial named (or a boot-critical file found mislabeled), and the command
+ * that fixes it (may be NULL). */
 struct si_trial_file {
         const char *path;
         const char *fix;
@@ -501,12 +507,14 @@ struct si_trial_file {
 struct si_trial_evidence {
         unsigned long long denials;       /* every denial read */
         unsigned long long label_denials; /* of those, caused by a label */
+        unsigned long long mislabeled;    /* boot-critical files whose label is wrong now */
         const struct si_trial_file *files;
         size_t n_files;
         const char *log; /* the log read */
 };
 /* The decision, without I/O: a pending @cur with @ev, at @now, gives the new state in *ret
- * (enforced when no denial was caused by a label, else kept-permissive with the files) and 1;
+ * (enforced when no denial was caused by a label and no boot-critical file is mislabeled, else
+ * kept-permissive with the files) and 1;
  * any other @cur decides nothing: 0 and *ret NULL. */
 int si_trial_decide_from(const struct seinstall_trial *cur, const struct si_trial_evidence *ev,
                          const char *now, struct seinstall_trial **ret);

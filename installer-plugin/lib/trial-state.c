@@ -191,8 +191,8 @@ int si_trial_render(const struct seinstall_trial *t, char **ret)
         if (r >= 0)
                 r = render_kv(&b, "log", t->log);
         if (r >= 0 && t->state != SEINSTALL_TRIAL_PENDING && t->state != SEINSTALL_TRIAL_CANCELLED)
-                r = sbuf_printf(&b, "denials=%llu\nlabel_denials=%llu\n", t->denials,
-                                t->label_denials);
+                r = sbuf_printf(&b, "denials=%llu\nlabel_denials=%llu\nmislabeled=%llu\n",
+                                t->denials, t->label_denials, t->mislabeled);
         for (size_t i = 0; r >= 0 && i < t->n_paths; i++) {
                 r = render_kv(&b, "path", t->paths[i]);
                 if (r >= 0)
@@ -265,9 +265,11 @@ int si_trial_parse(struct seinstall_ctx *ctx, const char *name, const char *text
                                                 "%s:%u: unknown state '%.64s' (pending, enforced, "
                                                 "kept-permissive or cancelled): %s",
                                                 name, lineno, value, what_to_do);
-                } else if (streq(key, "denials") || streq(key, "label_denials")) {
-                        if (parse_number(value, streq(key, "denials") ? &t->denials
-                                                                      : &t->label_denials) < 0)
+                } else if (streq(key, "denials") || streq(key, "label_denials") ||
+                           streq(key, "mislabeled")) {
+                        if (parse_number(value, streq(key, "denials")         ? &t->denials
+                                                : streq(key, "label_denials") ? &t->label_denials
+                                                                              : &t->mislabeled) < 0)
                                 return si_error(ctx, -EBADMSG, "%s:%u: %s= is not a number: %s",
                                                 name, lineno, key, what_to_do);
                 } else if (streq(key, "path")) {
@@ -416,6 +418,12 @@ seinstall_trial_get_n_label_denials(const struct seinstall_trial *t)
         return t ? t->label_denials : 0;
 }
 
+SEINSTALL_EXPORT unsigned long long
+seinstall_trial_get_n_mislabeled(const struct seinstall_trial *t)
+{
+        return t ? t->mislabeled : 0;
+}
+
 SEINSTALL_EXPORT size_t seinstall_trial_get_n_paths(const struct seinstall_trial *t)
 {
         return t ? t->n_paths : 0;
@@ -455,6 +463,7 @@ SEINSTALL_EXPORT int seinstall_trial_to_json(const struct seinstall_trial *t, ch
         json_kv_string(&j, "log", t->log);
         json_kv_uint(&j, "denials", t->denials);
         json_kv_uint(&j, "label_denials", t->label_denials);
+        json_kv_uint(&j, "mislabeled", t->mislabeled);
         json_key(&j, "files");
         json_array_begin(&j);
         for (size_t i = 0; i < t->n_paths; i++) {

@@ -108,8 +108,9 @@ int si_trial_decide_from(const struct seinstall_trial *cur, const struct si_tria
                 *ret = NULL;
                 return 0;
         }
-        r = si_trial_new(ev->label_denials > 0 || ev->n_files > 0 ? SEINSTALL_TRIAL_KEPT_PERMISSIVE
-                                                                  : SEINSTALL_TRIAL_ENFORCED,
+        r = si_trial_new(ev->label_denials > 0 || ev->mislabeled > 0 || ev->n_files > 0
+                             ? SEINSTALL_TRIAL_KEPT_PERMISSIVE
+                             : SEINSTALL_TRIAL_ENFORCED,
                          &t);
         if (r >= 0)
                 r = si_trial_set_str(&t->policy, cur->policy);
@@ -125,19 +126,76 @@ int si_trial_decide_from(const struct seinstall_trial *cur, const struct si_tria
                 return r;
         t->denials = ev->denials;
         t->label_denials = ev->label_denials;
+        t->mislabeled = ev->mislabeled;
         *ret = TAKE_PTR(t);
         return 1;
 }
 
-/* The evidence in a classified report: its counts and each file a label denial named. */
-static int evidence_of(const struct seinstall_avc_report *rep, struct si_trial_evidence *ev,
-                       struct si_trial_file **ret_files)
+DEFINE_CLEANUP_FUNC(struct seinstall_verify_result *, seinstall_verify_result_unref)
+
+/* The labels that matter most, checked as they are now: a denial the log did not show (the
+ * kernel rate-limits its audit lines, a reader may not have run yet) must not let a system with
+ * a wrong label on /etc/shadow go enforcing. The boot-critical files that are there, each
+ * compared with the file contexts by the verify engine; *ret_paths gets the mismatches (at most
+ * 3 per directory, the count in *ret_n), strings owned by *ret_res. */
+static int mislabeled_boot_files(struct seinstall_ctx *ctx,
+                                 struct seinstall_verify_result **ret_res, const char ***ret_paths,
+                                 size_t *ret_n, unsigned long long *ret_count)
+{
+        _cleanup_(seinstall_verify_result_unrefp) struct seinstall_verify_result *res = NULL;
+        _cleanup_free_ const char **paths = NULL;
+        size_t n = 0, ndirs;
+        int r;
+
+        /* -EIO: some listed files are absent here or reached through a link; the counts of
+         * the others stand. */
+        r = seinstall_verify_paths(ctx, NULL, si_boot_files, si_boot_files_n, 0, &res);
+        if (r < 0 && r != -EIO)
+                return r;
+        if (!res)
+                return -EIO;
+        ndirs = seinstall_verify_result_get_n_dirs(res);
+        paths = calloc(3 * ndirs + 1, sizeof(*paths));
+        if (!paths)
+                return -ENOMEM;
+        for (size_t i = 0; i < ndirs; i++)
+                for (size_t k = 0; k < seinstall_verify_result_get_dir_n_examples(res, i); k++)
+                        paths[n++] = seinstall_verify_result_get_example_path(res, i, k);
+        *ret_count = seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_MISMATCHED);
+        *ret_paths = TAKE_PTR(paths);
+        *ret_n = n;
+        *ret_res = TAKE_PTR(res);
+        return 0;
+}
+
+/* A NULL-terminated array of strings, and the strings. */
+static void fixes_free(char ***p)
+{
+        if (!*p)
+                return;
+        for (char **f = *p; *f; f++)
+                free(*f);
+        free(*p);
+}
+
+/* The evidence in a classified report and the boot-critical files' labels: the counts, each
+ * file a label denial named, then each mislabeled boot-critical file (fix strings in
+ * *ret_fixes). */
+static int evidence_of(const struct seinstall_avc_report *rep, const char *const *bad, size_t n_bad,
+                       unsigned long long mislabeled, struct si_trial_evidence *ev,
+                       struct si_trial_file **ret_files, char ***ret_fixes)
 {
         size_t n = seinstall_avc_report_get_n_groups(rep), k = 0;
-        struct si_trial_file *files = calloc(n ? n : 1, sizeof(*files));
+        struct si_trial_file *files = calloc(n + n_bad + 1, sizeof(*files));
+        char **fixes = calloc(n_bad + 1, sizeof(*fixes));
 
-        if (!files)
+        if (!files || !fixes) {
+                free(files);
+                free(fixes);
                 return -ENOMEM;
+        }
+        *ret_files = files;
+        *ret_fixes = fixes;
         for (size_t i = 0; i < n; i++) {
                 const char *path = seinstall_avc_report_get_group_field(rep, i, "path");
                 if (seinstall_avc_report_get_group_cause(rep, i) != SEINSTALL_AVC_CAUSE_LABEL)
@@ -148,14 +206,21 @@ static int evidence_of(const struct seinstall_avc_report *rep, struct si_trial_e
                 files[k].fix = seinstall_avc_report_get_group_field(rep, i, "fix");
                 k++;
         }
+        for (size_t i = 0; i < n_bad; i++) {
+                if (asprintf(&fixes[i], "restorecon -F %s", bad[i]) < 0) {
+                        fixes[i] = NULL;
+                        return -ENOMEM;
+                }
+                files[k++] = (struct si_trial_file){.path = bad[i], .fix = fixes[i]};
+        }
         *ev = (struct si_trial_evidence){
             .denials = seinstall_avc_report_get_n_denials(rep),
             .label_denials = seinstall_avc_report_get_n_label(rep),
+            .mislabeled = mislabeled,
             .files = files,
             .n_files = k,
             .log = seinstall_avc_report_get_source(rep),
         };
-        *ret_files = files;
         return 0;
 }
 
@@ -189,8 +254,13 @@ SEINSTALL_EXPORT int seinstall_trial_decide(struct seinstall_ctx *ctx, const cha
 {
         _cleanup_(seinstall_trial_freep) struct seinstall_trial *cur = NULL, *t = NULL;
         _cleanup_(seinstall_avc_report_freep) struct seinstall_avc_report *rep = NULL;
+        _cleanup_(seinstall_verify_result_unrefp) struct seinstall_verify_result *checked = NULL;
         _cleanup_free_ struct si_trial_file *files = NULL;
+        _cleanup_(fixes_free) char **fixes = NULL;
+        _cleanup_free_ const char **bad = NULL;
         _cleanup_free_ char *type = NULL;
+        unsigned long long mislabeled = 0;
+        size_t n_bad = 0;
         struct si_trial_evidence ev;
         bool running;
         char now[32];
@@ -225,7 +295,10 @@ SEINSTALL_EXPORT int seinstall_trial_decide(struct seinstall_ctx *ctx, const cha
         r = seinstall_avc_read(ctx, log, &rep);
         if (r < 0)
                 return r;
-        r = evidence_of(rep, &ev, &files);
+        r = mislabeled_boot_files(ctx, &checked, &bad, &n_bad, &mislabeled);
+        if (r < 0)
+                return r;
+        r = evidence_of(rep, bad, n_bad, mislabeled, &ev, &files, &fixes);
         if (r >= 0)
                 r = si_trial_now_utc(now);
         if (r >= 0)

@@ -13,7 +13,7 @@
 struct seinstall_trial {
         enum seinstall_trial_state state;
         char *policy, *started, *decided, *log;
-        unsigned long long denials, label_denials;
+        unsigned long long denials, label_denials, mislabeled;
         char **paths, **fixes;
         size_t n_paths;
         bool enforcing_now;

@@ -99,6 +99,29 @@ assert_eq "rerun changed nothing" "$before" "$(snap "$E")"
 expect_exit 0 "$SEINSTALL" status --root "$E"
 assert_contains "status" "$OUT" "trial:           enforced at "
 
+# 3a. no denial named it, but /etc/shadow carries a wrong label now (the reader had not run, or
+# the kernel dropped the audit line): kept permissive, named with its fix; once fixed (verify
+# --fix) a new trial enforces
+M=$d/m
+mkdir -p "$M"
+cp -a "$T/." "$M/"
+echo 'root:*::0:::::' >"$M/etc/shadow"
+setfattr -h -n security.selinux -v system_u:object_r:etc_t:s0 "$M/etc/shadow"
+expect_exit 1 "$SEINSTALL" trial --root "$M" --log "$d/policy.log"
+echo "$OUT"
+assert_eq "console line" "seinstall trial: kept permissive: 0 denials caused by labels, 1 boot-critical file mislabeled: /etc/shadow (fix: restorecon -F /etc/shadow); after fixing: seinstall apply --mode=trial (or --mode enforcing)" "$OUT"
+assert_eq "SELINUX= kept" "SELINUX=permissive" "$(grep '^SELINUX=' "$M/etc/selinux/config")"
+assert_contains "state" "$(cat "$M/$STATE")" "mislabeled=1"
+expect_exit 0 "$SEINSTALL" status --root "$M"
+assert_contains "status" "$OUT" "0 label denials, 1 mislabeled boot-critical file: /etc/shadow"
+expect_exit 0 "$SEINSTALL" status --root "$M" --json
+py 'assert d["trial"]["mislabeled"] == 1 and d["trial"]["label_denials"] == 0 and d["trial"]["files"] == [{"path": "/etc/shadow", "fix": "restorecon -F /etc/shadow"}], d["trial"]' \
+        "status --json: the mislabeled file and its fix"
+expect_exit 0 "$SEINSTALL" verify --root "$M" --fix
+expect_exit 0 "$SEINSTALL" apply --root "$M" --mode=trial --bootloader none
+expect_exit 0 "$SEINSTALL" trial --root "$M" --log "$d/policy.log"
+assert_contains "after the fix" "$OUT" "seinstall trial: enforced: no denial caused by a label this boot (1 denial, all the policy's), the boot-critical files labeled right; SELINUX=enforcing written, enforcing from the next boot"
+
 # 3b. a name from the log with a newline and an escape sequence: one console line, escaped;
 # the state file and JSON keep its bytes
 X=$d/x

@@ -113,19 +113,6 @@ static void mkdir_p(const char *root, const char *rel)
         seinstall_unref(ctx);
 }
 
-static void copy_file(const char *from, const char *to)
-{
-        _cleanup_free_ char *data = NULL;
-        size_t len;
-        FILE *f;
-
-        ck_assert_int_eq(read_file_bounded(from, 64u << 20, &data, &len), 0);
-        f = fopen(to, "we");
-        ck_assert_ptr_nonnull(f);
-        ck_assert_int_eq(fwrite(data, 1, len, f), len);
-        ck_assert_int_eq(fclose(f), 0);
-}
-
 START_TEST(test_load_order)
 {
         _cleanup_(tmpdir_removep) char *root = make_tmpdir();

@@ -18,8 +18,7 @@
 #include "seinstall-private.h"
 #include "testutil.h"
 
-#define HOST_POLICY_DIR "/etc/selinux/default/policy"
-#define REFUSED_NAME    "refused-by-the-running-policy"
+#define REFUSED_NAME "refused-by-the-running-policy"
 
 /* The name whose label the "running system" refuses; lsetxattr() below returns EINVAL for it. */
 static atomic_bool refuse_one;
@@ -91,40 +90,6 @@ static void mkdirs(const char *rel)
         ck_assert(mkdir(p, 0755) == 0 || errno == EEXIST);
 }
 
-static void copy_file(const char *from, const char *to)
-{
-        _cleanup_free_ char *data = NULL;
-        size_t len;
-        FILE *f;
-
-        ck_assert_int_eq(read_file_bounded(from, 64 << 20, &data, &len), 0);
-        f = fopen(to, "we");
-        ck_assert_ptr_nonnull(f);
-        ck_assert_uint_eq(fwrite(data, 1, len, f), len);
-        ck_assert_int_eq(fclose(f), 0);
-}
-
-/* The newest policy.N of the host's default policy, or NULL. */
-static char *host_policy(void)
-{
-        DIR *d = opendir(HOST_POLICY_DIR);
-        struct dirent *de;
-        int best = -1;
-        char *p = NULL;
-
-        if (!d)
-                return NULL;
-        while ((de = readdir(d))) {
-                int v;
-                if (sscanf(de->d_name, "policy.%d", &v) == 1 && v > best)
-                        best = v;
-        }
-        closedir(d);
-        if (best >= 0 && asprintf(&p, HOST_POLICY_DIR "/policy.%d", best) < 0)
-                p = NULL;
-        return p;
-}
-
 static const char fc_text[] = "/\t\tsystem_u:object_r:root_t:s0\n"
                               "/.*\t\tsystem_u:object_r:default_t:s0\n"
                               "/etc(/.*)?\tsystem_u:object_r:etc_t:s0\n"
@@ -136,7 +101,7 @@ static const char fc_text[] = "/\t\tsystem_u:object_r:root_t:s0\n"
 /* A small target: 4 levels of directories, every kind of name the walk handles differently. */
 static void setup(void)
 {
-        _cleanup_free_ char *pol = host_policy();
+        _cleanup_free_ char *pol = host_policy_path();
 
         tmp = make_tmpdir();
         ck_assert_int_ge(asprintf(&root, "%s/root", tmp), 0);
@@ -490,15 +455,15 @@ END_TEST
  * filesystem that keeps security.selinux, and root to write it. Returns a reason, or NULL. */
 static const char *cannot_run(void)
 {
-        _cleanup_free_ char *pol = host_policy();
+        _cleanup_free_ char *pol = host_policy_path();
         static const char label[] = "system_u:object_r:etc_t:s0";
         const char *base = getenv("TMPDIR");
         char probe[4096];
         int fd, r;
 
         if (!pol)
-                return "no " HOST_POLICY_DIR
-                       "/policy.N (make deps installs selinux-policy-default)";
+                return "no /etc/selinux/default/policy/policy.N"
+                       " (make deps installs selinux-policy-default)";
         if (geteuid() != 0)
                 return "needs root to write security.selinux";
         snprintf(probe, sizeof(probe), "%s/seinstall-xattr-probe.XXXXXX", base ? base : "/tmp");

@@ -6,6 +6,7 @@
  * (refused, never followed), and seinstall_trial_decide() on a tree with a saved log. */
 #include <check.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 
 #include "seinstall-private.h"
 #include "testutil.h"
@@ -48,6 +49,18 @@ START_TEST(test_decide_policy_only)
         ck_assert_int_eq(seinstall_trial_get_state(t), SEINSTALL_TRIAL_ENFORCED);
         ck_assert_uint_eq(seinstall_trial_get_n_denials(t), 12);
         ck_assert_uint_eq(seinstall_trial_get_n_label_denials(t), 0);
+}
+END_TEST
+
+/* No label denial, but a boot-critical file found mislabeled: kept permissive. */
+START_TEST(test_decide_mislabeled)
+{
+        _cleanup_(seinstall_trial_freep) struct seinstall_trial *cur = pending(), *t = NULL;
+        const struct si_trial_evidence ev = {.denials = 2, .mislabeled = 1, .log = "a.log"};
+
+        ck_assert_int_eq(si_trial_decide_from(cur, &ev, "now", &t), 1);
+        ck_assert_int_eq(seinstall_trial_get_state(t), SEINSTALL_TRIAL_KEPT_PERMISSIVE);
+        ck_assert_uint_eq(seinstall_trial_get_n_mislabeled(t), 1);
 }
 END_TEST
 
@@ -110,8 +123,12 @@ START_TEST(test_state_roundtrip)
             {"/etc/new\nline", "restorecon -F '/etc/new\nline'"},
             {"/a\\b c\x7f\xc3\xa9", NULL},
         };
-        const struct si_trial_evidence ev = {
-            .denials = 7, .label_denials = 2, .files = files, .n_files = 2, .log = "/l"};
+        const struct si_trial_evidence ev = {.denials = 7,
+                                             .label_denials = 2,
+                                             .mislabeled = 3,
+                                             .files = files,
+                                             .n_files = 2,
+                                             .log = "/l"};
         _cleanup_free_ char *text = NULL, *again = NULL;
         struct seinstall_ctx *ctx = NULL;
 
@@ -126,6 +143,7 @@ START_TEST(test_state_roundtrip)
         ck_assert_int_eq(seinstall_trial_get_state(back), SEINSTALL_TRIAL_KEPT_PERMISSIVE);
         ck_assert_uint_eq(seinstall_trial_get_n_denials(back), 7);
         ck_assert_uint_eq(seinstall_trial_get_n_label_denials(back), 2);
+        ck_assert_uint_eq(seinstall_trial_get_n_mislabeled(back), 3);
         ck_assert_uint_eq(seinstall_trial_get_n_paths(back), 2);
         ck_assert_str_eq(seinstall_trial_get_path(back, 0), "/etc/new\nline");
         ck_assert_str_eq(seinstall_trial_get_fix(back, 0), "restorecon -F '/etc/new\nline'");
@@ -227,12 +245,28 @@ static const char policy_log[] =
     "pid=500 comm=\"foo\" capability=21  scontext=system_u:system_r:foo_t:s0 "
     "tcontext=system_u:system_r:foo_t:s0 tclass=capability permissive=1\n";
 
+static void set_label(const char *path, const char *label)
+{
+        _cleanup_free_ char *p = at(path);
+        ck_assert_int_eq(lsetxattr(p, "security.selinux", label, strlen(label) + 1, 0), 0);
+}
+
+/* A target whose boot-critical files there are (/etc/shadow, the config) carry their labels. */
 static void tree_setup(void)
 {
+        _cleanup_free_ char *pol = host_policy_path(), *polcopy = NULL;
+
+        ck_assert_msg(pol != NULL, "no policy.N in /etc/selinux/default/policy (make deps)");
         root = make_tmpdir();
         mkdirs("etc/selinux/default/contexts/files");
+        mkdirs("etc/selinux/default/policy");
         mkdirs("var/lib/seinstall");
+        polcopy = at("etc/selinux/default/policy/policy.33");
+        copy_file(pol, polcopy);
+        put("etc/shadow", "root:*::0:::::\n");
+        set_label("etc/shadow", "system_u:object_r:shadow_t:s0");
         put("etc/selinux/config", "# kept\nSELINUX=permissive\nSELINUXTYPE=default\n");
+        set_label("etc/selinux/config", "system_u:object_r:etc_t:s0");
         put("etc/selinux/default/contexts/files/file_contexts",
             "/.*\tsystem_u:object_r:default_t:s0\n/etc(/.*)?\tsystem_u:object_r:etc_t:s0\n"
             "/etc/shadow.*\t--\tsystem_u:object_r:shadow_t:s0\n");
@@ -298,6 +332,44 @@ START_TEST(test_tree_keep)
         state = get("var/lib/seinstall/trial");
         ck_assert_ptr_nonnull(strstr(state, "\nstate=kept-permissive\n"));
         ck_assert_ptr_nonnull(strstr(state, "\npath=/etc/shadow\nfix=restorecon -F /etc/shadow\n"));
+}
+END_TEST
+
+/* No denial in the log named it, but /etc/shadow carries a wrong label now (a reader that had
+ * not run yet, a rate-limited audit line): kept permissive, the file named with its fix. */
+START_TEST(test_tree_mislabeled)
+{
+        _cleanup_(seinstall_trial_freep) struct seinstall_trial *t = NULL;
+        _cleanup_free_ char *config = NULL, *state = NULL;
+
+        set_label("etc/shadow", "system_u:object_r:etc_t:s0");
+        ck_assert_int_eq(decide("policy.log", &t), 1);
+        ck_assert_int_eq(seinstall_trial_get_state(t), SEINSTALL_TRIAL_KEPT_PERMISSIVE);
+        ck_assert_uint_eq(seinstall_trial_get_n_label_denials(t), 0);
+        ck_assert_uint_eq(seinstall_trial_get_n_mislabeled(t), 1);
+        ck_assert_uint_eq(seinstall_trial_get_n_paths(t), 1);
+        ck_assert_str_eq(seinstall_trial_get_path(t, 0), "/etc/shadow");
+        ck_assert_str_eq(seinstall_trial_get_fix(t, 0), "restorecon -F /etc/shadow");
+        config = get("etc/selinux/config");
+        ck_assert_str_eq(config, "# kept\nSELINUX=permissive\nSELINUXTYPE=default\n");
+        state = get("var/lib/seinstall/trial");
+        ck_assert_ptr_nonnull(strstr(state, "\nmislabeled=1\n"));
+        ck_assert_ptr_nonnull(strstr(state, "\npath=/etc/shadow\nfix=restorecon -F /etc/shadow\n"));
+}
+END_TEST
+
+/* The same file named by a denial and found mislabeled: listed once. */
+START_TEST(test_tree_denied_and_mislabeled)
+{
+        _cleanup_(seinstall_trial_freep) struct seinstall_trial *t = NULL;
+
+        set_label("etc/shadow", "system_u:object_r:etc_t:s0");
+        ck_assert_int_eq(decide("label.log", &t), 1);
+        ck_assert_int_eq(seinstall_trial_get_state(t), SEINSTALL_TRIAL_KEPT_PERMISSIVE);
+        ck_assert_uint_eq(seinstall_trial_get_n_label_denials(t), 1);
+        ck_assert_uint_eq(seinstall_trial_get_n_mislabeled(t), 1);
+        ck_assert_uint_eq(seinstall_trial_get_n_paths(t), 1);
+        ck_assert_str_eq(seinstall_trial_get_path(t, 0), "/etc/shadow");
 }
 END_TEST
 
@@ -383,6 +455,7 @@ int main(void)
 
         tcase_add_test(tc, test_decide_clean);
         tcase_add_test(tc, test_decide_policy_only);
+        tcase_add_test(tc, test_decide_mislabeled);
         tcase_add_test(tc, test_decide_label);
         tcase_add_test(tc, test_decide_once);
         tcase_add_test(tc, test_state_roundtrip);
@@ -391,6 +464,8 @@ int main(void)
         tcase_add_checked_fixture(tree, tree_setup, tree_teardown);
         tcase_add_test(tree, test_tree_enforce_then_nothing);
         tcase_add_test(tree, test_tree_keep);
+        tcase_add_test(tree, test_tree_mislabeled);
+        tcase_add_test(tree, test_tree_denied_and_mislabeled);
         tcase_add_test(tree, test_tree_symlink);
         tcase_add_test(tree, test_tree_corrupt);
         tcase_add_test(tree, test_tree_none);

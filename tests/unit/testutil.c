@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -6,7 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "seinstall-private.h"
 #include "testutil.h"
+
+#define HOST_POLICY_DIR "/etc/selinux/default/policy"
 
 char *make_tmpdir(void)
 {
@@ -41,6 +45,39 @@ void write_file(const char *path, const char *content)
         ck_assert_msg(f != NULL, "cannot write %s", path);
         ck_assert_int_eq(fputs(content, f) >= 0, 1);
         ck_assert_int_eq(fclose(f), 0);
+}
+
+void copy_file(const char *from, const char *to)
+{
+        _cleanup_free_ char *data = NULL;
+        size_t len;
+        FILE *f;
+
+        ck_assert_int_eq(read_file_bounded(from, 64 << 20, &data, &len), 0);
+        f = fopen(to, "we");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+        ck_assert_int_eq(fclose(f), 0);
+}
+
+char *host_policy_path(void)
+{
+        DIR *d = opendir(HOST_POLICY_DIR);
+        struct dirent *de;
+        int best = -1;
+        char *p = NULL;
+
+        if (!d)
+                return NULL;
+        while ((de = readdir(d))) {
+                int v;
+                if (sscanf(de->d_name, "policy.%d", &v) == 1 && v > best)
+                        best = v;
+        }
+        closedir(d);
+        if (best >= 0 && asprintf(&p, HOST_POLICY_DIR "/policy.%d", best) < 0)
+                p = NULL;
+        return p;
 }
 
 int run_suite(Suite *s)

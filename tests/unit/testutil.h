@@ -11,6 +11,10 @@ char *make_tmpdir(void);
 void tmpdir_removep(char **dir);
 /* Write @content to @path, creating or truncating it; aborts the test on failure. */
 void write_file(const char *path, const char *content);
+/* Copy the file @from to @to (at most 64 MiB); aborts the test on failure. */
+void copy_file(const char *from, const char *to);
+/* The newest policy.N of the host's default policy (/etc/selinux/default/policy), or NULL. */
+char *host_policy_path(void);
 /* Run @s with CK_FORK and a TAP-free normal report; returns the process exit status. */
 int run_suite(Suite *s);
 
