@@ -311,9 +311,11 @@ EOF
         expect_eq "its pid 1 (the policy is loaded, permissive)" system_u:system_r:kernel_t:s0 \
                 "$(fact "$L" pid1)"
         # Between markers the command itself prints (the typed line holds "E2E-CHECK-%s", never
-        # the marker): the echo of a typed line races the prompt and kernel messages, its output
-        # does not.
-        json=$(tr -d '\r' <"$L" | sed -n '/^E2E-CHECK-BEGIN$/,/^E2E-CHECK-END$/p')
+        # the marker): the echo of a typed line races the prompt (typed ahead, the tty echoes it
+        # before bash prints its prompt), its output does not. bash switches bracketed paste
+        # off (ESC [?2004l) right before the command's first byte.
+        json=$(tr -d '\r' <"$L" | sed 's/\x1b\[?2004[hl]//g' |
+                sed -n '/^E2E-CHECK-BEGIN$/,/^E2E-CHECK-END$/p')
         expect_match "seinstall check on its console says why" "nfs_t" "$json"
         echo "  its console, seinstall check:"
         printf '%s\n' "$json" | sed 's/^/      | /'
