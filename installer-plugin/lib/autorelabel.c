@@ -47,28 +47,15 @@ static bool root_mounted_ro(struct seinstall_ctx *ctx)
         return false;
 }
 
-static int write_flags(struct seinstall_ctx *ctx, const char *path)
-{
-        _cleanup_free_ char *old = NULL;
-        size_t len;
-
-        if (root_read_replaced(ctx, path, 4096, &old, &len) >= 0 && streq(old, "-F\n"))
-                return 0;
-        int r = root_write_atomic(ctx, path, "-F\n", 3, 0644);
-        return r < 0 ? r : 1;
-}
-
 int si_autorelabel_schedule(struct seinstall_ctx *ctx, const char **ret_path)
 {
         const char *path = root_mounted_ro(ctx) ? AUTORELABEL_RO : AUTORELABEL;
         int r;
 
-        r = write_flags(ctx, path);
+        r = root_write_if_changed(ctx, path, "-F\n", 4096);
         if (r == -EROFS && streq(path, AUTORELABEL)) {
                 path = AUTORELABEL_RO;
-                r = root_mkdir_p(ctx, "/etc/selinux", 0755);
-                if (r >= 0)
-                        r = write_flags(ctx, path);
+                r = root_write_if_changed(ctx, path, "-F\n", 4096);
         }
         if (r < 0)
                 return si_error(ctx, r, "Could not schedule a relabel: writing %s%s: %s", ctx->root,

@@ -44,24 +44,18 @@ int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *
 int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, bool trial,
                             const char *policy, bool relabel)
 {
-        _cleanup_free_ char *text = NULL, *old = NULL;
-        size_t len;
+        _cleanup_free_ char *text = NULL;
         int r;
 
         if (asprintf(&text, "mode=%s\npolicy=%s\nrelabel=%s\n",
                      trial ? "trial" : seinstall_mode_to_string(mode), policy,
                      relabel ? "pending" : "done") < 0)
                 return -ENOMEM;
-        if (root_read_replaced(ctx, SEINSTALL_FIRSTBOOT_MARK, 64 * 1024, &old, &len) >= 0 &&
-            streq(old, text))
-                return 0;
-        r = root_mkdir_p(ctx, "/var/lib/seinstall", 0755);
-        if (r >= 0)
-                r = root_write_atomic(ctx, SEINSTALL_FIRSTBOOT_MARK, text, strlen(text), 0644);
+        r = root_write_if_changed(ctx, SEINSTALL_FIRSTBOOT_MARK, text, 64 * 1024);
         if (r < 0)
                 return si_error(ctx, r, "Could not write the first-boot mark %s%s: %s", ctx->root,
                                 SEINSTALL_FIRSTBOOT_MARK, si_file_strerror(r));
-        return 1;
+        return r;
 }
 
 SEINSTALL_EXPORT int seinstall_firstboot_mark_remove(struct seinstall_ctx *ctx)

@@ -286,6 +286,28 @@ int root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void *d
         return 0;
 }
 
+int root_write_if_changed(struct seinstall_ctx *ctx, const char *path, const char *text, size_t max)
+{
+        _cleanup_free_ char *old = NULL, *dir = NULL;
+        const char *slash = strrchr(path, '/');
+        size_t len, n = strlen(text);
+        int r;
+
+        if (root_read_replaced(ctx, path, max, &old, &len) >= 0 && len == n &&
+            memcmp(old, text, n) == 0)
+                return 0;
+        if (slash && slash > path) {
+                dir = strndup(path, (size_t) (slash - path));
+                if (!dir)
+                        return -ENOMEM;
+                r = root_mkdir_p(ctx, dir, 0755);
+                if (r < 0)
+                        return r;
+        }
+        r = root_write_atomic(ctx, path, text, n, 0644);
+        return r < 0 ? r : 1;
+}
+
 int root_unlink(struct seinstall_ctx *ctx, const char *path)
 {
         _cleanup_free_ char *dir = NULL;

@@ -147,6 +147,11 @@ int root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode);
  * @path a killed run left (".#NAME.<16 hex digits>", regular files only) are removed first. */
 int root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void *data, size_t len,
                       mode_t mode);
+/* Write the string @text as @path (0644) unless the file holds exactly that already (read as
+ * root_read_replaced() reads it, at most @max bytes), making the directories on the way: 0
+ * unchanged, 1 written, or a negative errno of the calls above. */
+int root_write_if_changed(struct seinstall_ctx *ctx, const char *path, const char *text,
+                          size_t max);
 /* Remove @path inside the target; 0 when it did not exist. */
 int root_unlink(struct seinstall_ctx *ctx, const char *path);
 /* Make @path inside the target a symbolic link to @target (as given: resolved by whoever

@@ -355,23 +355,17 @@ int si_trial_read_for_status(struct seinstall_ctx *ctx, struct seinstall_trial *
 
 int si_trial_write_state(struct seinstall_ctx *ctx, const struct seinstall_trial *t)
 {
-        _cleanup_free_ char *text = NULL, *old = NULL;
-        size_t len;
+        _cleanup_free_ char *text = NULL;
         int r;
 
         r = si_trial_render(t, &text);
         if (r < 0)
                 return r;
-        if (root_read_replaced(ctx, SEINSTALL_TRIAL_STATE, TRIAL_STATE_MAX, &old, &len) >= 0 &&
-            streq(old, text))
-                return 0;
-        r = root_mkdir_p(ctx, "/var/lib/seinstall", 0755);
-        if (r >= 0)
-                r = root_write_atomic(ctx, SEINSTALL_TRIAL_STATE, text, strlen(text), 0644);
+        r = root_write_if_changed(ctx, SEINSTALL_TRIAL_STATE, text, TRIAL_STATE_MAX);
         if (r < 0)
                 return si_error(ctx, r, "Could not write the trial state %s%s: %s", ctx->root,
                                 SEINSTALL_TRIAL_STATE, si_file_strerror(r));
-        return 1;
+        return r;
 }
 
 /* Now, as the state file records times. */

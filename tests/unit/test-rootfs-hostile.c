@@ -79,6 +79,31 @@ START_TEST(test_write_over_absolute_symlink)
 }
 END_TEST
 
+/* Written once, then 0 (nothing written) while the file holds the text; a symlink that leads
+ * to a file holding the same text is not "the same": it is replaced, never followed. */
+START_TEST(test_write_if_changed)
+{
+        _cleanup_free_ char *mark = in_root("/var/lib/seinstall/mark");
+        struct stat before, after;
+
+        ck_assert_int_eq(root_write_if_changed(f.ctx, "/var/lib/seinstall/mark", "a\n", 4096), 1);
+        assert_target_file("/var/lib/seinstall/mark", "a\n");
+        ck_assert_int_eq(lstat(mark, &before), 0);
+        ck_assert_int_eq(root_write_if_changed(f.ctx, "/var/lib/seinstall/mark", "a\n", 4096), 0);
+        ck_assert_int_eq(lstat(mark, &after), 0);
+        ck_assert_uint_eq(after.st_ino, before.st_ino);
+        ck_assert_int_eq(root_write_if_changed(f.ctx, "/var/lib/seinstall/mark", "a\nb\n", 4096),
+                         1);
+        assert_target_file("/var/lib/seinstall/mark", "a\nb\n");
+        ck_assert_int_eq(unlink(mark), 0);
+        ck_assert_int_eq(symlink(f.victim, mark), 0);
+        ck_assert_int_eq(
+            root_write_if_changed(f.ctx, "/var/lib/seinstall/mark", "precious\n", 4096), 1);
+        assert_victim_untouched();
+        assert_target_file("/var/lib/seinstall/mark", "precious\n");
+}
+END_TEST
+
 START_TEST(test_write_over_relative_symlink)
 {
         _cleanup_free_ char *cfg = in_root("/etc/selinux/config");
@@ -311,6 +336,7 @@ int main(void)
         tcase_set_timeout(tc, 10);
         tcase_add_test(tc, test_write_over_absolute_symlink);
         tcase_add_test(tc, test_write_over_relative_symlink);
+        tcase_add_test(tc, test_write_if_changed);
         tcase_add_test(tc, test_write_through_dir_symlinks);
         tcase_add_test(tc, test_path_dotdot);
         tcase_add_test(tc, test_read_symlink_outside);
