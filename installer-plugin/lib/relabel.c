@@ -365,12 +365,7 @@ int si_relabel_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in,
                    unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
                    struct seinstall_relabel_result **ret_result)
 {
-        _cleanup_(si_relabel_done) struct relabel rl = {
-            .walk = {.ctx = ctx, .visit = si_relabel_label_entry, .fc = in->fc, .check = in->check},
-            .dry_run = flags & SEINSTALL_RELABEL_DRY_RUN,
-            .mismatch = in->mismatch,
-            .mismatch_data = in->mismatch_data,
-        };
+        _cleanup_(si_relabel_done) struct relabel rl = si_relabel_of(ctx, in, flags);
         _cleanup_(seinstall_relabel_result_unrefp) struct seinstall_relabel_result *res = NULL;
         _cleanup_close_ int root_fd = -EBADF;
         const char *fsname, *reason;

@@ -41,10 +41,22 @@ struct relabel {
         struct sbuf *prefixed;
 };
 #define RELABEL(j) ((struct relabel *) ((char *) (j) -offsetof(struct relabel, walk)))
-void si_relabel_done(struct relabel *rl);
 /* The walker's visit function: label one entry (relabel.c). */
 void si_relabel_label_entry(struct si_walker *w, int fd, int dfd, const char *name,
                             const char *path, mode_t mode);
+/* A relabel of @ctx's tree with the prepared input @in and SEINSTALL_RELABEL_* @flags, not yet
+ * walking; si_relabel_done() releases what it comes to hold. */
+static inline struct relabel si_relabel_of(struct seinstall_ctx *ctx,
+                                           const struct si_relabel_input *in, unsigned flags)
+{
+        return (struct relabel){
+            .walk = {.ctx = ctx, .visit = si_relabel_label_entry, .fc = in->fc, .check = in->check},
+            .dry_run = flags & SEINSTALL_RELABEL_DRY_RUN,
+            .mismatch = in->mismatch,
+            .mismatch_data = in->mismatch_data,
+        };
+}
+void si_relabel_done(struct relabel *rl);
 /* After the live walk: what the mounts on the root's own filesystem hide (relabel-hidden.c). */
 int si_relabel_under_mounts(struct seinstall_ctx *ctx, const struct si_relabel_input *in,
                             unsigned nthreads, unsigned flags,
