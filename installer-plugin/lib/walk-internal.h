@@ -29,7 +29,7 @@ int si_walk_add_skipped(struct si_walk *j, const char *path, const char *fstype,
 void si_walk_msgs_flush(struct si_walk *j);
 
 /* walk-links.c: the default bound of the table of files with several names: 524,288 files
- * (24-byte slots, at most 24 MiB) and 48 MiB of their names. */
+ * (16-byte slots, at most 16 MiB) and 48 MiB of their names. */
 #define SI_WALK_LINKS_MAX ((size_t) 1 << 19)
 #define SI_WALK_NAMES_MAX ((size_t) 48 << 20)
 /* A file with several names met at @path: remember it and its name that sorts first so far.

@@ -5,28 +5,48 @@
  * does not depend on the order of the walk and a second run changes nothing: the walk only
  * remembers the file and its best name so far, and the file is labeled once, after the walk.
  *
- * Memory, bounded by construction: a slot is 24 bytes (device, inode, the offset of its name,
- * its type), in an open-addressing table of at most links_max * 2 slots; the names lie one after
- * another in one arena of at most names_max bytes, compacted when names replaced by better ones
- * leave too much of it unused. With the defaults (SI_WALK_LINKS_MAX files, SI_WALK_NAMES_MAX
- * bytes) that is at most 24 MiB + 48 MiB, whatever the tree holds. A file met when the table
- * or the arena is full is not remembered: it is labeled at once, through each of its names as
- * the walk meets them (as setfiles -A does), and the walk says how many such files it met.
- * Those files keep the right label whenever their names agree on it, which is the usual case;
- * where they disagree, the name labeled last decides.
+ * Memory, bounded by construction: a slot is 16 bytes (inode, the offset of its name, the index
+ * of its device in a small table, its mode), in an open-addressing table of at most
+ * links_max * 2 slots; the names lie one after another in one arena of at most names_max bytes,
+ * compacted when names replaced by better ones leave too much of it unused. With the defaults
+ * (SI_WALK_LINKS_MAX files, SI_WALK_NAMES_MAX bytes) that is at most 16 MiB + 48 MiB, whatever
+ * the tree holds. Both are mapped on their own (mmap, mremap), not taken from the heap: what a
+ * growing table or arena leaves behind goes back to the system at once, so a walk's peak memory
+ * is its live table, not a heap that kept every size it ever had. A file met when the table or
+ * the arena is full, or on a filesystem beyond the
+ * first SI_WALK_LINK_DEVS that hold such files, is not remembered: it is labeled at once, through
+ * each of its names as the walk meets them (as setfiles -A does), and the walk says how many such
+ * files it met. Those files keep the right label whenever their names agree on it, which is the
+ * usual case; where they disagree, the name labeled last decides.
  */
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <linux/openat2.h>
 
 #include "walk-internal.h"
 
 struct si_walk_link {
-        dev_t dev;
-        ino_t ino;
+        uint64_t ino;
         uint32_t name; /* offset of its name that sorts first so far in j->names; 0: free slot */
-        uint32_t mode;
+        uint16_t dev;  /* index in j->link_devs */
+        uint16_t mode; /* st_mode: the type and permission bits fit in 16 */
 };
+_Static_assert(sizeof(struct si_walk_link) == 16, "a slot is 16 bytes");
+_Static_assert((S_IFMT | 07777) <= UINT16_MAX, "a mode fits in 16 bits");
+
+/* The index of @dev in the walk's device table, added when @add; -ENOSPC when it is not there
+ * (or full). */
+static int dev_index(struct si_walk *j, dev_t dev, bool add)
+{
+        for (size_t i = 0; i < j->n_link_devs; i++)
+                if (j->link_devs[i] == dev)
+                        return (int) i;
+        if (!add || j->n_link_devs >= SI_WALK_LINK_DEVS)
+                return -ENOSPC;
+        j->link_devs[j->n_link_devs] = dev;
+        return (int) j->n_link_devs++;
+}
 
 static size_t links_max(const struct si_walk *j)
 {
@@ -50,9 +70,23 @@ static size_t slots_max(const struct si_walk *j)
         return cap;
 }
 
-static size_t link_hash(dev_t dev, ino_t ino, size_t cap)
+static size_t link_hash(unsigned dev, uint64_t ino, size_t cap)
 {
         return (size_t) (ino * 31 + dev) & (cap - 1);
+}
+
+/* @size bytes of zeroed memory of their own, or NULL. */
+static void *map_zeroed(size_t size)
+{
+        void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+        return p == MAP_FAILED ? NULL : p;
+}
+
+static void unmap(void *p, size_t size)
+{
+        if (p)
+                (void) munmap(p, size);
 }
 
 /* Double the table (the lock held). */
@@ -63,7 +97,7 @@ static int links_grow(struct si_walk *j)
 
         if (cap > slots_max(j))
                 cap = slots_max(j);
-        n = calloc(cap, sizeof(*n));
+        n = map_zeroed(cap * sizeof(*n));
         if (!n)
                 return -ENOMEM;
         for (size_t i = 0; i < j->links_cap; i++) {
@@ -75,7 +109,7 @@ static int links_grow(struct si_walk *j)
                         h = (h + 1) & (cap - 1);
                 n[h] = j->links[i];
         }
-        free(j->links);
+        unmap(j->links, j->links_cap * sizeof(*n));
         j->links = n;
         j->links_cap = cap;
         return 0;
@@ -84,7 +118,7 @@ static int links_grow(struct si_walk *j)
 /* Copy the names still referenced into a new arena of the same size (the lock held). */
 static int names_compact(struct si_walk *j)
 {
-        char *n = malloc(j->names_cap);
+        char *n = map_zeroed(j->names_cap);
         size_t len = 1;
 
         if (!n)
@@ -100,7 +134,7 @@ static int names_compact(struct si_walk *j)
                 l->name = (uint32_t) len;
                 len += k;
         }
-        free(j->names);
+        unmap(j->names, j->names_cap);
         j->names = n;
         j->names_len = len;
         j->names_dead = 0;
@@ -125,11 +159,10 @@ static uint32_t names_put(struct si_walk *j, const char *path, size_t len)
                         cap = names_max(j);
                 if (j->names_len + len > cap)
                         return 0;
-                n = realloc(j->names, cap);
-                if (!n)
+                n = j->names ? mremap(j->names, j->names_cap, cap, MREMAP_MAYMOVE)
+                             : map_zeroed(cap);
+                if (!n || n == MAP_FAILED)
                         return 0;
-                if (!j->names)
-                        n[0] = '\0';
                 j->names = n;
                 j->names_cap = cap;
                 if (j->names_len == 0)
@@ -145,11 +178,15 @@ static uint32_t names_put(struct si_walk *j, const char *path, size_t len)
 
 /* Remember @path for the file (@dev, @ino), or keep the name already there when it sorts
  * first (the lock held). */
-static int links_add_locked(struct si_walk *j, dev_t dev, ino_t ino, const char *path, mode_t mode)
+static int links_add_locked(struct si_walk *j, dev_t sdev, ino_t ino, const char *path, mode_t mode)
 {
         size_t h, len = strlen(path) + 1;
-        int r;
+        int dev = dev_index(j, sdev, true), r;
 
+        if (dev < 0) {
+                j->links_spilled++;
+                return dev;
+        }
         if (j->nlinks * 4 >= j->links_cap * 3 && j->links_cap < slots_max(j)) {
                 r = links_grow(j);
                 if (r < 0)
@@ -163,12 +200,14 @@ static int links_add_locked(struct si_walk *j, dev_t dev, ino_t ino, const char 
                                 j->links_spilled++;
                                 return -ENOSPC;
                         }
-                        *l = (struct si_walk_link){
-                            .dev = dev, .ino = ino, .name = off, .mode = (uint32_t) mode};
+                        *l = (struct si_walk_link){.ino = ino,
+                                                   .name = off,
+                                                   .dev = (uint16_t) dev,
+                                                   .mode = (uint16_t) mode};
                         j->nlinks++;
                         return 1;
                 }
-                if (l->dev == dev && l->ino == ino) {
+                if (l->dev == (unsigned) dev && l->ino == ino) {
                         char *old = j->names + l->name;
                         size_t oldlen;
                         uint32_t off;
@@ -204,14 +243,18 @@ int si_walk_links_add(struct si_walk *j, dev_t dev, ino_t ino, const char *path,
         return r;
 }
 
-const char *si_walk_links_find(struct si_walk *j, dev_t dev, ino_t ino)
+const char *si_walk_links_find(struct si_walk *j, dev_t sdev, ino_t ino)
 {
+        int dev = dev_index(j, sdev, false);
+
+        if (dev < 0)
+                return NULL;
         for (size_t h = j->links_cap ? link_hash(dev, ino, j->links_cap) : 0; j->links_cap;
              h = (h + 1) & (j->links_cap - 1)) {
                 struct si_walk_link *l = &j->links[h];
                 if (!l->name)
                         return NULL;
-                if (l->dev == dev && l->ino == ino)
+                if (l->dev == (unsigned) dev && l->ino == ino)
                         return j->names + l->name;
         }
         return NULL;
@@ -239,7 +282,7 @@ void si_walk_links_label(struct si_walk *j, struct si_walker *w)
                                 si_walk_error(j, w, "Could not open %s: %m", path);
                         continue;
                 }
-                if (fstat(fd, &st) == 0 && st.st_dev == l->dev && st.st_ino == l->ino)
+                if (fstat(fd, &st) == 0 && st.st_dev == j->link_devs[l->dev] && st.st_ino == l->ino)
                         j->visit(w, fd, -1, "", path, (mode_t) l->mode);
                 close(fd);
         }
@@ -254,10 +297,10 @@ void si_walk_links_label(struct si_walk *j, struct si_walker *w)
 
 void si_walk_links_free(struct si_walk *j)
 {
-        free(j->links);
+        unmap(j->links, j->links_cap * sizeof(*j->links));
         j->links = NULL;
-        j->links_cap = j->nlinks = 0;
-        free(j->names);
+        j->links_cap = j->nlinks = j->n_link_devs = 0;
+        unmap(j->names, j->names_cap);
         j->names = NULL;
         j->names_len = j->names_cap = j->names_dead = 0;
 }

@@ -39,6 +39,9 @@ struct si_walk_link;
 struct si_walk_work;
 struct si_walk_msg;
 
+/* The most filesystems whose files with several names the walk remembers (walk-links.c). */
+#define SI_WALK_LINK_DEVS 64
+
 struct si_walk {
         /* set by the caller before si_walk_init() */
         struct seinstall_ctx *ctx;
@@ -67,6 +70,8 @@ struct si_walk {
         size_t links_max, names_max;
         struct si_walk_link *links; /* open addressing on (dev, ino) */
         size_t nlinks, links_cap;
+        dev_t link_devs[SI_WALK_LINK_DEVS]; /* the devices of those files, a slot's dev indexes */
+        size_t n_link_devs;
         char *names;
         size_t names_len, names_cap, names_dead; /* bytes used, allocated, no longer referenced */
         size_t links_spilled;                    /* files with several names that did not fit */

@@ -16,7 +16,7 @@
 # - on the hard-link tree seinstall writes each inode's label once (lsetxattr/fsetxattr/setxattr
 #   calls counted with strace), labels match the newest setfiles, and its peak memory stays
 #   within SCALE_LINKS_RSS_MIB (default 16) above that of the same tree without the extra names
-#   (walk-links.c bounds it by construction: at most 72 MiB, whatever the number of links).
+#   (walk-links.c bounds it by construction: at most 64 MiB, whatever the number of links).
 . "$(dirname "$0")/../lib.sh"
 require_loop
 . "$TOP/tests/bench/bench-lib.sh"
