@@ -147,7 +147,8 @@ SEINSTALL_EXPORT int seinstall_avc_read(struct seinstall_ctx *ctx, const char *l
         r = si_config_policy_type(ctx, &type);
         if (r < 0)
                 return r;
-        r = si_fcontext_load_target(ctx, type, &fc);
+        /* a lookup per denial: the interpreter (fcontext.h) */
+        r = si_fcontext_load_target(ctx, type, SI_FC_NO_JIT, &fc);
         if (r < 0)
                 return r;
 

@@ -108,7 +108,8 @@ int si_fcontext_load_path_flags(struct seinstall_ctx *ctx, const char *path, uns
         return load(ctx, path, read_host, flags, ret);
 }
 
-int si_fcontext_load_target(struct seinstall_ctx *ctx, const char *type, struct si_fcontext **ret)
+int si_fcontext_load_target(struct seinstall_ctx *ctx, const char *type, unsigned flags,
+                            struct si_fcontext **ret)
 {
         _cleanup_free_ char *path = NULL;
         int r;
@@ -117,7 +118,7 @@ int si_fcontext_load_target(struct seinstall_ctx *ctx, const char *type, struct 
                 return si_error(ctx, -EINVAL, "Invalid policy type '%s'", type);
         if (asprintf(&path, "/etc/selinux/%s/contexts/files/file_contexts", type) < 0)
                 return -ENOMEM;
-        r = load(ctx, path, read_target, 0, ret);
+        r = load(ctx, path, read_target, flags, ret);
         /* The target's own file contexts missing is a policy not installed, not bad input. */
         if (r == -ENOENT)
                 return si_error(ctx, -ENOPKG,

@@ -38,12 +38,17 @@ struct si_fc_scratch;
  * .subs_dist, .subs; each optional), as selabel_open(SELABEL_OPT_PATH=@path) does. */
 int si_fcontext_load_path(struct seinstall_ctx *ctx, const char *path, struct si_fcontext **ret);
 /* The same with SI_FC_* flags: SI_FC_NO_JIT matches with the PCRE2 interpreter and the
- * required-literal screen, as on a PCRE2 built without JIT (tests use it). */
+ * required-literal screen, as on a PCRE2 built without JIT. For a few lookups (the files a
+ * denial names, a list of paths) the interpreter is the right choice: compiling thousands of
+ * patterns to machine code costs more than it saves, and on a running SELinux system it maps
+ * executable memory, which Debian's policy denies (execmem) and logs; the JIT pays for a walk. */
 #define SI_FC_NO_JIT (1u << 0)
 int si_fcontext_load_path_flags(struct seinstall_ctx *ctx, const char *path, unsigned flags,
                                 struct si_fcontext **ret);
-/* Load the target's own file contexts of policy @type, read inside the target root. */
-int si_fcontext_load_target(struct seinstall_ctx *ctx, const char *type, struct si_fcontext **ret);
+/* Load the target's own file contexts of policy @type, read inside the target root; @flags:
+ * SI_FC_*. */
+int si_fcontext_load_target(struct seinstall_ctx *ctx, const char *type, unsigned flags,
+                            struct si_fcontext **ret);
 void si_fcontext_free(struct si_fcontext *fc);
 static inline void si_fcontext_freep(struct si_fcontext **fc)
 {

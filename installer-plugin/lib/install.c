@@ -157,7 +157,7 @@ static int stage_relabel(struct pipeline *p)
                 p->apply_flags |= SEINSTALL_APPLY_RELABEL;
                 return res->relabel_error ? 0 : -ENOMEM;
         }
-        r = si_fcontext_load_target(p->ctx, res->policy, &p->fc);
+        r = si_fcontext_load_target(p->ctx, res->policy, 0, &p->fc);
         if (r >= 0)
                 r = si_relabel_validate(p->ctx, p->policy, res->policy, p->fc);
         in.fc = p->fc;

@@ -407,7 +407,8 @@ void si_relabel_prepared_done(struct si_relabel_prepared *p)
 }
 
 int si_relabel_prepare(struct seinstall_ctx *ctx, const char *policy_type,
-                       const char *file_contexts, struct si_relabel_prepared *ret)
+                       const char *file_contexts, unsigned fc_flags,
+                       struct si_relabel_prepared *ret)
 {
         _cleanup_(si_relabel_prepared_done) struct si_relabel_prepared p = {0};
         _cleanup_(si_policy_freep) struct si_policy *policy = NULL;
@@ -425,8 +426,8 @@ int si_relabel_prepare(struct seinstall_ctx *ctx, const char *policy_type,
                         return si_error(ctx, r, "Could not read the target's SELinux config: %s",
                                         strerror(-r));
         }
-        r = file_contexts ? si_fcontext_load_path(ctx, file_contexts, &p.fc)
-                          : si_fcontext_load_target(ctx, p.type, &p.fc);
+        r = file_contexts ? si_fcontext_load_path_flags(ctx, file_contexts, fc_flags, &p.fc)
+                          : si_fcontext_load_target(ctx, p.type, fc_flags, &p.fc);
         if (r < 0)
                 return r;
         r = si_policy_load_target(ctx, p.type, &policy);
@@ -454,7 +455,7 @@ int seinstall_relabel(struct seinstall_ctx *ctx, const char *policy_type, const 
         if (!ctx || (flags & ~(SEINSTALL_RELABEL_DRY_RUN | SEINSTALL_RELABEL_NO_VERIFY |
                                SEINSTALL_RELABEL_UNDER_MOUNTS)))
                 return -EINVAL;
-        r = si_relabel_prepare(ctx, policy_type, file_contexts, &p);
+        r = si_relabel_prepare(ctx, policy_type, file_contexts, 0, &p);
         if (r < 0)
                 return r;
         const struct si_relabel_input in = {

@@ -19,7 +19,8 @@ struct si_relabel_prepared {
         struct seinstall_check *check;
 };
 int si_relabel_prepare(struct seinstall_ctx *ctx, const char *policy_type,
-                       const char *file_contexts, struct si_relabel_prepared *ret);
+                       const char *file_contexts, unsigned fc_flags,
+                       struct si_relabel_prepared *ret);
 void si_relabel_prepared_done(struct si_relabel_prepared *p);
 
 /* ---- inside the engine (relabel.c, relabel-hidden.c, relabel-paths.c) ---- */

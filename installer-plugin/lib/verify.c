@@ -6,6 +6,7 @@
  * that differ, and only those. Owns the verify result: the mismatches grouped by directory,
  * each with its count and the examples that sort first, and its JSON.
  */
+#include "fcontext.h"
 #include "relabel.h"
 
 #define MAX_EXAMPLES 3     /* per directory */
@@ -257,7 +258,7 @@ SEINSTALL_EXPORT int seinstall_verify(struct seinstall_ctx *ctx, const char *pol
 
         if (!ctx || (flags & ~SEINSTALL_VERIFY_FIX))
                 return -EINVAL;
-        r = si_relabel_prepare(ctx, policy_type, NULL, &p);
+        r = si_relabel_prepare(ctx, policy_type, NULL, 0, &p);
         if (r < 0)
                 return r;
         return si_verify_run(
@@ -275,7 +276,8 @@ SEINSTALL_EXPORT int seinstall_verify_paths(struct seinstall_ctx *ctx, const cha
 
         if (!ctx || (n_paths > 0 && !paths) || (flags & ~SEINSTALL_VERIFY_FIX))
                 return -EINVAL;
-        r = si_relabel_prepare(ctx, policy_type, NULL, &p);
+        /* a lookup per path: the interpreter (fcontext.h) */
+        r = si_relabel_prepare(ctx, policy_type, NULL, SI_FC_NO_JIT, &p);
         if (r < 0)
                 return r;
         return verify_run(
