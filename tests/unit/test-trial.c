@@ -358,6 +358,25 @@ START_TEST(test_tree_mislabeled)
 }
 END_TEST
 
+/* The labels cannot be checked (no binary policy to validate the file contexts against): the
+ * trial does not decide on the denials alone; it fails, the state stays pending, the config
+ * permissive. */
+START_TEST(test_tree_cannot_check_labels)
+{
+        _cleanup_free_ char *pol = at("etc/selinux/default/policy/policy.33"), *config = NULL,
+                            *state = NULL;
+        struct seinstall_trial *t = NULL;
+
+        ck_assert_int_eq(unlink(pol), 0);
+        ck_assert_int_eq(decide("policy.log", &t), -ENOPKG);
+        ck_assert_ptr_null(t);
+        config = get("etc/selinux/config");
+        ck_assert_str_eq(config, "# kept\nSELINUX=permissive\nSELINUXTYPE=default\n");
+        state = get("var/lib/seinstall/trial");
+        ck_assert_str_eq(state, "state=pending\npolicy=default\nstarted=then\n");
+}
+END_TEST
+
 /* The same file named by a denial and found mislabeled: listed once. */
 START_TEST(test_tree_denied_and_mislabeled)
 {
@@ -466,6 +485,7 @@ int main(void)
         tcase_add_test(tree, test_tree_keep);
         tcase_add_test(tree, test_tree_mislabeled);
         tcase_add_test(tree, test_tree_denied_and_mislabeled);
+        tcase_add_test(tree, test_tree_cannot_check_labels);
         tcase_add_test(tree, test_tree_symlink);
         tcase_add_test(tree, test_tree_corrupt);
         tcase_add_test(tree, test_tree_none);

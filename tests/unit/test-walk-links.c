@@ -55,6 +55,30 @@ END_TEST
 
 #define AS "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 
+/* Files with several names on more filesystems than the device table holds: those past it
+ * are not remembered (-ENOSPC: the walk labels them through each name at once) and counted;
+ * the ones remembered are still found. */
+START_TEST(test_device_table_full)
+{
+        struct si_walk *j = walk_new(0, 0);
+        char name[32];
+
+        for (int d = 0; d < SI_WALK_LINK_DEVS; d++) {
+                snprintf(name, sizeof(name), "/m%02d/f", d);
+                ck_assert_int_eq(si_walk_links_add(j, (dev_t) d + 1, 5, name, S_IFREG), 1);
+        }
+        ck_assert_int_eq(si_walk_links_add(j, SI_WALK_LINK_DEVS + 1, 5, "/late/f", S_IFREG),
+                         -ENOSPC);
+        ck_assert_uint_eq(j->links_spilled, 1);
+        ck_assert_ptr_null(si_walk_links_find(j, SI_WALK_LINK_DEVS + 1, 5));
+        ck_assert_str_eq(si_walk_links_find(j, SI_WALK_LINK_DEVS, 5), "/m63/f");
+        /* another name of a remembered file on a known device still counts as one */
+        ck_assert_int_eq(si_walk_links_add(j, 1, 5, "/a/f", S_IFREG), 0);
+        ck_assert_str_eq(si_walk_links_find(j, 1, 5), "/a/f");
+        walk_free(j);
+}
+END_TEST
+
 /* Many files, each met through names in decreasing order, so that every better name needs
  * room at the end of a small arena: compaction must keep every file's best name. */
 START_TEST(test_bound_and_compaction)
@@ -180,6 +204,7 @@ int main(void)
 
         tcase_add_test(tc, test_keeps_name_that_sorts_first);
         tcase_add_test(tc, test_bound_and_compaction);
+        tcase_add_test(tc, test_device_table_full);
         tcase_add_test(tc, test_arena_full);
         tcase_add_test(tc, test_label_after_walk);
         suite_add_tcase(s, tc);
