@@ -115,7 +115,7 @@ DEPS       += $(DEPS_HOSTS)
 DEPS_BENCH := flex time bc strace
 DEPS       += $(DEPS_BENCH)
 
-.PHONY: hosts pot all help deps check check-quick unit integration e2e demo bench bench-scale fuzz install clean format check-format
+.PHONY: tests hosts pot all help deps check check-quick unit integration e2e demo bench bench-scale fuzz install clean format check-format
 .DEFAULT_GOAL := all
 
 all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT) $(if $(FIRSTBOOT),$(POT))
@@ -126,6 +126,7 @@ help:
 	@echo "make deps       install the Debian packages everything needs (root)"
 	@echo "make demo       build and run seinstall on a sample target it makes itself"
 	@echo "make check      build and run every test (unit, integration, end-to-end)"
+	@echo "make tests      build what the tests run; then tests/run-tests.sh FILE... runs some"
 	@echo "make e2e        only the QEMU end-to-end test"
 	@echo "make check-tsan the relabel tests under ThreadSanitizer (also by check)"
 	@echo "make hosts      only the adapters, each in its real installer"
@@ -137,17 +138,22 @@ help:
 	@echo "WERROR=         no -Werror (the default outside a git checkout; make check sets it)"
 
 # ---- dependencies ------------------------------------------------------------------------
+# Installs only what is missing, and says what; as non-root it names the packages and stops.
 deps:
 	@missing=; for p in $(DEPS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' \
 			|| missing="$$missing $$p"; \
 	done; \
-	if [ -n "$$missing" ]; then \
-		echo "make deps: installing$$missing"; \
-		if [ "$$(id -u)" != 0 ]; then echo "make deps: run as root to install$$missing" >&2; exit 1; fi; \
-		export DEBIAN_FRONTEND=noninteractive; \
-		apt-get update -q && apt-get install -y -q --no-install-recommends $$missing; \
-	fi
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" != 0 ]; then \
+		echo "make deps: these Debian packages are missing:$$missing" >&2; \
+		echo "make deps: install them as root, then run make again:" >&2; \
+		echo "  apt-get install --no-install-recommends$$missing" >&2; \
+		exit 1; \
+	fi; \
+	echo "make deps: installing$$missing"; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	apt-get update -q && apt-get install -y -q --no-install-recommends $$missing
 
 # ---- library -------------------------------------------------------------------------------
 $(BUILD)/%.o: %.c
@@ -227,6 +233,9 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c $(BUILD)/installer-plugin/cli/common
 
 FUZZ_CHECK := $(if $(FUZZ_SRC),tests/fuzz/replay-all.sh)
 
+# Everything a test runs, so that `tests/run-tests.sh FILE` can run any one of them alone.
+tests: all $(TEST_BINS)
+
 unit: all $(UNIT_BIN)
 	@$(TESTS_RUN) $(UNIT_BIN)
 
@@ -235,13 +244,13 @@ integration: all $(HELPER_BIN)
 
 # The project's own checks build with -Werror and keep the formatting (check-format).
 check: deps
-	$(MAKE) --no-print-directory WERROR=-Werror all $(TEST_BINS)
+	$(MAKE) --no-print-directory WERROR=-Werror tests
 	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(INTEG) $(E2E)
 	@$(MAKE) --no-print-directory check-tsan
 
 # Everything but the QEMU end-to-end test: what a developer runs before each commit.
 check-quick: check-format
-	$(MAKE) --no-print-directory WERROR=-Werror all $(TEST_BINS)
+	$(MAKE) --no-print-directory WERROR=-Werror tests
 	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(filter-out $(HOSTS_SLOW),$(INTEG))
 
 # Only the adapters in their real installers (Calamares, debian-installer, Anaconda's way, mkosi).

@@ -27,7 +27,7 @@
 . "$(dirname "$0")/../tests/lib.sh"
 
 E2E_DIR=$TOP/qemu
-CACHE=${SEINSTALL_E2E_CACHE:-/var/cache/seinstall-e2e}
+CACHE=$E2E_CACHE
 LOGDIR=$TOP/build/e2e
 ONLY=${SEINSTALL_E2E_ONLY:-seed good first-boot grub uefi relabel avc trial trial-shadow}
 T0=$(date +%s)
@@ -44,7 +44,8 @@ require_root
 for t in mmdebstrap busybox cpio debugfs checkpolicy setfiles sfdisk qemu-img mcopy getfattr; do
         command -v "$t" >/dev/null || fail "$t is missing: run make deps"
 done
-mkdir -p "$CACHE" "$LOGDIR" || fail "cannot create $CACHE"
+cache_dir "$CACHE"
+mkdir -p "$LOGDIR" || fail "cannot create $LOGDIR"
 # One run at a time on a machine: the cache is shared, and two QEMUs under TCG on a few cores
 # would each take twice as long.
 exec 9>"$CACHE/.lock"

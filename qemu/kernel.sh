@@ -10,6 +10,7 @@
 
 kernel_fetch() {
         local cache=$1 pkg deb
+        mkdir -p "$cache" || { log "cannot create the cache directory $cache"; return 1; }
         pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -n 1)
         if [ -z "$pkg" ]; then
                 log "apt-cache does not know linux-image-amd64: running apt-get update"
@@ -22,7 +23,7 @@ kernel_fetch() {
         if [ ! -e "$KDIR/.done" ]; then
                 deb=$(ls "$cache/${pkg}"_*_amd64.deb 2>/dev/null | head -n 1)
                 if [ -z "$deb" ]; then
-                        log "downloading $pkg"
+                        log "downloading $pkg (Debian's kernel for QEMU) into $cache"
                         (cd "$cache" && apt-get download -q "$pkg" >&2) || return 1
                         deb=$(ls "$cache/${pkg}"_*_amd64.deb | head -n 1)
                 fi

@@ -9,6 +9,11 @@ SEINSTALL_BUILD_DIR=${SEINSTALL_BUILD:-build}
 [[ $SEINSTALL_BUILD_DIR == /* ]] || SEINSTALL_BUILD_DIR=$TOP/$SEINSTALL_BUILD_DIR
 SEINSTALL=${SEINSTALL:-$SEINSTALL_BUILD_DIR/bin/seinstall}
 SEINSTALL_FIRSTBOOT=${SEINSTALL_FIRSTBOOT:-$SEINSTALL_BUILD_DIR/bin/seinstall-firstboot}
+# What tests fetch or build once and keep between runs: Debian's kernel and a Debian root for
+# QEMU (E2E_CACHE), the installers' environments (HOSTS_CACHE). A new machine has neither
+# directory, and .ci/run names new, empty ones: every test makes what it uses (cache_dir).
+E2E_CACHE=${SEINSTALL_E2E_CACHE:-/var/cache/seinstall-e2e}
+HOSTS_CACHE=${SEINSTALL_HOSTS_CACHE:-/var/cache/seinstall-hosts}
 _cleanups=()
 
 fail() {
@@ -52,6 +57,14 @@ require_loop() {
 # point, and a scratch directory is not one: it found nothing.)
 _umount_below() {
         awk -v d="$1/" 'index($2, d) == 1 {print $2}' /proc/self/mounts | sort -r | xargs -r umount -l
+}
+
+# cache_dir DIR: make DIR (and its parents) when missing, saying so; fails the test when it
+# cannot. What a test then fetches into DIR stays for the next run.
+cache_dir() {
+        [ -d "$1" ] && return 0
+        echo "cache: $1 does not exist yet: creating it (what this test fetches is kept there)"
+        mkdir -p "$1" || fail "cannot create the cache directory $1"
 }
 
 # A scratch directory removed at exit (unmounting anything left below it first).

@@ -3,7 +3,17 @@
 # Exit status of a test: 0 passed, 77 SKIPPED (its last line of output gives the reason),
 # anything else failed. A Check unit test counts as one test here and prints its own details.
 # Prints one line per test and a closing summary; exits 1 when anything failed.
+# SEINSTALL_TEST_SHUFFLE=SEED runs them in an order shuffled by SEED (a number), printed so
+# that the same order can be run again: no test may depend on another having run first.
 set -u
+
+if [ -n "${SEINSTALL_TEST_SHUFFLE:-}" ] && [ $# -gt 1 ]; then
+        seed=$SEINSTALL_TEST_SHUFFLE
+        [[ $seed =~ ^[0-9]+$ ]] || { echo "run-tests.sh: SEINSTALL_TEST_SHUFFLE must be a number, not '$seed'" >&2; exit 2; }
+        mapfile -t order < <(printf '%s\n' "$@" | shuf --random-source=<(yes "$seed"))
+        set -- "${order[@]}"
+        echo "order: shuffled with seed $seed (SEINSTALL_TEST_SHUFFLE=$seed runs it again)"
+fi
 
 passed=0 failed=0 skipped=0
 failed_names=() skipped_names=()

@@ -34,7 +34,8 @@ require_loop
 require_command check
 require_command install
 command -v dpkg-deb >/dev/null || skip "no dpkg-deb to build the udeb"
-cache=${SEINSTALL_HOSTS_CACHE:-/var/cache/seinstall-hosts}
+cache=$HOSTS_CACHE
+cache_dir "$cache"
 if ! why=$(di_env "$cache"); then
         skip "debian-installer's environment cannot be set up: $why"
 fi

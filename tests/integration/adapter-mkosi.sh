@@ -11,7 +11,7 @@
 #   command line the image carries, as a boot loader reading /etc/kernel/cmdline would;
 #   a unit in the image prints what the running system says and powers off.
 # mkosi runs with Incremental=yes: its cache images (the tree before extra trees and the
-# finalize script) stay in /var/cache/seinstall-hosts/mkosi, so only the first build installs
+# finalize script) stay in $SEINSTALL_HOSTS_CACHE/mkosi (tests/lib.sh), so only the first build installs
 # packages (measured: ~9 min on 2 loaded cores); later builds redo the image and finalize.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
@@ -38,9 +38,10 @@ done
 [ -d /etc/selinux/default/policy ] || skip "the host has no selinux-policy-default (make deps)"
 echo "host: mkosi $(dpkg-query -W -f='${Version}' mkosi), debootstrap $(dpkg-query -W -f='${Version}' debootstrap)"
 
-cache=${SEINSTALL_HOSTS_CACHE:-/var/cache/seinstall-hosts}/mkosi
+cache=$HOSTS_CACHE/mkosi
 out_dir=$TOP/build/hosts
-mkdir -p "$cache" "$out_dir" || fail "cannot create $cache"
+cache_dir "$cache"
+mkdir -p "$out_dir" || fail "cannot create $out_dir"
 exec 9>"$cache/.lock"
 flock 9
 # mkosi 14 does not notice a changed mkosi.conf in its cache images: the project directory is
@@ -135,7 +136,7 @@ E2E_DIR=$TOP/qemu
 log() { echo "mkosi: $*"; }
 . "$E2E_DIR/kernel.sh"
 . "$E2E_DIR/initramfs.sh"
-kernel_fetch "${SEINSTALL_E2E_CACHE:-/var/cache/seinstall-e2e}" || fail "cannot fetch Debian's kernel"
+kernel_fetch "$E2E_CACHE" || fail "cannot fetch Debian's kernel"
 build_initramfs "$d/initrd.cpio" "$d/initramfs" || fail "cannot build the initramfs"
 cat >"$d/boot.script" <<'EOF'
 expect 400 facts SEINSTALL-FACTS-END
