@@ -7,20 +7,26 @@
 #
 # Packaging conventions: CFLAGS, CPPFLAGS and LDFLAGS from the environment or the command line
 # are used (`dpkg-buildflags --export=make` works), CC, AR and PKG_CONFIG are variables, and
-# -Werror is on for the project's own builds (a git checkout, make check) but not forced on a
-# distribution's build of a release: WERROR= turns it off, WERROR=-Werror on.
+# -Werror is on only where the project's own checks ask for it (make check, check-quick,
+# tests): WERROR=-Werror turns it on for any build. WITH_FIRSTBOOT=0 builds without libnewt
+# (no seinstall-firstboot). The version is defined here and nowhere else: the commands, the
+# .pc file, the man pages' footers and `make dist` take it from VERSION.
 
 VERSION    := 0.1
 SONAME     := libseinstall.so.0
 PREFIX     ?= /usr
 BINDIR     ?= $(PREFIX)/sbin
-# The multiarch directory of the compiler in use (Debian's lib/x86_64-linux-gnu, ...).
-MULTIARCH  := $(or $(shell $(CC) -print-multiarch 2>/dev/null),$(shell $(CC) -dumpmachine 2>/dev/null))
-LIBDIR     ?= $(PREFIX)/lib/$(MULTIARCH)
+# The distribution's library directory, from where its own libmount is (pkg-config):
+# lib/x86_64-linux-gnu on Debian, lib64 on Fedora; else the compiler's multiarch one, else lib.
+# Recursive (=): pkg-config runs only when install or the .pc file needs it.
+SYS_LIBDIR  = $(shell $(PKG_CONFIG) --variable=libdir mount 2>/dev/null)
+MULTIARCH   = $(shell $(CC) -print-multiarch 2>/dev/null)
+LIBDIR     ?= $(PREFIX)/$(or $(patsubst /usr/%,%,$(filter /usr/%,$(SYS_LIBDIR))),$(if $(MULTIARCH),lib/$(MULTIARCH)),lib)
 INCLUDEDIR ?= $(PREFIX)/include
 DATADIR    ?= $(PREFIX)/share
 MANDIR     ?= $(DATADIR)/man
-UNITDIR    ?= /lib/systemd/system
+# Where systemd looks for units (systemd's pkg-config), /lib/systemd/system without it.
+UNITDIR    ?= $(or $(shell $(PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null),/lib/systemd/system)
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 PKGDATADIR ?= $(DATADIR)/seinstall
 DESTDIR    ?=
@@ -29,8 +35,10 @@ CC         ?= cc
 AR         ?= ar
 PKG_CONFIG ?= pkg-config
 CFLAGS     ?= -O2 -g
-WERROR     ?= $(if $(wildcard .git),-Werror)
+WERROR     ?=
+WITH_FIRSTBOOT ?= 1
 PKGS       := blkid mount libselinux libsepol libsemanage libpcre2-8
+FB_PKGS    := $(if $(filter 1,$(WITH_FIRSTBOOT)),libnewt)
 # Recursive (=) so that pkg-config runs only when a recipe needs it, after `deps` installed it.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lpthread
@@ -75,7 +83,7 @@ FB_MODEL_SRC := $(sort $(wildcard firstboot/model*.c))
 FB_UI_SRC    := $(filter-out $(FB_MODEL_SRC),$(sort $(wildcard firstboot/*.c)))
 FB_MODEL_OBJ := $(FB_MODEL_SRC:%.c=$(BUILD)/%.o)
 FB_UI_OBJ    := $(FB_UI_SRC:%.c=$(BUILD)/%.o) $(UTIL_OBJ)
-FIRSTBOOT    := $(if $(FB_UI_SRC),$(BUILD)/bin/seinstall-firstboot)
+FIRSTBOOT    := $(if $(filter 1,$(WITH_FIRSTBOOT)),$(if $(FB_UI_SRC),$(BUILD)/bin/seinstall-firstboot))
 POT          := $(BUILD)/po/seinstall.pot
 
 UNIT_SRC   := $(sort $(wildcard tests/unit/test-*.c))
@@ -99,8 +107,9 @@ HOSTS      := $(wildcard tests/integration/adapter-*.sh)
 HOSTS_SLOW := $(wildcard tests/integration/adapter-mkosi.sh)
 
 # Debian packages the build, the tests, the demo and the end-to-end test need.
-DEPS_BUILD := build-essential pkg-config clang libblkid-dev libmount-dev libselinux1-dev \
-              libsepol-dev libsemanage-dev libnewt-dev libpcre2-dev check gettext
+DEPS_LIBS  := libblkid-dev libmount-dev libselinux1-dev libsepol-dev libsemanage-dev libpcre2-dev \
+              libnewt-dev
+DEPS_BUILD := build-essential pkg-config clang $(DEPS_LIBS) check gettext
 DEPS_TEST  := selinux-policy-default policycoreutils selinux-utils e2fsprogs xfsprogs \
               btrfs-progs dosfstools reiserfsprogs nilfs-tools exfatprogs f2fs-tools util-linux \
               tmux shellcheck attr python3
@@ -115,7 +124,7 @@ DEPS       += $(DEPS_HOSTS)
 DEPS_BENCH := flex time bc strace
 DEPS       += $(DEPS_BENCH)
 
-.PHONY: tests hosts pot all help deps check check-quick unit integration e2e demo bench bench-scale fuzz install clean format check-format
+.PHONY: uninstall dist tests hosts pot all help deps check check-quick unit integration e2e demo bench bench-scale fuzz install clean format check-format
 .DEFAULT_GOAL := all
 
 all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT) $(if $(FIRSTBOOT),$(POT))
@@ -133,9 +142,11 @@ help:
 	@echo "make bench      relabel speed: seinstall against the newest and Debian's setfiles"
 	@echo "make bench-scale  the same at 100k and 1M entries, peak memory, 100k hard links"
 	@echo "make fuzz       run each libFuzzer target for FUZZ_SECONDS"
-	@echo "make install    DESTDIR=... PREFIX=... (default /usr)"
+	@echo "make install    DESTDIR=... PREFIX=... (default /usr); make uninstall with the same"
+	@echo "make dist       build/seinstall-VERSION.tar.gz of what git tracks at HEAD"
 	@echo "SANITIZE=1      build and test with AddressSanitizer and UBSan"
-	@echo "WERROR=         no -Werror (the default outside a git checkout; make check sets it)"
+	@echo "WERROR=-Werror  warnings are errors (make check, check-quick and tests set it)"
+	@echo "WITH_FIRSTBOOT=0  build without libnewt: no seinstall-firstboot"
 
 # ---- dependencies ------------------------------------------------------------------------
 # Installs only what is missing, and says what; as non-root it names the packages and stops.
@@ -155,8 +166,20 @@ deps:
 	export DEBIAN_FRONTEND=noninteractive; \
 	apt-get update -q && apt-get install -y -q --no-install-recommends $$missing
 
+# Every library the build needs, named before the first compile rather than as a missing
+# header later (order-only: it never makes anything rebuild).
+.PHONY: pkgdeps
+pkgdeps:
+	@$(PKG_CONFIG) --version >/dev/null 2>&1 || { echo "make: pkg-config is missing (Debian: apt-get install pkg-config)" >&2; exit 1; }
+	@missing=; for p in $(PKGS) $(FB_PKGS); do $(PKG_CONFIG) --exists $$p || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "make: pkg-config finds no$$missing: install their development files" >&2; \
+		echo "  (Debian: apt-get install $(DEPS_LIBS); WITH_FIRSTBOOT=0 builds without libnewt)" >&2; \
+		exit 1; \
+	fi
+
 # ---- library -------------------------------------------------------------------------------
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c | pkgdeps
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
@@ -313,8 +336,10 @@ fuzz: deps
 # tree; the installed ones are relinked without it (Debian policy, lintian's
 # custom-library-search-path) and find the library in LIBDIR like any other.
 INST       := $(BUILD)/install
-MANPAGES   := $(sort $(wildcard man/*.[1-8]))
-UNITS      := $(sort $(wildcard firstboot/*.service firstboot/*.target firstboot/*.timer))
+MANPAGES    = $(filter-out $(FB_ONLY),$(sort $(wildcard man/*.[1-8])))
+# Without the first-boot tool (WITH_FIRSTBOOT=0), neither its unit nor its page.
+FB_ONLY    := $(if $(FIRSTBOOT),,firstboot/seinstall-firstboot.service man/seinstall-firstboot.8)
+UNITS      := $(filter-out $(FB_ONLY),$(sort $(wildcard firstboot/*.service firstboot/*.target firstboot/*.timer)))
 PROFILES   := $(sort $(wildcard profiles/*.ks))
 ADAPTERS   := $(sort $(shell find installer-plugin/adapters -type f 2>/dev/null))
 
@@ -338,9 +363,13 @@ install: all $(INST)/seinstall $(if $(FIRSTBOOT),$(INST)/seinstall-firstboot)
 	install -m 0644 $(PC) $(DESTDIR)$(LIBDIR)/pkgconfig/
 	install -m 0755 $(INST)/seinstall $(DESTDIR)$(BINDIR)/seinstall
 	$(if $(FIRSTBOOT),install -m 0755 $(INST)/seinstall-firstboot $(DESTDIR)$(BINDIR)/)
-	for m in $(MANPAGES); do install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/; done
+	@# The pages' footers carry the version from here.
+	for m in $(MANPAGES); do \
+		sed 's/@VERSION@/$(VERSION)/g' $$m > $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/} && \
+		chmod 0644 $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/} || exit 1; \
+	done
 	install -m 0644 completion/seinstall $(DESTDIR)$(BASHCOMPDIR)/seinstall
-	ln -sf seinstall $(DESTDIR)$(BASHCOMPDIR)/seinstall-firstboot
+	$(if $(FIRSTBOOT),ln -sf seinstall $(DESTDIR)$(BASHCOMPDIR)/seinstall-firstboot)
 	@# Units name the commands by their /usr/sbin path; follow BINDIR.
 	$(if $(UNITS),install -d $(DESTDIR)$(UNITDIR))
 	for u in $(UNITS); do \
@@ -360,11 +389,34 @@ install: all $(INST)/seinstall $(if $(FIRSTBOOT),$(INST)/seinstall-firstboot)
 			|| exit 1; \
 	done
 
+# Removes what install put there (the same variables must be given), and the directories it
+# made if they are left empty; nothing else.
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libseinstall.so \
+		$(DESTDIR)$(LIBDIR)/pkgconfig/seinstall.pc $(DESTDIR)$(INCLUDEDIR)/seinstall.h \
+		$(DESTDIR)$(BINDIR)/seinstall $(DESTDIR)$(BINDIR)/seinstall-firstboot \
+		$(DESTDIR)$(BASHCOMPDIR)/seinstall $(DESTDIR)$(BASHCOMPDIR)/seinstall-firstboot \
+		$(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d/seinstall.conf
+	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
+	for u in $(UNITS); do rm -f $(DESTDIR)$(UNITDIR)/$${u##*/}; done
+	rm -rf $(DESTDIR)$(PKGDATADIR)/profiles $(DESTDIR)$(PKGDATADIR)/adapters
+	-rmdir $(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d 2>/dev/null
+
+# A release tarball of what git tracks at HEAD, with the version in its name; `make` and
+# `make check` work in it as they do in a clone.
+DIST := seinstall-$(VERSION)
+dist:
+	@git rev-parse --git-dir >/dev/null 2>&1 || { echo "make dist: needs the git checkout" >&2; exit 1; }
+	@mkdir -p $(BUILD)
+	git archive --format=tar.gz --prefix=$(DIST)/ -o $(BUILD)/$(DIST).tar.gz HEAD
+	@echo "make dist: $(BUILD)/$(DIST).tar.gz"
+
 clean:
 	rm -rf build
 
 # ---- formatting ----------------------------------------------------------------------------
-FORMAT_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
+# The tracked sources; in a release tarball (no git), every C file of the tree.
+FORMAT_FILES = $(or $(shell git ls-files '*.c' '*.h' 2>/dev/null),$(shell find installer-plugin firstboot tests -name '*.[ch]'))
 format:
 	clang-format -i $(FORMAT_FILES)
 check-format:

@@ -7,7 +7,7 @@
 #include "cli.h"
 
 #ifndef SEINSTALL_VERSION
-#define SEINSTALL_VERSION "0.1"
+#error "SEINSTALL_VERSION is defined by the Makefile (VERSION), the one place the version lives"
 #endif
 
 static const struct {

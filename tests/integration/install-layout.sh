@@ -104,7 +104,7 @@ for m in "$dest"/usr/share/man/man*/*; do
 done
 
 # Units name the installed commands.
-for u in "$dest"/lib/systemd/system/*; do
+for u in "$dest"/lib/systemd/system/*.service; do
         [ -e "$u" ] || continue
         if grep -q 'ExecStart=.*seinstall' "$u"; then
                 assert_contains "${u##*/}" "$(grep ExecStart= "$u")" "/usr/sbin/seinstall"
@@ -123,7 +123,7 @@ done
 echo "ok: PREFIX=/opt/si moves every file"
 assert_eq "pc prefix with PREFIX=/opt/si" "prefix=/opt/si" \
         "$(grep '^prefix=' "$dest2/opt/si/lib/$MULTIARCH/pkgconfig/seinstall.pc")"
-for u in "$dest2"/lib/systemd/system/*; do
+for u in "$dest2"/lib/systemd/system/*.service; do
         [ -e "$u" ] || continue
         if grep -q 'ExecStart=.*seinstall' "$u"; then
                 assert_contains "${u##*/} with PREFIX=/opt/si" "$(grep ExecStart= "$u")" \
@@ -134,3 +134,56 @@ done
 run_make -s all >/dev/null 2>&1 || fail "make all after the PREFIX=/opt/si install failed"
 assert_eq "in-tree .pc back to /usr" "prefix=/usr" \
         "$(grep '^prefix=' "$SEINSTALL_BUILD_DIR/lib/seinstall.pc")"
+
+# The version lives in the Makefile alone: the installed pages' footers carry it.
+version=$(run_make -s -p -n help 2>/dev/null | sed -n 's/^VERSION := //p' | head -n 1)
+[ -n "$version" ] || fail "no VERSION in the Makefile"
+for m in "$dest"/usr/share/man/man*/*; do
+        grep -q '@VERSION@' "$m" && fail "${m#"$dest"} still says @VERSION@"
+        assert_contains "${m#"$dest"} footer" "$(sed -n '/^\.TH/p' "$m")" "\"seinstall $version\""
+done
+assert_contains "seinstall --version" "$(LD_LIBRARY_PATH=$dest$lib "$dest/usr/sbin/seinstall" --version)" \
+        "seinstall $version"
+
+# make uninstall with the same variables removes every file install put there.
+run_make -s uninstall DESTDIR="$dest" >/dev/null 2>&1 || fail "make uninstall failed"
+left=$(cd "$dest" && find . ! -type d)
+[ -z "$left" ] || fail "make uninstall left: $left"
+echo "ok: make uninstall removes every installed file"
+
+# A Fedora-like system: its libmount in /usr/lib64, systemd's units in /usr/lib/systemd/system
+# (both asked of pkg-config, here a wrapper answering as Fedora's would).
+cat >"$d/fedora-pkg-config" <<'PC'
+#!/bin/sh
+case "$*" in
+"--variable=libdir mount") echo /usr/lib64 ;;
+"--variable=systemdsystemunitdir systemd") echo /usr/lib/systemd/system ;;
+*) exec pkg-config "$@" ;;
+esac
+PC
+chmod +x "$d/fedora-pkg-config"
+install_tree "$d/fedora" PKG_CONFIG="$d/fedora-pkg-config"
+for f in /usr/lib64/libseinstall.so.0 /usr/lib64/pkgconfig/seinstall.pc \
+        /usr/lib/systemd/system/seinstall-relabel.service; do
+        [ -e "$d/fedora$f" ] || fail "Fedora layout: $f missing"
+done
+[ -e "$d/fedora/usr/lib/$MULTIARCH" ] && fail "Fedora layout: a multiarch directory was made"
+[ -e "$d/fedora/lib/systemd" ] && fail "Fedora layout: units went to /lib/systemd"
+assert_eq "Fedora .pc libdir" "libdir=/usr/lib64" "$(grep '^libdir=' "$d/fedora/usr/lib64/pkgconfig/seinstall.pc")"
+echo "ok: libdir and unit directory come from pkg-config (lib64, /usr/lib/systemd/system)"
+
+# Without libnewt: no first-boot tool, nor its unit, page or completion; the rest as before.
+install_tree "$d/nofb" WITH_FIRSTBOOT=0 BUILD="$d/nofb-build"
+for f in /usr/sbin/seinstall-firstboot /lib/systemd/system/seinstall-firstboot.service \
+        /usr/share/man/man8/seinstall-firstboot.8 /usr/share/bash-completion/completions/seinstall-firstboot; do
+        [ -e "$d/nofb$f" ] && fail "WITH_FIRSTBOOT=0 installed $f"
+done
+for f in /usr/sbin/seinstall /lib/systemd/system/seinstall-relabel.service "$lib/libseinstall.so.0"; do
+        [ -e "$d/nofb$f" ] || fail "WITH_FIRSTBOOT=0: $f missing"
+done
+if grep -rq 'newt' "$d/nofb-build" --include='*.d'; then
+        fail "WITH_FIRSTBOOT=0 compiled something that includes newt.h"
+fi
+readelf -d "$d/nofb/usr/sbin/seinstall" | grep -q libnewt && fail "seinstall links libnewt"
+echo "ok: WITH_FIRSTBOOT=0 builds and installs without libnewt"
+run_make -s all >/dev/null 2>&1 || fail "make all after the other layouts failed"
