@@ -366,6 +366,9 @@ struct seinstall_verify_result;
 
 enum seinstall_verify_flags {
         SEINSTALL_VERIFY_FIX = 1 << 0, /* write the expected label on each mismatch */
+        /* every mismatch is an example (and every directory is listed), not the three of each
+         * directory whose paths sort first */
+        SEINSTALL_VERIFY_ALL = 1 << 1,
 };
 
 /* Verify the target of @ctx. @policy_type: NULL for the target's SELINUXTYPE (else "default");
@@ -705,6 +708,11 @@ struct seinstall_install_result;
 enum seinstall_install_flags {
         /* Passed on as SEINSTALL_APPLY_REGENERATE (run update-grub in the target). */
         SEINSTALL_INSTALL_REGENERATE = 1 << 0,
+        /* Run every stage as a preview and write nothing: the relabel counts what it would
+         * change, the configure stage lists the files it would write (as
+         * SEINSTALL_APPLY_DRY_RUN), a missing policy is reported as to be built
+         * (get_policy_built()), and the verify stage is left out. */
+        SEINSTALL_INSTALL_DRY_RUN = 1 << 1,
 };
 
 /* Install SELinux into the mounted target of @ctx with @settings (mode, policy type,

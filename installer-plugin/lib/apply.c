@@ -30,6 +30,7 @@ struct seinstall_apply_result {
         enum seinstall_kernel_case kcase;
         bool relabel;
         bool trial;
+        bool dry_run;         /* nothing was written: the changes are what a run would make */
         unsigned bootloaders; /* 1 << enum seinstall_bootloader */
 };
 
@@ -249,6 +250,7 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
         res = calloc(1, sizeof(*res));
         if (!res)
                 return -ENOMEM;
+        res->dry_run = ctx->dry_run;
         res->policy = strdup(policy_type                      ? policy_type
                              : si_policy_type_valid(old.type) ? old.type
                                                               : "default");
@@ -477,6 +479,7 @@ SEINSTALL_EXPORT int seinstall_apply_result_to_json(const struct seinstall_apply
         json_kv_string(&j, "kernel", seinstall_kernel_case_to_string(r->kcase));
         json_kv_bool(&j, "relabel_scheduled", r->relabel);
         json_kv_bool(&j, "trial", r->trial);
+        json_kv_bool(&j, "dry_run", r->dry_run);
         json_key(&j, "bootloaders");
         json_array_begin(&j);
         for (size_t i = 0; i < ELEMENTSOF(forms); i++)

@@ -116,6 +116,10 @@ static int stage_policy(struct pipeline *p)
 
         if (res->mode == SEINSTALL_MODE_DISABLED)
                 return 0;
+        if (p->flags & SEINSTALL_INSTALL_DRY_RUN) {
+                res->policy_built = !si_policy_built(p->ctx, res->policy); /* would be */
+                return 0;
+        }
         r = seinstall_policy_ensure(p->ctx, res->policy);
         if (r <= 0)
                 return r;
@@ -162,7 +166,10 @@ static int stage_relabel(struct pipeline *p)
                 r = si_relabel_validate(p->ctx, p->policy, res->policy, p->fc);
         in.fc = p->fc;
         if (r >= 0)
-                r = si_relabel_run(p->ctx, &in, 0, 0, p->progress, p->userdata, &res->relabel);
+                r = si_relabel_run(p->ctx, &in, 0,
+                                   p->flags & SEINSTALL_INSTALL_DRY_RUN ? SEINSTALL_RELABEL_DRY_RUN
+                                                                        : 0,
+                                   p->progress, p->userdata, &res->relabel);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
@@ -189,8 +196,12 @@ static int stage_configure(struct pipeline *p)
         r = si_labels_use(p->ctx, p->apply_flags & SEINSTALL_APPLY_LABELED ? p->fc : NULL);
         if (r < 0)
                 return r;
-        return si_apply_run(p->ctx, &p->config, res->mode, res->policy, SEINSTALL_BOOTLOADER_AUTO,
-                            flags, &res->apply);
+        /* a dry run: the same run with the writes skipped where they happen (rootfs.c) */
+        p->ctx->dry_run = p->flags & SEINSTALL_INSTALL_DRY_RUN;
+        r = si_apply_run(p->ctx, &p->config, res->mode, res->policy, SEINSTALL_BOOTLOADER_AUTO,
+                         flags, &res->apply);
+        p->ctx->dry_run = false;
+        return r;
 }
 
 /* Say what verify fixed: each directory, with its examples. */
@@ -231,7 +242,8 @@ static int stage_verify(struct pipeline *p)
         const struct si_relabel_input in = {.type = res->policy, .fc = p->fc, .check = res->check};
         int r;
 
-        if (!(p->apply_flags & SEINSTALL_APPLY_LABELED) || !p->fc)
+        if (!(p->apply_flags & SEINSTALL_APPLY_LABELED) || !p->fc ||
+            (p->flags & SEINSTALL_INSTALL_DRY_RUN))
                 return 0;
         r = si_verify_run(p->ctx, &in, 0, SEINSTALL_VERIFY_FIX, p->progress, p->userdata,
                           &res->verify);
@@ -271,7 +283,8 @@ SEINSTALL_EXPORT int seinstall_install(struct seinstall_ctx *ctx,
         };
         int r = 0;
 
-        if (!ctx || !ret || (flags & ~(unsigned) SEINSTALL_INSTALL_REGENERATE))
+        if (!ctx || !ret ||
+            (flags & ~(unsigned) (SEINSTALL_INSTALL_REGENERATE | SEINSTALL_INSTALL_DRY_RUN)))
                 return -EINVAL;
         p.res = calloc(1, sizeof(*p.res));
         if (!p.res)
