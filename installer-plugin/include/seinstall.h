@@ -525,11 +525,14 @@ struct seinstall_apply_result;
  * config that enables SELinux last (first when it lowers the mode). While a relabel is pending
  * the config says permissive, never enforcing: the mark's mode= keeps the choice and applying
  * enforcing again after the relabel completes it. Files already right are not rewritten, so a
- * second call changes nothing. On success *ret_result (may be NULL) gets a new result listing
- * every change. Errors: -EINVAL bad argument, -EBADMSG a file seinstall cannot edit safely
- * (named with its line), -ENOENT an explicitly chosen boot loader's file is missing, -ENOPKG
- * the policy is not built in the target (message names the package), -EOPNOTSUPP enabling on a
- * kernel without SELinux, other -errno from I/O; changes made before a failure stay. */
+ * second call changes nothing. Every file, directory and link it creates or replaces gets the
+ * label the target's file contexts of that policy type give it (none when the target has no
+ * file contexts), so a labeled target stays labeled. On success *ret_result (may be NULL) gets
+ * a new result listing every change. Errors: -EINVAL bad argument, -EBADMSG a file seinstall
+ * cannot edit safely (named with its line), -ENOENT an explicitly chosen boot loader's file is
+ * missing, -ENOPKG the policy is not built in the target (message names the package),
+ * -EOPNOTSUPP enabling on a kernel without SELinux, other -errno from I/O; changes made before
+ * a failure stay. */
 SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *policy_type,
                 enum seinstall_bootloader bootloader, unsigned flags,
