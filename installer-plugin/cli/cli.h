@@ -74,8 +74,9 @@ const char *cli_esc(const char *s);
 int cli_print_json(struct json *j);
 
 /* An apply result as text lines, each starting with @indent (JSON:
- * seinstall_apply_result_to_json()). */
-void cli_print_apply_result(const struct seinstall_apply_result *res, const char *indent, FILE *f);
+ * seinstall_apply_result_to_json()); with @dry_run the changes are said as "would change". */
+void cli_print_apply_result(const struct seinstall_apply_result *res, bool dry_run,
+                            const char *indent, FILE *f);
 
 /* A progress callback for the walking commands: "seinstall: WHAT: N of ~T entries, R/s, ~Ss
  * left" rewritten in place on stderr; @userdata is WHAT (a string). */

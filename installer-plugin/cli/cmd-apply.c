@@ -13,7 +13,7 @@ static void usage(FILE *f)
         fprintf(f, "Usage: seinstall apply [--root DIR] --mode M [--policy TYPE]\n"
                    "                       [--bootloader auto|grub|bls|kernel-cmdline|none]\n"
                    "                       [--regenerate] [--relabel | --labeled] [--firstboot] "
-                   "[--json]\n\n"
+                   "[--dry-run] [--json]\n\n"
                    "Make the target boot in mode M (enforcing, permissive, disabled, or trial:\n"
                    "permissive until a boot without denials caused by labels, then enforcing): "
                    "/etc/selinux/config,\nthe boot loader's kernel command line, /.autorelabel "
@@ -21,13 +21,16 @@ static void usage(FILE *f)
                    "  --regenerate  run update-grub/grub2-mkconfig in the target when GRUB "
                    "changed\n"
                    "  --relabel     schedule a first-boot relabel in any case\n"
-                   "  --labeled     the target was just relabeled: schedule none\n");
+                   "  --labeled     the target was just relabeled: schedule none\n"
+                   "  --dry-run     list each file that would change, and how; write nothing\n");
 }
 
-void cli_print_apply_result(const struct seinstall_apply_result *res, const char *indent, FILE *f)
+void cli_print_apply_result(const struct seinstall_apply_result *res, bool dry_run,
+                            const char *indent, FILE *f)
 {
         size_t n = seinstall_apply_result_get_n_changes(res);
         size_t nt = seinstall_apply_result_get_n_todo(res);
+        const char *changed = dry_run ? "would change" : "changed";
 
         fprintf(f, "%sconfig: SELINUX=%s SELINUXTYPE=%s (kernel: SELinux %s)\n", indent,
                 seinstall_mode_to_string(seinstall_apply_result_get_config_mode(res)),
@@ -36,7 +39,7 @@ void cli_print_apply_result(const struct seinstall_apply_result *res, const char
         if (n == 0)
                 fprintf(f, "%snothing to change: the target already says so\n", indent);
         for (size_t i = 0; i < n; i++)
-                fprintf(f, "%schanged %s: %s\n", indent,
+                fprintf(f, "%s%s %s: %s\n", indent, changed,
                         cli_esc(seinstall_apply_result_get_change_file(res, i)),
                         cli_esc(seinstall_apply_result_get_change_what(res, i)));
         for (size_t i = 0; i < nt; i++)
@@ -55,6 +58,7 @@ int cmd_apply(int argc, char **argv)
             {"relabel", no_argument, NULL, 'r'},
             {"labeled", no_argument, NULL, 'l'},
             {"firstboot", no_argument, NULL, 'f'},
+            {"dry-run", no_argument, NULL, 'n'},
             {},
         };
         struct cli_common common = {};
@@ -109,6 +113,9 @@ int cmd_apply(int argc, char **argv)
                 case 'f':
                         flags |= SEINSTALL_APPLY_FIRSTBOOT;
                         break;
+                case 'n':
+                        flags |= SEINSTALL_APPLY_DRY_RUN;
+                        break;
                 default:
                         return cli_usage_error("apply", "unknown option");
                 }
@@ -134,6 +141,8 @@ int cmd_apply(int argc, char **argv)
                 printf("%s\n", doc);
                 return EXIT_OK;
         }
-        cli_print_apply_result(res, "", stdout);
+        if (flags & SEINSTALL_APPLY_DRY_RUN)
+                printf("apply (dry run): nothing was written\n");
+        cli_print_apply_result(res, flags & SEINSTALL_APPLY_DRY_RUN, "", stdout);
         return EXIT_OK;
 }

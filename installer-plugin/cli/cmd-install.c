@@ -12,14 +12,16 @@
 static void usage(FILE *f)
 {
         fprintf(f, "Usage: seinstall install [--root DIR] [--profile FILE] [--mode M]\n"
+                   "                         [--policy TYPE] [--unsupported refuse|warn]\n"
                    "                         [--cmdline FILE | --no-cmdline] [--regenerate]\n"
-                   "                         [--progress | --no-progress] [--json]\n\n"
+                   "                         [--progress | --no-progress] [--dry-run] [--json]\n\n"
                    "Check the mounted target, build its policy if needed, relabel it and write\n"
                    "its SELinux config, kernel command line and first-boot mark, unattended.\n"
                    "Settings: boot options (/proc/cmdline, or --cmdline FILE) > the profile\n"
                    "(--profile FILE, or inst.ks=file:PATH) > the target's config > defaults.\n"
-                   "--mode M (enforcing, permissive, disabled or trial) ranks with the boot "
-                   "options\nand wins over them.\n"
+                   "--mode M (enforcing, permissive, disabled or trial), --policy TYPE and\n"
+                   "--unsupported refuse|warn (warn: accept what enforcing would refuse, and\n"
+                   "boot permissive) rank with the boot options and win over them.\n"
                    "A refusal of the check stops before anything in the target changes (exit "
                    "1).\n");
 }
@@ -40,7 +42,7 @@ static void print_check_problems(const struct seinstall_check *c)
         }
 }
 
-static void print_text(const struct seinstall_install_result *res)
+static void print_text(const struct seinstall_install_result *res, bool dry_run)
 {
         const struct seinstall_check *c = seinstall_install_result_get_check(res);
         const struct seinstall_relabel_result *rl = seinstall_install_result_get_relabel(res);
@@ -58,26 +60,32 @@ static void print_text(const struct seinstall_install_result *res)
         print_check_problems(c);
         if (seinstall_install_result_get_refused(res)) {
                 printf("\nRefused: nothing in the target was changed. Fix the layout above, or "
-                       "choose permissive with unsupported=warn.\n");
+                       "accept it with --unsupported warn (boot option seinstall.unsupported=warn; "
+                       "SELinux then boots permissive).\n");
                 return;
         }
         if (mode == SEINSTALL_MODE_DISABLED) {
                 printf("policy:    not needed (disabled)\nrelabel:   not needed (disabled)\n");
         } else {
                 printf("policy:    %s %s\n", cli_esc(seinstall_install_result_get_policy(res)),
-                       seinstall_install_result_get_policy_built(res)
-                           ? "built from the installed modules"
-                           : "already built");
+                       !seinstall_install_result_get_policy_built(res) ? "already built"
+                       : dry_run ? "would be built from the installed modules"
+                                 : "built from the installed modules");
                 if (rl && !why)
-                        printf("relabel:   %llu entries, %llu changed, %llu already right\n",
+                        printf("relabel:   %llu entries, %llu %s, %llu already right\n",
                                seinstall_relabel_result_get_count(rl, SEINSTALL_RELABEL_SEEN),
                                seinstall_relabel_result_get_count(rl, SEINSTALL_RELABEL_CHANGED),
+                               dry_run ? "would change" : "changed",
                                seinstall_relabel_result_get_count(rl, SEINSTALL_RELABEL_UNCHANGED));
                 else
                         printf("relabel:   at first boot (%s)\n", why ? cli_esc(why) : "scheduled");
         }
         printf("configure:\n");
-        cli_print_apply_result(ap, "  ", stdout);
+        cli_print_apply_result(ap, dry_run, "  ", stdout);
+        if (dry_run) {
+                printf("\nDry run: nothing in the target was changed.\n");
+                return;
+        }
         if (seinstall_install_result_get_trial(res)) {
                 printf("\nInstalled: SELinux trial (from %s), policy %s: permissive until a boot "
                        "without denials caused by labels, then enforcing (%s).\n",
@@ -93,7 +101,8 @@ static void print_text(const struct seinstall_install_result *res)
 }
 
 static int print_json(const struct seinstall_install_result *res,
-                      const struct seinstall_settings *s, const char *profile, const char *root)
+                      const struct seinstall_settings *s, const char *profile, const char *root,
+                      bool dry_run)
 {
         const struct seinstall_relabel_result *rl = seinstall_install_result_get_relabel(res);
         const struct seinstall_apply_result *ap = seinstall_install_result_get_apply(res);
@@ -117,6 +126,7 @@ static int print_json(const struct seinstall_install_result *res,
         json_object_begin(&j);
         json_kv_string(&j, "root", root);
         json_kv_bool(&j, "refused", seinstall_install_result_get_refused(res));
+        json_kv_bool(&j, "dry_run", dry_run);
         json_kv_string(&j, "mode", seinstall_mode_to_string(mode));
         json_kv_string(&j, "mode_source", seinstall_source_to_string(src));
         json_kv_bool(&j, "trial", seinstall_install_result_get_trial(res));
@@ -148,6 +158,9 @@ int cmd_install(int argc, char **argv)
             {"progress", no_argument, NULL, 'P'},
             {"no-progress", no_argument, NULL, 'N'},
             {"mode", required_argument, NULL, 'm'},
+            {"policy", required_argument, NULL, 'T'},
+            {"unsupported", required_argument, NULL, 'u'},
+            {"dry-run", no_argument, NULL, 'D'},
             {},
         };
         struct cli_common common = {};
@@ -156,7 +169,8 @@ int cmd_install(int argc, char **argv)
         _cleanup_(seinstall_settings_unrefp) struct seinstall_settings *s = NULL;
         _cleanup_(seinstall_install_result_freep) struct seinstall_install_result *res = NULL;
         _cleanup_free_ char *profile = NULL;
-        const char *mode = NULL;
+        const char *mode = NULL, *policy = NULL;
+        int unsupported_warn = -1;
         unsigned flags = 0;
         int progress = -1, opt, r;
 
@@ -194,6 +208,20 @@ int cmd_install(int argc, char **argv)
                                                        optarg);
                         mode = optarg;
                         break;
+                case 'D':
+                        flags |= SEINSTALL_INSTALL_DRY_RUN;
+                        break;
+                case 'T':
+                        policy = optarg;
+                        break;
+                case 'u':
+                        if (strcmp(optarg, "warn") != 0 && strcmp(optarg, "refuse") != 0)
+                                return cli_usage_error("install",
+                                                       "invalid --unsupported '%s': use refuse "
+                                                       "or warn",
+                                                       optarg);
+                        unsupported_warn = strcmp(optarg, "warn") == 0;
+                        break;
                 default:
                         return cli_usage_error("install", "unknown option");
                 }
@@ -218,6 +246,17 @@ int cmd_install(int argc, char **argv)
                                                       SEINSTALL_SOURCE_BOOT);
         if (r < 0)
                 return cli_fail(ctx, r, "install --mode");
+        if (policy && seinstall_settings_set_policy(s, policy, SEINSTALL_SOURCE_BOOT) < 0)
+                return cli_usage_error("install",
+                                       "invalid policy type '%s': give a directory name under "
+                                       "/etc/selinux",
+                                       policy);
+        if (unsupported_warn >= 0) {
+                r = seinstall_settings_set_unsupported_warn(s, unsupported_warn,
+                                                            SEINSTALL_SOURCE_BOOT);
+                if (r < 0)
+                        return cli_fail(ctx, r, "install --unsupported");
+        }
         r = seinstall_install(ctx, s, flags, progress ? cli_show_progress : NULL,
                               (void *) "install: relabel", &res);
         if (progress)
@@ -225,13 +264,16 @@ int cmd_install(int argc, char **argv)
         if (r < 0)
                 return cli_fail(ctx, r, "install");
         if (common.json) {
-                r = print_json(res, s, profile, seinstall_get_root(ctx));
+                r = print_json(res, s, profile, seinstall_get_root(ctx),
+                               flags & SEINSTALL_INSTALL_DRY_RUN);
                 if (r != 0)
                         return r;
         } else {
-                printf("seinstall install: %s\n", cli_esc(seinstall_get_root(ctx)));
+                printf("seinstall install%s: %s\n",
+                       flags & SEINSTALL_INSTALL_DRY_RUN ? " (dry run)" : "",
+                       cli_esc(seinstall_get_root(ctx)));
                 cli_print_settings(s, profile, stdout);
-                print_text(res);
+                print_text(res, flags & SEINSTALL_INSTALL_DRY_RUN);
         }
         return seinstall_install_result_get_refused(res) ? EXIT_REFUSED : EXIT_OK;
 }

@@ -12,11 +12,12 @@ DEFINE_CLEANUP_FUNC(struct seinstall_verify_result *, seinstall_verify_result_un
 
 static void usage(FILE *f)
 {
-        fprintf(f, "Usage: seinstall verify [--root DIR] [--fix] [--json]\n\n"
+        fprintf(f, "Usage: seinstall verify [--root DIR] [--fix] [--all] [--json]\n\n"
                    "Compare every file's label with what the target policy's file contexts\n"
                    "say, as a relabel would, writing nothing unless --fix is given.\n\n"
                    "  --root DIR     the target tree (default /)\n"
                    "  --fix          write the expected label on each file that differs\n"
+                   "  --all          list every label that differs, not three per directory\n"
                    "  --progress     show progress on stderr (default on a terminal)\n"
                    "  --no-progress  never show progress\n"
                    "  --json         print a JSON document on stdout\n\n"
@@ -24,7 +25,8 @@ static void usage(FILE *f)
                    "fixed), 1 labels differ, 2 bad usage, 3 the target could not be read.\n");
 }
 
-static void print_dir(const struct seinstall_verify_result *res, size_t i)
+/* Print the group of directory @i; returns whether it was abridged. */
+static bool print_dir(const struct seinstall_verify_result *res, size_t i)
 {
         unsigned long long n = seinstall_verify_result_get_dir_mismatched(res, i);
         size_t nex = seinstall_verify_result_get_dir_n_examples(res, i);
@@ -41,9 +43,10 @@ static void print_dir(const struct seinstall_verify_result *res, size_t i)
         }
         if (n > nex)
                 printf("    ... and %llu more\n", n - nex);
+        return n > nex;
 }
 
-static void print_text(const struct seinstall_verify_result *res, bool fix)
+static void print_text(const struct seinstall_verify_result *res, bool fix, const char *root)
 {
         const struct seinstall_relabel_result *rl = seinstall_verify_result_get_relabel(res);
         unsigned long long checked =
@@ -65,10 +68,15 @@ static void print_text(const struct seinstall_verify_result *res, bool fix)
                 printf("verify: %llu entries checked, %llu labels differ from the file "
                        "contexts\n",
                        checked, bad);
+        bool abridged = unlisted > 0;
+
         for (size_t i = 0; i < seinstall_verify_result_get_n_dirs(res); i++)
-                print_dir(res, i);
+                abridged |= print_dir(res, i);
         if (unlisted > 0)
                 printf("  (%llu more in directories not listed)\n", unlisted);
+        if (abridged)
+                printf("Run 'seinstall verify%s%s --all' to list every one.\n",
+                       streq(root, "/") ? "" : " --root ", streq(root, "/") ? "" : cli_esc(root));
         cli_print_relabel_skipped(rl);
         if (bad > fixed && !fix)
                 printf("Run 'seinstall verify --fix' to write the expected labels.\n");
@@ -79,6 +87,7 @@ int cmd_verify(int argc, char **argv)
         static const struct option options[] = {
             CLI_COMMON_OPTIONS,
             {"fix", no_argument, NULL, 'x'},
+            {"all", no_argument, NULL, 'a'},
             {"progress", no_argument, NULL, 'p'},
             {"no-progress", no_argument, NULL, 'n'},
             {},
@@ -100,6 +109,9 @@ int cmd_verify(int argc, char **argv)
                         return EXIT_OK;
                 case 'x':
                         flags |= SEINSTALL_VERIFY_FIX;
+                        break;
+                case 'a':
+                        flags |= SEINSTALL_VERIFY_ALL;
                         break;
                 case 'p':
                         progress = 1;
@@ -129,7 +141,7 @@ int cmd_verify(int argc, char **argv)
                         r = k;
                 cli_print_relabel_errors(seinstall_verify_result_get_relabel(res));
         } else if (res) {
-                print_text(res, flags & SEINSTALL_VERIFY_FIX);
+                print_text(res, flags & SEINSTALL_VERIFY_FIX, seinstall_get_root(ctx));
                 cli_print_relabel_errors(seinstall_verify_result_get_relabel(res));
         }
         if (r < 0)

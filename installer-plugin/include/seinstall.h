@@ -366,6 +366,9 @@ struct seinstall_verify_result;
 
 enum seinstall_verify_flags {
         SEINSTALL_VERIFY_FIX = 1 << 0, /* write the expected label on each mismatch */
+        /* every mismatch is an example (and every directory is listed), not the three of each
+         * directory whose paths sort first */
+        SEINSTALL_VERIFY_ALL = 1 << 1,
 };
 
 /* Verify the target of @ctx. @policy_type: NULL for the target's SELINUXTYPE (else "default");
@@ -522,11 +525,14 @@ struct seinstall_apply_result;
  * config that enables SELinux last (first when it lowers the mode). While a relabel is pending
  * the config says permissive, never enforcing: the mark's mode= keeps the choice and applying
  * enforcing again after the relabel completes it. Files already right are not rewritten, so a
- * second call changes nothing. On success *ret_result (may be NULL) gets a new result listing
- * every change. Errors: -EINVAL bad argument, -EBADMSG a file seinstall cannot edit safely
- * (named with its line), -ENOENT an explicitly chosen boot loader's file is missing, -ENOPKG
- * the policy is not built in the target (message names the package), -EOPNOTSUPP enabling on a
- * kernel without SELinux, other -errno from I/O; changes made before a failure stay. */
+ * second call changes nothing. Every file, directory and link it creates or replaces gets the
+ * label the target's file contexts of that policy type give it (none when the target has no
+ * file contexts), so a labeled target stays labeled. On success *ret_result (may be NULL) gets
+ * a new result listing every change. Errors: -EINVAL bad argument, -EBADMSG a file seinstall
+ * cannot edit safely (named with its line), -ENOENT an explicitly chosen boot loader's file is
+ * missing, -ENOPKG the policy is not built in the target (message names the package),
+ * -EOPNOTSUPP enabling on a kernel without SELinux, other -errno from I/O; changes made before
+ * a failure stay. */
 SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *policy_type,
                 enum seinstall_bootloader bootloader, unsigned flags,
@@ -705,6 +711,11 @@ struct seinstall_install_result;
 enum seinstall_install_flags {
         /* Passed on as SEINSTALL_APPLY_REGENERATE (run update-grub in the target). */
         SEINSTALL_INSTALL_REGENERATE = 1 << 0,
+        /* Run every stage as a preview and write nothing: the relabel counts what it would
+         * change, the configure stage lists the files it would write (as
+         * SEINSTALL_APPLY_DRY_RUN), a missing policy is reported as to be built
+         * (get_policy_built()), and the verify stage is left out. */
+        SEINSTALL_INSTALL_DRY_RUN = 1 << 1,
 };
 
 /* Install SELinux into the mounted target of @ctx with @settings (mode, policy type,

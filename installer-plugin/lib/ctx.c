@@ -64,6 +64,7 @@ SEINSTALL_EXPORT struct seinstall_ctx *seinstall_unref(struct seinstall_ctx *ctx
         if (ctx->root_fd >= 0)
                 close(ctx->root_fd);
         si_mountset_free(ctx->mounts);
+        si_labels_free(ctx);
         free(ctx->root);
         free(ctx->last_error);
         free(ctx);

@@ -14,8 +14,9 @@
  *                              every mount the check found labelable; when that cannot run,
  *                              the target relabels at first boot and boots permissive until then
  *   configure  apply.c         config.c, cmdline-*.c/bootloader.c, autorelabel.c and
- *                              firstbootmark.c, in apply.c's safe order: the enabling config last
- *   label      install.c       the files the configure stage created get their labels
+ *                              firstbootmark.c, in apply.c's safe order: the enabling config last;
+ *                              each file labeled as it is written (label.c, on relabel's
+ *                              compiled file contexts)
  *   verify     verify.c        every label checked against the file contexts (relabel's engine
  *                              on the compiled file contexts), and what differs fixed
  *
@@ -24,7 +25,6 @@
  */
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/xattr.h>
 
 #include "seinstall-private.h"
 #include "fcontext.h"
@@ -116,6 +116,10 @@ static int stage_policy(struct pipeline *p)
 
         if (res->mode == SEINSTALL_MODE_DISABLED)
                 return 0;
+        if (p->flags & SEINSTALL_INSTALL_DRY_RUN) {
+                res->policy_built = !si_policy_built(p->ctx, res->policy); /* would be */
+                return 0;
+        }
         r = seinstall_policy_ensure(p->ctx, res->policy);
         if (r <= 0)
                 return r;
@@ -162,7 +166,10 @@ static int stage_relabel(struct pipeline *p)
                 r = si_relabel_validate(p->ctx, p->policy, res->policy, p->fc);
         in.fc = p->fc;
         if (r >= 0)
-                r = si_relabel_run(p->ctx, &in, 0, 0, p->progress, p->userdata, &res->relabel);
+                r = si_relabel_run(p->ctx, &in, 0,
+                                   p->flags & SEINSTALL_INSTALL_DRY_RUN ? SEINSTALL_RELABEL_DRY_RUN
+                                                                        : 0,
+                                   p->progress, p->userdata, &res->relabel);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
@@ -175,6 +182,7 @@ static int stage_configure(struct pipeline *p)
 {
         struct seinstall_install_result *res = p->res;
         unsigned flags = p->apply_flags | SEINSTALL_APPLY_FIRSTBOOT;
+        int r;
 
         if (p->flags & SEINSTALL_INSTALL_REGENERATE)
                 flags |= SEINSTALL_APPLY_REGENERATE;
@@ -183,61 +191,17 @@ static int stage_configure(struct pipeline *p)
                      !seinstall_check_get_mode_lowered(res->check);
         if (res->trial)
                 flags |= SEINSTALL_APPLY_TRIAL;
-        return si_apply_run(p->ctx, &p->config, res->mode, res->policy, SEINSTALL_BOOTLOADER_AUTO,
-                            flags, &res->apply);
-}
-
-/* Label one path of the target from its file contexts (never following a symlink). */
-static int label_one(struct seinstall_ctx *ctx, const struct si_fcontext *fc,
-                     struct si_fc_scratch *scratch, const char *path)
-{
-        _cleanup_close_ int fd =
-            root_open(ctx, path, O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0);
-        const char *want;
-        struct stat st;
-        int r;
-
-        if (fd < 0)
-                return fd == -ENOENT || fd == -ELOOP ? 0 : fd;
-        if (fstat(fd, &st) < 0)
-                return -errno;
-        r = si_fcontext_lookup(fc, scratch, path, st.st_mode, &want);
-        if (r == -ENOENT)
-                return 0;
+        /* What it writes is labeled with the file contexts the relabel used (label.c); a
+         * target that relabels at first boot is labeled then. */
+        r = si_labels_use(p->ctx, p->apply_flags & SEINSTALL_APPLY_LABELED ? p->fc : NULL);
         if (r < 0)
                 return r;
-        if (fsetxattr(fd, "security.selinux", want, strlen(want) + 1, 0) < 0)
-                /* A file on a mount that keeps no per-file labels (a BLS entry on a vfat
-                 * ESP): the policy labels it as a whole, as the check said. */
-                return errno == EOPNOTSUPP ? 0 : -errno;
-        return 0;
-}
-
-/* The relabel ran before the configure stage wrote its files: label what it created (files
- * it replaced kept their labels), so the first boot finds no unlabeled file. */
-static int stage_label(struct pipeline *p)
-{
-        const struct seinstall_apply_result *ap = p->res->apply;
-        struct si_fc_scratch *scratch = NULL;
-        size_t n = seinstall_apply_result_get_n_changes(ap);
-        int r;
-
-        if (!(p->apply_flags & SEINSTALL_APPLY_LABELED))
-                return 0;
-        r = si_fc_scratch_new(p->fc, &scratch);
-        /* the mark's directories may be new too */
-        for (size_t i = 0; r >= 0 && i < 2; i++)
-                r = label_one(p->ctx, p->fc, scratch, i ? "/var/lib/seinstall" : "/var/lib");
-        for (size_t i = 0; r >= 0 && i < n; i++)
-                r = label_one(p->ctx, p->fc, scratch,
-                              seinstall_apply_result_get_change_file(ap, i));
-        si_fc_scratch_free(scratch);
-        if (r < 0)
-                return si_error(p->ctx, r,
-                                "Could not label the files the install wrote in %s: %s "
-                                "(relabel the target: seinstall relabel --root %s)",
-                                p->ctx->root, strerror(-r), p->ctx->root);
-        return 0;
+        /* a dry run: the same run with the writes skipped where they happen (rootfs.c) */
+        p->ctx->dry_run = p->flags & SEINSTALL_INSTALL_DRY_RUN;
+        r = si_apply_run(p->ctx, &p->config, res->mode, res->policy, SEINSTALL_BOOTLOADER_AUTO,
+                         flags, &res->apply);
+        p->ctx->dry_run = false;
+        return r;
 }
 
 /* Say what verify fixed: each directory, with its examples. */
@@ -278,7 +242,8 @@ static int stage_verify(struct pipeline *p)
         const struct si_relabel_input in = {.type = res->policy, .fc = p->fc, .check = res->check};
         int r;
 
-        if (!(p->apply_flags & SEINSTALL_APPLY_LABELED) || !p->fc)
+        if (!(p->apply_flags & SEINSTALL_APPLY_LABELED) || !p->fc ||
+            (p->flags & SEINSTALL_INSTALL_DRY_RUN))
                 return 0;
         r = si_verify_run(p->ctx, &in, 0, SEINSTALL_VERIFY_FIX, p->progress, p->userdata,
                           &res->verify);
@@ -300,7 +265,6 @@ static const struct stage {
     {"policy", stage_policy},       /* policybuild.c */
     {"relabel", stage_relabel},     /* fcontext.c, relabel.c */
     {"configure", stage_configure}, /* apply.c */
-    {"label", stage_label},         /* here */
     {"verify", stage_verify},       /* verify.c */
 };
 
@@ -319,7 +283,8 @@ SEINSTALL_EXPORT int seinstall_install(struct seinstall_ctx *ctx,
         };
         int r = 0;
 
-        if (!ctx || !ret || (flags & ~(unsigned) SEINSTALL_INSTALL_REGENERATE))
+        if (!ctx || !ret ||
+            (flags & ~(unsigned) (SEINSTALL_INSTALL_REGENERATE | SEINSTALL_INSTALL_DRY_RUN)))
                 return -EINVAL;
         p.res = calloc(1, sizeof(*p.res));
         if (!p.res)
@@ -328,6 +293,7 @@ SEINSTALL_EXPORT int seinstall_install(struct seinstall_ctx *ctx,
                 si_debug(ctx, "install: %s", stages[i].name);
                 r = stages[i].run(&p);
         }
+        si_labels_reset(ctx);
         si_config_done(&p.config);
         si_decision_done(&p.decision);
         si_policy_free(p.policy);

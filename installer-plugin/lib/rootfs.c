@@ -136,7 +136,11 @@ int root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode)
                         dfd = root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
                         if (dfd < 0)
                                 return dfd;
-                        if (mkdirat(dfd, base, mode) < 0 && errno != EEXIST)
+                        if (mkdirat(dfd, base, mode) == 0) {
+                                r = si_label_at(ctx, dfd, base, copy, S_IFDIR);
+                                if (r < 0)
+                                        return r;
+                        } else if (errno != EEXIST)
                                 return -errno;
                 }
                 if (!slash)
@@ -273,6 +277,8 @@ int root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void *d
         r = write_all(fd, data, len);
         if (r >= 0)
                 r = copy_attributes(dfd, base, fd, mode);
+        if (r >= 0)
+                r = si_label_fd(ctx, fd, path, S_IFREG);
         if (r >= 0 && fsync(fd) < 0)
                 r = -errno;
         if (r >= 0 && renameat(dfd, tmp, dfd, base) < 0)
@@ -376,8 +382,9 @@ int root_symlink(struct seinstall_ctx *ctx, const char *path, const char *target
                 if (errno != EEXIST || attempt >= 100)
                         return -errno;
         }
-        if (renameat(dfd, tmp, dfd, base) < 0) {
-                r = -errno;
+        r = si_label_at(ctx, dfd, tmp, path, S_IFLNK);
+        if (r < 0 || renameat(dfd, tmp, dfd, base) < 0) {
+                r = r < 0 ? r : -errno;
                 (void) unlinkat(dfd, tmp, 0);
                 return r;
         }

@@ -40,6 +40,7 @@ struct seinstall_ctx {
         /* set while seinstall_apply() runs with SEINSTALL_APPLY_DRY_RUN: the writes below
          * (root_write_atomic, root_mkdir_p, root_unlink) decide everything, then write nothing */
         bool dry_run;
+        struct si_labels *labels; /* the labels of what seinstall writes (label.c) */
 };
 
 /* Log a message at @priority through the context's callback. */
@@ -138,11 +139,13 @@ int root_read_replaced(struct seinstall_ctx *ctx, const char *path, size_t max, 
 /* The three calls below write nothing and return 0 while ctx->dry_run is set: every change
  * seinstall makes in a target goes through them, so a dry run reports exactly the changes a
  * real run would make. */
-/* Create the directory @path and missing parents inside the target, mode @mode. */
+/* Create the directory @path and missing parents inside the target, mode @mode; each one
+ * created is labeled (label.c). */
 int root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode);
 /* Replace @path inside the target atomically with @data: a temporary file in the same
- * directory, fsync, rename over the old one, fsync the directory. Keeps the old file's mode,
- * owner and SELinux label when it existed (else @mode and no label). A symlink at @path is
+ * directory, fsync, rename over the old one, fsync the directory. Keeps the old file's mode
+ * and owner when it existed (else @mode); the temporary gets the label the target's file
+ * contexts give @path (label.c), else the old file's label, else none. A symlink at @path is
  * replaced by the file, never followed. On failure the old file is untouched. Temporaries of
  * @path a killed run left (".#NAME.<16 hex digits>", regular files only) are removed first. */
 int root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void *data, size_t len,
@@ -155,7 +158,8 @@ int root_write_if_changed(struct seinstall_ctx *ctx, const char *path, const cha
 /* Remove @path inside the target; 0 when it did not exist. */
 int root_unlink(struct seinstall_ctx *ctx, const char *path);
 /* Make @path inside the target a symbolic link to @target (as given: resolved by whoever
- * follows it later, on the target's own system). The parent must exist. Returns 1 made (an old
+ * follows it later, on the target's own system), labeled (label.c) before it takes its name.
+ * The parent must exist. Returns 1 made (an old
  * link to elsewhere is replaced atomically), 0 already so, -EEXIST when a file or directory
  * has that name, -errno. A dry run writes nothing and returns what a real run would. */
 int root_symlink(struct seinstall_ctx *ctx, const char *path, const char *target);
@@ -164,6 +168,31 @@ int root_symlink(struct seinstall_ctx *ctx, const char *path, const char *target
  * failure *ret and *ret_n are left untouched. */
 int si_root_list(struct seinstall_ctx *ctx, const char *dir, const char *prefix, const char *suffix,
                  char ***ret, size_t *ret_n);
+
+/* ---- labels of what seinstall writes (label.c) ------------------------------------------ */
+/* Every file, directory and link the writes above create or replace gets the label the
+ * target's file contexts give its path; without file contexts in the target it is written
+ * unlabeled. */
+struct si_fcontext;
+/* Label with @fc (borrowed until si_labels_reset(); NULL: write unlabeled) instead of the
+ * target's file contexts loaded on demand: the install's, compiled once. */
+int si_labels_use(struct seinstall_ctx *ctx, struct si_fcontext *fc);
+/* Back to loading the target's file contexts when a write needs them. */
+void si_labels_reset(struct seinstall_ctx *ctx);
+/* Load the file contexts of policy @type (NULL: the target config's SELINUXTYPE, else
+ * "default"), the type a write is about to make the target's. */
+int si_labels_for_type(struct seinstall_ctx *ctx, const char *type);
+void si_labels_free(struct seinstall_ctx *ctx);
+/* Set the label of @path (in the target) of file type @mode (S_IFREG, S_IFDIR, S_IFLNK) on the
+ * open file @fd, or on the entry @name of the directory @dfd without following it. 0 also when
+ * there is nothing to set (no file contexts, <<none>>) or the mount keeps no per-file labels;
+ * else -errno with a message. */
+int si_label_fd(struct seinstall_ctx *ctx, int fd, const char *path, mode_t mode);
+int si_label_at(struct seinstall_ctx *ctx, int dfd, const char *name, const char *path,
+                mode_t mode);
+/* The same for the file @path of the target, opened without following a symlink (a symlink or
+ * a missing file: nothing to do); for files a program of the target wrote (grub.cfg). */
+int si_label_path(struct seinstall_ctx *ctx, const char *path);
 
 /* ---- policy knowledge (policy.c) --------------------------------------------------------
  * The target's binary policy, read with libsepol, answers how a filesystem is labeled. Loaded

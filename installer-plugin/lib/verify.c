@@ -4,13 +4,14 @@
  * contexts say, read with the relabel engine (relabel.c) in its dry-run mode, so it walks as
  * fast as a relabel and writes nothing; with SEINSTALL_VERIFY_FIX the engine writes the labels
  * that differ, and only those. Owns the verify result: the mismatches grouped by directory,
- * each with its count and the examples that sort first, and its JSON.
+ * each with its count and the examples that sort first (every one with SEINSTALL_VERIFY_ALL),
+ * and its JSON.
  */
 #include "fcontext.h"
 #include "relabel.h"
 
-#define MAX_EXAMPLES 3     /* per directory */
-#define MAX_DIRS     10000 /* directories listed; mismatches beyond are counted only */
+#define MAX_EXAMPLES 3     /* per directory, unless SEINSTALL_VERIFY_ALL */
+#define MAX_DIRS     10000 /* directories listed; mismatches beyond are counted only (not ALL) */
 
 struct example {
         char *path, *actual, *expected;
@@ -20,14 +21,15 @@ struct example {
 struct dir {
         char *path;
         unsigned long long mismatched, fixed;
-        struct example ex[MAX_EXAMPLES];
-        size_t nex;
+        struct example *ex; /* sorted by path (with ALL: once the walk is over) */
+        size_t nex, cap;
 };
 
 struct seinstall_verify_result {
         int refcount;
         struct seinstall_relabel_result *relabel;
         bool fix;
+        bool all; /* SEINSTALL_VERIFY_ALL: every mismatch is an example */
         /* open addressing on the directory's path while the walk runs; sorted after it */
         struct dir *dirs;
         size_t ndirs, cap;
@@ -59,6 +61,7 @@ seinstall_verify_result_unref(struct seinstall_verify_result *r)
                 free(r->dirs[i].path);
                 for (size_t k = 0; k < r->dirs[i].nex; k++)
                         example_clear(&r->dirs[i].ex[k]);
+                free(r->dirs[i].ex);
         }
         free(r->dirs);
         seinstall_relabel_result_unref(r->relabel);
@@ -120,7 +123,7 @@ static int dir_get(struct seinstall_verify_result *r, const char *path, size_t l
                         *ret = &r->dirs[h];
                         return 0;
                 }
-        if (r->ndirs >= MAX_DIRS) {
+        if (r->ndirs >= MAX_DIRS && !r->all) {
                 *ret = NULL;
                 return 0;
         }
@@ -130,9 +133,9 @@ static int dir_get(struct seinstall_verify_result *r, const char *path, size_t l
         return 0;
 }
 
-/* Keep the MAX_EXAMPLES examples whose paths sort first, so the report does not depend on
- * which thread met which file first. */
-static int dir_add_example(struct dir *d, const char *path, const char *actual,
+/* Keep the MAX_EXAMPLES examples whose paths sort first (@all: every one, sorted after the
+ * walk), so the report does not depend on which thread met which file first. */
+static int dir_add_example(struct dir *d, bool all, const char *path, const char *actual,
                            const char *expected, bool fixed)
 {
         struct example e = {
@@ -146,6 +149,20 @@ static int dir_add_example(struct dir *d, const char *path, const char *actual,
         if (!e.path || !e.expected || (actual && !e.actual)) {
                 example_clear(&e);
                 return -ENOMEM;
+        }
+        if (d->nex == d->cap && (all || d->cap < MAX_EXAMPLES)) {
+                size_t cap = all && d->cap ? d->cap * 2 : MAX_EXAMPLES;
+                struct example *n = realloc(d->ex, cap * sizeof(*n));
+                if (!n) {
+                        example_clear(&e);
+                        return -ENOMEM;
+                }
+                d->ex = n;
+                d->cap = cap;
+        }
+        if (all) {
+                d->ex[d->nex++] = e;
+                return 0;
         }
         for (i = d->nex; i > 0 && strcmp(d->ex[i - 1].path, path) > 0; i--)
                 ;
@@ -181,12 +198,19 @@ static int on_mismatch(void *data, const char *path, const char *actual, const c
         }
         d->mismatched++;
         d->fixed += fixed;
-        return dir_add_example(d, path, actual, expected, fixed);
+        return dir_add_example(d, r->all, path, actual, expected, fixed);
 }
 
 static int dir_cmp(const void *a, const void *b)
 {
         const struct dir *x = a, *y = b;
+
+        return strcmp(x->path, y->path);
+}
+
+static int example_cmp(const void *a, const void *b)
+{
+        const struct example *x = a, *y = b;
 
         return strcmp(x->path, y->path);
 }
@@ -203,6 +227,9 @@ static void dirs_sort(struct seinstall_verify_result *r)
                 r->dirs[i] = (struct dir){0};
         if (n > 1)
                 qsort(r->dirs, n, sizeof(r->dirs[0]), dir_cmp);
+        for (size_t i = 0; r->all && i < n; i++)
+                if (r->dirs[i].nex > 1)
+                        qsort(r->dirs[i].ex, r->dirs[i].nex, sizeof(r->dirs[i].ex[0]), example_cmp);
 }
 
 /* ---- entry point ----------------------------------------------------------------------------- */
@@ -226,6 +253,7 @@ static int verify_run(struct seinstall_ctx *ctx, const struct si_relabel_input *
                 return -ENOMEM;
         res->refcount = 1;
         res->fix = flags & SEINSTALL_VERIFY_FIX;
+        res->all = flags & SEINSTALL_VERIFY_ALL;
         vin.mismatch = on_mismatch;
         vin.mismatch_data = res;
         r = listed ? si_relabel_run_paths(ctx, &vin, paths, n, rflags, &res->relabel)
@@ -256,7 +284,7 @@ SEINSTALL_EXPORT int seinstall_verify(struct seinstall_ctx *ctx, const char *pol
         _cleanup_(si_relabel_prepared_done) struct si_relabel_prepared p = {0};
         int r;
 
-        if (!ctx || (flags & ~SEINSTALL_VERIFY_FIX))
+        if (!ctx || (flags & ~(unsigned) (SEINSTALL_VERIFY_FIX | SEINSTALL_VERIFY_ALL)))
                 return -EINVAL;
         r = si_relabel_prepare(ctx, policy_type, NULL, 0, &p);
         if (r < 0)
@@ -274,7 +302,8 @@ SEINSTALL_EXPORT int seinstall_verify_paths(struct seinstall_ctx *ctx, const cha
         _cleanup_(si_relabel_prepared_done) struct si_relabel_prepared p = {0};
         int r;
 
-        if (!ctx || (n_paths > 0 && !paths) || (flags & ~SEINSTALL_VERIFY_FIX))
+        if (!ctx || (n_paths > 0 && !paths) ||
+            (flags & ~(unsigned) (SEINSTALL_VERIFY_FIX | SEINSTALL_VERIFY_ALL)))
                 return -EINVAL;
         /* a lookup per path: the interpreter (fcontext.h) */
         r = si_relabel_prepare(ctx, policy_type, NULL, SI_FC_NO_JIT, &p);
