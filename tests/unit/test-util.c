@@ -116,9 +116,10 @@ START_TEST(test_json_hex_members)
         json_kv_bool(&j, "last", true);
         json_object_end(&j);
         ck_assert_int_eq(json_steal(&j, &doc), 0);
-        ck_assert_str_eq(doc, "{\"path\": \"/caf\xc3\xa9\\ufffd\", \"path_hex\": \"2f636166c3a9ff\", "
-                              "\"ok\": \"caf\xc3\xa9\", \"list\": [\"\\ufffd\"], \"a\": 1,\n \"b\": [2], "
-                              "\"last\": true}");
+        ck_assert_str_eq(
+            doc, "{\"path\": \"/caf\xc3\xa9\\ufffd\", \"path_hex\": \"2f636166c3a9ff\", "
+                 "\"ok\": \"caf\xc3\xa9\", \"list\": [\"\\ufffd\"], \"a\": 1,\n \"b\": [2], "
+                 "\"last\": true}");
         json_object_begin(&j);
         json_raw_members(&j, "[1]");
         json_object_end(&j);
