@@ -127,12 +127,13 @@ int cmd_apply(int argc, char **argv)
                 return cli_fail(ctx, r, "apply");
         if (common.json) {
                 _cleanup_free_ char *doc = NULL;
+                struct json j = {0};
 
                 r = seinstall_apply_result_to_json(res, &doc);
                 if (r < 0)
                         return cli_error(r, "writing the JSON document: %s", strerror(-r));
-                printf("%s\n", doc);
-                return EXIT_OK;
+                json_raw(&j, doc);
+                return cli_print_json(&j, "apply");
         }
         cli_print_apply_result(res, "", stdout);
         return EXIT_OK;
