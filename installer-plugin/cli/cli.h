@@ -68,10 +68,15 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) _printf_(2, 3);
  * the terminal nor forge a line. The result lives until 16 more calls; NULL gives "(none)". */
 const char *cli_esc(const char *s);
 
-/* Print the document @j built (with a final newline) on stdout; on an error of the writer,
- * prints the error instead and returns its exit status; else 0. Every JSON document the
- * command prints goes through here. */
-int cli_print_json(struct json *j);
+/* The version in every document's "schema": "seinstall.KIND/VERSION". It changes only when a
+ * key changes meaning or goes away; added keys keep it (seinstall(8), JSON OUTPUT). */
+#define CLI_JSON_SCHEMA_VERSION 1
+
+/* Print the object @j built as the document of @kind (with a final newline) on stdout: its
+ * members between "schema": "seinstall.KIND/1" and the run's "warnings". On an error of the
+ * writer, prints the error instead and returns its exit status; else 0. Every JSON document
+ * the command prints goes through here (errors: cli_fail() and friends). */
+int cli_print_json(struct json *j, const char *kind);
 
 /* An apply result as text lines, each starting with @indent (JSON:
  * seinstall_apply_result_to_json()); with @dry_run the changes are said as "would change". */

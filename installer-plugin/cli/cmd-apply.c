@@ -134,12 +134,13 @@ int cmd_apply(int argc, char **argv)
                 return cli_fail(ctx, r, "apply");
         if (common.json) {
                 _cleanup_free_ char *doc = NULL;
+                struct json j = {0};
 
                 r = seinstall_apply_result_to_json(res, &doc);
                 if (r < 0)
                         return cli_error(r, "writing the JSON document: %s", strerror(-r));
-                printf("%s\n", doc);
-                return EXIT_OK;
+                json_raw(&j, doc);
+                return cli_print_json(&j, "apply");
         }
         if (flags & SEINSTALL_APPLY_DRY_RUN)
                 printf("apply (dry run): nothing was written\n");

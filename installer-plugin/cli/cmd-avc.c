@@ -33,12 +33,13 @@ static const char *esc(const struct seinstall_avc_report *rep, size_t i, const c
 static int print_json(const struct seinstall_avc_report *rep)
 {
         _cleanup_free_ char *doc = NULL;
+        struct json j = {0};
         int r = seinstall_avc_report_to_json(rep, &doc);
 
         if (r < 0)
                 return cli_error(r, "writing the JSON document: %s", strerror(-r));
-        printf("%s\n", doc);
-        return 0;
+        json_raw(&j, doc);
+        return cli_print_json(&j, "avc");
 }
 
 static void print_text(const struct seinstall_avc_report *rep)

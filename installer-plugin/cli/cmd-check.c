@@ -229,7 +229,7 @@ int cmd_check(int argc, char **argv)
                 if (r < 0)
                         return cli_fail(ctx, r, "check");
                 json_raw(&j, json);
-                r = cli_print_json(&j);
+                r = cli_print_json(&j, "check");
                 if (r != 0)
                         return r;
         } else

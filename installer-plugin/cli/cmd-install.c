@@ -144,7 +144,7 @@ static int print_json(const struct seinstall_install_result *res,
         json_key(&j, "verify");
         json_raw(&j, verify);
         json_object_end(&j);
-        return cli_print_json(&j);
+        return cli_print_json(&j, "install");
 }
 
 int cmd_install(int argc, char **argv)

@@ -66,7 +66,7 @@ int cmd_profile(int argc, char **argv)
                 struct json j = {0};
 
                 cli_json_settings(&j, s, profile);
-                return cli_print_json(&j);
+                return cli_print_json(&j, "profile");
         }
         cli_print_settings(s, profile, stdout);
         return EXIT_OK;

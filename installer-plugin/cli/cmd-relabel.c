@@ -163,7 +163,7 @@ int cmd_relabel(int argc, char **argv)
                 struct json j = {0};
 
                 json_raw(&j, json);
-                return cli_print_json(&j);
+                return cli_print_json(&j, "relabel");
         }
         return EXIT_OK;
 }

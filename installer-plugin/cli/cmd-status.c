@@ -22,12 +22,13 @@ static const char *mode_or(enum seinstall_mode m, const char *dflt)
 static int print_json(const struct seinstall_status *st)
 {
         _cleanup_free_ char *doc = NULL;
+        struct json j = {0};
         int r = seinstall_status_to_json(st, &doc);
 
         if (r < 0)
                 return cli_error(r, "writing the JSON document: %s", strerror(-r));
-        printf("%s\n", doc);
-        return 0;
+        json_raw(&j, doc);
+        return cli_print_json(&j, "status");
 }
 
 /* "none", "pending since TIME", "enforced at TIME", "kept permissive at TIME: N label denials[,

@@ -147,7 +147,7 @@ int cmd_trial(int argc, char **argv)
                 json_key(&j, "trial");
                 json_raw(&j, doc);
                 json_object_end(&j);
-                k = cli_print_json(&j);
+                k = cli_print_json(&j, "trial");
                 if (k != 0)
                         return k;
         } else {

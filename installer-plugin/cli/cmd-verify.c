@@ -152,7 +152,7 @@ int cmd_verify(int argc, char **argv)
                 int k;
 
                 json_raw(&j, json);
-                k = cli_print_json(&j);
+                k = cli_print_json(&j, "verify");
                 if (k != 0)
                         return k;
         }

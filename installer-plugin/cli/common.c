@@ -12,6 +12,60 @@
 /* Whether errors are also printed as a JSON document on stdout (--json). */
 static bool json_errors;
 
+/* The warnings the library logged in this run, for the document's "warnings" member: a
+ * program reading --json sees them without parsing stderr. */
+static char **warnings;
+static size_t n_warnings;
+static bool warnings_lost; /* one could not be kept (no memory, or too many) */
+#define CLI_MAX_WARNINGS 1000
+
+static void warning_keep(const char *message)
+{
+        char **v = NULL, *m = NULL;
+
+        if (n_warnings < CLI_MAX_WARNINGS)
+                v = realloc(warnings, (n_warnings + 1) * sizeof(*v));
+        if (v) {
+                warnings = v;
+                m = strdup(message);
+        }
+        if (!m) {
+                warnings_lost = true;
+                return;
+        }
+        warnings[n_warnings++] = m;
+}
+
+/* Start a document: {"schema": "seinstall.KIND/1" (seinstall(8), JSON OUTPUT). */
+static void json_document_begin(struct json *j, const char *kind)
+{
+        _cleanup_free_ char *schema = NULL;
+
+        json_object_begin(j);
+        if (asprintf(&schema, "seinstall.%s/%d", kind, CLI_JSON_SCHEMA_VERSION) < 0)
+                schema = NULL;
+        json_kv_string(j, "schema", schema ? schema : "seinstall.unknown/1");
+}
+
+/* End it: "warnings": [{"message": M}, ...]}. */
+static void json_document_end(struct json *j)
+{
+        json_key(j, "warnings");
+        json_array_begin(j);
+        for (size_t i = 0; i < n_warnings; i++) {
+                json_object_begin(j);
+                json_kv_string(j, "message", warnings[i]);
+                json_object_end(j);
+        }
+        if (warnings_lost) {
+                json_object_begin(j);
+                json_kv_string(j, "message", "more warnings were printed on standard error");
+                json_object_end(j);
+        }
+        json_array_end(j);
+        json_object_end(j);
+}
+
 void cli_set_json(bool on)
 {
         json_errors = on;
@@ -57,18 +111,21 @@ static void log_stderr(void *userdata, int priority, const char *message)
         /* Errors are printed once by cli_fail(); everything else is shown as it comes. */
         if (priority <= SEINSTALL_LOG_ERR)
                 return;
+        if (priority == SEINSTALL_LOG_WARNING && json_errors)
+                warning_keep(message);
         fprintf(stderr, "seinstall: %s%s\n", priority == SEINSTALL_LOG_WARNING ? "warning: " : "",
                 cli_esc(message));
 }
 
-/* The error document: {"error": {"message": M, "errno": NAME|null, "exit": N}[, KEY: V]}. */
+/* The error document: {"schema": "seinstall.error/1", "error": {"message": M,
+ * "errno": NAME|null, "exit": N}[, KEY: V], "warnings": [...]}. */
 static void print_error_json(const char *message, int r, int status, const char *key,
                              const char *value_json)
 {
         struct json j = {0};
         _cleanup_free_ char *doc = NULL;
 
-        json_object_begin(&j);
+        json_document_begin(&j, "error");
         json_key(&j, "error");
         json_object_begin(&j);
         json_kv_string(&j, "message", message);
@@ -79,12 +136,12 @@ static void print_error_json(const char *message, int r, int status, const char 
                 json_key(&j, key);
                 json_raw(&j, value_json);
         }
-        json_object_end(&j);
+        json_document_end(&j);
         if (json_steal(&j, &doc) < 0) {
                 /* no memory for the document: the smallest one that still says it */
-                printf("{\"error\": {\"message\": \"out of memory\", \"errno\": \"ENOMEM\", "
-                       "\"exit\": %d}}\n",
-                       status);
+                printf("{\"schema\": \"seinstall.error/%d\", \"error\": {\"message\": \"out of "
+                       "memory\", \"errno\": \"ENOMEM\", \"exit\": %d}, \"warnings\": []}\n",
+                       CLI_JSON_SCHEMA_VERSION, status);
                 return;
         }
         printf("%s\n", doc);
@@ -161,11 +218,18 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
         return EXIT_USAGE;
 }
 
-int cli_print_json(struct json *j)
+int cli_print_json(struct json *j, const char *kind)
 {
-        _cleanup_free_ char *doc = NULL;
-        int r = json_steal(j, &doc);
+        _cleanup_free_ char *body = NULL, *doc = NULL;
+        struct json d = {0};
+        int r = json_steal(j, &body);
 
+        if (r >= 0) {
+                json_document_begin(&d, kind);
+                json_raw_members(&d, body);
+                json_document_end(&d);
+                r = json_steal(&d, &doc);
+        }
         if (r < 0)
                 return cli_error(r, "writing the JSON document: %s", strerror(-r));
         printf("%s\n", doc);

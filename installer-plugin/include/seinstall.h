@@ -13,7 +13,9 @@
  *    "none" value) beyond the end;
  *  - flags are named enums (enum seinstall_*_flags) or-ed into an unsigned argument;
  *  - an object a command prints as JSON has seinstall_OBJ_to_json(): the library produces the
- *    document, front ends only print it;
+ *    document, front ends only print it (the seinstall command adds its "schema" and
+ *    "warnings" keys); a string member that is not valid UTF-8 shows each bad byte as U+FFFD
+ *    and is followed by KEY_hex, its exact bytes in hexadecimal;
  *  - the library never prints and never exits: the reason of the last failure is kept in the
  *    context (seinstall_last_error()) and handed to the log callback the caller sets;
  *  - every operation works on a target root given to seinstall_new() ("/" for the running

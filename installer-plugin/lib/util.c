@@ -123,8 +123,8 @@ int sbuf_json_str(struct sbuf *b, const char *s)
                                 i += len;
                                 continue;
                         } else
-                                /* a byte that is not UTF-8: surrogateescape */
-                                r = sbuf_printf(b, "\\udc%02x", c);
+                                /* a byte that is not UTF-8: the replacement character */
+                                r = sbuf_puts(b, "\\ufffd");
                         break;
                 }
                 i++;
@@ -132,6 +132,26 @@ int sbuf_json_str(struct sbuf *b, const char *s)
         if (r >= 0)
                 r = sbuf_puts(b, "\"");
         return r;
+}
+
+bool str_is_utf8(const char *s)
+{
+        const unsigned char *p = (const unsigned char *) s;
+        size_t n = strlen(s);
+
+        for (size_t i = 0, len; i < n; i += len)
+                if ((len = utf8_seq_len(p + i, n - i)) == 0)
+                        return false;
+        return true;
+}
+
+int sbuf_json_hex(struct sbuf *b, const char *s)
+{
+        int r = sbuf_puts(b, "\"");
+
+        for (const unsigned char *p = (const unsigned char *) s; r >= 0 && *p; p++)
+                r = sbuf_printf(b, "%02x", *p);
+        return r < 0 ? r : sbuf_puts(b, "\"");
 }
 
 char *sbuf_steal(struct sbuf *b)
@@ -324,6 +344,7 @@ static void json_put(struct json *j, const char *s, bool value)
         if (j->r >= 0 && j->brk)
                 j->r = sbuf_printf(&j->b, "\n%s", j->brk);
         j->brk = NULL;
+        j->key = NULL;
         if (j->r >= 0)
                 j->r = sbuf_puts(&j->b, s);
         j->comma = value;
@@ -363,13 +384,35 @@ void json_key(struct json *j, const char *key)
                 j->r = sbuf_json_str(&j->b, key);
         if (j->r >= 0)
                 j->r = sbuf_puts(&j->b, ": ");
+        j->key = key;
+}
+
+/* The member KEY_hex: "HEX" after the member @key whose value @s is not valid UTF-8. */
+static void json_hex_member(struct json *j, const char *key, const char *s)
+{
+        _cleanup_free_ char *k = NULL;
+
+        if (j->r < 0)
+                return;
+        if (asprintf(&k, "%s_hex", key) < 0) {
+                j->r = -ENOMEM;
+                return;
+        }
+        json_key(j, k);
+        json_put(j, "", true);
+        if (j->r >= 0)
+                j->r = sbuf_json_hex(&j->b, s);
 }
 
 void json_string(struct json *j, const char *s)
 {
+        const char *key = j->key;
+
         json_put(j, "", true);
         if (j->r >= 0)
                 j->r = sbuf_json_str(&j->b, s);
+        if (key && s && !str_is_utf8(s))
+                json_hex_member(j, key, s);
 }
 
 void json_bool(struct json *j, bool v)
@@ -409,6 +452,35 @@ void json_fixed(struct json *j, double v, int decimals)
 void json_raw(struct json *j, const char *value)
 {
         json_put(j, value ? value : "null", true);
+}
+
+void json_raw_members(struct json *j, const char *object)
+{
+        _cleanup_free_ char *inner = NULL;
+        size_t a = 0, z = strlen(object);
+
+        if (j->r < 0)
+                return;
+        while (a < z && strchr(" \t\n", object[a]))
+                a++;
+        while (z > a && strchr(" \t\n", object[z - 1]))
+                z--;
+        if (z - a < 2 || object[a] != '{' || object[z - 1] != '}') {
+                j->r = -EINVAL;
+                return;
+        }
+        for (a++, z--; a < z && strchr(" \t\n", object[a]); a++)
+                ;
+        while (z > a && strchr(" \t\n", object[z - 1]))
+                z--;
+        if (a == z)
+                return;
+        inner = strndup(object + a, z - a);
+        if (!inner) {
+                j->r = -ENOMEM;
+                return;
+        }
+        json_put(j, inner, true);
 }
 
 void json_kv_string(struct json *j, const char *key, const char *s)
@@ -461,6 +533,7 @@ void json_done(struct json *j)
         j->r = 0;
         j->comma = false;
         j->brk = NULL;
+        j->key = NULL;
 }
 
 /* ---- printing names to people ------------------------------------------------------------- */

@@ -107,11 +107,14 @@ int sbuf_puts(struct sbuf *b, const char *s);
 int sbuf_printf(struct sbuf *b, const char *fmt, ...) _printf_(2, 3);
 /* Append @s as a JSON string literal, quotes included (NULL gives null). Valid UTF-8 passes
  * through; '"', '\\' and control characters (U+0000-U+001F, U+007F) are escaped (\n, \t, \r,
- * \b, \f, else \u00XX); each byte 0xXX that is not part of valid UTF-8 is written as the lone
- * surrogate \udcXX, Python's "surrogateescape": unambiguous (valid UTF-8 never holds a
- * surrogate) and reversible (json.loads(s).encode("utf-8", "surrogateescape") gives the bytes
- * back). This is the one JSON string escaper of seinstall. */
+ * \b, \f, else \u00XX); each byte that is not part of valid UTF-8 becomes \ufffd (U+FFFD, the
+ * replacement character), so every strict parser accepts the document. That loses the byte:
+ * json_string() puts the lossless KEY_hex member beside it. The one JSON string escaper. */
 int sbuf_json_str(struct sbuf *b, const char *s);
+/* Whether @s is valid UTF-8 (what sbuf_json_str() passes through unchanged). */
+bool str_is_utf8(const char *s);
+/* Append the bytes of @s as lowercase hexadecimal, two digits a byte, quotes included. */
+int sbuf_json_hex(struct sbuf *b, const char *s);
 /* Hand the string over (never NULL on success: an empty buffer gives ""). */
 char *sbuf_steal(struct sbuf *b);
 void sbuf_free(struct sbuf *b);
@@ -126,6 +129,7 @@ struct json {
         int r;           /* first error, negative errno */
         bool comma;      /* the next member or element needs a ", " first */
         const char *brk; /* json_break()'s indent, NULL when none is pending */
+        const char *key; /* the member json_key() started, until its value is written */
 };
 
 void json_object_begin(struct json *j);
@@ -134,7 +138,9 @@ void json_array_begin(struct json *j);
 void json_array_end(struct json *j);
 /* A member's key; the value follows with one of the calls below. */
 void json_key(struct json *j, const char *key);
-void json_string(struct json *j, const char *s); /* NULL: null */
+/* NULL: null. A member's string that is not valid UTF-8 (a file name from the target) is
+ * followed by the member KEY_hex: its bytes in hexadecimal, the lossless form of the name. */
+void json_string(struct json *j, const char *s);
 void json_bool(struct json *j, bool v);
 void json_uint(struct json *j, unsigned long long v);
 void json_int(struct json *j, long long v);
@@ -147,6 +153,10 @@ void json_fixed(struct json *j, double v, int decimals);
 void json_break(struct json *j, const char *indent);
 /* A complete JSON value made elsewhere (a library's *_to_json()), NULL: null. */
 void json_raw(struct json *j, const char *value);
+/* The members of the JSON object @object made elsewhere, spliced into the object being
+ * written (a document's members after a key the caller put first); -EINVAL when @object is
+ * not an object. */
+void json_raw_members(struct json *j, const char *object);
 /* Key and value in one call. */
 void json_kv_string(struct json *j, const char *key, const char *s);
 void json_kv_bool(struct json *j, const char *key, bool v);

@@ -2,8 +2,9 @@
 /* Fuzz the JSON string writer: every path, device name and label seinstall prints in --json
  * comes from outside (file names have any bytes). Whatever the input, the output must be one
  * valid JSON string literal: no raw control characters, every escape well formed, no quote
- * left unescaped, and only well-formed UTF-8 (RFC 8259); and it must decode back to the input
- * bytes (escapes reversed, \udcXX to the byte XX: surrogateescape), so nothing is lost. */
+ * left unescaped, no surrogate, and only well-formed UTF-8 (RFC 8259); it must decode back to
+ * the input with each byte that is not UTF-8 replaced by U+FFFD; and the KEY_hex form of the
+ * same input must give the bytes back, so nothing is lost. */
 #include <stdint.h>
 
 #include "seinstall-private.h"
@@ -82,7 +83,7 @@ static unsigned hex4(const unsigned char *p)
 }
 
 /* Decode a literal valid_json_string() accepted into bytes; false for an escape seinstall
- * never writes (a \uXXXX that is neither a control character nor a surrogate escape). */
+ * never writes (a \uXXXX that is neither a control character nor U+FFFD). */
 static bool decode(const unsigned char *s, size_t n, struct sbuf *out)
 {
         for (size_t i = 1; i < n - 1;) {
@@ -92,9 +93,12 @@ static bool decode(const unsigned char *s, size_t n, struct sbuf *out)
                         i++;
                 } else if (s[i + 1] == 'u') {
                         unsigned v = hex4(s + i + 2);
-                        if (v >= 0xdc80 && v <= 0xdcff)
-                                c = (char) (v & 0xff);
-                        else if (v < 0x80)
+                        if (v == 0xfffd) {
+                                if (sbuf_puts(out, "\xef\xbf\xbd") < 0)
+                                        return false;
+                                i += 6;
+                                continue;
+                        } else if (v < 0x80)
                                 c = (char) v;
                         else
                                 return false;
@@ -108,6 +112,40 @@ static bool decode(const unsigned char *s, size_t n, struct sbuf *out)
                         return false;
         }
         return true;
+}
+
+/* @in with each byte that is not part of well-formed UTF-8 replaced by U+FFFD. */
+static bool replaced(const char *in, struct sbuf *out)
+{
+        const unsigned char *p = (const unsigned char *) in;
+        size_t n = strlen(in);
+
+        for (size_t i = 0; i < n;) {
+                size_t len = utf8_len(p + i, n - i);
+                int r = len ? sbuf_append(out, in + i, len) : sbuf_puts(out, "\xef\xbf\xbd");
+                if (r < 0)
+                        return false;
+                i += len ? len : 1;
+        }
+        return true;
+}
+
+/* The KEY_hex literal of @in decodes back to @in. */
+static void check_hex(const char *in)
+{
+        struct sbuf h = {0};
+        size_t n = strlen(in);
+
+        if (sbuf_json_hex(&h, in) < 0)
+                return;
+        if (h.len != 2 * n + 2)
+                abort();
+        for (size_t i = 0; i < n; i++) {
+                unsigned v;
+                if (sscanf(h.s + 1 + 2 * i, "%2x", &v) != 1 || v != (unsigned char) in[i])
+                        abort();
+        }
+        sbuf_free(&h);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -127,13 +165,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!valid_json_string((const unsigned char *) b.s, n))
                 abort();
         {
-                struct sbuf back = {0};
+                struct sbuf back = {0}, want = {0};
                 bool ok = decode((const unsigned char *) b.s, n, &back);
 
-                if (!ok || !streq(back.s ? back.s : "", in))
+                if (!replaced(in, &want))
+                        abort();
+                if (!ok || !streq(back.s ? back.s : "", want.s ? want.s : ""))
+                        abort();
+                if (str_is_utf8(in) != streq(want.s ? want.s : "", in))
                         abort();
                 sbuf_free(&back);
+                sbuf_free(&want);
         }
         sbuf_free(&b);
+        check_hex(in);
         return 0;
 }

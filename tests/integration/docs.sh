@@ -73,10 +73,17 @@ for e in $usage_errnos; do
 done
 echo "ok: EXIT STATUS names the errnos of exit status 2:" $usage_errnos
 json_section=$(sed -n '/^\.SH JSON OUTPUT/,/^\.SH /p' "$man8")
-for k in '"error"' '"message"' '"errno"' '"exit"' surrogateescape; do
+for k in '"error"' '"message"' '"errno"' '"exit"' '"schema"' '.B warnings' U+FFFD .B\ _hex docs/schema/; do
         grep -qF -- "$k" <<<"$json_section" || problem "JSON OUTPUT of man/seinstall.8 does not describe $k"
 done
-echo "ok: JSON OUTPUT describes the error document and the escaping"
+# each document kind with a schema is named there, and each schema names its kind
+for f in "$TOP"/docs/schema/*.json; do
+        kind=$(basename "$f" .json)
+        [ "$kind" = common ] && continue
+        grep -qx -- "\.BR\? $kind\( ,\)\?" <<<"$json_section" || problem "JSON OUTPUT of man/seinstall.8 does not name the kind $kind"
+        grep -qF -- "\"seinstall.$kind/1\"" "$f" || problem "$f does not say \"schema\": \"seinstall.$kind/1\""
+done
+echo "ok: JSON OUTPUT describes the schema key, warnings, the error document, the escaping and every kind"
 
 # Values: modes, boot loaders and policy types under the --root given.
 t=$(mktemp -d)

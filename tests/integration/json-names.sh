@@ -1,7 +1,9 @@
 #!/bin/bash
 # Every command's --json against a real JSON parser (Python's json), with names holding UTF-8,
 # control characters, an escape sequence, quotes, a newline and a byte that is not UTF-8: each
-# document parses, and each name comes back byte for byte (surrogateescape, seinstall(8)). The
+# document is strict UTF-8 JSON with no lone surrogate (what jq or Go's parser need), the byte
+# shows as U+FFFD, and each name comes back byte for byte from its KEY_hex member (seinstall(8),
+# JSON OUTPUT). The
 # human output of the same runs shows those names escaped: no raw control byte, and a newline
 # in a name never starts a line of its own (no forged "seinstall:" line).
 . "$(dirname "$0")/../lib.sh"
@@ -21,14 +23,32 @@ PLAN="$d/plan"
 printf '/dev/vda2 / ext4 defaults 0 1\n/dev/vda3 /d\303\251\\042\\033[1m\\012seinstall:\\011\377 ext4 defaults 0 0\n' >"$PLAN"
 MP=$'/d\xc3\xa9"\x1b[1m\nseinstall:\t\xff'
 
-# json_check EXPR: parse $OUT as one JSON document (d) and assert EXPR; B(s) gives a string's
-# original bytes, ROOT, KSF and MP the names above as bytes.
+# json_check EXPR: parse $OUT strictly as one JSON document (d) and assert EXPR; B(o, k) gives
+# the original bytes of the member k of object o (k_hex when present: then k must show U+FFFD
+# where a byte is not UTF-8), ROOT, KSF and MP the names above as bytes.
 json_check() {
         python3 - "$OUT" "$T" "$KS" "$MP" "$1" <<'PY' || fail "JSON: $1: $OUT"
 import json, os, sys
 out, root, ks, mp, expr = sys.argv[1:6]
-d = json.loads(out)
-B = lambda s: s.encode("utf-8", "surrogateescape")
+d = json.loads(os.fsencode(out).decode("utf-8", "strict"))
+def strings(v):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            yield k
+            yield from strings(x)
+    elif isinstance(v, list):
+        for x in v:
+            yield from strings(x)
+    elif isinstance(v, str):
+        yield v
+for s in strings(d):
+    s.encode("utf-8", "strict")  # no lone surrogate
+def B(o, k):
+    if k + "_hex" not in o:
+        return o[k].encode("utf-8")
+    raw = bytes.fromhex(o[k + "_hex"])
+    assert o[k] == raw.decode("utf-8", "replace"), (o[k], raw)
+    return raw
 ROOT, KSF, MP = os.fsencode(root), os.fsencode(ks), os.fsencode(mp)
 assert eval(expr), expr
 PY
@@ -50,20 +70,20 @@ human_check() {
 
 echo "== status"
 expect_exit 0 "$SEINSTALL" status --root "$T" --json
-json_check 'B(d["root"]) == ROOT and b"\x1b]0;title\x07" in B(d["cmdline"]) and b"x=\xff" in B(d["cmdline"])'
+json_check 'B(d, "root") == ROOT and b"\x1b]0;title\x07" in B(d, "cmdline") and b"x=\xff" in B(d, "cmdline") and "x=\ufffd" in d["cmdline"]'
 expect_exit 0 "$SEINSTALL" status --root "$T"
 human_check status
 assert_contains "escaped root" "$OUT" 'caf'$'\xc3\xa9'' "q\" \e[31m\nseinstall: forged\t\xff'
 
 echo "== profile"
 expect_exit 0 "$SEINSTALL" profile "$KS" --no-cmdline --json
-json_check 'B(d["profile"]) == KSF and d["mode"] == "permissive"'
+json_check 'B(d, "profile") == KSF and d["mode"] == "permissive"'
 expect_exit 0 "$SEINSTALL" profile "$KS" --no-cmdline
 human_check profile
 
 echo "== check"
 expect_exit 0 "$SEINSTALL" check --root "$T" --plan "$PLAN" --json
-json_check 'B(d["root"]) == ROOT and [B(m["mountpoint"]) for m in d["mounts"]] == [b"/", MP]'
+json_check 'B(d, "root") == ROOT and [B(m, "mountpoint") for m in d["mounts"]] == [b"/", MP]'
 expect_exit 0 "$SEINSTALL" check --root "$T" --plan "$PLAN" --verbose
 human_check check
 
@@ -75,7 +95,7 @@ human_check apply
 
 echo "== relabel"
 expect_exit 0 "$SEINSTALL" relabel --root "$T" --dry-run --no-progress --json
-json_check 'B(d["root"]) == ROOT and d["entries"] > 0'
+json_check 'B(d, "root") == ROOT and d["entries"] > 0'
 expect_exit 0 "$SEINSTALL" relabel --root "$T" --dry-run --no-progress
 human_check relabel
 
@@ -83,7 +103,7 @@ echo "== install"
 OUT=$("$SEINSTALL" install --root "$T" --profile "$KS" --no-cmdline --json 2>"$d/err") && rc=0 || rc=$?
 ERR=$(cat "$d/err")
 case $rc in
-0 | 1) json_check 'B(d["root"]) == ROOT and B(d["settings"]["profile"]) == KSF' ;;
+0 | 1) json_check 'B(d, "root") == ROOT and B(d["settings"], "profile") == KSF' ;;
 *) json_check '"error" in d and d["error"]["exit"] == '"$rc" ;;
 esac
 OUT=$("$SEINSTALL" install --root "$T" --profile "$KS" --no-cmdline 2>"$d/err") || true
@@ -92,11 +112,11 @@ human_check install
 
 echo "== errors"
 expect_exit 2 "$SEINSTALL" status --root "$T/missing" --json
-json_check 'ROOT + b"/missing" in B(d["error"]["message"]) and d["error"]["errno"] == "ENOENT" and d["error"]["exit"] == 2'
+json_check 'ROOT + b"/missing" in B(d["error"], "message") and d["error"]["errno"] == "ENOENT" and d["error"]["exit"] == 2'
 expect_exit 2 "$SEINSTALL" status --root "$T/missing"
 human_check "an error naming the root"
 expect_exit 2 "$SEINSTALL" profile "$d/$W.missing" --no-cmdline --json
-json_check 'd["error"]["exit"] == 2 and KSF[:-3] in B(d["error"]["message"])'
+json_check 'd["error"]["exit"] == 2 and KSF[:-3] in B(d["error"], "message")'
 expect_exit 2 "$SEINSTALL" check --mode "$W" --json
 json_check 'd["error"]["errno"] is None and d["error"]["exit"] == 2'
 expect_exit 2 "$SEINSTALL" check --mode "$W"

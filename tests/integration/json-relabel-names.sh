@@ -1,10 +1,10 @@
 #!/bin/bash
 # `seinstall relabel --json` with a file whose name holds UTF-8, a control character, a quote, a
 # backslash and a byte that is not UTF-8, given a context the policy does not define so that the
-# name lands in the document's error_messages: the document parses with Python's json, the name
-# comes back byte for byte (surrogateescape), and the text carries the escaping seinstall(8)
-# documents: valid UTF-8 as it is, '"' and '\' backslashed, ESC as \u001b, the byte 0xff as
-# \udcff.
+# name lands in the document's error_messages and in the error's message: the document is
+# strict UTF-8 JSON without a lone surrogate, the message's message_hex gives the name back byte
+# for byte, and the text carries the escaping seinstall(8) documents: valid UTF-8 as it is, '"'
+# and '\' backslashed, ESC as \u001b, the byte 0xff as \ufffd (U+FFFD).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
 command -v python3 >/dev/null || skip "python3 is needed to parse the JSON"
@@ -29,18 +29,31 @@ python3 - "$d/doc.json" "/srv/$N" <<'PY' || fail "JSON: $OUT"
 import json, os, sys
 raw = open(sys.argv[1], "rb").read()
 name = os.fsencode(sys.argv[2])
-d = json.loads(raw.decode("utf-8"))
-B = lambda s: s.encode("utf-8", "surrogateescape")
+d = json.loads(raw.decode("utf-8", "strict"))
+def strings(v):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            yield k
+            yield from strings(x)
+    elif isinstance(v, list):
+        for x in v:
+            yield from strings(x)
+    elif isinstance(v, str):
+        yield v
+for s in strings(d):
+    s.encode("utf-8", "strict")  # no lone surrogate
+shown = name.decode("utf-8", "replace")
 msgs = d["relabel"]["error_messages"]
 assert d["relabel"]["errors"] == 1 and len(msgs) == 1, msgs
-assert B(msgs[0]).startswith(name + b": "), (B(msgs[0]), name)
-assert name in B(d["error"]["message"]), d["error"]["message"]
+assert msgs[0].startswith(shown + ": "), (msgs[0], shown)
+assert shown in d["error"]["message"], d["error"]["message"]
+assert name in bytes.fromhex(d["error"]["message_hex"]), d["error"]
 # the documented escaping, as text
-want = b'/srv/caf\xc3\xa9 \\"q\\\\\\" \\u001b[31m\\t\\udcff'
+want = b'/srv/caf\xc3\xa9 \\"q\\\\\\" \\u001b[31m\\t\\ufffd'
 assert want in raw, raw
-assert b"\\u00c3" not in raw and b"\x1b" not in raw and b"\xff" not in raw, raw
+assert b"\\u00c3" not in raw and b"\\udc" not in raw and b"\x1b" not in raw and b"\xff" not in raw, raw
 PY
-echo "ok: relabel --json parses and gives the name back byte for byte, escaped as documented"
+echo "ok: relabel --json parses strictly, gives the name back byte for byte, escaped as documented"
 
 # the same name in verify --json (verify shares relabel's result document)
 OUT=$("$SEINSTALL" verify --root "$T" --json 2>"$d/err") && rc=0 || rc=$?
@@ -48,6 +61,6 @@ case $rc in
 0 | 1 | 3) ;;
 *) fail "verify: exit $rc: $OUT $(cat "$d/err")" ;;
 esac
-python3 -c 'import json, sys; json.loads(sys.stdin.buffer.read().decode("utf-8"))' <<<"$OUT" ||
-        fail "verify --json does not parse: $OUT"
+python3 -c 'import json, sys; json.dumps(json.loads(sys.stdin.buffer.read().decode("utf-8")), ensure_ascii=False).encode("utf-8")' <<<"$OUT" ||
+        fail "verify --json does not parse strictly: $OUT"
 echo "ok: verify --json parses with that name in the tree"

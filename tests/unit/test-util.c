@@ -49,17 +49,19 @@ START_TEST(test_json_escape)
 
         ck_assert_int_eq(sbuf_json_str(&b, "a\"b\\c\n\x01\xff\r\x1b\x7f"), 0);
         s = sbuf_steal(&b);
-        /* invalid bytes: surrogateescape, distinct from the valid U+00FF */
-        ck_assert_str_eq(s, "\"a\\\"b\\\\c\\n\\u0001\\udcff\\r\\u001b\\u007f\"");
+        /* an invalid byte: U+FFFD, never a lone surrogate strict parsers reject */
+        ck_assert_str_eq(s, "\"a\\\"b\\\\c\\n\\u0001\\ufffd\\r\\u001b\\u007f\"");
         /* valid UTF-8 passes through (café.conf came out as caf\u00c3\u00a9.conf) */
         ck_assert_int_eq(sbuf_json_str(&b, "caf\xc3\xa9.conf \xc3\xbf \xf0\x9f\x98\x80"), 0);
         u = sbuf_steal(&b);
         ck_assert_str_eq(u, "\"caf\xc3\xa9.conf \xc3\xbf \xf0\x9f\x98\x80\"");
-        /* a truncated sequence, an overlong form, an encoded surrogate: byte by byte */
+        /* a truncated sequence, an overlong form, an encoded surrogate: one U+FFFD a byte */
         free(u);
         ck_assert_int_eq(sbuf_json_str(&b, "\xc3 \xc0\xaf \xed\xb3\xbf"), 0);
         u = sbuf_steal(&b);
-        ck_assert_str_eq(u, "\"\\udcc3 \\udcc0\\udcaf \\udced\\udcb3\\udcbf\"");
+        ck_assert_str_eq(u, "\"\\ufffd \\ufffd\\ufffd \\ufffd\\ufffd\\ufffd\"");
+        ck_assert(!str_is_utf8("\xc3 \xc0\xaf") && !str_is_utf8("\xed\xb3\xbf"));
+        ck_assert(str_is_utf8("caf\xc3\xa9 \xf0\x9f\x98\x80") && str_is_utf8(""));
         ck_assert_int_eq(sbuf_json_str(&b, NULL), 0);
         free(u);
         u = sbuf_steal(&b);
@@ -92,6 +94,36 @@ START_TEST(test_json_writer)
         ck_assert_int_eq(json_steal(&j, &doc), 0);
         ck_assert_str_eq(doc, "{\"name\": \"x\", \"list\": [1, -2, {}, [], null], \"ok\": true, "
                               "\"raw\": {\"a\": 1}, \"none\": null}");
+}
+END_TEST
+
+/* A member whose string is not valid UTF-8 gets KEY_hex, the bytes; an array element or a valid
+ * string does not. json_raw_members() splices another object's members. */
+START_TEST(test_json_hex_members)
+{
+        _cleanup_free_ char *doc = NULL;
+        struct json j = {0};
+
+        json_object_begin(&j);
+        json_kv_string(&j, "path", "/caf\xc3\xa9\xff");
+        json_kv_string(&j, "ok", "caf\xc3\xa9");
+        json_key(&j, "list");
+        json_array_begin(&j);
+        json_string(&j, "\xfe");
+        json_array_end(&j);
+        json_raw_members(&j, " {\"a\": 1,\n \"b\": [2]}\n");
+        json_raw_members(&j, "{ }");
+        json_kv_bool(&j, "last", true);
+        json_object_end(&j);
+        ck_assert_int_eq(json_steal(&j, &doc), 0);
+        ck_assert_str_eq(
+            doc, "{\"path\": \"/caf\xc3\xa9\\ufffd\", \"path_hex\": \"2f636166c3a9ff\", "
+                 "\"ok\": \"caf\xc3\xa9\", \"list\": [\"\\ufffd\"], \"a\": 1,\n \"b\": [2], "
+                 "\"last\": true}");
+        json_object_begin(&j);
+        json_raw_members(&j, "[1]");
+        json_object_end(&j);
+        ck_assert_int_eq(json_steal(&j, &doc), -EINVAL);
 }
 END_TEST
 
@@ -259,6 +291,7 @@ int main(void)
         tcase_add_test(tc, test_lines);
         tcase_add_test(tc, test_json_escape);
         tcase_add_test(tc, test_json_writer);
+        tcase_add_test(tc, test_json_hex_members);
         tcase_add_test(tc, test_json_layout);
         tcase_add_test(tc, test_escape_display);
         tcase_add_test(tc, test_exit_status);
