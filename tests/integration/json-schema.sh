@@ -94,13 +94,19 @@ doc_check 'd["root"].endswith("t\ufffd") and bytes.fromhex(d["root_hex"]).endswi
 run_json check 1 "$SEINSTALL" check --root "$T" --plan "$d/plan"
 doc_check 'd["verdict"] == "refuse" and d["mounts"][1]["verdict"] == "refuse"'
 run_json relabel 0 "$SEINSTALL" relabel --root "$T" --dry-run --no-progress
+run_json apply 0 "$SEINSTALL" apply --root "$T" --mode enforcing --bootloader grub --dry-run
+doc_check 'd["dry_run"] is True and len(d["changes"]) > 0'
 run_json apply 0 "$SEINSTALL" apply --root "$T" --mode permissive --bootloader grub
+doc_check 'd["dry_run"] is False'
 run_json profile 0 "$SEINSTALL" profile "$d/profile.ks" --no-cmdline
 doc_check 'len(d["warnings"]) == 1 and "not followed" in d["warnings"][0]["message"]'
 run_json status 0 "$SEINSTALL" status --root "$T"
 run_json avc 0 "$SEINSTALL" avc --root "$T" --log "$d/audit.log"
 doc_check 'd["denials"] == 2 and len(d["label"]) == 1 and len(d["policy"]) == 1'
 run_json verify "0 1" "$SEINSTALL" verify --root "$T"
+run_json verify "0 1" "$SEINSTALL" verify --root "$T" --all
+run_json install "0 1" "$SEINSTALL" install --root "$T" --profile "$d/profile.ks" --no-cmdline --dry-run
+doc_check 'd["dry_run"] is True'
 run_json trial "0 1" "$SEINSTALL" trial --root "$T" --log "$d/audit.log" --no-setenforce
 run_json install "0 1" "$SEINSTALL" install --root "$T" --profile "$d/profile.ks" --no-cmdline
 doc_check 'd["check"] is not None and d["configure"] is not None and any("not followed" in w["message"] for w in d["warnings"])'
