@@ -43,7 +43,7 @@ static void print_dir(const struct seinstall_verify_result *res, size_t i)
                 printf("    ... and %llu more\n", n - nex);
 }
 
-static void print_text(const struct seinstall_verify_result *res, bool fix)
+static void print_text(const struct seinstall_verify_result *res, bool fix, const char *root)
 {
         const struct seinstall_relabel_result *rl = seinstall_verify_result_get_relabel(res);
         unsigned long long checked =
@@ -71,7 +71,8 @@ static void print_text(const struct seinstall_verify_result *res, bool fix)
                 printf("  (%llu more in directories not listed)\n", unlisted);
         cli_print_relabel_skipped(rl);
         if (bad > fixed && !fix)
-                printf("Run 'seinstall verify --fix' to write the expected labels.\n");
+                printf("To write the expected labels, run: %s\n",
+                       cli_command(root, "seinstall verify%r --fix"));
 }
 
 int cmd_verify(int argc, char **argv)
@@ -122,14 +123,14 @@ int cmd_verify(int argc, char **argv)
         r = seinstall_verify(ctx, NULL, 0, flags, progress ? cli_show_progress : NULL,
                              (void *) "verify", &res);
         if (progress)
-                fprintf(stderr, "\r\033[K");
+                cli_progress_end();
         if (res && c.json) {
                 int k = seinstall_verify_result_to_json(res, &json);
                 if (k < 0 && r >= 0)
                         r = k;
                 cli_print_relabel_errors(seinstall_verify_result_get_relabel(res));
         } else if (res) {
-                print_text(res, flags & SEINSTALL_VERIFY_FIX);
+                print_text(res, flags & SEINSTALL_VERIFY_FIX, seinstall_get_root(ctx));
                 cli_print_relabel_errors(seinstall_verify_result_get_relabel(res));
         }
         if (r < 0)

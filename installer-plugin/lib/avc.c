@@ -118,6 +118,18 @@ static int read_log(struct seinstall_ctx *ctx, const char *log, char **ret, size
         return 0;
 }
 
+/* The file contexts against the target's own policy, when it has one (a saved log judged
+ * without a built policy still gets its label causes). */
+static int validate(struct seinstall_ctx *ctx, struct si_fcontext *fc, const char *type)
+{
+        _cleanup_(si_policy_freep) struct si_policy *policy = NULL;
+        int r = si_policy_load_own(ctx, type, &policy);
+
+        if (r == -ENOENT)
+                return 0;
+        return r < 0 ? r : si_fcontext_validate(ctx, fc, policy, type);
+}
+
 SEINSTALL_EXPORT int seinstall_avc_read(struct seinstall_ctx *ctx, const char *log,
                                         struct seinstall_avc_report **ret)
 {
@@ -151,6 +163,11 @@ SEINSTALL_EXPORT int seinstall_avc_read(struct seinstall_ctx *ctx, const char *l
         r = si_fcontext_load_target(ctx, type, SI_FC_NO_JIT, &fc);
         if (r < 0)
                 return r;
+        r = validate(ctx, fc, type);
+        if (r < 0) {
+                si_fcontext_free(fc);
+                return r;
+        }
 
         rep = si_avc_report_new(source);
         if (!rep) {
