@@ -149,10 +149,10 @@ static int fail(struct seinstall_ctx *ctx, int r, const char *what)
 {
         const char *msg = ctx ? seinstall_last_error(ctx) : NULL;
         const char *run = ctx ? seinstall_last_error_command(ctx) : NULL;
-        size_t n = msg ? strlen(msg) : 0, c = run ? strlen(run) : 0;
+        size_t n = str_command_tail(msg, run);
 
-        if (msg && c > 0 && c <= n && streq(msg + n - c, run) && str_display_safe(run)) {
-                _cleanup_free_ char *text = strndup(msg, n - c);
+        if (n != (size_t) -1) {
+                _cleanup_free_ char *text = strndup(msg, n);
                 fprintf(stderr, "%s: %s%s\n", prog, text ? esc(0, text) : "", run);
         } else if (msg)
                 fprintf(stderr, "%s: %s\n", prog, esc(0, msg));

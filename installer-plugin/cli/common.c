@@ -118,11 +118,11 @@ static void print_error_json(const char *message, int r, int status, const char 
 static int report(const char *prefix, const char *message, const char *command, int r, int status,
                   const char *key, const char *value_json)
 {
-        size_t n = strlen(message), c = command ? strlen(command) : 0;
+        size_t n = str_command_tail(message, command);
 
         cli_progress_break();
-        if (c > 0 && c <= n && streq(message + n - c, command) && str_display_safe(command)) {
-                _cleanup_free_ char *text = strndup(message, n - c);
+        if (n != (size_t) -1) {
+                _cleanup_free_ char *text = strndup(message, n);
                 fprintf(stderr, "%s: %s%s\n", prefix, text ? cli_esc(text) : "", command);
         } else {
                 fprintf(stderr, "%s: %s\n", prefix, cli_esc(message));

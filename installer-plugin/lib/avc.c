@@ -55,11 +55,14 @@ static int read_kmsg(struct seinstall_ctx *ctx, char **ret, size_t *ret_len)
         char rec[8192 + 1];
         int r;
 
-        if (fd < 0)
-                return si_error(ctx, -errno,
-                                "Cannot read the kernel log /dev/kmsg: %m. Run as root, or save "
-                                "the log ('journalctl -k -b > FILE' or 'dmesg > FILE') and run "
-                                "'seinstall avc --log FILE'.");
+        if (fd < 0) {
+                int e = errno;
+                return si_error_run(ctx, -e, shell_command(ctx->root, "seinstall avc%r --log FILE"),
+                                    "Cannot read the kernel log /dev/kmsg: %s. Run as root, or "
+                                    "save the log ('journalctl -k -b > FILE' or 'dmesg > FILE') "
+                                    "and run: ",
+                                    strerror(e));
+        }
         for (;;) {
                 ssize_t n = read(fd, rec, sizeof(rec) - 1);
                 if (n < 0 && errno == EINTR)

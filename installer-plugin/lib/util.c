@@ -645,6 +645,15 @@ char *shell_command(const char *root, const char *fmt, ...)
         return sbuf_steal(&b);
 }
 
+size_t str_command_tail(const char *message, const char *command)
+{
+        size_t n = message ? strlen(message) : 0, c = command ? strlen(command) : 0;
+
+        if (c == 0 || c > n || !streq(message + n - c, command) || !str_display_safe(command))
+                return (size_t) -1;
+        return n - c;
+}
+
 char *shell_relabel_command(const char *root, const char *path)
 {
         const char *dashes = path[0] == '-' ? "-- " : "";

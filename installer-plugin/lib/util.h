@@ -186,6 +186,10 @@ int shell_root_option(struct sbuf *b, const char *root);
 /* A command from @fmt where "%r" is shell_root_option(@root), "%q" a shell_quote()d argument
  * and "%s" an argument as it is (fixed text only). NULL on ENOMEM. */
 char *shell_command(const char *root, const char *fmt, ...);
+/* When @message ends with @command and @command is safe to print as it is, the length of the
+ * text before it (to be escaped for the terminal while the command is printed exactly); else
+ * (size_t) -1. How seinstall and seinstall-firstboot print seinstall_last_error_command(). */
+size_t str_command_tail(const char *message, const char *command);
 /* The command that relabels the one file @path of the tree @root from that tree's own file
  * contexts: "restorecon -F PATH", or "chroot ROOT restorecon -F PATH" when @root is not "/".
  * NULL on ENOMEM. */

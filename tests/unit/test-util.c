@@ -178,6 +178,13 @@ START_TEST(test_shell_quote)
         ck_assert_str_eq(c3, "restorecon -F -- '-x'");
         ck_assert_ptr_nonnull(c4 = shell_relabel_command("/mnt", "/etc/a b"));
         ck_assert_str_eq(c4, "chroot /mnt restorecon -F '/etc/a b'");
+        /* an error's text is escaped, the command it ends with printed as it is */
+        ck_assert_uint_eq(str_command_tail("fix it: run: seinstall verify --fix", c1), 13);
+        ck_assert_uint_eq(str_command_tail("seinstall verify --fix", c1), 0);
+        ck_assert_uint_eq(str_command_tail("fix it: run: other", c1), (size_t) -1);
+        ck_assert_uint_eq(str_command_tail("run: a\nb", "a\nb"), (size_t) -1);
+        ck_assert_uint_eq(str_command_tail("x", NULL), (size_t) -1);
+        ck_assert_uint_eq(str_command_tail(NULL, c1), (size_t) -1);
 }
 END_TEST
 
