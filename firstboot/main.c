@@ -138,11 +138,23 @@ static const char *esc(unsigned slot, const char *s)
         return kept[slot] ? kept[slot] : "(not shown: out of memory)";
 }
 
+/* A command for a person to run (a to-do, the end of an error): shell-quoted by the library,
+ * so printed as it is unless it could drive the terminal. */
+static const char *cmd(unsigned slot, const char *s)
+{
+        return s && str_display_safe(s) ? s : esc(slot, s);
+}
+
 static int fail(struct seinstall_ctx *ctx, int r, const char *what)
 {
         const char *msg = ctx ? seinstall_last_error(ctx) : NULL;
+        const char *run = ctx ? seinstall_last_error_command(ctx) : NULL;
+        size_t n = str_command_tail(msg, run);
 
-        if (msg)
+        if (n != (size_t) -1) {
+                _cleanup_free_ char *text = strndup(msg, n);
+                fprintf(stderr, "%s: %s%s\n", prog, text ? esc(0, text) : "", run);
+        } else if (msg)
                 fprintf(stderr, "%s: %s\n", prog, esc(0, msg));
         else
                 fprintf(stderr, "%s: %s: %s\n", prog, what, strerror(-r));
@@ -231,7 +243,7 @@ static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum sei
                        esc(0, seinstall_apply_result_get_change_file(result, i)),
                        esc(1, seinstall_apply_result_get_change_what(result, i)));
         for (size_t i = 0; i < seinstall_apply_result_get_n_todo(result); i++)
-                printf(_("To do: %s\n"), esc(0, seinstall_apply_result_get_todo(result, i)));
+                printf(_("To do: %s\n"), cmd(0, seinstall_apply_result_get_todo(result, i)));
 
         if (plan.switch_now && security_setenforce(mode == SEINSTALL_MODE_ENFORCING) < 0) {
                 r = -errno;

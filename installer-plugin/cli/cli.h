@@ -67,6 +67,13 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) _printf_(2, 3);
  * escape sequences and newlines in names are shown as C escapes, so a name can neither drive
  * the terminal nor forge a line. The result lives until 16 more calls; NULL gives "(none)". */
 const char *cli_esc(const char *s);
+/* A command for a person to run (a library "fix", a to-do), built with shell_command() or
+ * shell_quote(): printed as it is so that it can be pasted, unless it holds what could drive
+ * the terminal (then escaped as cli_esc() does). */
+const char *cli_cmd(const char *s);
+/* shell_command(@root, @fmt) with "%r" the root option (nothing for "/"); lives until 4 more
+ * calls. */
+const char *cli_command(const char *root, const char *fmt);
 
 /* The version in every document's "schema": "seinstall.KIND/VERSION". It changes only when a
  * key changes meaning or goes away; added keys keep it (seinstall(8), JSON OUTPUT). */
@@ -84,9 +91,17 @@ void cli_print_apply_result(const struct seinstall_apply_result *res, bool dry_r
                             const char *indent, FILE *f);
 
 /* A progress callback for the walking commands: "seinstall: WHAT: N of ~T entries, R/s, ~Ss
- * left" rewritten in place on stderr; @userdata is WHAT (a string). */
+ * left" rewritten in place on stderr when it is a terminal; elsewhere (a pipe, the journal) as
+ * plain lines, the first at once, then at most one every 5 seconds, with no carriage return or
+ * escape sequence. @userdata is WHAT (a string). On a terminal, SIGINT, SIGTERM, SIGHUP and
+ * SIGQUIT end an open line before the process dies of them. */
 void cli_show_progress(void *userdata, unsigned long long done, unsigned long long total,
                        double elapsed);
+/* End an open progress line with a newline, so that a message printed next starts a line of its
+ * own (every message on stderr does this first). */
+void cli_progress_break(void);
+/* Clear an open progress line: the command is done and prints its summary. */
+void cli_progress_end(void);
 /* A relabel result's errors (stderr, one "seinstall: " line each) and the mounts it skipped
  * (stdout, "skipped mount MOUNTPOINT (FSTYPE): REASON"). */
 void cli_print_relabel_errors(const struct seinstall_relabel_result *res);

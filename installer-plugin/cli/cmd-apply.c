@@ -44,7 +44,7 @@ void cli_print_apply_result(const struct seinstall_apply_result *res, bool dry_r
                         cli_esc(seinstall_apply_result_get_change_what(res, i)));
         for (size_t i = 0; i < nt; i++)
                 fprintf(f, "%sto do: %s\n", indent,
-                        cli_esc(seinstall_apply_result_get_todo(res, i)));
+                        cli_cmd(seinstall_apply_result_get_todo(res, i)));
 }
 
 int cmd_apply(int argc, char **argv)

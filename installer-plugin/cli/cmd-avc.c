@@ -68,7 +68,7 @@ static void print_text(const struct seinstall_avc_report *rep)
                                esc(rep, i, "comm") ? esc(rep, i, "comm") : "?",
                                seinstall_avc_report_get_group_count(rep, i),
                                seinstall_avc_report_get_group_count(rep, i) == 1 ? "" : "s");
-                        printf("    fix: %s\n", esc(rep, i, "fix"));
+                        printf("    fix: %s\n", cli_cmd(get(rep, i, "fix")));
                 }
         }
         if (total > label) {

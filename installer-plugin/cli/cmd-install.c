@@ -260,7 +260,7 @@ int cmd_install(int argc, char **argv)
         r = seinstall_install(ctx, s, flags, progress ? cli_show_progress : NULL,
                               (void *) "install: relabel", &res);
         if (progress)
-                fprintf(stderr, "\r\033[K");
+                cli_progress_end();
         if (r < 0)
                 return cli_fail(ctx, r, "install");
         if (common.json) {

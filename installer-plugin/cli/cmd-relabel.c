@@ -147,7 +147,7 @@ int cmd_relabel(int argc, char **argv)
         r = seinstall_relabel(ctx, policy, fc, threads, flags, progress ? cli_show_progress : NULL,
                               (void *) "relabel", &res);
         if (progress)
-                fprintf(stderr, "\r\033[K");
+                cli_progress_end();
         if (res && c.json) {
                 int k = seinstall_relabel_result_to_json(res, &json);
                 if (k < 0 && r >= 0)

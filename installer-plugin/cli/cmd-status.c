@@ -70,7 +70,7 @@ static void print_trial(const struct seinstall_trial *t)
                 for (size_t i = 0; i < seinstall_trial_get_n_paths(t); i++)
                         if (seinstall_trial_get_fix(t, i))
                                 printf("                   fix: %s\n",
-                                       cli_esc(seinstall_trial_get_fix(t, i)));
+                                       cli_cmd(seinstall_trial_get_fix(t, i)));
                 return;
         }
 }

@@ -26,21 +26,21 @@ static void usage(FILE *f)
 }
 
 /* "/etc/shadow (fix: restorecon -F /etc/shadow), ..." */
-static void print_files(const struct seinstall_trial *t)
+static void print_files(const struct seinstall_trial *t, const char *root)
 {
         size_t n = seinstall_trial_get_n_paths(t);
 
         for (size_t i = 0; i < n; i++) {
                 const char *fix = seinstall_trial_get_fix(t, i);
                 printf("%s%s (fix: %s)", i ? ", " : "", cli_esc(seinstall_trial_get_path(t, i)),
-                       fix ? cli_esc(fix) : "seinstall relabel");
+                       fix ? cli_cmd(fix) : cli_command(root, "seinstall relabel%r"));
         }
         if (n >= 100)
-                printf(", and more ('seinstall avc' lists them)");
+                printf(", and more (%s lists them)", cli_command(root, "seinstall avc%r"));
 }
 
 /* The one line the console and the journal get. */
-static void print_line(const struct seinstall_trial *t, bool now)
+static void print_line(const struct seinstall_trial *t, bool now, const char *root)
 {
         const char *decided = seinstall_trial_get_field(t, "decided");
         unsigned long long label = seinstall_trial_get_n_label_denials(t);
@@ -50,8 +50,8 @@ static void print_line(const struct seinstall_trial *t, bool now)
         printf("seinstall trial: ");
         switch (seinstall_trial_get_state(t)) {
         case SEINSTALL_TRIAL_NONE:
-                printf("no trial on this system (start one with 'seinstall apply "
-                       "--mode=trial'); nothing changed\n");
+                printf("no trial on this system (start one with: %s); nothing changed\n",
+                       cli_command(root, "seinstall apply%r --mode=trial"));
                 return;
         case SEINSTALL_TRIAL_PENDING:
                 printf("pending; nothing decided\n");
@@ -88,8 +88,9 @@ static void print_line(const struct seinstall_trial *t, bool now)
                         printf(", %llu boot-critical file%s mislabeled", mislabeled,
                                mislabeled == 1 ? "" : "s");
                 printf(": ");
-                print_files(t);
-                printf("; after fixing: seinstall apply --mode=trial (or --mode enforcing)\n");
+                print_files(t, root);
+                printf("; after fixing: %s (or --mode enforcing)\n",
+                       cli_command(root, "seinstall apply%r --mode=trial"));
                 return;
         }
 }
@@ -151,7 +152,7 @@ int cmd_trial(int argc, char **argv)
                 if (k != 0)
                         return k;
         } else {
-                print_line(t, r > 0);
+                print_line(t, r > 0, seinstall_get_root(ctx));
         }
         return seinstall_trial_get_state(t) == SEINSTALL_TRIAL_KEPT_PERMISSIVE ? EXIT_REFUSED
                                                                                : EXIT_OK;

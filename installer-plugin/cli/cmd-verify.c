@@ -79,7 +79,8 @@ static void print_text(const struct seinstall_verify_result *res, bool fix, cons
                        streq(root, "/") ? "" : " --root ", streq(root, "/") ? "" : cli_esc(root));
         cli_print_relabel_skipped(rl);
         if (bad > fixed && !fix)
-                printf("Run 'seinstall verify --fix' to write the expected labels.\n");
+                printf("To write the expected labels, run: %s\n",
+                       cli_command(root, "seinstall verify%r --fix"));
 }
 
 int cmd_verify(int argc, char **argv)
@@ -134,7 +135,7 @@ int cmd_verify(int argc, char **argv)
         r = seinstall_verify(ctx, NULL, 0, flags, progress ? cli_show_progress : NULL,
                              (void *) "verify", &res);
         if (progress)
-                fprintf(stderr, "\r\033[K");
+                cli_progress_end();
         if (res && c.json) {
                 int k = seinstall_verify_result_to_json(res, &json);
                 if (k < 0 && r >= 0)

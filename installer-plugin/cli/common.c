@@ -3,9 +3,11 @@
  * printing JSON documents: what the subcommands share. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -105,6 +107,25 @@ const char *cli_esc(const char *s)
         return e;
 }
 
+const char *cli_cmd(const char *s)
+{
+        return s && str_display_safe(s) ? s : cli_esc(s);
+}
+
+const char *cli_command(const char *root, const char *fmt)
+{
+        static char *ring[4];
+        static size_t next;
+        char *c = shell_command(root, fmt);
+
+        if (!c)
+                return "(not shown: out of memory)";
+        free(ring[next]);
+        ring[next] = c;
+        next = (next + 1) % ELEMENTSOF(ring);
+        return c;
+}
+
 static void log_stderr(void *userdata, int priority, const char *message)
 {
         (void) userdata;
@@ -113,6 +134,7 @@ static void log_stderr(void *userdata, int priority, const char *message)
                 return;
         if (priority == SEINSTALL_LOG_WARNING && json_errors)
                 warning_keep(message);
+        cli_progress_break();
         fprintf(stderr, "seinstall: %s%s\n", priority == SEINSTALL_LOG_WARNING ? "warning: " : "",
                 cli_esc(message));
 }
@@ -147,11 +169,21 @@ static void print_error_json(const char *message, int r, int status, const char 
         printf("%s\n", doc);
 }
 
-/* Print @message for errno @r (0: a usage error) as text and, with --json, as the document. */
-static int report(const char *prefix, const char *message, int r, int status, const char *key,
-                  const char *value_json)
+/* Print @message for errno @r (0: a usage error) as text and, with --json, as the document.
+ * When it ends with @command (a quoted command for a person to run), the text before it is
+ * escaped and the command printed as it is, so that it can be pasted. */
+static int report(const char *prefix, const char *message, const char *command, int r, int status,
+                  const char *key, const char *value_json)
 {
-        fprintf(stderr, "%s: %s\n", prefix, cli_esc(message));
+        size_t n = str_command_tail(message, command);
+
+        cli_progress_break();
+        if (n != (size_t) -1) {
+                _cleanup_free_ char *text = strndup(message, n);
+                fprintf(stderr, "%s: %s%s\n", prefix, text ? cli_esc(text) : "", command);
+        } else {
+                fprintf(stderr, "%s: %s\n", prefix, cli_esc(message));
+        }
         if (json_errors)
                 print_error_json(message, r, status, key, value_json);
         return status;
@@ -184,7 +216,8 @@ int cli_fail_with(struct seinstall_ctx *ctx, int r, const char *what, const char
                         s = NULL;
                 msg = s ? s : what;
         }
-        return report("seinstall", msg, r, cli_exit_status(r), key, value_json);
+        return report("seinstall", msg, s ? NULL : seinstall_last_error_command(ctx), r,
+                      cli_exit_status(r), key, value_json);
 }
 
 int cli_fail(struct seinstall_ctx *ctx, int r, const char *what)
@@ -200,7 +233,8 @@ int cli_error(int r, const char *fmt, ...)
         va_start(ap, fmt);
         msg = str_vprintf(fmt, ap);
         va_end(ap);
-        return report("seinstall", msg ? msg : strerror(-r), r, cli_exit_status(r), NULL, NULL);
+        return report("seinstall", msg ? msg : strerror(-r), NULL, r, cli_exit_status(r), NULL,
+                      NULL);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -213,7 +247,8 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
         va_end(ap);
         if (asprintf(&prefix, "seinstall %s", cmd) < 0)
                 prefix = NULL;
-        report(prefix ? prefix : "seinstall", msg ? msg : "bad usage", 0, EXIT_USAGE, NULL, NULL);
+        report(prefix ? prefix : "seinstall", msg ? msg : "bad usage", NULL, 0, EXIT_USAGE, NULL,
+               NULL);
         fprintf(stderr, "Try 'seinstall %s --help'.\n", cmd);
         return EXIT_USAGE;
 }
@@ -236,6 +271,58 @@ int cli_print_json(struct json *j, const char *kind)
         return 0;
 }
 
+/* ---- progress --------------------------------------------------------------------------- */
+
+/* Seconds between two progress lines when stderr is not a terminal (a pipe, the journal). */
+#define PROGRESS_PLAIN_INTERVAL 5.0
+
+static struct {
+        int tty; /* -1: not looked at yet */
+        const char *what;
+        double last; /* elapsed time of the last plain line, < 0 for none */
+} progress = {.tty = -1, .last = -1};
+/* A progress line is on the terminal without its newline (read by the signal handler). */
+static volatile sig_atomic_t progress_open;
+
+/* Killed while the line is open: end it, so the shell's prompt or the next message starts a
+ * line of its own, then die of the signal as before. */
+static void progress_on_signal(int sig)
+{
+        if (progress_open)
+                (void) !write(STDERR_FILENO, "\n", 1);
+        signal(sig, SIG_DFL);
+        raise(sig);
+}
+
+static void progress_catch_signals(void)
+{
+        static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+        for (size_t i = 0; i < ELEMENTSOF(sigs); i++) {
+                struct sigaction old, sa = {.sa_handler = progress_on_signal};
+                /* only where nobody else decided what the signal does */
+                if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+                        (void) sigaction(sigs[i], &sa, NULL);
+        }
+}
+
+void cli_progress_break(void)
+{
+        if (progress_open) {
+                fputc('\n', stderr);
+                progress_open = 0;
+        }
+}
+
+void cli_progress_end(void)
+{
+        if (progress_open) {
+                fputs("\r\033[K", stderr);
+                fflush(stderr);
+                progress_open = 0;
+        }
+}
+
 void cli_show_progress(void *userdata, unsigned long long done, unsigned long long total,
                        double elapsed)
 {
@@ -243,16 +330,38 @@ void cli_show_progress(void *userdata, unsigned long long done, unsigned long lo
         double rate = elapsed > 0 ? (double) done / elapsed : 0;
         unsigned long long t = total > done ? total : done;
 
+        if (progress.tty < 0) {
+                progress.tty = isatty(STDERR_FILENO);
+                if (progress.tty)
+                        progress_catch_signals();
+        }
+        if (!streq_ptr(progress.what, what)) {
+                progress.what = what;
+                progress.last = -1;
+        }
+        if (!progress.tty) {
+                /* plain lines, a few a minute: a log keeps them, a pipe reads them */
+                if (progress.last >= 0 && elapsed - progress.last < PROGRESS_PLAIN_INTERVAL)
+                        return;
+                progress.last = elapsed;
+        } else {
+                fputs("\r\033[K", stderr);
+        }
         if (rate > 0 && t > done)
-                fprintf(stderr, "\r\033[Kseinstall: %s: %llu of ~%llu entries, %.0f/s, ~%.0fs left",
-                        what, done, t, rate, (double) (t - done) / rate);
+                fprintf(stderr, "seinstall: %s: %llu of ~%llu entries, %.0f/s, ~%.0fs left", what,
+                        done, t, rate, (double) (t - done) / rate);
         else
-                fprintf(stderr, "\r\033[Kseinstall: %s: %llu entries, %.0f/s", what, done, rate);
+                fprintf(stderr, "seinstall: %s: %llu entries, %.0f/s", what, done, rate);
+        if (progress.tty)
+                progress_open = 1;
+        else
+                fputc('\n', stderr);
         fflush(stderr);
 }
 
 void cli_print_relabel_errors(const struct seinstall_relabel_result *res)
 {
+        cli_progress_break();
         for (size_t i = 0; i < seinstall_relabel_result_get_n_errors(res); i++)
                 fprintf(stderr, "seinstall: %s\n",
                         cli_esc(seinstall_relabel_result_get_error(res, i)));

@@ -76,6 +76,11 @@ SEINSTALL_EXPORT void seinstall_set_log_priority(struct seinstall_ctx *ctx, int 
 /* The message of the last failure reported through @ctx, or NULL. Owned by @ctx, valid until
  * the next call that fails. */
 SEINSTALL_EXPORT const char *seinstall_last_error(const struct seinstall_ctx *ctx);
+/* When the last failure's message ends with a command for a person to run, that command (quoted
+ * for the shell, naming the same root; seinstall(8), QUOTING), else NULL: a front end can print
+ * the message's text escaped and the command exactly. Owned by @ctx, valid as
+ * seinstall_last_error(). */
+SEINSTALL_EXPORT const char *seinstall_last_error_command(const struct seinstall_ctx *ctx);
 
 /* ===== Modes and where a decision came from ============================================== */
 

@@ -202,10 +202,13 @@ static int regenerate(struct seinstall_ctx *ctx, unsigned flags, struct seinstal
                 r = add_todo(res, "Run %s so the boot menu gets the new kernel command line",
                              line.s ? line.s : "update-grub (or grub2-mkconfig -o FILE)");
         } else {
-                r = add_todo(res,
-                             "Run 'chroot %s %s' (or seinstall apply --regenerate) so the boot "
-                             "menu gets the new kernel command line",
-                             ctx->root, line.s ? line.s : "update-grub");
+                _cleanup_free_ char *run =
+                    shell_command(NULL, "chroot %q %s", ctx->root, line.s ? line.s : "update-grub");
+                r = !run ? -ENOMEM
+                         : add_todo(res,
+                                    "So that the boot menu gets the new kernel command line "
+                                    "(seinstall apply --regenerate does it too), run: %s",
+                                    run);
         }
         sbuf_free(&line);
         return r;
@@ -220,12 +223,12 @@ static int check_enable(struct seinstall_ctx *ctx, const struct si_kconfig *k, c
                                 "SELinux in the target, or choose disabled",
                                 ctx->root, k->file);
         if (!si_policy_built(ctx, type)) {
-                const char *pkg = si_policy_package(type);
                 return si_error(ctx, -ENOPKG,
-                                "No built SELinux policy in %s/etc/selinux/%s/policy: install %s "
-                                "in the target (seinstall install also builds it from installed "
-                                "modules)",
-                                ctx->root, type, pkg ? pkg : "the package that provides it");
+                                "No built SELinux policy of type '%s' in %s/etc/selinux/%s/policy: "
+                                "install %s in the target (seinstall install also builds it from "
+                                "installed modules)",
+                                type, streq(ctx->root, "/") ? "" : ctx->root, type,
+                                si_policy_package_hint(type));
         }
         return 0;
 }

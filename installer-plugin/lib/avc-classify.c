@@ -42,23 +42,6 @@ static bool unlabeled_type(const char *type)
         return type && (streq(type, "unlabeled_t") || streq(type, "file_t"));
 }
 
-/* A shell word for @s: as is when it is safe, else in single quotes. */
-static int shell_word(struct sbuf *b, const char *s)
-{
-        int r;
-
-        if (*s &&
-            strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-+:@,%") ==
-                strlen(s))
-                return sbuf_puts(b, s);
-        if ((r = sbuf_puts(b, "'")) < 0)
-                return r;
-        for (const char *p = s; *p; p++)
-                if ((r = *p == '\'' ? sbuf_puts(b, "'\\''") : sbuf_append(b, p, 1)) < 0)
-                        return r;
-        return sbuf_puts(b, "'");
-}
-
 /* ---- classification --------------------------------------------------------------------- */
 
 struct classifier {
@@ -73,7 +56,6 @@ static int classify(struct classifier *c, const struct si_avc *a, struct si_avc_
         _cleanup_free_ char *path = NULL;
         mode_t mode = class_mode(a->tclass);
         const char *want = NULL;
-        struct sbuf fix = {0};
         int r;
 
         g->cause = SEINSTALL_AVC_CAUSE_POLICY;
@@ -105,17 +87,12 @@ static int classify(struct classifier *c, const struct si_avc *a, struct si_avc_
         } else if (unlabeled_type(g->type)) {
                 g->cause = SEINSTALL_AVC_CAUSE_LABEL;
         }
+        /* commands for the tree the labels were judged by: the same --root */
         if (g->cause == SEINSTALL_AVC_CAUSE_LABEL) {
-                if (path)
-                        r = (r = sbuf_puts(&fix, "restorecon -F ")) < 0 ? r
-                                                                        : shell_word(&fix, path);
-                else
-                        r = sbuf_puts(&fix, "seinstall verify --fix");
-                if (r < 0) {
-                        sbuf_free(&fix);
-                        return r;
-                }
-                g->fix = sbuf_steal(&fix);
+                g->fix = path ? shell_relabel_command(c->ctx->root, path)
+                              : shell_command(c->ctx->root, "seinstall verify%r --fix");
+                if (!g->fix)
+                        return -ENOMEM;
         }
         g->path = TAKE_PTR(path);
         return 0;

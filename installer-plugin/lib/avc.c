@@ -55,11 +55,14 @@ static int read_kmsg(struct seinstall_ctx *ctx, char **ret, size_t *ret_len)
         char rec[8192 + 1];
         int r;
 
-        if (fd < 0)
-                return si_error(ctx, -errno,
-                                "Cannot read the kernel log /dev/kmsg: %m. Run as root, or save "
-                                "the log ('journalctl -k -b > FILE' or 'dmesg > FILE') and run "
-                                "'seinstall avc --log FILE'.");
+        if (fd < 0) {
+                int e = errno;
+                return si_error_run(ctx, -e, shell_command(ctx->root, "seinstall avc%r --log FILE"),
+                                    "Cannot read the kernel log /dev/kmsg: %s. Run as root, or "
+                                    "save the log ('journalctl -k -b > FILE' or 'dmesg > FILE') "
+                                    "and run: ",
+                                    strerror(e));
+        }
         for (;;) {
                 ssize_t n = read(fd, rec, sizeof(rec) - 1);
                 if (n < 0 && errno == EINTR)
@@ -118,6 +121,18 @@ static int read_log(struct seinstall_ctx *ctx, const char *log, char **ret, size
         return 0;
 }
 
+/* The file contexts against the target's own policy, when it has one (a saved log judged
+ * without a built policy still gets its label causes). */
+static int validate(struct seinstall_ctx *ctx, struct si_fcontext *fc, const char *type)
+{
+        _cleanup_(si_policy_freep) struct si_policy *policy = NULL;
+        int r = si_policy_load_own(ctx, type, &policy);
+
+        if (r == -ENOENT)
+                return 0;
+        return r < 0 ? r : si_fcontext_validate(ctx, fc, policy, type);
+}
+
 SEINSTALL_EXPORT int seinstall_avc_read(struct seinstall_ctx *ctx, const char *log,
                                         struct seinstall_avc_report **ret)
 {
@@ -151,6 +166,11 @@ SEINSTALL_EXPORT int seinstall_avc_read(struct seinstall_ctx *ctx, const char *l
         r = si_fcontext_load_target(ctx, type, SI_FC_NO_JIT, &fc);
         if (r < 0)
                 return r;
+        r = validate(ctx, fc, type);
+        if (r < 0) {
+                si_fcontext_free(fc);
+                return r;
+        }
 
         rep = si_avc_report_new(source);
         if (!rep) {

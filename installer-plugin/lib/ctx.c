@@ -67,6 +67,7 @@ SEINSTALL_EXPORT struct seinstall_ctx *seinstall_unref(struct seinstall_ctx *ctx
         si_labels_free(ctx);
         free(ctx->root);
         free(ctx->last_error);
+        free(ctx->last_error_command);
         free(ctx);
         return NULL;
 }
@@ -94,6 +95,11 @@ SEINSTALL_EXPORT void seinstall_set_log_priority(struct seinstall_ctx *ctx, int 
 SEINSTALL_EXPORT const char *seinstall_last_error(const struct seinstall_ctx *ctx)
 {
         return ctx ? ctx->last_error : NULL;
+}
+
+SEINSTALL_EXPORT const char *seinstall_last_error_command(const struct seinstall_ctx *ctx)
+{
+        return ctx ? ctx->last_error_command : NULL;
 }
 
 static void log_va(struct seinstall_ctx *ctx, int priority, const char *msg)
@@ -128,7 +134,33 @@ int si_error(struct seinstall_ctx *ctx, int err, const char *fmt, ...)
         va_end(ap);
         free(ctx->last_error);
         ctx->last_error = msg;
+        free(ctx->last_error_command);
+        ctx->last_error_command = NULL;
         if (msg)
                 log_va(ctx, SEINSTALL_LOG_ERR, msg);
+        return err;
+}
+
+int si_error_run(struct seinstall_ctx *ctx, int err, char *command, const char *fmt, ...)
+{
+        _cleanup_free_ char *text = NULL;
+        char *msg = NULL;
+        va_list ap;
+
+        if (!ctx) {
+                free(command);
+                return err;
+        }
+        va_start(ap, fmt);
+        text = str_vprintf(fmt, ap);
+        va_end(ap);
+        if (text && command && asprintf(&msg, "%s%s", text, command) < 0)
+                msg = NULL;
+        free(ctx->last_error);
+        ctx->last_error = msg ? msg : TAKE_PTR(text);
+        free(ctx->last_error_command);
+        ctx->last_error_command = msg ? command : (free(command), NULL);
+        if (ctx->last_error)
+                log_va(ctx, SEINSTALL_LOG_ERR, ctx->last_error);
         return err;
 }

@@ -122,9 +122,11 @@ int si_fcontext_load_target(struct seinstall_ctx *ctx, const char *type, unsigne
         /* The target's own file contexts missing is a policy not installed, not bad input. */
         if (r == -ENOENT)
                 return si_error(ctx, -ENOPKG,
-                                "No file contexts in the target: %s is missing (install the "
-                                "policy package %s in the target first)",
-                                path, si_policy_package(type));
+                                "No SELinux policy of type '%s' in the target %s: %s%s is "
+                                "missing; install %s in the target first, or choose a policy "
+                                "type the target has",
+                                type, ctx->root, streq(ctx->root, "/") ? "" : ctx->root, path,
+                                si_policy_package_hint(type));
         return r;
 }
 
@@ -170,11 +172,43 @@ void si_fcontext_invalidate(struct si_fcontext *fc, size_t i)
                 fc->contexts[i].invalid = true;
 }
 
-void si_fcontext_validate(struct si_fcontext *fc, const struct si_policy *policy)
+/* The first spec (by file, then line) whose context the policy rejected, or NULL. */
+static const struct fc_spec *first_invalid_spec(const struct si_fcontext *fc)
 {
+        const struct fc_spec *first = NULL;
+
+        for (size_t i = 0; i < fc->nspecs; i++) {
+                const struct fc_spec *sp = &fc->specs[i];
+                if (sp->ctx < 0 || !fc->contexts[sp->ctx].invalid)
+                        continue;
+                if (!first || sp->file < first->file ||
+                    (sp->file == first->file && sp->line < first->line))
+                        first = sp;
+        }
+        return first;
+}
+
+int si_fcontext_validate(struct seinstall_ctx *ctx, struct si_fcontext *fc,
+                         const struct si_policy *policy, const char *type)
+{
+        const struct fc_spec *sp;
+        size_t bad = 0;
+
         for (size_t i = 0; i < fc->ncontexts; i++)
-                if (si_policy_context_valid(policy, si_fcontext_context(fc, i)) != 1)
+                if (si_policy_context_valid(policy, si_fcontext_context(fc, i)) != 1) {
                         si_fcontext_invalidate(fc, i);
+                        bad++;
+                }
+        sp = bad ? first_invalid_spec(fc) : NULL;
+        if (!sp)
+                return 0;
+        /* setfiles refuses such a file when it loads it: so does seinstall, before any write */
+        return si_error(ctx, -EBADMSG,
+                        "%s:%u: the context %s is not valid in the '%s' policy of the target "
+                        "%s; nothing was labeled: fix or remove that line (%zu invalid "
+                        "context%s in all)",
+                        fc->files[sp->file], sp->line, fc->contexts[sp->ctx].str, type, ctx->root,
+                        bad, bad == 1 ? "" : "s");
 }
 
 size_t si_fcontext_n_specs(const struct si_fcontext *fc)

@@ -72,8 +72,12 @@ const char *si_fcontext_context(const struct si_fcontext *fc, size_t i);
 /* Mark context @i invalid: lookups that end on it return -EPROTO (the spec's context is not
  * valid in the target's policy) with the context in *ret_context. */
 void si_fcontext_invalidate(struct si_fcontext *fc, size_t i);
-/* Mark the contexts of @fc that @policy does not accept (see si_fcontext_invalidate). */
-void si_fcontext_validate(struct si_fcontext *fc, const struct si_policy *policy);
+/* Check every context of @fc against @policy (of type @type) as setfiles does when it loads
+ * file contexts: 0 when all are valid; else the ones rejected are marked invalid and -EBADMSG
+ * (bad input, exit status 2) is returned with the first one's file, line and context as the
+ * context's error. */
+int si_fcontext_validate(struct seinstall_ctx *ctx, struct si_fcontext *fc,
+                         const struct si_policy *policy, const char *type);
 /* Where the spec at @index came from ("file:line"), for messages. */
 const char *si_fcontext_spec_origin(const struct si_fcontext *fc, int index, unsigned *ret_line);
 size_t si_fcontext_n_specs(const struct si_fcontext *fc);

@@ -165,6 +165,9 @@ static int stage_relabel(struct pipeline *p)
         if (r >= 0)
                 r = si_relabel_validate(p->ctx, p->policy, res->policy, p->fc);
         in.fc = p->fc;
+        /* a file contexts line the policy rejects is bad input: stop, as relabel does */
+        if (r == -EBADMSG)
+                return r;
         if (r >= 0)
                 r = si_relabel_run(p->ctx, &in, 0,
                                    p->flags & SEINSTALL_INSTALL_DRY_RUN ? SEINSTALL_RELABEL_DRY_RUN
@@ -248,10 +251,11 @@ static int stage_verify(struct pipeline *p)
         r = si_verify_run(p->ctx, &in, 0, SEINSTALL_VERIFY_FIX, p->progress, p->userdata,
                           &res->verify);
         if (r < 0)
-                return si_error(p->ctx, r,
-                                "Could not fix the labels written after the relabel of %s (%s): "
-                                "run 'seinstall verify --root %s --fix' before booting it",
-                                p->ctx->root, seinstall_last_error(p->ctx), p->ctx->root);
+                return si_error_run(
+                    p->ctx, r, shell_command(p->ctx->root, "seinstall verify%r --fix"),
+                    "Could not fix the labels written after the relabel of %s (%s); before "
+                    "booting it, run: ",
+                    p->ctx->root, seinstall_last_error(p->ctx));
         log_fixed(p->ctx, res->verify);
         return 0;
 }

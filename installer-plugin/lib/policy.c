@@ -70,10 +70,10 @@ static int policy_parse(struct seinstall_ctx *ctx, struct si_policy *p, char *da
         r = sepol_policydb_read(p->db, pf);
         sepol_policy_file_free(pf);
         if (r < 0)
-                return si_error(ctx, -EBADMSG,
-                                "%s is not a binary SELinux policy libsepol can read; reinstall "
-                                "the policy package or rebuild it (semodule -B)",
-                                what);
+                return si_error_run(ctx, -EBADMSG, si_semodule_command(ctx->root),
+                                    "%s is not a binary SELinux policy libsepol can read; "
+                                    "reinstall the policy package, or rebuild it: ",
+                                    what);
         return 0;
 }
 
@@ -240,15 +240,23 @@ int si_policy_load_at(struct seinstall_ctx *ctx, const char *type, const char *h
                 return si_error(ctx, -ENOPKG,
                                 "No SELinux policy of type '%s': neither the target %s nor this "
                                 "system has /etc/selinux/%s/policy/policy.N, and seinstall only "
-                                "knows the default policy by itself; install the policy package "
-                                "into the target or choose --policy default",
-                                type, ctx->root, type);
+                                "knows the default policy by itself; install %s in the target, "
+                                "or choose --policy default",
+                                type, ctx->root, type, si_policy_package_hint(type));
         if (r >= 0)
                 si_info(ctx,
                         "No built %s policy in the target or on this system: using "
                         "seinstall's built-in table of Debian's default policy",
                         type);
         return r;
+}
+
+int si_policy_load_own(struct seinstall_ctx *ctx, const char *type, struct si_policy **ret)
+{
+        if (!si_policy_type_valid(type))
+                return -EINVAL;
+        ctx->counters.policy_loads++;
+        return load_newest(ctx, NULL, type, ret);
 }
 
 int si_policy_load(struct seinstall_ctx *ctx, const char *type, struct si_policy **ret)
@@ -261,12 +269,12 @@ int si_policy_require_target(struct seinstall_ctx *ctx, const struct si_policy *
         if (p && si_policy_source(p) == SEINSTALL_SOURCE_TARGET)
                 return 0;
         /* a missing piece of the system, not bad input: exit 3 as DESIGN.md says */
-        return si_error(ctx, -ENOPKG,
-                        "No binary policy of type %s in the target %s (no "
-                        "/etc/selinux/%s/policy/policy.N), so its labels cannot be "
-                        "checked: install the policy package %s in the target, or "
-                        "build its policy there (semodule -B)",
-                        type, ctx->root, type, si_policy_package(type));
+        return si_error_run(ctx, -ENOPKG, si_semodule_command(ctx->root),
+                            "No binary policy of type %s in the target %s (no "
+                            "/etc/selinux/%s/policy/policy.N), so its labels cannot be "
+                            "checked: install %s in the target, or build its policy there "
+                            "from installed modules: ",
+                            type, ctx->root, type, si_policy_package_hint(type));
 }
 
 int si_policy_load_target(struct seinstall_ctx *ctx, const char *type, struct si_policy **ret)
@@ -275,11 +283,11 @@ int si_policy_load_target(struct seinstall_ctx *ctx, const char *type, struct si
         int r = si_policy_load(ctx, type, &p);
 
         if (r == -EBADMSG)
-                return si_error(ctx, r,
-                                "The binary policy of type %s in the target is not one libsepol "
-                                "can read; reinstall the policy package or rebuild it "
-                                "(semodule -B)",
-                                type);
+                return si_error_run(ctx, r, si_semodule_command(ctx->root),
+                                    "The binary policy of type %s in the target is not one "
+                                    "libsepol can read; reinstall the policy package, or rebuild "
+                                    "it: ",
+                                    type);
         /* an unreadable policy.N (a FIFO, a device): si_policy_load() named it */
         if (r < 0 && r != -ENOENT && r != -ENOPKG)
                 return r;

@@ -50,6 +50,23 @@ const char *si_policy_package(const char *type)
         return NULL;
 }
 
+char *si_semodule_command(const char *root)
+{
+        if (!root || streq(root, "/"))
+                return shell_command(NULL, "semodule -B");
+        return shell_command(NULL, "semodule -p %q -n -B", root);
+}
+
+const char *si_policy_package_hint(const char *type)
+{
+        if (streq_ptr(type, "default"))
+                return "the policy package selinux-policy-default";
+        if (streq_ptr(type, "mls"))
+                return "the policy package selinux-policy-mls";
+        return "the policy package that provides this policy type (Debian's are "
+               "selinux-policy-default and selinux-policy-mls)";
+}
+
 /* ---- the store: every directory libsemanage touches, checked before it runs ------------ */
 
 #define STORE_DEPTH_MAX   32
@@ -539,10 +556,10 @@ static int build_confined(struct seinstall_ctx *ctx, const char *type, int etc_f
         r = relay_and_wait(ctx, pid, pipefd[0], &fatal);
         close(pipefd[0]);
         if (r == -ETIME)
-                return si_error(ctx, -ETIME,
-                                "Building the '%s' policy in %s took longer than %d s: stopped; "
-                                "run 'semodule -p %s -n -B' to see why",
-                                type, ctx->root, BUILD_TIMEOUT_S, ctx->root);
+                return si_error_run(ctx, -ETIME, si_semodule_command(ctx->root),
+                                    "Building the '%s' policy in %s took longer than %d s: "
+                                    "stopped; to see why, run: ",
+                                    type, ctx->root, BUILD_TIMEOUT_S);
         if (r < 0)
                 return r;
         if (fatal)
@@ -557,7 +574,6 @@ int si_policy_build(struct seinstall_ctx *ctx, const char *type)
 {
         _cleanup_free_ char *modules = NULL;
         _cleanup_close_ int fd = -EBADF, etc_fd = -EBADF, var_fd = -EBADF;
-        const char *pkg = si_policy_package(type);
         int r;
 
         if (!si_policy_type_valid(type))
@@ -572,17 +588,16 @@ int si_policy_build(struct seinstall_ctx *ctx, const char *type)
                                 "The target has no SELinux policy '%s' (neither %s/etc/selinux/%s/"
                                 "policy nor modules in %s%s): install %s in the target",
                                 type, ctx->root, type, ctx->root, modules,
-                                pkg ? pkg : "the package that provides it");
+                                si_policy_package_hint(type));
         r = open_store(ctx, type, &etc_fd, &var_fd);
         if (r < 0)
                 return r;
         r = build_confined(ctx, type, etc_fd, var_fd);
         if (r == -EIO || (r >= 0 && !si_policy_built(ctx, type)))
-                return si_error(ctx, -EIO,
-                                "Building the '%s' policy from the modules in %s%s failed (see "
-                                "the libsemanage messages above): run 'semodule -p %s -n -B' to "
-                                "see why",
-                                type, ctx->root, modules, ctx->root);
+                return si_error_run(ctx, -EIO, si_semodule_command(ctx->root),
+                                    "Building the '%s' policy from the modules in %s%s failed "
+                                    "(see the libsemanage messages above); to see why, run: ",
+                                    type, ctx->root, modules);
         return r < 0 ? r : 1;
 }
 

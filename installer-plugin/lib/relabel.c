@@ -357,8 +357,7 @@ int si_relabel_validate(struct seinstall_ctx *ctx, const struct si_policy *polic
 
         if (r < 0)
                 return r;
-        si_fcontext_validate(fc, policy);
-        return 0;
+        return si_fcontext_validate(ctx, fc, policy, type);
 }
 
 int si_relabel_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in, unsigned threads,
@@ -377,10 +376,10 @@ int si_relabel_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in,
         if (root_fd < 0)
                 return si_error(ctx, -errno, "Could not open the target root %s: %m", ctx->root);
         if (!si_walk_mount_labelable(in->check, "", root_fd, &fsname, &reason))
-                return si_error(ctx, -EOPNOTSUPP,
-                                "The target root %s is on %s, which cannot keep per-file SELinux "
-                                "labels (%s); run 'seinstall check' for what to do",
-                                ctx->root, fsname, reason);
+                return si_error_run(ctx, -EOPNOTSUPP, shell_command(ctx->root, "seinstall check%r"),
+                                    "The target root %s is on %s, which cannot keep per-file "
+                                    "SELinux labels (%s); for what to do, run: ",
+                                    ctx->root, fsname, reason);
 
         r = si_relabel_result_new(ctx->root, in->type, in->file_contexts, rl.walk.nthreads,
                                   rl.dry_run, &res);
@@ -433,7 +432,9 @@ int si_relabel_prepare(struct seinstall_ctx *ctx, const char *policy_type,
         r = si_policy_load_target(ctx, p.type, &policy);
         if (r < 0)
                 return r;
-        si_fcontext_validate(p.fc, policy);
+        r = si_fcontext_validate(ctx, p.fc, policy, p.type);
+        if (r < 0)
+                return r;
         policy = si_policy_free(policy);
         r = check_mounts(ctx, policy_type ? p.type : NULL, &p.check);
         if (r < 0)

@@ -35,6 +35,7 @@ struct seinstall_ctx {
         void *log_data;
         int log_priority;
         char *last_error;
+        char *last_error_command; /* the command last_error ends with, or NULL */
         struct si_counters counters;
         struct si_mountset *mounts; /* the target's own mounts (mountset.c) */
         /* set while seinstall_apply() runs with SEINSTALL_APPLY_DRY_RUN: the writes below
@@ -48,6 +49,11 @@ void si_log(struct seinstall_ctx *ctx, int priority, const char *fmt, ...) _prin
 /* Record the failure message as the context's last error, log it, and return @err (which must
  * be a negative errno) so that callers can write `return si_error(ctx, -EBADMSG, ...)`. */
 int si_error(struct seinstall_ctx *ctx, int err, const char *fmt, ...) _printf_(3, 4);
+/* si_error() for a failure a person fixes by running @command (built with shell_command(), so
+ * quoted and naming the same root; taken over, NULL on ENOMEM is fine): the message is the
+ * formatted text followed by the command, and seinstall_last_error_command() returns it. */
+int si_error_run(struct seinstall_ctx *ctx, int err, char *command, const char *fmt, ...)
+    _printf_(4, 5);
 #define si_warn(ctx, ...)  si_log(ctx, SEINSTALL_LOG_WARNING, __VA_ARGS__)
 #define si_info(ctx, ...)  si_log(ctx, SEINSTALL_LOG_INFO, __VA_ARGS__)
 #define si_debug(ctx, ...) si_log(ctx, SEINSTALL_LOG_DEBUG, __VA_ARGS__)
@@ -217,6 +223,12 @@ enum si_fs_use {
 int si_policy_load(struct seinstall_ctx *ctx, const char *type, struct si_policy **ret);
 /* The Debian package that provides policy @type (static string; policybuild.c). */
 const char *si_policy_package(const char *type);
+/* What to install for the policy @type, for a message: "the package selinux-policy-default",
+ * or, for a type no known package provides, a phrase naming Debian's packages. Never NULL. */
+const char *si_policy_package_hint(const char *type);
+/* The command that builds the policy of the tree @root from its modules: "semodule -B", or
+ * "semodule -p ROOT -n -B" (quoted) elsewhere. NULL on ENOMEM. */
+char *si_semodule_command(const char *root);
 /* The target's own policy of @type, nothing else: labels checked against another policy prove
  * nothing. -ENOPKG (with a message saying what to install) when the target has none, -EBADMSG
  * when libsepol cannot read it. */
@@ -227,6 +239,8 @@ int si_policy_require_target(struct seinstall_ctx *ctx, const struct si_policy *
 /* The same with the host's policies looked up under @host_dir instead of /etc/selinux (tests). */
 int si_policy_load_at(struct seinstall_ctx *ctx, const char *type, const char *host_dir,
                       struct si_policy **ret);
+/* The target's own newest policy.N of @type only (no fallback): -ENOENT when it has none. */
+int si_policy_load_own(struct seinstall_ctx *ctx, const char *type, struct si_policy **ret);
 /* Load a binary policy file of the host (tests, --policy-file style callers). */
 int si_policy_load_file(struct seinstall_ctx *ctx, const char *path, const char *type,
                         enum seinstall_source source, struct si_policy **ret);

@@ -181,9 +181,10 @@ static void fixes_free(char ***p)
 /* The evidence in a classified report and the boot-critical files' labels: the counts, each
  * file a label denial named, then each mislabeled boot-critical file (fix strings in
  * *ret_fixes). */
-static int evidence_of(const struct seinstall_avc_report *rep, const char *const *bad, size_t n_bad,
-                       unsigned long long mislabeled, struct si_trial_evidence *ev,
-                       struct si_trial_file **ret_files, char ***ret_fixes)
+static int evidence_of(const char *root, const struct seinstall_avc_report *rep,
+                       const char *const *bad, size_t n_bad, unsigned long long mislabeled,
+                       struct si_trial_evidence *ev, struct si_trial_file **ret_files,
+                       char ***ret_fixes)
 {
         size_t n = seinstall_avc_report_get_n_groups(rep), k = 0;
         struct si_trial_file *files = calloc(n + n_bad + 1, sizeof(*files));
@@ -207,10 +208,8 @@ static int evidence_of(const struct seinstall_avc_report *rep, const char *const
                 k++;
         }
         for (size_t i = 0; i < n_bad; i++) {
-                if (asprintf(&fixes[i], "restorecon -F %s", bad[i]) < 0) {
-                        fixes[i] = NULL;
+                if (!(fixes[i] = shell_relabel_command(root, bad[i])))
                         return -ENOMEM;
-                }
                 files[k++] = (struct si_trial_file){.path = bad[i], .fix = fixes[i]};
         }
         *ev = (struct si_trial_evidence){
@@ -298,7 +297,7 @@ SEINSTALL_EXPORT int seinstall_trial_decide(struct seinstall_ctx *ctx, const cha
         r = mislabeled_boot_files(ctx, &checked, &bad, &n_bad, &mislabeled);
         if (r < 0)
                 return r;
-        r = evidence_of(rep, bad, n_bad, mislabeled, &ev, &files, &fixes);
+        r = evidence_of(ctx->root, rep, bad, n_bad, mislabeled, &ev, &files, &fixes);
         if (r >= 0)
                 r = si_trial_now_utc(now);
         if (r >= 0)

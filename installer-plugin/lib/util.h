@@ -171,10 +171,39 @@ void json_done(struct json *j);
 /* A copy of @s safe to print on a terminal inside a line of human output: control characters
  * (newline included, so a name can never start a line of its own), C1 controls, bidirectional
  * overrides and bytes that are not valid UTF-8 are shown as C escapes (\n, \t, \r, \e, \xNN
- * per byte); valid UTF-8 otherwise passes through. NULL on ENOMEM. */
+ * per byte) and a backslash as \\, so a newline and a backslash followed by n differ; valid
+ * UTF-8 otherwise passes through. NULL on ENOMEM. */
 char *str_escape_display(const char *s);
 /* Whether str_escape_display() would change @s. */
 bool str_needs_escape(const char *s);
+/* Whether @s holds nothing that could drive a terminal or forge a line (backslashes allowed):
+ * true for everything shell_quote() and shell_command() write. */
+bool str_display_safe(const char *s);
+
+/* ---- commands for people to run --------------------------------------------------------- */
+
+/* The one shell quoting of seinstall, for every command it prints for a person to run: @s as
+ * one bash word naming exactly @s. Plain names stay as they are; others go in single quotes
+ * ('it'"'"'s'); a name with a backslash, a control character, a C1 control, a bidirectional
+ * override or bytes that are not UTF-8 goes in $'...' with C escapes (\n, \t, \\, \', \xNN).
+ * What it writes is safe to print on a terminal as it is (str_display_safe()). */
+int shell_quote(struct sbuf *b, const char *s);
+/* shell_quote() into a new string; NULL on ENOMEM. */
+char *shell_quoted(const char *s);
+/* " --root ROOT" (ROOT quoted) unless @root is NULL or "/": what every printed seinstall
+ * command adds so that it acts on the tree the person named. */
+int shell_root_option(struct sbuf *b, const char *root);
+/* A command from @fmt where "%r" is shell_root_option(@root), "%q" a shell_quote()d argument
+ * and "%s" an argument as it is (fixed text only). NULL on ENOMEM. */
+char *shell_command(const char *root, const char *fmt, ...);
+/* When @message ends with @command and @command is safe to print as it is, the length of the
+ * text before it (to be escaped for the terminal while the command is printed exactly); else
+ * (size_t) -1. How seinstall and seinstall-firstboot print seinstall_last_error_command(). */
+size_t str_command_tail(const char *message, const char *command);
+/* The command that relabels the one file @path of the tree @root from that tree's own file
+ * contexts: "restorecon -F PATH", or "chroot ROOT restorecon -F PATH" when @root is not "/".
+ * NULL on ENOMEM. */
+char *shell_relabel_command(const char *root, const char *path);
 
 /* ---- lines ------------------------------------------------------------------------------ */
 

@@ -88,6 +88,40 @@ case $(key "$u" ExecStartPost) in
 esac
 echo "ok: seinstall-relabel.service relabels the tree and what its mounts hide in one run"
 
+# Its messages reach the journal and the console: the summary, the progress and, on failure,
+# why (stderr) and what happens next (ExecStopPost); none goes to a tty only.
+has "$u" StandardOutput journal+console
+has "$u" StandardError journal+console
+[ -z "$(key "$u" TTYPath)" ] || fail "seinstall-relabel.service still writes to a tty of its own"
+# ExecStopPost as systemd runs it ($$ is systemd's quoting of $)
+stop=$(key "$u" ExecStopPost | sed "s/^\/bin\/sh -c '//; s/'\$//; s/\\$\\$/\\$/g")
+out=$(SERVICE_RESULT=exit-code EXIT_STATUS=2 sh -c "$stop")
+assert_contains "ExecStopPost on failure" "$out" \
+        "seinstall-relabel.service: the relabel failed (exit-code, status 2): the marks stay"
+[ -z "$(SERVICE_RESULT=success EXIT_STATUS=0 sh -c "$stop")" ] || fail "ExecStopPost speaks on success"
+echo "ok: ExecStopPost says what follows a failure, and nothing after a success"
+# The relabel's own words on failure, as the journal receives them (stderr a pipe, not a
+# terminal): the reason on one plain line, no carriage return, no escape sequence.
+if [ -x "${SEINSTALL:-}" ] && [ -f /etc/selinux/default/contexts/files/file_contexts ]; then
+        t=$d/target
+        mkdir -p "$t/etc/selinux/default/contexts/files" "$t/etc/selinux/default/policy"
+        printf 'SELINUX=permissive\nSELINUXTYPE=default\n' >"$t/etc/selinux/config"
+        cp -a /etc/selinux/default/policy/. "$t/etc/selinux/default/policy/"
+        { cat /etc/selinux/default/contexts/files/file_contexts
+          printf '/srv/x\tsystem_u:object_r:no_such_type_t:s0\n'; } \
+                >"$t/etc/selinux/default/contexts/files/file_contexts"
+        cmd=$(key "$u" ExecStart | sed "s|^/usr/sbin/seinstall ||")
+        # shellcheck disable=SC2086 # the unit's arguments, split as systemd splits them
+        "$SEINSTALL" $cmd --root "$t" >"$d/stdout" 2>"$d/stderr" && rc=0 || rc=$?
+        assert_eq "the unit's relabel with a bad file contexts line: exit" 2 "$rc"
+        assert_contains "its stderr" "$(cat "$d/stderr")" \
+                "file_contexts:$(($(wc -l </etc/selinux/default/contexts/files/file_contexts) + 1)): the context system_u:object_r:no_such_type_t:s0 is not valid"
+        if LC_ALL=C grep -q $'[\r\033]' "$d/stderr" "$d/stdout"; then
+                fail "carriage returns or escape sequences for the journal: $(od -c "$d/stderr" | head)"
+        fi
+        echo "ok: the unit's relabel tells the journal why it failed, in plain lines"
+fi
+
 # The drop-in: the distribution's relabel only while a mark is there.
 u=$fb/selinux-autorelabel-seinstall.conf
 has "$u" ConditionPathExists "|/.autorelabel"

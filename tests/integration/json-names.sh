@@ -73,7 +73,7 @@ expect_exit 0 "$SEINSTALL" status --root "$T" --json
 json_check 'B(d, "root") == ROOT and b"\x1b]0;title\x07" in B(d, "cmdline") and b"x=\xff" in B(d, "cmdline") and "x=\ufffd" in d["cmdline"]'
 expect_exit 0 "$SEINSTALL" status --root "$T"
 human_check status
-assert_contains "escaped root" "$OUT" 'caf'$'\xc3\xa9'' "q\" \e[31m\nseinstall: forged\t\xff'
+assert_contains "escaped root" "$OUT" 'caf'$'\xc3\xa9'' "q\\" \e[31m\nseinstall: forged\t\xff'
 
 echo "== profile"
 expect_exit 0 "$SEINSTALL" profile "$KS" --no-cmdline --json

@@ -122,9 +122,16 @@ run_json error 2 "$SEINSTALL" check --mode sometimes
 doc_check 'd["error"]["errno"] is None'
 run_json error 2 "$SEINSTALL" profile "$d/no-such.ks" --no-cmdline
 run_json error 2 "$SEINSTALL" avc --root "$T" --log "$d/no-such.log"
-# a relabel that fails part way: its summary rides in the error document
+# a file_contexts line the policy rejects: bad input, refused at load, before any label
 cp "$T/etc/selinux/default/contexts/files/file_contexts" "$d/file_contexts"
 echo '/srv/.* system_u:object_r:seinstall_no_such_t:s0' >>"$d/file_contexts"
+run_json error 2 "$SEINSTALL" relabel --root "$T" --file-contexts "$d/file_contexts" --dry-run --no-progress
+doc_check 'd["error"]["errno"] == "EBADMSG" and d["relabel"] is None'
+# a relabel that fails part way (an immutable file): its summary rides in the error document
 mkdir -p "$T/srv" && : >"$T/srv/f"
-run_json error 3 "$SEINSTALL" relabel --root "$T" --file-contexts "$d/file_contexts" --dry-run --no-progress
+setfattr -n security.selinux -v system_u:object_r:tmp_t:s0 "$T/srv/f"
+chattr +i "$T/srv/f" 2>/dev/null || skip "chattr +i does not work here"
+on_exit "chattr -i '$T/srv/f'"
+run_json error 3 "$SEINSTALL" relabel --root "$T" --no-progress
 doc_check 'd["relabel"]["errors"] == 1 and d["error"]["exit"] == 3'
+chattr -i "$T/srv/f"

@@ -66,7 +66,7 @@ mkdir -p "$K"
 cp -a "$T/." "$K/"
 expect_exit 1 "$SEINSTALL" trial --root "$K" --log "$d/label.log"
 echo "$OUT"
-assert_contains "console line" "$OUT" "seinstall trial: kept permissive: 1 denial caused by labels: /etc/shadow (fix: restorecon -F /etc/shadow)"
+assert_contains "console line" "$OUT" "seinstall trial: kept permissive: 1 denial caused by labels: /etc/shadow (fix: chroot $K restorecon -F /etc/shadow); after fixing: seinstall apply --root $K --mode=trial"
 [ "$(echo "$OUT" | wc -l)" = 1 ] || fail "the console gets one line, not: $OUT"
 assert_eq "SELINUX= kept" "SELINUX=permissive" "$(grep '^SELINUX=' "$K/etc/selinux/config")"
 assert_contains "state" "$(cat "$K/$STATE")" "state=kept-permissive"
@@ -80,7 +80,7 @@ expect_exit 0 "$SEINSTALL" status --root "$K"
 assert_contains "status" "$OUT" "kept permissive at "
 assert_contains "status" "$OUT" "1 label denial: /etc/shadow"
 expect_exit 0 "$SEINSTALL" status --root "$K" --json
-py 'assert d["trial"]["state"] == "kept-permissive" and d["trial"]["label_denials"] == 1 and d["trial"]["files"] == [{"path": "/etc/shadow", "fix": "restorecon -F /etc/shadow"}], d["trial"]' \
+py 'assert d["trial"]["state"] == "kept-permissive" and d["trial"]["label_denials"] == 1 and d["trial"]["files"] == [{"path": "/etc/shadow", "fix": "chroot '"$K"' restorecon -F /etc/shadow"}], d["trial"]' \
         "status --json: kept permissive, the file and its fix"
 
 # 3. the trial on a boot with only the policy's denials: enforced, once
@@ -109,13 +109,13 @@ echo 'root:*::0:::::' >"$M/etc/shadow"
 setfattr -h -n security.selinux -v system_u:object_r:etc_t:s0 "$M/etc/shadow"
 expect_exit 1 "$SEINSTALL" trial --root "$M" --log "$d/policy.log"
 echo "$OUT"
-assert_eq "console line" "seinstall trial: kept permissive: 0 denials caused by labels, 1 boot-critical file mislabeled: /etc/shadow (fix: restorecon -F /etc/shadow); after fixing: seinstall apply --mode=trial (or --mode enforcing)" "$OUT"
+assert_eq "console line" "seinstall trial: kept permissive: 0 denials caused by labels, 1 boot-critical file mislabeled: /etc/shadow (fix: chroot $M restorecon -F /etc/shadow); after fixing: seinstall apply --root $M --mode=trial (or --mode enforcing)" "$OUT"
 assert_eq "SELINUX= kept" "SELINUX=permissive" "$(grep '^SELINUX=' "$M/etc/selinux/config")"
 assert_contains "state" "$(cat "$M/$STATE")" "mislabeled=1"
 expect_exit 0 "$SEINSTALL" status --root "$M"
 assert_contains "status" "$OUT" "0 label denials, 1 mislabeled boot-critical file: /etc/shadow"
 expect_exit 0 "$SEINSTALL" status --root "$M" --json
-py 'assert d["trial"]["mislabeled"] == 1 and d["trial"]["label_denials"] == 0 and d["trial"]["files"] == [{"path": "/etc/shadow", "fix": "restorecon -F /etc/shadow"}], d["trial"]' \
+py 'assert d["trial"]["mislabeled"] == 1 and d["trial"]["label_denials"] == 0 and d["trial"]["files"] == [{"path": "/etc/shadow", "fix": "chroot '"$M"' restorecon -F /etc/shadow"}], d["trial"]' \
         "status --json: the mislabeled file and its fix"
 expect_exit 0 "$SEINSTALL" verify --root "$M" --fix
 expect_exit 0 "$SEINSTALL" apply --root "$M" --mode=trial --bootloader none

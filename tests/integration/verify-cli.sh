@@ -67,7 +67,7 @@ assert_eq "label of /etc/shadow after a verify without --fix" "$wrong" "$(label 
 expect_exit 1 "$SEINSTALL" verify --root "$R"
 assert_contains "text names /etc/shadow" "$OUT" "/etc/shadow: $wrong, expected $shadow_want"
 assert_contains "text names the new file" "$OUT" "/var/lib/newpkg/state: no label, expected"
-assert_contains "text says how to fix" "$OUT" "verify --fix"
+assert_contains "text says how to fix" "$OUT" "To write the expected labels, run: seinstall verify --root $R --fix"
 [ "$(grep -c '^    /' <<<"$OUT")" = 2 ] || fail "verify listed more than the two files: $OUT"
 
 # 3. --fix: exactly those two, said so; then clean.

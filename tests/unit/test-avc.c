@@ -227,6 +227,7 @@ static const char *get(const struct seinstall_avc_report *r, size_t i, const cha
 START_TEST(test_classify)
 {
         _cleanup_(tmpdir_removep) char *root = target();
+        _cleanup_free_ char *fix = NULL;
         struct seinstall_avc_report *r = classify(
             root,
             /* /etc/shadow with etc_t: a label; its name resolved through auditd's PATH record */
@@ -283,7 +284,10 @@ START_TEST(test_classify)
         ck_assert_str_eq(get(r, 0, "path"), "/etc/shadow");
         ck_assert_str_eq(get(r, 0, "tcontext"), "system_u:object_r:etc_t:s0");
         ck_assert_str_eq(get(r, 0, "expected"), "system_u:object_r:shadow_t:s0");
-        ck_assert_str_eq(get(r, 0, "fix"), "restorecon -F /etc/shadow");
+        /* the log is the target's (--root): the fix relabels the file of that tree */
+        ck_assert_ptr_nonnull(fix =
+                                  shell_command(NULL, "chroot %q restorecon -F /etc/shadow", root));
+        ck_assert_str_eq(get(r, 0, "fix"), fix);
         ck_assert_str_eq(get(r, 0, "domain"), "passwd_t");
         /* 1: the policy's write to var_log_t, twice, enforcing */
         ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 1), SEINSTALL_AVC_CAUSE_POLICY);
@@ -297,11 +301,16 @@ START_TEST(test_classify)
         ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 2), SEINSTALL_AVC_CAUSE_LABEL);
         ck_assert_str_eq(get(r, 2, "path"), "/home/user/notes a b.txt");
         ck_assert_str_eq(get(r, 2, "expected"), "system_u:object_r:user_home_t:s0");
-        ck_assert_str_eq(get(r, 2, "fix"), "restorecon -F '/home/user/notes a b.txt'");
+        free(fix);
+        fix = shell_command(NULL, "chroot %q restorecon -F '/home/user/notes a b.txt'", root);
+        ck_assert_str_eq(get(r, 2, "fix"), fix);
         /* 3: unlabeled, no path: the whole-system fix */
         ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 3), SEINSTALL_AVC_CAUSE_LABEL);
         ck_assert_ptr_null(get(r, 3, "path"));
-        ck_assert_str_eq(get(r, 3, "fix"), "seinstall verify --fix");
+        free(fix);
+        fix = shell_command(root, "seinstall verify%r --fix");
+        ck_assert_str_eq(get(r, 3, "fix"), fix);
+        ck_assert_ptr_nonnull(strstr(fix, " --root "));
         /* 4: a capability */
         ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 4), SEINSTALL_AVC_CAUSE_POLICY);
         ck_assert_str_eq(get(r, 4, "tclass"), "capability");

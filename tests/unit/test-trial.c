@@ -320,18 +320,19 @@ END_TEST
 START_TEST(test_tree_keep)
 {
         _cleanup_(seinstall_trial_freep) struct seinstall_trial *t = NULL;
-        _cleanup_free_ char *config = NULL, *state = NULL;
+        _cleanup_free_ char *config = NULL, *state = NULL, *fix = NULL;
 
         ck_assert_int_eq(decide("label.log", &t), 1);
         ck_assert_int_eq(seinstall_trial_get_state(t), SEINSTALL_TRIAL_KEPT_PERMISSIVE);
         ck_assert_uint_eq(seinstall_trial_get_n_paths(t), 1);
         ck_assert_str_eq(seinstall_trial_get_path(t, 0), "/etc/shadow");
-        ck_assert_str_eq(seinstall_trial_get_fix(t, 0), "restorecon -F /etc/shadow");
+        ck_assert_ptr_nonnull(fix = shell_relabel_command(root, "/etc/shadow"));
+        ck_assert_str_eq(seinstall_trial_get_fix(t, 0), fix);
         config = get("etc/selinux/config");
         ck_assert_str_eq(config, "# kept\nSELINUX=permissive\nSELINUXTYPE=default\n");
         state = get("var/lib/seinstall/trial");
         ck_assert_ptr_nonnull(strstr(state, "\nstate=kept-permissive\n"));
-        ck_assert_ptr_nonnull(strstr(state, "\npath=/etc/shadow\nfix=restorecon -F /etc/shadow\n"));
+        ck_assert_ptr_nonnull(strstr(state, "\npath=/etc/shadow\nfix=chroot "));
 }
 END_TEST
 
@@ -340,7 +341,7 @@ END_TEST
 START_TEST(test_tree_mislabeled)
 {
         _cleanup_(seinstall_trial_freep) struct seinstall_trial *t = NULL;
-        _cleanup_free_ char *config = NULL, *state = NULL;
+        _cleanup_free_ char *config = NULL, *state = NULL, *fix = NULL;
 
         set_label("etc/shadow", "system_u:object_r:etc_t:s0");
         ck_assert_int_eq(decide("policy.log", &t), 1);
@@ -349,12 +350,13 @@ START_TEST(test_tree_mislabeled)
         ck_assert_uint_eq(seinstall_trial_get_n_mislabeled(t), 1);
         ck_assert_uint_eq(seinstall_trial_get_n_paths(t), 1);
         ck_assert_str_eq(seinstall_trial_get_path(t, 0), "/etc/shadow");
-        ck_assert_str_eq(seinstall_trial_get_fix(t, 0), "restorecon -F /etc/shadow");
+        ck_assert_ptr_nonnull(fix = shell_relabel_command(root, "/etc/shadow"));
+        ck_assert_str_eq(seinstall_trial_get_fix(t, 0), fix);
         config = get("etc/selinux/config");
         ck_assert_str_eq(config, "# kept\nSELINUX=permissive\nSELINUXTYPE=default\n");
         state = get("var/lib/seinstall/trial");
         ck_assert_ptr_nonnull(strstr(state, "\nmislabeled=1\n"));
-        ck_assert_ptr_nonnull(strstr(state, "\npath=/etc/shadow\nfix=restorecon -F /etc/shadow\n"));
+        ck_assert_ptr_nonnull(strstr(state, "\npath=/etc/shadow\nfix=chroot "));
 }
 END_TEST
 

@@ -155,6 +155,7 @@ END_TEST
 START_TEST(test_escape_display)
 {
         _cleanup_free_ char *a = str_escape_display("/h\xc3\xa9\x1b[31m\nseinstall: x\t\xff\r");
+        _cleanup_free_ char *c = NULL, *d = NULL;
         _cleanup_free_ char *b = str_escape_display("\xc2\x9b"
                                                     "2J \xe2\x80\xae"
                                                     "fdp.exe");
@@ -162,9 +163,60 @@ START_TEST(test_escape_display)
         ck_assert_str_eq(a, "/h\xc3\xa9\\e[31m\\nseinstall: x\\t\\xff\\r");
         /* C1 CSI and a right-to-left override */
         ck_assert_str_eq(b, "\\xc2\\x9b2J \\xe2\\x80\\xaefdp.exe");
-        ck_assert(!str_needs_escape("/boot/caf\xc3\xa9 \"x\" \\"));
+        ck_assert(!str_needs_escape("/boot/caf\xc3\xa9 \"x\""));
+        /* a backslash is escaped too: a newline and a backslash followed by n differ */
+        ck_assert(str_needs_escape("a\\nb"));
+        ck_assert_ptr_nonnull(c = str_escape_display("a\\nb"));
+        ck_assert_ptr_nonnull(d = str_escape_display("a\nb"));
+        ck_assert_str_eq(c, "a\\\\nb");
+        ck_assert_str_eq(d, "a\\nb");
+        ck_assert(str_display_safe("a\\nb"));
+        ck_assert(!str_display_safe("a\nb"));
         ck_assert(str_needs_escape("a\nb"));
         ck_assert(str_needs_escape("\x7f"));
+}
+END_TEST
+
+static void assert_quoted(const char *name, const char *want)
+{
+        _cleanup_free_ char *q = shell_quoted(name);
+
+        ck_assert_ptr_nonnull(q);
+        ck_assert_str_eq(q, want);
+        ck_assert(str_display_safe(q));
+}
+
+/* The one shell quoting: plain names as they are, single quotes without a backslash, $'...'
+ * for what a terminal must not see raw; the bash round trip is in tests/integration. */
+START_TEST(test_shell_quote)
+{
+        _cleanup_free_ char *c1 = NULL, *c2 = NULL, *c3 = NULL, *c4 = NULL;
+
+        assert_quoted("/etc/shadow", "/etc/shadow");
+        assert_quoted("", "''");
+        assert_quoted("-r", "'-r'");
+        assert_quoted("/a b", "'/a b'");
+        assert_quoted("it's", "'it'\"'\"'s'");
+        assert_quoted("/caf\xc3\xa9 $x `y`", "'/caf\xc3\xa9 $x `y`'");
+        assert_quoted("/a\nb", "$'/a\\nb'");
+        assert_quoted("/a\\nb", "$'/a\\\\nb'");
+        assert_quoted("/x\xff'\x1b[1m", "$'/x\\xff\\'\\x1b[1m'");
+        assert_quoted("\xe2\x80\xae", "$'\\xe2\\x80\\xae'");
+        ck_assert_ptr_nonnull(c1 = shell_command("/", "seinstall verify%r --fix"));
+        ck_assert_str_eq(c1, "seinstall verify --fix");
+        ck_assert_ptr_nonnull(c2 = shell_command("/mnt/t a", "seinstall verify%r --fix"));
+        ck_assert_str_eq(c2, "seinstall verify --root '/mnt/t a' --fix");
+        ck_assert_ptr_nonnull(c3 = shell_relabel_command("/", "-x"));
+        ck_assert_str_eq(c3, "restorecon -F -- '-x'");
+        ck_assert_ptr_nonnull(c4 = shell_relabel_command("/mnt", "/etc/a b"));
+        ck_assert_str_eq(c4, "chroot /mnt restorecon -F '/etc/a b'");
+        /* an error's text is escaped, the command it ends with printed as it is */
+        ck_assert_uint_eq(str_command_tail("fix it: run: seinstall verify --fix", c1), 13);
+        ck_assert_uint_eq(str_command_tail("seinstall verify --fix", c1), 0);
+        ck_assert_uint_eq(str_command_tail("fix it: run: other", c1), (size_t) -1);
+        ck_assert_uint_eq(str_command_tail("run: a\nb", "a\nb"), (size_t) -1);
+        ck_assert_uint_eq(str_command_tail("x", NULL), (size_t) -1);
+        ck_assert_uint_eq(str_command_tail(NULL, c1), (size_t) -1);
 }
 END_TEST
 
@@ -293,6 +345,7 @@ int main(void)
         tcase_add_test(tc, test_json_writer);
         tcase_add_test(tc, test_json_hex_members);
         tcase_add_test(tc, test_json_layout);
+        tcase_add_test(tc, test_shell_quote);
         tcase_add_test(tc, test_escape_display);
         tcase_add_test(tc, test_exit_status);
         tcase_add_test(tc, test_write_atomic_stays_inside);
