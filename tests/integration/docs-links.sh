@@ -25,6 +25,8 @@ The design: [design](docs/design.md#layers), [there](#using-the-library); not $u
 \`\`\`
 tests/integration/in-a-code-block.sh
 \`\`\`
+A link [broken
+across lines](docs/also-gone.md).
 EOF
 printf '# Design\n## Layers\n' >"$t/docs/design.md"
 printf '/* the verdict rules of %s.md "labeling" */\n' DESIGN >"$t/installer-plugin/lib/walk.c"
@@ -43,6 +45,8 @@ expected=(
         "README.md:7: names \`tests/integration/dropped.sh\`, which the repository does not have"
         "README.md:7: names \`lib/dropped.c\`, not in installer-plugin/"
         "README.md:7: names \`dropped.c\`, no file of that name in the repository"
+        "README.md:11: links docs/also-gone.md: no such file in the repository"
+        "README.md:12: cites docs/also-gone.md, which the repository does not have"
         "installer-plugin/lib/walk.c:1: cites DESIGN.md, which the repository does not have"
 )
 for e in "${expected[@]}"; do

@@ -121,42 +121,57 @@ def slugs_of(path):
 LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 SPAN = re.compile(r"(?<!`)`([^`]+)`(?!`)")
 
+def check_word(path, lineno, word):
+    """A word of a code span: a repository path, a plug-in path or a source file name."""
+    word = word.rstrip(".:")
+    if not word or word.startswith(("/", "$", "-", "~", "http")):
+        return
+    first = word.split("/", 1)[0]
+    if "/" in word and first in TOP:
+        if not exists(word):
+            problem(path, lineno, f"names `{word}`, which the repository does not have")
+    elif "/" in word and first in PLUGIN_DIRS and word.endswith(SOURCE_EXT):
+        if not exists("installer-plugin/" + word):
+            problem(path, lineno, f"names `{word}`, not in installer-plugin/")
+    elif "/" not in word and word.endswith(SOURCE_EXT) and re.fullmatch(r"[\w*.-]+", word):
+        if not any(fnmatch.fnmatchcase(b, pattern_of(word)) for b in BASENAMES):
+            problem(path, lineno, f"names `{word}`, no file of that name in the repository")
+
+
+def check_link(path, lineno, target):
+    if re.match(r"[a-z][a-z0-9+.-]*:", target):  # https:, mailto:
+        return
+    here = os.path.dirname(path)
+    file, _, anchor = target.partition("#")
+    dest = os.path.normpath(os.path.join(here, file)) if file else path
+    if file and not exists(dest + ("/" if file.endswith("/") else "")):
+        problem(path, lineno, f"links {target}: no such file in the repository")
+    elif anchor and dest.endswith(".md") and anchor not in slugs_of(dest):
+        problem(path, lineno, f"links {target}: {dest} has no heading #{anchor}")
+
+
 docs = [f for f in FILES if f == "README.md" or re.fullmatch(r"docs/[^/]+\.md", f)]
 for path in docs:
-    text = read_text(path) or ""
-    here = os.path.dirname(path)
-    fenced = False
-    for lineno, line in enumerate(text.splitlines(), 1):
+    # Fenced blocks hold commands and output, not references: blanked, lines kept. Code spans
+    # and links may run over a line break, so the text is searched whole.
+    lines, fenced = [], False
+    for line in (read_text(path) or "").split("\n"):
         if line.lstrip().startswith("```"):
             fenced = not fenced
-            continue
-        if fenced:
-            continue
-        for m in LINK.finditer(line):
-            target = m.group(1)
-            if re.match(r"[a-z][a-z0-9+.-]*:", target):  # https:, mailto:
-                continue
-            file, _, anchor = target.partition("#")
-            dest = os.path.normpath(os.path.join(here, file)) if file else path
-            if file and not exists(dest + ("/" if file.endswith("/") else "")):
-                problem(path, lineno, f"links {target}: no such file in the repository")
-            elif anchor and dest.endswith(".md") and anchor not in slugs_of(dest):
-                problem(path, lineno, f"links {target}: {dest} has no heading #{anchor}")
-        for m in SPAN.finditer(line):
-            for word in re.split(r"[\s,;()=\"']+", m.group(1)):
-                word = word.rstrip(".:")
-                if not word or word.startswith(("/", "$", "-", "~", "http")):
-                    continue
-                first = word.split("/", 1)[0]
-                if "/" in word and first in TOP:
-                    if not exists(word):
-                        problem(path, lineno, f"names `{word}`, which the repository does not have")
-                elif "/" in word and first in PLUGIN_DIRS and word.endswith(SOURCE_EXT):
-                    if not exists("installer-plugin/" + word):
-                        problem(path, lineno, f"names `{word}`, not in installer-plugin/")
-                elif "/" not in word and word.endswith(SOURCE_EXT) and re.fullmatch(r"[\w*.-]+", word):
-                    if not any(fnmatch.fnmatchcase(b, pattern_of(word)) for b in BASENAMES):
-                        problem(path, lineno, f"names `{word}`, no file of that name in the repository")
+            line = ""
+        lines.append("" if fenced else line)
+    body = "\n".join(lines)
+
+    def lineno_at(pos):
+        return body.count("\n", 0, pos) + 1
+
+    for m in SPAN.finditer(body):
+        for word in re.split(r"[\s,;()=\"']+", m.group(1)):
+            check_word(path, lineno_at(m.start()), word)
+    # Links outside code spans only; the spans' text is blanked, line breaks kept.
+    prose = SPAN.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), body)
+    for m in LINK.finditer(prose):
+        check_link(path, lineno_at(m.start()), m.group(1))
 
 for p in problems:
     print(p)
