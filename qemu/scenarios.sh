@@ -112,7 +112,7 @@ avc_cause() {
 
 # judge_avcs LOG: every AVC denial of a boot of a correctly labeled target with its cause; a
 # denial not on qemu/denials.list fails, and so does any on unlabeled_t, file_t or default_t
-# objects or by the init (DESIGN.md: those come from a bad install), listed or not.
+# objects or by the init (a bad install's: docs/design.md, "Judging denials"), listed or not.
 judge_avcs() {
         local avcs line key cause n=0 unknown=0
         avcs=$(tr -d '\r' <"$1" | sed -n 's/^E2E-AVC //p')

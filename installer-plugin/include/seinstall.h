@@ -168,7 +168,7 @@ SEINSTALL_EXPORT bool seinstall_settings_get_trial(const struct seinstall_settin
 /* ===== check: can the chosen filesystems carry SELinux labels? ============================ */
 /* (owned by fscheck.c, policy.c, plan.c, mounts.c) */
 
-/* How a filesystem is labeled under the target's policy (DESIGN.md "labeling"). */
+/* How a filesystem is labeled under the target's policy (seinstall(8), check). */
 enum seinstall_labeling {
         SEINSTALL_LABELING_XATTR = 0,     /* per-file labels kept on disk */
         SEINSTALL_LABELING_TRANS,         /* computed at creation, kept in memory (tmpfs) */
@@ -259,7 +259,7 @@ seinstall_check_get_mount_labeling(const struct seinstall_check *c, size_t i);
 SEINSTALL_EXPORT enum seinstall_verdict
 seinstall_check_get_mount_verdict(const struct seinstall_check *c, size_t i);
 
-/* The check as one JSON document (DESIGN.md's shape, with extra keys), newly allocated in
+/* The check as one JSON document (seinstall(8), JSON OUTPUT; extra keys), newly allocated in
  * *ret; free() it. Returns 0 or -ENOMEM. */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_check_to_json(const struct seinstall_check *c,
                                                            char **ret);
@@ -489,7 +489,7 @@ enum seinstall_bootloader {
 SEINSTALL_EXPORT const char *seinstall_bootloader_to_string(enum seinstall_bootloader b);
 SEINSTALL_EXPORT enum seinstall_bootloader seinstall_bootloader_from_string(const char *s);
 
-/* How the target's kernel (its /boot/config-*) turns SELinux on and off (DESIGN.md). */
+/* How the target's kernel (its /boot/config-*) turns SELinux on and off (seinstall(8), apply). */
 enum seinstall_kernel_case {
         SEINSTALL_KERNEL_UNKNOWN = 0,     /* no /boot/config-*, or they disagree: do both */
         SEINSTALL_KERNEL_SELINUX_DEFAULT, /* SELinux is the default LSM: off needs selinux=0 */

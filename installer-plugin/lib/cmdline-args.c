@@ -2,7 +2,7 @@
 /*
  * cmdline-args.c — the kernel command line's arguments: splitting them as the kernel does,
  * reading a value (selinux=, enforcing=), which SELinux arguments a mode needs on a kernel of a
- * given case (DESIGN.md), and fixing one part of a command line for it. Only selinux=,
+ * given case (docs/design.md), and fixing one part of a command line for it. Only selinux=,
  * enforcing=, security= and lsm= are ever touched. The files that hold a command line are
  * cmdline-files.c's.
  */

@@ -2,7 +2,7 @@
 /*
  * fscheck.c — can one mount carry SELinux labels? Owns the classification of a mount (xattr,
  * trans, genfs, mount-context, none) from the policy's statements, its mount options and the
- * live probe, and the verdict rules of DESIGN.md, with the reason and the fix a person reads;
+ * live probe, and the verdict rules (docs/design.md), with the reason and the fix a person reads;
  * and the one table of filesystem types by statfs magic, for the relabel walk's mounts that
  * `check` did not classify. Pure functions over data: reading the policy, plans and mounts
  * lives elsewhere.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * kconfig.c — which of DESIGN.md's kernel cases the target's kernel is, read from its
+ * kconfig.c — which kernel case (docs/design.md) the target's kernel is, read from its
  * /boot/config-*: SELinux the default LSM (off needs selinux=0), built in but opt-in (on needs
  * security=selinux or selinux in lsm=), not built, or unknown (no config, or kernels disagree).
  */

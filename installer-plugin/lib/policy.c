@@ -268,7 +268,7 @@ int si_policy_require_target(struct seinstall_ctx *ctx, const struct si_policy *
 {
         if (p && si_policy_source(p) == SEINSTALL_SOURCE_TARGET)
                 return 0;
-        /* a missing piece of the system, not bad input: exit 3 as DESIGN.md says */
+        /* a missing piece of the system, not bad input: exit 3 (seinstall(8), EXIT STATUS) */
         return si_error_run(ctx, -ENOPKG, si_semodule_command(ctx->root),
                             "No binary policy of type %s in the target %s (no "
                             "/etc/selinux/%s/policy/policy.N), so its labels cannot be "

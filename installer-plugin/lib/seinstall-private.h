@@ -346,7 +346,7 @@ enum si_role {
         SI_ROLE_OTHER,
 };
 enum si_role si_mount_role(const char *mountpoint);
-/* The verdict rule of DESIGN.md for a labeling class on a mount of @role in @mode. */
+/* The verdict rule (docs/design.md) for a labeling class on a mount of @role in @mode. */
 enum seinstall_verdict si_verdict_rule(enum seinstall_labeling labeling, enum si_role role,
                                        enum seinstall_mode mode);
 /* Whether a filesystem with statfs magic @magic keeps per-file labels; its name ("unknown" for

@@ -236,7 +236,7 @@ char *path_join(const char *a, const char *b);
 
 /* ---- exit status ------------------------------------------------------------------------ */
 
-/* The command-line contract's exit status (DESIGN.md, seinstall(8)). */
+/* The command-line contract's exit status (seinstall(8), EXIT STATUS; docs/design.md). */
 #define SI_EXIT_OK      0
 #define SI_EXIT_REFUSED 1 /* a check verdict of refuse, or an install stopped by one */
 #define SI_EXIT_USAGE   2 /* bad usage or bad input */

@@ -4,7 +4,7 @@
  * SELinux active or not and a relabel pending or not, every consequence of the choice, from a
  * table written out by hand (not recomputed by the rules under test). The files a choice
  * writes come from the library's dry run on a real target tree in a temporary directory, so
- * the kernel cases of DESIGN.md are checked here as the screen will show them.
+ * the kernel cases (docs/design.md) are checked here as the screen will show them.
  */
 #include <check.h>
 #include <errno.h>

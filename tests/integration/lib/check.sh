@@ -3,13 +3,14 @@
 #   . "$(dirname "$0")/lib/check.sh"
 #
 # Python starts slowly on a loaded machine, so each JSON document is parsed once: load_json
-# validates it (python3 -m json.tool, then DESIGN.md's keys and value types) and flattens it
-# into $FLAT, lines of "key=value" and "MOUNTPOINT:key=value"; the getters grep that.
+# validates it (python3 -m json.tool, then the keys and value types of the check document:
+# seinstall(8), JSON OUTPUT, and docs/design.md, "The check document") and flattens it into
+# $FLAT, lines of "key=value" and "MOUNTPOINT:key=value"; the getters grep that.
 
 # load_json JSON: validate and flatten into $FLAT.
 load_json() {
         printf '%s' "$1" | python3 -m json.tool >/dev/null || fail "not valid JSON: $1"
-        FLAT=$(python3 - "$1" <<'EOF') || fail "JSON does not have DESIGN.md's shape: $1"
+        FLAT=$(python3 - "$1" <<'EOF') || fail "JSON does not have the check document's shape: $1"
 import json, sys
 d = json.loads(sys.argv[1])
 modes = {"enforcing", "permissive", "disabled"}
@@ -45,7 +46,7 @@ for i, m in enumerate(d["mounts"]):
     for k, v in m.items():
         print(f"{m['mountpoint']}:{k}={show(v)}")
 EOF
-        echo "ok: JSON has DESIGN.md's shape"
+        echo "ok: JSON has the check document's shape"
 }
 
 # json_get KEY: a top-level value of the last loaded document ("mounts" as n_mounts, mountN).
