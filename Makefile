@@ -124,7 +124,7 @@ DEPS       += $(DEPS_HOSTS)
 DEPS_BENCH := flex time bc strace
 DEPS       += $(DEPS_BENCH)
 
-.PHONY: uninstall dist tests hosts pot all help deps check check-quick unit integration e2e demo bench bench-scale fuzz install clean format check-format
+.PHONY: test uninstall dist tests hosts pot all help deps check check-quick unit integration e2e demo bench bench-scale fuzz install clean format check-format
 .DEFAULT_GOAL := all
 
 all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT) $(if $(FIRSTBOOT),$(POT))
@@ -136,6 +136,7 @@ help:
 	@echo "make demo       build and run seinstall on a sample target it makes itself"
 	@echo "make check      build and run every test (unit, integration, end-to-end)"
 	@echo "make tests      build what the tests run; then tests/run-tests.sh FILE... runs some"
+	@echo "make test       every test that can run here, installing nothing (a package build's)"
 	@echo "make e2e        only the QEMU end-to-end test"
 	@echo "make check-tsan the relabel tests under ThreadSanitizer (also by check)"
 	@echo "make hosts      only the adapters, each in its real installer"
@@ -275,6 +276,12 @@ check: deps
 check-quick: check-format
 	$(MAKE) --no-print-directory WERROR=-Werror tests
 	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(filter-out $(HOSTS_SLOW),$(INTEG))
+
+# What a package build's test step runs (debhelper's dh_auto_test calls `make test` first): it
+# installs nothing and needs no network, any user runs it; a test that needs root, loop devices,
+# QEMU, an installer or a tool the machine lacks says SKIPPED with the reason.
+test: tests
+	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(INTEG) $(E2E)
 
 # Only the adapters in their real installers (Calamares, debian-installer, Anaconda's way, mkosi).
 hosts: deps

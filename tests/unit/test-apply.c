@@ -316,7 +316,8 @@ START_TEST(test_policy_ensure)
 
         /* nothing at all: -ENOPKG naming the package */
         ck_assert_int_eq(seinstall_policy_ensure(ctx, NULL), -ENOPKG);
-        ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "install the policy package selinux-policy-default"));
+        ck_assert_ptr_nonnull(
+            strstr(seinstall_last_error(ctx), "install the policy package selinux-policy-default"));
         ck_assert_int_eq(seinstall_policy_ensure(ctx, "mls"), -ENOPKG);
         ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "selinux-policy-mls"));
         ck_assert_int_eq(seinstall_policy_ensure(ctx, "../x"), -EINVAL);
