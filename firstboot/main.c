@@ -288,8 +288,8 @@ static int leave(struct seinstall_ctx *ctx, const struct fb_info *info, bool tim
                 printf("%s\n", _("The first-boot mark stays: this screen comes back at the next "
                                  "boot."));
                 if (choice)
-                        printf(_("To keep the mode chosen at install without it: "
-                                 "seinstall-firstboot --mode %s --yes\n"),
+                        printf(_("To keep the install's choice: seinstall-firstboot --mode %s "
+                                 "--yes\n"),
                                choice);
                 return FB_EXIT_OK;
         }

@@ -20,8 +20,9 @@
 
 #define WIDTH 70 /* text width inside the window: 80 columns minus frame and shadow */
 /* Rows of the choice's window besides the state and the plan: the help line, frame and
- * margins 4, four choices 8 and a blank, the hint under the plan, the buttons. */
-#define CHOICE_ROWS 16
+ * margins 4, four choices 8 with a blank above and below, the hint under the plan, the
+ * buttons. 24 rows leave 7. */
+#define CHOICE_ROWS 17
 /* Rows of a text window besides its text: the help line, frame and margins 4, a blank and
  * framed buttons 4 (three and their shadow). */
 #define TEXT_ROWS 10
@@ -130,7 +131,7 @@ static void show_plan(struct screen *s)
         _cleanup_free_ char *text = plan_text(s, selected(s));
         bool more = box_set_text(s->plan_box, s->plan_lines, text ? text : "");
 
-        newtTextboxSetText(s->hint, more || s->state_scrolls ? more_hint() : "");
+        box_set_text(s->hint, 1, more || s->state_scrolls ? more_hint() : "");
 }
 
 /* A window titled @title with @text and the buttons @b0 and @b1 (NULL: one button); the text
@@ -359,7 +360,7 @@ static newtComponent build(struct screen *s, enum seinstall_mode initial, newtCo
         newtGrid grid, radios, buttons;
         newtComponent form, state_box, prev = NULL;
 
-        /* the state keeps three rows for the plan, 24 rows leave 8 */
+        /* the state leaves three rows to the plan */
         state_need = text_lines(state ? state : "", WIDTH);
         state_box = text_box(state_need, WIDTH, spare - 3, &state_lines);
         s->state_scrolls = state_need > state_lines;
