@@ -214,7 +214,7 @@ $(PC): installer-plugin/lib/seinstall.pc.in Makefile $(PATHS_STAMP)
 # $ORIGIN/../lib finds the library in $(BUILD)/lib from $(BUILD)/bin. The installed commands
 # are relinked without it (see install).
 RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
-FB_LIBS = $(shell $(PKG_CONFIG) --libs libnewt libselinux)
+FB_LIBS = $(shell $(PKG_CONFIG) --libs libnewt slang libselinux)
 
 $(CLI): $(CLI_OBJ) $(LIB_SO)
 	@mkdir -p $(@D)

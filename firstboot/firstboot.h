@@ -51,6 +51,23 @@ const char *fb_text_mode_name(enum seinstall_mode mode);
 const char *fb_text_mode_line(enum seinstall_mode mode);
 const char *fb_text_help(void);
 
+/* The smallest terminal the screen is laid out for. */
+#define FB_MIN_COLS 80
+#define FB_MIN_ROWS 24
+
+enum fb_terminal {
+        FB_TERMINAL_OK,
+        FB_TERMINAL_NO_TTY,    /* standard input or output is no terminal */
+        FB_TERMINAL_NO_TERM,   /* TERM is unset or empty */
+        FB_TERMINAL_UNUSABLE,  /* terminfo does not know TERM, or it cannot place the cursor */
+        FB_TERMINAL_TOO_SMALL, /* below FB_MIN_COLS x FB_MIN_ROWS */
+};
+
+/* Whether the screen can be shown here, asked before newtInit() (which would exit(1) with a
+ * message of its own, or draw off screen); the terminal's size in *ret_cols and *ret_rows when
+ * known, else 0. */
+enum fb_terminal fb_screen_terminal(int *ret_cols, int *ret_rows);
+
 enum fb_screen_result {
         FB_SCREEN_OK = 0,
         FB_SCREEN_CANCEL,

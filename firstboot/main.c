@@ -268,23 +268,58 @@ static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum sei
         return FB_EXIT_OK;
 }
 
-/* Cancel or timeout: nothing is chosen now. A timeout completes the choice made at install
- * when it only waited for a relabel that is done (the mark keeps it); otherwise nothing
- * changes. Either way the first boot is over: the mark goes. */
+/* The mode the install chose, as --mode takes it: "trial" for a trial install's mark, NULL
+ * when the mark names none. */
+static const char *install_choice(const struct fb_info *info)
+{
+        if (info->state.trial_pending)
+                return "trial";
+        if (info->mark_mode == SEINSTALL_MODE_INVALID)
+                return NULL;
+        return seinstall_mode_to_string(info->mark_mode);
+}
+
+/* Cancel or timeout: nothing is chosen now, and the mode chosen at install is kept. Without a
+ * first-boot mark (the screen run by hand) nothing changes. Cancel keeps the mark, so the
+ * screen comes back at the next boot. A timeout completes the install's choice as --yes does
+ * (a trial is left to its unit) and the mark goes; while a relabel is pending the mark stays
+ * for the boot after it. */
 static int leave(struct seinstall_ctx *ctx, const struct fb_info *info, bool timeout)
 {
+        const char *choice = install_choice(info);
         int r;
 
-        if (timeout && info->mark_mode != SEINSTALL_MODE_INVALID && !info->state.relabel_pending) {
+        if (!info->state.firstboot_mark) {
+                printf("%s\n", timeout ? _("No answer: nothing changed.")
+                                       : _("Cancelled: nothing changed."));
+                return FB_EXIT_OK;
+        }
+        if (!timeout || !choice || info->state.relabel_pending) {
+                printf("%s\n", timeout ? _("No answer: nothing changed.")
+                                       : _("Cancelled: nothing changed."));
+                printf("%s\n", _("The first-boot mark stays: this screen comes back at the next "
+                                 "boot."));
+                if (choice)
+                        printf(_("To keep the install's choice: seinstall-firstboot --mode %s "
+                                 "--yes\n"),
+                               choice);
+                return FB_EXIT_OK;
+        }
+        if (info->state.trial_pending) {
+                printf("%s\n", _("No answer: the trial chosen at install goes on; "
+                                 "seinstall-trial.service decides after a settled boot."));
+                r = seinstall_firstboot_mark_remove(ctx);
+                if (r < 0)
+                        return fail(ctx, r, _("removing the first-boot mark"));
+        } else {
                 printf(_("No answer: keeping %s, the mode chosen at install.\n"),
                        seinstall_mode_to_string(info->mark_mode));
-                return apply(ctx, info, info->mark_mode);
+                r = apply(ctx, info, info->mark_mode);
+                if (r != FB_EXIT_OK)
+                        return r;
         }
-        printf("%s\n",
-               timeout ? _("No answer: nothing changed.") : _("Cancelled: nothing changed."));
-        r = seinstall_firstboot_mark_remove(ctx);
-        if (r < 0)
-                return fail(ctx, r, _("removing the first-boot mark"));
+        printf("%s\n", _("This screen does not come back by itself; run seinstall-firstboot to "
+                         "choose another mode."));
         return FB_EXIT_OK;
 }
 
@@ -363,6 +398,48 @@ static int act(struct seinstall_ctx *ctx, struct fb_info *info)
         }
 }
 
+/* The screen needs a terminal newt can draw on, 80x24 at least: else exit 2 at once, saying
+ * why and what to use instead, before anything is drawn or read. */
+static int check_terminal(void)
+{
+        const char *term = getenv("TERM");
+        int cols, rows;
+
+        switch (fb_screen_terminal(&cols, &rows)) {
+        case FB_TERMINAL_OK:
+                return 0;
+        case FB_TERMINAL_NO_TTY:
+                fprintf(stderr,
+                        _("%s: no terminal to show the screen on (standard input and output "
+                          "must be a terminal).\n"),
+                        prog);
+                break;
+        case FB_TERMINAL_NO_TERM:
+                fprintf(stderr,
+                        _("%s: TERM is not set, so the screen cannot be drawn; set it (TERM=vt100 "
+                          "on a serial console).\n"),
+                        prog);
+                break;
+        case FB_TERMINAL_UNUSABLE:
+                fprintf(stderr,
+                        _("%s: the terminal TERM=%s cannot show the screen (unknown to terminfo, "
+                          "or it cannot place the cursor); set TERM to your terminal's type "
+                          "(vt100 on a serial console).\n"),
+                        prog, esc(0, term));
+                break;
+        case FB_TERMINAL_TOO_SMALL:
+                fprintf(stderr,
+                        _("%s: the terminal is %dx%d; the screen needs at least %dx%d. Enlarge it "
+                          "(on a serial console: stty cols %d rows %d).\n"),
+                        prog, cols, rows, FB_MIN_COLS, FB_MIN_ROWS, FB_MIN_COLS, FB_MIN_ROWS);
+                break;
+        }
+        fprintf(stderr,
+                _("Use --mode MODE --yes to apply a mode without the screen, or --status to "
+                  "print the state.\n"));
+        return FB_EXIT_USAGE;
+}
+
 DEFINE_CLEANUP_FUNC(struct seinstall_ctx *, seinstall_unref)
 DEFINE_CLEANUP_FUNC(struct seinstall_status *, seinstall_status_free)
 
@@ -376,14 +453,11 @@ static int run(int argc, char **argv)
         r = parse_argv(argc, argv);
         if (r != 0)
                 return r;
-        /* Never wait for an answer nobody can give. */
-        if (!arg_yes && !arg_status && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))) {
-                fprintf(stderr,
-                        _("%s: no terminal to show the screen on (standard input and output "
-                          "must be a terminal).\nUse --mode MODE --yes to apply a mode without "
-                          "the screen, or --status to print the state.\n"),
-                        prog);
-                return FB_EXIT_USAGE;
+        /* Never wait for an answer nobody can give, nor draw what nobody can read. */
+        if (!arg_yes && !arg_status) {
+                r = check_terminal();
+                if (r != 0)
+                        return r;
         }
 
         r = seinstall_new(arg_root, &ctx);

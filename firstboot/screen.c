@@ -2,21 +2,30 @@
 /*
  * screen.c — the one newt screen of seinstall-firstboot: the state, a radio list of the three
  * modes and the trial with a line under each, what the selected choice will do, OK / Cancel, F1
- * help. It only chooses; applying happens in main.c after the screen is gone. Fits 80x24. Before
- * it, on a system that ran permissive with denials a wrong label caused, a window shows them and
- * offers to relabel those files (main.c's callback does it) and then what that did.
+ * help. It only chooses; applying happens in main.c after the screen is gone. Before it, on a
+ * system that ran permissive with denials a wrong label caused, a window shows them and offers
+ * to relabel those files (main.c's callback does it) and then what that did.
+ *
+ * Every text is sized to the terminal (80x24 at least, fb_screen_terminal() refuses less): it
+ * fits, or its box scrolls and a line under it says so. Nothing is ever cut silently.
  */
 #include <newt.h>
+#include <slang.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "firstboot.h"
 
-#define WIDTH       70 /* text width inside the window: 80 columns minus frame and shadow */
-#define STATE_LINES 4
-#define PLAN_LINES  4
-#define HELP_LINES  12
-#define ASK_LINES   14 /* a window's text beyond this scrolls */
+#define WIDTH 70 /* text width inside the window: 80 columns minus frame and shadow */
+/* Rows of the choice's window besides the state and the plan: the help line, frame and
+ * margins 4, four choices 8 with a blank above and below, the hint under the plan, the
+ * buttons. 24 rows leave 7. */
+#define CHOICE_ROWS 17
+/* Rows of a text window besides its text: the help line, frame and margins 4, a blank and
+ * framed buttons 4 (three and their shadow). */
+#define TEXT_ROWS 10
 
 /* The trial last: the keys that reach the other three stay as they were. */
 static const enum seinstall_mode modes[FB_N_MODES] = {
@@ -31,9 +40,11 @@ struct screen {
         fb_relabel_fn relabel;
         void *userdata;
         newtComponent radio[FB_N_MODES];
-        newtComponent plan_box;
-        int timeout;   /* seconds, 0: none */
-        int remaining; /* seconds left before the timeout */
+        newtComponent plan_box, hint;
+        int plan_lines;     /* the plan box's height */
+        bool state_scrolls; /* the state is longer than its box */
+        int timeout;        /* seconds, 0: none */
+        int remaining;      /* seconds left before the timeout */
 };
 
 static enum seinstall_mode selected(const struct screen *s)
@@ -46,57 +57,158 @@ static enum seinstall_mode selected(const struct screen *s)
         return SEINSTALL_MODE_INVALID;
 }
 
-static void show_plan(struct screen *s)
+static int screen_rows(void)
 {
-        struct fb_plan plan;
-        char *text;
+        int cols, rows;
 
-        if (fb_info_plan(s->info, selected(s), &plan) < 0)
-                return;
-        text = fb_text_plan(s->info, &plan);
-        newtTextboxSetText(s->plan_box, text ? text : "");
-        free(text);
+        newtGetScreenSize(&cols, &rows);
+        return rows;
 }
 
-/* F1: the help text in a scrolling box (newtWinMessage would cut it at the screen's end). */
-static void show_help(void)
+/* How many lines @text takes in a box @width columns wide, as newt wraps it. */
+static int text_lines(const char *text, int width)
 {
-        newtComponent form, text, ok;
-        struct newtExitStruct es;
+        newtComponent box = newtTextbox(-1, -1, width, 1, NEWT_FLAG_WRAP);
+        int n;
+
+        newtTextboxSetText(box, text);
+        n = newtTextboxGetNumLines(box);
+        newtComponentDestroy(box);
+        return n;
+}
+
+/* A box @width columns wide for texts up to @need lines, at most @max_lines high: as high as
+ * the text when it fits, else @max_lines and scrolling (newt then adds a focus stop and a
+ * scroll bar, which a monochrome terminal does not show: the caller says so in words).
+ * *ret_lines is its height. */
+static newtComponent text_box(int need, int width, int max_lines, int *ret_lines)
+{
+        if (need > max_lines) {
+                *ret_lines = max_lines;
+                /* the scroll bar takes two more columns */
+                return newtTextbox(-1, -1, width - 2, max_lines, NEWT_FLAG_WRAP | NEWT_FLAG_SCROLL);
+        }
+        *ret_lines = need > 0 ? need : 1;
+        return newtTextbox(-1, -1, width, *ret_lines, NEWT_FLAG_WRAP);
+}
+
+/* Set @text in a box @lines high, padded with empty lines to its height: newt draws only the
+ * lines a text has, so a shorter text would leave the end of the previous one on screen.
+ * Returns true when the text is longer than the box (it scrolls). */
+static bool box_set_text(newtComponent box, int lines, const char *text)
+{
+        _cleanup_free_ char *padded = NULL;
+        int n;
+
+        newtTextboxSetText(box, text);
+        n = newtTextboxGetNumLines(box);
+        if (n >= lines)
+                return n > lines;
+        /* "text\n" is one line, each further '\n' one empty line */
+        if (asprintf(&padded, "%s%*s", text, lines - n + 1, "") < 0)
+                return false;
+        memset(padded + strlen(text), '\n', (size_t) (lines - n + 1));
+        newtTextboxSetText(box, padded);
+        return false;
+}
+
+static const char *more_hint(void)
+{
+        return _("The text above scrolls: Tab to it, then Down or PgDn.");
+}
+
+static char *plan_text(const struct screen *s, enum seinstall_mode mode)
+{
+        struct fb_plan plan;
+
+        if (fb_info_plan(s->info, mode, &plan) < 0)
+                return NULL;
+        return fb_text_plan(s->info, &plan);
+}
+
+static void show_plan(struct screen *s)
+{
+        _cleanup_free_ char *text = plan_text(s, selected(s));
+        bool more = box_set_text(s->plan_box, s->plan_lines, text ? text : "");
+
+        box_set_text(s->hint, 1, more || s->state_scrolls ? more_hint() : "");
+}
+
+/* A window titled @title with @text and the buttons @b0 and @b1 (NULL: one button); the text
+ * fits the terminal or scrolls with @hint under it. Returns the form (the focus on the last
+ * button); the buttons in @btn, the text's box in *ret_box, whether it scrolls in
+ * *ret_scrolls. */
+static newtComponent text_window(const char *title, const char *text, const char *b0,
+                                 const char *b1, const char *hint, newtComponent btn[2],
+                                 newtComponent *ret_box, bool *ret_scrolls)
+{
+        int max_lines = screen_rows() - TEXT_ROWS, need = text_lines(text, WIDTH - 4), lines;
+        newtComponent form, box, hint_box = NULL;
         newtGrid grid, buttons;
 
-        text = newtTextbox(-1, -1, WIDTH - 4, HELP_LINES, NEWT_FLAG_WRAP | NEWT_FLAG_SCROLL);
-        newtTextboxSetText(text, fb_text_help());
-        buttons = newtButtonBar(_("OK"), &ok, NULL);
-        grid = newtCreateGrid(1, 2);
-        newtGridSetField(grid, 0, 0, NEWT_GRID_COMPONENT, text, 0, 0, 0, 1, 0, 0);
-        newtGridSetField(grid, 0, 1, NEWT_GRID_SUBGRID, buttons, 0, 0, 0, 0, 0,
+        *ret_scrolls = need > max_lines;
+        /* a scrolling text gives a row to the line saying so */
+        box = text_box(need, WIDTH - 4, *ret_scrolls ? max_lines - 1 : max_lines, &lines);
+        newtTextboxSetText(box, text);
+        btn[0] = btn[1] = NULL;
+        buttons = b1 ? newtButtonBar((char *) b0, &btn[0], (char *) b1, &btn[1], NULL)
+                     : newtButtonBar((char *) b0, &btn[0], NULL);
+        grid = newtCreateGrid(1, 3);
+        newtGridSetField(grid, 0, 0, NEWT_GRID_COMPONENT, box, 0, 0, 0, 0, NEWT_ANCHOR_LEFT, 0);
+        if (*ret_scrolls) {
+                hint_box = newtTextbox(-1, -1, WIDTH - 4, 1, 0);
+                newtTextboxSetText(hint_box, hint);
+                newtGridSetField(grid, 0, 1, NEWT_GRID_COMPONENT, hint_box, 0, 0, 0, 0,
+                                 NEWT_ANCHOR_LEFT, 0);
+        }
+        newtGridSetField(grid, 0, 2, NEWT_GRID_SUBGRID, buttons, 0, 1, 0, 0, 0,
                          NEWT_GRID_FLAG_GROWX);
-        newtGridWrappedWindow(grid, _("Help"));
+        newtGridWrappedWindow(grid, (char *) title);
         form = newtForm(NULL, NULL, 0);
         newtGridAddComponentsToForm(grid, form, 1);
         newtGridFree(grid, 1);
-        newtFormSetCurrent(form, text);
+        newtFormSetCurrent(form, btn[1] ? btn[1] : btn[0]);
+        *ret_box = box;
+        return form;
+}
+
+/* F1: the help text, whole or scrolling (newtWinMessage would cut it at the screen's end). */
+static void show_help(void)
+{
+        newtComponent form, box, btn[2];
+        struct newtExitStruct es;
+        bool scrolls;
+
+        form = text_window(_("Help"), fb_text_help(), _("OK"), NULL,
+                           _("The text above scrolls: Down or PgDn; Enter closes."), btn, &box,
+                           &scrolls);
+        if (scrolls)
+                newtFormSetCurrent(form, box);
+        newtPushHelpLine(_("Down/PgDn scroll  Enter or F1 close"));
         /* Enter and F1 close it too, also while the text has the focus for scrolling. */
         newtFormAddHotKey(form, NEWT_KEY_ENTER);
         newtFormAddHotKey(form, NEWT_KEY_F1);
         newtFormRun(form, &es);
         newtFormDestroy(form);
         newtPopWindow();
+        newtPopHelpLine();
 }
 
-static void show_help_line(const struct screen *s)
+static void show_help_line(const struct screen *s, const char *keys)
 {
         char *line = NULL;
 
-        if (s->timeout > 0 &&
-            asprintf(&line, _("F1 help  Space select  Tab move  F12 accept  (%d s left)"),
-                     s->remaining) < 0)
+        if (s->timeout > 0 && asprintf(&line, _("%s  (%d s left)"), keys, s->remaining) < 0)
                 line = NULL;
         newtPopHelpLine();
-        newtPushHelpLine(line ? line : _("F1 help  Space select  Tab move  F12 accept"));
+        newtPushHelpLine(line ? line : keys);
         free(line);
         newtRefresh();
+}
+
+static const char *choice_keys(void)
+{
+        return _("F1 help  Space select  Tab move  F12 accept");
 }
 
 /* Called when a radio button is selected: show what it does; a person is there, so the
@@ -108,39 +220,26 @@ static void radio_changed(newtComponent co, void *data)
         (void) co;
         s->remaining = s->timeout;
         show_plan(s);
-        show_help_line(s);
+        show_help_line(s, choice_keys());
 }
 
-/* A window with @text (scrolled when long) and one or two buttons. Returns the index of the
- * button pressed (F12: the last one), -1 when the timeout ran out, -2 on a terminal error. */
+/* A window with @text (scrolled when long) and one or two buttons, the focus on the last one
+ * (the one that changes nothing). Returns the index of the button pressed (F12: the last
+ * one), -1 when the timeout ran out, -2 on a terminal error. */
 static int ask(struct screen *s, const char *title, const char *text, const char *b0,
                const char *b1)
 {
-        newtComponent form, box, btn[2] = {NULL, NULL};
+        newtComponent form, box, btn[2];
         struct newtExitStruct es;
-        newtGrid grid, buttons;
-        int width = 0, height = 0, result = -2;
-        char *flowed = newtReflowText((char *) text, WIDTH - 4, 0, 0, &width, &height);
+        int result = -2;
+        bool scrolls;
 
-        box = newtTextbox(-1, -1, width, height > ASK_LINES ? ASK_LINES : height,
-                          height > ASK_LINES ? NEWT_FLAG_SCROLL : 0);
-        newtTextboxSetText(box, flowed ? flowed : text);
-        free(flowed);
-        buttons = b1 ? newtButtonBar((char *) b0, &btn[0], (char *) b1, &btn[1], NULL)
-                     : newtButtonBar((char *) b0, &btn[0], NULL);
-        grid = newtCreateGrid(1, 2);
-        newtGridSetField(grid, 0, 0, NEWT_GRID_COMPONENT, box, 0, 0, 0, 1, NEWT_ANCHOR_LEFT, 0);
-        newtGridSetField(grid, 0, 1, NEWT_GRID_SUBGRID, buttons, 0, 0, 0, 0, 0,
-                         NEWT_GRID_FLAG_GROWX);
-        newtGridWrappedWindow(grid, (char *) title);
-        form = newtForm(NULL, NULL, 0);
-        newtGridAddComponentsToForm(grid, form, 1);
-        newtGridFree(grid, 1);
-        newtFormSetCurrent(form, btn[0]);
+        form = text_window(title, text, b0, b1, more_hint(), btn, &box, &scrolls);
+        newtFormAddHotKey(form, NEWT_KEY_F12);
         if (s->timeout > 0)
                 newtFormSetTimer(form, 1000);
         s->remaining = s->timeout;
-        show_help_line(s);
+        show_help_line(s, _("Tab move  Enter press the button  F12 continue"));
         for (;;) {
                 newtFormRun(form, &es);
                 if (es.reason == NEWT_EXIT_TIMER) {
@@ -148,8 +247,8 @@ static int ask(struct screen *s, const char *title, const char *text, const char
                                 result = -1;
                                 break;
                         }
-                        show_help_line(s);
-                } else if (es.reason == NEWT_EXIT_COMPONENT) {
+                        show_help_line(s, _("Tab move  Enter press the button  F12 continue"));
+                } else if (es.reason == NEWT_EXIT_COMPONENT && es.u.co != box) {
                         result = es.u.co == btn[0] ? 0 : 1;
                         break;
                 } else if (es.reason == NEWT_EXIT_HOTKEY && es.u.key == NEWT_KEY_F12) {
@@ -163,7 +262,6 @@ static int ask(struct screen *s, const char *title, const char *text, const char
         newtPopWindow();
         return result;
 }
-
 /* Before the choice: this boot's denials, and the offer to relabel the files they blame on
  * their labels. Returns 0 to go on to the choice, -1 on timeout, -2 on a terminal error. */
 static int offer_relabel(struct screen *s)
@@ -238,17 +336,35 @@ static bool confirm(const struct screen *s, enum seinstall_mode mode)
         return newtWinChoice(_("Before applying"), _("Apply"), _("Back"), "%s", text) == 1;
 }
 
-/* Build the window and its form; the form owns the components. */
+/* The lines the longest of the four plans takes: the plan box is sized for it once. */
+static int plan_max_lines(const struct screen *s)
+{
+        int max = 1;
+
+        for (size_t i = 0; i < FB_N_MODES; i++) {
+                _cleanup_free_ char *text = plan_text(s, modes[i]);
+                int n = text ? text_lines(text, WIDTH) : 1;
+                if (n > max)
+                        max = n;
+        }
+        return max;
+}
+
+/* Build the window and its form; the form owns the components. The state and the plan share
+ * the rows the four choices leave: each as high as its text, or scrolling. */
 static newtComponent build(struct screen *s, enum seinstall_mode initial, newtComponent *ok,
                            newtComponent *cancel)
 {
+        _cleanup_free_ char *state = fb_text_state(s->info);
+        int spare = screen_rows() - CHOICE_ROWS, state_need, state_lines;
         newtGrid grid, radios, buttons;
         newtComponent form, state_box, prev = NULL;
-        char *state = fb_text_state(s->info);
 
-        state_box = newtTextbox(-1, -1, WIDTH, STATE_LINES, NEWT_FLAG_WRAP);
+        /* the state leaves three rows to the plan */
+        state_need = text_lines(state ? state : "", WIDTH);
+        state_box = text_box(state_need, WIDTH, spare - 3, &state_lines);
+        s->state_scrolls = state_need > state_lines;
         newtTextboxSetText(state_box, state ? state : "");
-        free(state);
 
         radios = newtCreateGrid(1, 2 * FB_N_MODES);
         for (size_t i = 0; i < FB_N_MODES; i++) {
@@ -261,7 +377,9 @@ static newtComponent build(struct screen *s, enum seinstall_mode initial, newtCo
                                  newtLabel(-1, -1, fb_text_mode_line(modes[i])), 4, 0, 0, 0,
                                  NEWT_ANCHOR_LEFT, 0);
         }
-        s->plan_box = newtTextbox(-1, -1, WIDTH, PLAN_LINES, NEWT_FLAG_WRAP);
+        s->plan_box = text_box(plan_max_lines(s), WIDTH, spare - state_lines, &s->plan_lines);
+        /* empty unless a text above is longer than its box */
+        s->hint = newtTextbox(-1, -1, WIDTH, 1, 0);
         /* one-line buttons: with four choices, framed ones would not leave 24 rows enough */
         *ok = newtCompactButton(-1, -1, _("OK"));
         *cancel = newtCompactButton(-1, -1, _("Cancel"));
@@ -269,15 +387,14 @@ static newtComponent build(struct screen *s, enum seinstall_mode initial, newtCo
         newtGridSetField(buttons, 0, 0, NEWT_GRID_COMPONENT, *ok, 0, 0, 0, 0, 0, 0);
         newtGridSetField(buttons, 1, 0, NEWT_GRID_COMPONENT, *cancel, 4, 0, 0, 0, 0, 0);
 
-        grid = newtCreateGrid(1, 4);
-        /* 24 rows: frame and margins 4, state 4 (3 lines, the fourth for this boot's denials),
-         * four choices 8 and a blank, the plan 4, a blank, the buttons 1, the help line 1 */
+        grid = newtCreateGrid(1, 5);
         newtGridSetField(grid, 0, 0, NEWT_GRID_COMPONENT, state_box, 0, 0, 0, 0, NEWT_ANCHOR_LEFT,
                          0);
-        newtGridSetField(grid, 0, 1, NEWT_GRID_SUBGRID, radios, 0, 0, 0, 1, NEWT_ANCHOR_LEFT, 0);
+        newtGridSetField(grid, 0, 1, NEWT_GRID_SUBGRID, radios, 0, 1, 0, 1, NEWT_ANCHOR_LEFT, 0);
         newtGridSetField(grid, 0, 2, NEWT_GRID_COMPONENT, s->plan_box, 0, 0, 0, 0, NEWT_ANCHOR_LEFT,
                          0);
-        newtGridSetField(grid, 0, 3, NEWT_GRID_SUBGRID, buttons, 0, 1, 0, 0, 0,
+        newtGridSetField(grid, 0, 3, NEWT_GRID_COMPONENT, s->hint, 0, 0, 0, 0, NEWT_ANCHOR_LEFT, 0);
+        newtGridSetField(grid, 0, 4, NEWT_GRID_SUBGRID, buttons, 0, 0, 0, 0, 0,
                          NEWT_GRID_FLAG_GROWX);
         newtGridWrappedWindow(grid, _("SELinux on this system"));
 
@@ -291,6 +408,29 @@ static newtComponent build(struct screen *s, enum seinstall_mode initial, newtCo
         if (s->timeout > 0)
                 newtFormSetTimer(form, 1000);
         return form;
+}
+
+enum fb_terminal fb_screen_terminal(int *ret_cols, int *ret_rows)
+{
+        const char *term = getenv("TERM");
+
+        *ret_cols = *ret_rows = 0;
+        if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+                return FB_TERMINAL_NO_TTY;
+        if (!term || !*term)
+                return FB_TERMINAL_NO_TERM;
+        /* What newtInit() asks of the terminal, answered without its exit(1) on failure:
+         * terminfo knows TERM and it can clear the screen and place the cursor (dumb cannot). */
+        if (SLtt_initialize((char *) term) != 0)
+                return FB_TERMINAL_UNUSABLE;
+        /* the window's size, else the LINES and COLUMNS of the environment, else terminfo's
+         * (a serial console reports no size: vt100 and vt220 say 80x24) */
+        SLtt_get_screen_size();
+        *ret_cols = SLtt_Screen_Cols;
+        *ret_rows = SLtt_Screen_Rows;
+        if (*ret_cols < FB_MIN_COLS || *ret_rows < FB_MIN_ROWS)
+                return FB_TERMINAL_TOO_SMALL;
+        return FB_TERMINAL_OK;
 }
 
 enum fb_screen_result fb_screen_run(const struct fb_info *info, enum seinstall_mode initial,
@@ -326,20 +466,20 @@ enum fb_screen_result fb_screen_run(const struct fb_info *info, enum seinstall_m
         s.remaining = s.timeout;
         form = build(&s, initial, &ok, &cancel);
         show_plan(&s);
-        show_help_line(&s);
+        show_help_line(&s, choice_keys());
 
         for (;;) {
                 newtFormRun(form, &es);
                 if (es.reason == NEWT_EXIT_HOTKEY && es.u.key == NEWT_KEY_F1) {
                         show_help();
                         s.remaining = s.timeout;
-                        show_help_line(&s);
+                        show_help_line(&s, choice_keys());
                 } else if (es.reason == NEWT_EXIT_TIMER) {
                         if (--s.remaining <= 0) {
                                 result = FB_SCREEN_TIMEOUT;
                                 break;
                         }
-                        show_help_line(&s);
+                        show_help_line(&s, choice_keys());
                 } else if (es.reason == NEWT_EXIT_ERROR) {
                         break;
                 } else if (es.reason == NEWT_EXIT_COMPONENT && es.u.co == cancel) {
@@ -353,7 +493,7 @@ enum fb_screen_result fb_screen_run(const struct fb_info *info, enum seinstall_m
                                 result = FB_SCREEN_OK;
                                 break;
                         }
-                        show_help_line(&s);
+                        show_help_line(&s, choice_keys());
                 }
         }
         newtFormDestroy(form);

@@ -77,10 +77,11 @@ tm() {
         tmux -S "$TMUX_DIR/sock$TMUX_N" -f /dev/null "$@"
 }
 
-# start_screen TERM LOCALE TARGET [ARGS...]: run seinstall-firstboot in an 80x24 tmux pane and
-# wait for its first window: $FIRST_WINDOW (default: the choice's title).
-start_screen() {
-        local term=$1 locale=$2 target=$3
+# run_screen TERM LOCALE TARGET [ARGS...]: run seinstall-firstboot in a tmux pane of
+# $SCREEN_SIZE (COLSxROWS, default 80x24); TERM "unset" runs it without TERM. Its stderr goes
+# to a file, or with STDERR_ON_PANE=1 stays on the pane with what it prints.
+run_screen() {
+        local term=$1 locale=$2 target=$3 size=${SCREEN_SIZE:-80x24}
         shift 3
         command -v tmux >/dev/null || skip "tmux is not installed (make deps)"
         [ -n "$TMUX_DIR" ] || TMUX_DIR=$(scratch_dir)
@@ -88,14 +89,26 @@ start_screen() {
         TMUX_N=$((TMUX_N + 1))
         on_exit "tmux -S '$TMUX_DIR/sock$TMUX_N' kill-server"
         rm -f "$TMUX_DIR/rc" "$TMUX_DIR/err"
-        printf '%q ' env TERM="$term" LANG="$locale" LC_ALL="$locale" "$FIRSTBOOT" --root \
-                "$target" "$@" >"$TMUX_DIR/cmd"
+        : >"$TMUX_DIR/err"
+        if [ "$term" = unset ]; then
+                printf '%q ' env -u TERM >"$TMUX_DIR/cmd"
+        else
+                printf '%q ' env TERM="$term" >"$TMUX_DIR/cmd"
+        fi
+        printf '%q ' LANG="$locale" LC_ALL="$locale" "$FIRSTBOOT" --root "$target" "$@" \
+                >>"$TMUX_DIR/cmd"
         # The screen needs the terminal as stdout too; what it prints at the end stays on the
         # pane (kept open) for wait_exit to read.
-        printf '2>%q; echo $? >%q; exec sleep 600\n' "$TMUX_DIR/err" "$TMUX_DIR/rc" \
-                >>"$TMUX_DIR/cmd"
-        tm new-session -d -x 80 -y 24 -s fb "sh $TMUX_DIR/cmd" ||
+        [ "${STDERR_ON_PANE:-0}" = 1 ] || printf '2>%q' "$TMUX_DIR/err" >>"$TMUX_DIR/cmd"
+        printf '; echo $? >%q; exec sleep 600\n' "$TMUX_DIR/rc" >>"$TMUX_DIR/cmd"
+        tm new-session -d -x "${size%x*}" -y "${size#*x}" -s fb "sh $TMUX_DIR/cmd" ||
                 fail "tmux could not start a session"
+}
+
+# start_screen TERM LOCALE TARGET [ARGS...]: run_screen, then wait for its first window:
+# $FIRST_WINDOW (default: the choice's title).
+start_screen() {
+        run_screen "$@"
         wait_screen "${FIRST_WINDOW:-SELinux on this system}"
 }
 
@@ -148,6 +161,32 @@ $(screen_text)"
         RC=$(cat "$TMUX_DIR/rc")
         OUT=$(screen_text)
         ERR=$(cat "$TMUX_DIR/err")
+}
+
+# assert_not_screen WHAT TEXT: the screen does not show TEXT now.
+assert_not_screen() {
+        local s
+        s=$(screen_text)
+        case $s in
+        *"$2"*) fail "$1: the screen shows '$2':
+$s" ;;
+        *) echo "ok: $1: screen does not show '$2'" ;;
+        esac
+}
+
+# assert_fits WHAT: every window's bottom frame is above the terminal's last row (the help
+# line): nothing of it is cut off by the terminal's end.
+assert_fits() {
+        local s rows frame size=${SCREEN_SIZE:-80x24}
+        rows=${size#*x}
+        s=$(screen_text)
+        # └ in a UTF-8 locale; in the C locale tmux shows the line-drawing set as mqq...j
+        frame=$(printf '%s\n' "$s" | grep -nE '└|mqqq' | tail -n 1 | cut -d: -f1)
+        [ -n "$frame" ] || fail "$1: no bottom frame on the screen:
+$s"
+        [ "$frame" -lt "$rows" ] || fail "$1: a window reaches the last row ($rows):
+$s"
+        echo "ok: $1: the windows end on row $frame of $rows"
 }
 
 # assert_screen WHAT TEXT: the screen shows TEXT now.

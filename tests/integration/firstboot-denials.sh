@@ -129,8 +129,10 @@ for combo in "xterm C.UTF-8" "vt100 C"; do
         assert_screen "the rest counted" "and 3 more"
         assert_screen "offer" "Relabel these files"
         [ "$locale" = C ] || assert_screen "a name with a space and UTF-8" "/$SPACED"
+        assert_screen "what Relabel does" "nothing else changes."
+        assert_fits "the denials"
         assert_eq "nothing relabeled before the answer" "$ETC" "$(label "$t/etc/shadow")"
-        keys Enter
+        keys Left Enter # the focus starts on Continue; Left moves it to Relabel
         wait_screen "Relabeled 8 of the 8 files."
         assert_relabeled "$t"
         keys Enter
@@ -150,7 +152,7 @@ for combo in "xterm C.UTF-8" "vt100 C"; do
         denied_target "$t"
         FIRST_WINDOW="SELinux denials on this boot" start_screen "$term" "$locale" "$t" \
                 --avc-log "$t.log"
-        keys Tab Enter
+        keys Enter # the focus starts on Continue, the choice that changes nothing
         wait_screen "SELinux on this system"
         assert_screen "the line without relabel" "11 SELinux denials, 9 caused by labels."
         assert_eq "Continue relabels nothing" "$ETC" "$(label "$t/etc/shadow")"
@@ -189,7 +191,7 @@ if mount --bind "$d/outside/victim" "$t/var/lib/victim" 2>/dev/null; then
         denial /var/lib/victim "$ETC" >"$t.log"
         FIRST_WINDOW="SELinux denials on this boot" start_screen xterm C.UTF-8 "$t" \
                 --avc-log "$t.log"
-        keys Enter
+        keys Left Enter
         wait_screen "No file was relabeled. 1 left alone: /var/lib/victim:"
         assert_eq "the file outside keeps its label" "$ETC" "$(label "$d/outside/victim")"
         keys Enter
@@ -200,6 +202,34 @@ if mount --bind "$d/outside/victim" "$t/var/lib/victim" 2>/dev/null; then
 else
         echo "note: no bind mount here; the bind-mounted file case was not run"
 fi
+
+# Long names: the summary is longer than 80x24 leaves; the end of the list and what Relabel
+# does are below, and a line says the text scrolls; scrolled, both show. The focus is on
+# Continue, so Enter relabels nothing.
+t=$d/long
+labeled_target "$t"
+long=var/lib/a-directory-with-a-rather-long-name-as-containers-make/and-a-file-whose-name-is-long-too
+n=0
+for f in 1 2 3 4 5 6 7; do
+        mkdir -p "$t/$long$f"
+        : >"$t/$long$f/file"
+        setfattr -h -n security.selinux -v "$ETC" "$t/$long$f/file"
+        denial "/$long$f/file" "$ETC"
+done >"$t.log"
+FIRST_WINDOW="SELinux denials on this boot" start_screen vt100 C "$t" --avc-log "$t.log"
+assert_fits "the long summary"
+assert_screen "the buttons" "Continue"
+assert_screen "the hint" "The text above scrolls: Tab to it, then Down or PgDn."
+assert_not_screen "the rest is below" "and 2 more"
+keys Tab PageDown PageDown
+assert_screen "scrolled: the rest counted" "and 2 more"
+assert_screen "scrolled: what Relabel does" "nothing else changes."
+keys Tab Tab Enter # from the text: Relabel, Continue
+wait_screen "SELinux on this system"
+assert_eq "Continue relabels nothing" "$ETC" "$(label "$t/${long}1/file")"
+keys F12
+wait_exit
+assert_eq "exit status" 0 "$RC"
 
 # An untouched summary ends with the timeout like the choice: nothing relabeled, and the mode
 # chosen at install kept.

@@ -2,7 +2,8 @@
 # The first-boot screen driven in tmux as a person would, at 80x24, once with TERM=xterm in a
 # UTF-8 locale and once with TERM=vt100 in the C locale (a serial console): it shows the state
 # and the three modes; F1 shows help; Down, Space, F12 from Enforcing chooses Permissive and
-# the target's config follows; Cancel changes nothing; Disabled warns before applying.
+# the target's config follows; Cancel changes nothing and keeps the first-boot mark; Disabled
+# warns before applying.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../firstboot-lib.sh"
 
@@ -47,7 +48,7 @@ for combo in "xterm C.UTF-8" "vt100 C"; do
         echo "ok: the first-boot mark is gone"
 
         # Select Permissive, then Cancel (Tab from Permissive past Disabled, the trial and OK):
-        # nothing changes.
+        # nothing changes, and the mark stays so that the screen comes back.
         t=$d/$term-cancel
         make_target "$t" enforcing
         before=$(fingerprint "$t")
@@ -60,6 +61,8 @@ for combo in "xterm C.UTF-8" "vt100 C"; do
         assert_contains "Cancel says so" "$OUT" "nothing changed"
         assert_eq "config, boot loader and relabel marks after Cancel" "$before" \
                 "$(fingerprint "$t")"
+        [ -e "$t/var/lib/seinstall/firstboot" ] || fail "Cancel removed the first-boot mark"
+        assert_contains "Cancel says the screen comes back" "$OUT" "comes back at the next boot"
 
         # Disabled: the warning about enabling later comes before anything is written.
         t=$d/$term-disabled
