@@ -47,9 +47,9 @@ _KERNEL_FS = {"fat12": "vfat", "fat16": "vfat", "fat32": "vfat", "ntfs": "ntfs3"
 _NOT_MOUNTED = ("", "unformatted", "linuxswap", "swap", "unknown", "lvm2 pv", "luks",
                 "luks2", "linuxraidmember", "extended")
 
-# seinstall's progress line: "seinstall: relabel: N of ~T entries, R/s, ~Ss left", or
-# "seinstall: relabel: N entries, R/s" once N reaches the estimate T.
-_PROGRESS = re.compile(r"^seinstall: [^:]+: (\d+)(?: of ~(\d+))? entries")
+# seinstall's progress line: "seinstall: install: relabel: N of ~T entries, R/s, ~Ss left", or
+# "...: N entries, R/s" once N reaches the estimate T.
+_PROGRESS = re.compile(r"^seinstall: [a-z :]*: (\d+)(?: of ~(\d+))? entries")
 
 
 def _conf():
