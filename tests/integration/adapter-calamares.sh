@@ -1,16 +1,23 @@
 #!/bin/bash
 # Calamares adapter, in the real Calamares (Debian 12's calamares package, 3.2.61): its job
 # runner loads the seinstall module (adapters/calamares/seinstall, unchanged) twice through
-# settings.conf instances with the adapter's own .conf files, after Calamares' own `mount`
-# module has loop-mounted a real ext4 target and before its own `umount` module. The only
-# stand-in is the partition page (interactive): a small job module puts the layout a person
-# would have chosen into global storage ("partitions"), as the partition module does.
-# - a refusing layout (ext4 /, tmpfs /home: this host's kernel has no ReiserFS) stops the
-#   sequence with seinstall's reason; under Xvfb the dialog is captured with ImageMagick's
-#   `import` into build/hosts/calamares-refused.png;
-# - a good layout installs enforcing, and the `umount` module unmounts the labeled target;
+# settings.conf instances with the adapter's own .conf files: seinstall@check right where the
+# partition module's jobs end (they leave the planned layout in global storage "partitions"),
+# before Calamares' own `mount` module; seinstall@install before its own `umount` module.
+# The only stand-in is the partition page and its jobs: Calamares' partition page finds no disk
+# here (KPMcore's sfdisk backend lists no loop device), so a small job module puts the layout a
+# person would have chosen into global storage "partitions", with the keys the partition
+# module's FillGlobalStorageJob writes (device, fs, fsName, mountPoint, claimed, ...).
+# - seinstall-fstypes: partition.conf's availableFileSystemTypes from the policy and the mkfs
+#   programs: ext4, xfs, btrfs offered; reiserfs, fat32/fat16 not, even with their mkfs on PATH;
+# - a kept ReiserFS root (real mkreiserfs image) and a kept vfat root are refused before
+#   mount: the images' sha256 is unchanged; so is an ext4 root refused for its tmpfs /home,
+#   which the same sequence without seinstall@check writes to; the dialog is captured under Xvfb;
+# - the messages are translated (a German .mo found the way Calamares finds its own);
 # - a root the mount module could not mount is caught instead of checking the live system;
-# - booted with seinstall.unsupported=warn, the refusing layout goes on in permissive mode.
+# - booted with seinstall.unsupported=warn, a tmpfs /home goes on in permissive mode;
+# - a good layout (50,000 files) installs enforcing, the relabel's progress feeding the job's
+#   progress bar, and the `umount` module unmounts the labeled target.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
 
@@ -20,11 +27,13 @@ py=/usr/bin/python3
 "$py" -c 'import yaml' 2>/dev/null || skip "python3-yaml is missing (needed to read the .conf files)"
 
 # Static checks: python syntax and names, YAML shapes, the sequence order.
-"$py" -c 'import sys; compile(open(sys.argv[1]).read(), sys.argv[1], "exec")' "$a/seinstall/main.py" ||
-        fail "main.py does not compile"
-if command -v pyflakes3 >/dev/null; then
-        pyflakes3 "$a/seinstall/main.py" || fail "pyflakes3 found problems in main.py"
-fi
+for f in "$a/seinstall/main.py" "$a/seinstall-fstypes"; do
+        "$py" -c 'import sys; compile(open(sys.argv[1]).read(), sys.argv[1], "exec")' "$f" ||
+                fail "$f does not compile"
+        if command -v pyflakes3 >/dev/null; then
+                pyflakes3 "$f" || fail "pyflakes3 found problems in $f"
+        fi
+done
 "$py" - "$a" <<'EOF' || fail "the Calamares files are not what Calamares expects"
 import os, sys, yaml
 a = sys.argv[1]
@@ -40,25 +49,87 @@ inst = {i["id"]: i for i in s["instances"]}
 for i in inst.values():
     assert i["module"] == "seinstall" and os.path.exists(os.path.join(a, i["config"])), i
 exec_ = [m for step in s["sequence"] for k, v in step.items() if k == "exec" for m in v]
-assert exec_.index("seinstall@check") == exec_.index("mount") + 1, exec_
+assert exec_.index("seinstall@check") == exec_.index("partition") + 1, exec_
+assert exec_.index("seinstall@check") < exec_.index("mount"), exec_
 assert exec_.index("seinstall@install") == exec_.index("umount") - 1, exec_
-assert exec_.index("seinstall@check") < exec_.index("unpackfs"), exec_
 print("ok: module.desc, the .conf files and the sequence are as Calamares needs them")
 EOF
+# The plan the module hands to seinstall, from "partitions" as FillGlobalStorageJob writes it.
+"$py" - "$a" <<'EOF' || fail "plan_lines() does not turn global storage \"partitions\" into the plan"
+import sys, types
+stub = types.ModuleType("libcalamares")
+stub.job = types.SimpleNamespace(configuration={})
+stub.utils = types.SimpleNamespace()
+sys.modules["libcalamares"] = stub
+sys.path.insert(0, sys.argv[1] + "/seinstall")
+import main
+got = main.plan_lines([
+    {"device": "/dev/sda1", "fs": "fat32", "fsName": "fat32", "mountPoint": "/boot/efi"},
+    {"device": "/dev/sda2", "fs": "reiserfs", "mountPoint": "/", "claimed": False},
+    {"device": "/dev/sda3", "fs": "linuxswap", "mountPoint": ""},
+    {"device": "/dev/sda4", "fs": "unformatted", "mountPoint": ""},
+    {"device": "/dev/mapper/luks-x", "fs": "ext4", "mountPoint": "/my home"}])
+want = ["/dev/sda1 /boot/efi vfat defaults 0 0", "/dev/sda2 / reiserfs defaults 0 0",
+        "/dev/mapper/luks-x /my\\040home ext4 defaults 0 0"]
+assert got == want, got
+print("ok: the plan from \"partitions\": " + " | ".join(got))
+EOF
+# The .pot holds every message of main.py (regenerated exactly as README says).
+if command -v xgettext >/dev/null; then
+        pot=$(mktemp)
+        on_exit "rm -f $pot"
+        (cd "$a" && xgettext --language=Python --keyword=_ --from-code=UTF-8 --no-location \
+                --omit-header -o - seinstall/main.py) >"$pot"
+        "$py" - "$pot" "$a/po/seinstall-calamares.pot" <<'EOF' || fail "po/seinstall-calamares.pot is stale: regenerate it (README, Calamares)"
+import re, sys
+ids = [set(re.findall(r'^msgid ((?:".*"\n?)+)', open(f).read(), re.M)) - {'""\n'} for f in sys.argv[1:]]
+assert ids[0] == ids[1], ids[0] ^ ids[1]
+print("ok: the .pot has the module's %d messages" % len(ids[0]))
+EOF
+fi
+
+require_command check
+export PATH=${SEINSTALL%/*}:$PATH
+
+# seinstall-fstypes: what partition.conf may offer. mkfs.reiserfs and mkfs.fat exist (faked if
+# the host lacks them), so only the policy keeps them out.
+d=$(scratch_dir)
+mkdir -p "$d/fakebin"
+for m in mkfs.reiserfs mkfs.fat; do
+        command -v $m >/dev/null || { printf '#!/bin/sh\nexit 1\n' >"$d/fakebin/$m" && chmod +x "$d/fakebin/$m"; }
+done
+printf -- '---\n# Calamares partition.conf\nefiSystemPartition: "/boot/efi"\ndefaultFileSystemType: "reiserfs"\n# availableFileSystemTypes:  ["ext4","f2fs"]\n' \
+        >"$d/partition.conf"
+explain=$(PATH=$d/fakebin:$PATH "$a/seinstall-fstypes" --explain --write "$d/partition.conf" 2>&1 >"$d/fstypes.out") ||
+        fail "seinstall-fstypes failed: $explain"
+echo "$explain"
+assert_contains "reiserfs, mkfs present" "$(grep '^reiserfs' <<<"$explain")" "no    policy: refuse (genfs); mkfs: /"
+assert_contains "fat32, mkfs present" "$(grep '^fat32' <<<"$explain")" "no    policy: refuse (genfs); mkfs: /"
+"$py" - "$d/partition.conf" "$d/fstypes.out" <<'EOF' || fail "partition.conf: $(cat "$d/partition.conf")"
+import sys, yaml
+c = yaml.safe_load(open(sys.argv[1]))
+offered = c["availableFileSystemTypes"]
+assert offered == open(sys.argv[2]).read().split(), (offered,)
+for fs in ("ext4", "xfs", "btrfs"):
+    assert fs in offered, (fs, offered)
+for fs in ("reiserfs", "fat32", "fat16", "exfat", "ntfs", "nilfs2"):
+    assert fs not in offered, (fs, offered)
+assert c["defaultFileSystemType"] == "ext4", c
+assert c["efiSystemPartition"] == "/boot/efi", c
+print("ok: partition.conf offers " + ", ".join(offered) + "; default ext4")
+EOF
+grep -q '^# Calamares partition.conf' "$d/partition.conf" || fail "--write dropped partition.conf's comments"
 
 command -v calamares >/dev/null || skip "calamares is not installed (make deps installs it)"
-for t in Xvfb import; do
-        command -v $t >/dev/null || skip "$t is missing (make deps installs xvfb and imagemagick)"
+for t in Xvfb import mkfs.fat msgfmt; do
+        command -v $t >/dev/null || skip "$t is missing (make deps installs xvfb, imagemagick, dosfstools, gettext)"
 done
-require_command check
 require_command install
 require_loop
 echo "host: calamares $(dpkg-query -W -f='${Version}' calamares 2>/dev/null), real binary, Qt $(dpkg-query -W -f='${Version}' libqt5core5a 2>/dev/null)"
 
-export PATH=${SEINSTALL%/*}:$PATH
 out_dir=$TOP/build/hosts
 mkdir -p "$out_dir"
-d=$(scratch_dir)
 mods=$d/modules
 cfg=$d/config
 mkdir -p "$mods" "$cfg/modules" "$cfg/branding/seinstall-test" "$d/home" "$d/xdg"
@@ -91,7 +162,8 @@ style:
     sidebarText: "#FFFFFF"
     sidebarTextSelect: "#292F34"
 EOF
-# The stand-in for the partition page: the layout goes into global storage as "partitions".
+# The stand-in for the partition page and its jobs: "partitions" as FillGlobalStorageJob fills
+# it, and the locale the locale page would have chosen.
 mkdir -p "$mods/testlayout"
 cat >"$mods/testlayout/module.desc" <<'EOF'
 ---
@@ -112,9 +184,29 @@ def run():
     conf = libcalamares.job.configuration or {}
     libcalamares.globalstorage.insert("firmwareType", "bios")
     libcalamares.globalstorage.insert("partitions", conf.get("partitions", []))
+    if conf.get("lang"):
+        libcalamares.globalstorage.insert("localeConf", {"LANG": conf["lang"]})
     return None
 EOF
-cat >"$cfg/settings.conf" <<EOF
+# A German translation of two messages, where Calamares looks for translations
+# (XDG_DATA_DIRS/locale/LANG), compiled from a copy of the shipped .pot.
+mkdir -p "$d/share/locale/de/LC_MESSAGES"
+"$py" - "$a/po/seinstall-calamares.pot" >"$d/de.po" <<'EOF'
+import sys
+de = {"SELinux cannot work on the file systems chosen":
+      "SELinux kann auf den gewählten Dateisystemen nicht arbeiten",
+      "Checking that the file systems can carry SELinux labels":
+      "Prüfen, ob die Dateisysteme SELinux-Labels tragen können"}
+text = open(sys.argv[1]).read().replace("charset=CHARSET", "charset=UTF-8")
+for en, tr in de.items():
+    text = text.replace('msgid "%s"\nmsgstr ""' % en, 'msgid "%s"\nmsgstr "%s"' % (en, tr))
+print(text)
+EOF
+msgfmt -o "$d/share/locale/de/LC_MESSAGES/seinstall-calamares.mo" "$d/de.po" || fail "msgfmt de.po"
+
+write_settings() { # EXEC_MODULE...
+        {
+                cat <<EOF
 ---
 modules-search: [ local, $mods, /usr/lib/x86_64-linux-gnu/calamares/modules ]
 instances:
@@ -126,26 +218,32 @@ instances:
   config:   seinstall-install.conf
 sequence:
 - exec:
-  - testlayout
-  - mount
-  - seinstall@check
-  - seinstall@install
-  - umount
+EOF
+                printf '  - %s\n' "$@"
+                cat <<EOF
 - show:
   - finished
 branding: seinstall-test
 prompt-install: false
 dont-chroot: true
-quit-at-end: true
+quit-at-end: ${QUIT_AT_END:-true}
 EOF
+        } >"$cfg/settings.conf"
+}
+full_sequence=(testlayout seinstall@check mount seinstall@install umount)
 
-layout() { # ROOT_DEVICE ROOT_FS [MOUNTPOINT DEVICE FS]...
+layout() { # [--lang L] DEVICE FS MOUNTPOINT [DEVICE FS MOUNTPOINT]...
         {
                 echo "---"
+                if [ "$1" = --lang ]; then
+                        echo "lang: $2"
+                        shift 2
+                fi
                 echo "partitions:"
-                while [ $# -ge 2 ]; do
-                        printf -- '- device: %s\n  fs: %s\n  mountPoint: %s\n' "$1" "$2" "${3:-/}"
-                        shift 3 2>/dev/null || shift $#
+                while [ $# -ge 3 ]; do
+                        printf -- '- device: %s\n  fs: %s\n  fsName: %s\n  mountPoint: %s\n  claimed: false\n  partlabel: ""\n  uuid: ""\n' \
+                                "$1" "$2" "$2" "$3"
+                        shift 3
                 done
         } >"$cfg/modules/testlayout.conf"
 }
@@ -159,23 +257,22 @@ on_exit unmount_calamares_roots
 calamares_run() {
         local log=$1
         shift
-        HOME=$d/home XDG_RUNTIME_DIR=$d/xdg QT_QPA_PLATFORM=offscreen QT_QUICK_BACKEND=software \
+        HOME=$d/home XDG_RUNTIME_DIR=$d/xdg XDG_DATA_DIRS=$d/share:/usr/local/share:/usr/share \
+                QT_QPA_PLATFORM=offscreen QT_QUICK_BACKEND=software \
                 timeout 300 "$@" calamares -d -c "$cfg" >"$log" 2>&1
         local rc=$?
         unmount_calamares_roots
         return $rc
 }
+sum() { sha256sum "$1" | cut -d' ' -f1; }
 
-make_fs_image "$d/root.img" ext4 64
-mount_image "$d/root.img" "$d/root"
-make_target "$d/root"
-umount "$d/root" || fail "umount $d/root"
-
-# 1. Refusing layout, on a screen (Xvfb), with the failure dialog captured.
-layout "$d/root.img" ext4 / tmpfs tmpfs /home
-sed 's/^quit-at-end: true/quit-at-end: false/' "$cfg/settings.conf" >"$d/settings-x.conf"
-cp "$cfg/settings.conf" "$d/settings.conf"
-cp "$d/settings-x.conf" "$cfg/settings.conf"
+# 1. A kept ReiserFS root (the seed's), on a screen (Xvfb): refused before mount, the image's
+#    bytes unchanged, the failure dialog captured.
+command -v mkreiserfs >/dev/null || skip "mkreiserfs is missing (make deps installs reiserfsprogs)"
+make_fs_image "$d/reiser.img" reiserfs 64 || fail "mkreiserfs $d/reiser.img"
+before=$(sum "$d/reiser.img")
+layout "$d/reiser.img" reiserfs /
+QUIT_AT_END=false write_settings "${full_sequence[@]}"
 exec 5< <(Xvfb -displayfd 1 -screen 0 800x520x24 -nolisten tcp 2>"$d/xvfb.log" & echo "$!")
 read -r xpid <&5
 read -r -t 30 disp <&5 || fail "Xvfb did not start: $(cat "$d/xvfb.log")"
@@ -197,26 +294,56 @@ kill "$cpid"
 wait "$cpid" 2>/dev/null
 kill "$xpid"
 unmount_calamares_roots
-cp "$d/settings.conf" "$cfg/settings.conf"
 cp "$log" "$out_dir/calamares-refused.log"
-sed -n '/Starting job "seinstall"/,$p' "$log" | grep -v '^ *$' | head -n 60
+sed -n '/Starting job "seinstall"/,$p' "$log" | grep -v '^ *$' | head -n 40
 assert_contains "Calamares' error" "$(cat "$log")" 'ERROR: Installation failed: "SELinux cannot work on the file systems chosen"'
 details=$(sed -n '/- details:/,/Calamares will quit/p' "$log")
-assert_contains "the dialog's details, first line" "$(sed -n 1p <<<"$details")" "/home (tmpfs)"
-assert_contains "the dialog's details" "$details" "Fix: put /home on a partition formatted as ext4"
-assert_contains "Calamares stopped the sequence" "$(cat "$log")" 'Skipping non-emergency job "seinstall"'
+assert_contains "the dialog's details, first line" "$(sed -n 1p <<<"$details")" "/ (reiserfs)"
+assert_contains "the dialog's details" "$details" "Fix: format $d/reiser.img for / as ext4, xfs or btrfs"
+assert_contains "Calamares stopped before mount" "$(cat "$log")" 'Skipping non-emergency job "mount"'
+assert_eq "the ReiserFS image's sha256 after the refusal" "$before" "$(sum "$d/reiser.img")"
+echo "ok: the kept ReiserFS root was refused before mount; $d/reiser.img is unchanged (sha256 $before)"
 [ "$(stat -c %s "$shot")" -gt 10000 ] || fail "the screenshot $shot is (nearly) empty"
 echo "ok: the failure dialog's screenshot is $shot ($(identify -format '%wx%h' "$shot"))"
-mount_image "$d/root.img" "$d/root"
-[ ! -e "$d/root/etc/selinux/config" ] || fail "a refused install wrote the target's config"
-umount "$d/root" || fail "umount $d/root"
 
-# 2. A root the mount module cannot mount: caught, not the live system checked instead.
+# 2. vfat as /, in German: refused before mount, bytes unchanged.
+make_fs_image "$d/vfat.img" vfat 64 || fail "mkfs.vfat $d/vfat.img"
+before=$(sum "$d/vfat.img")
+layout --lang de_DE.UTF-8 "$d/vfat.img" fat32 /
+write_settings "${full_sequence[@]}"
+calamares_run "$d/vfat.log"
+assert_contains "the translated title" "$(cat "$d/vfat.log")" 'ERROR: Installation failed: "SELinux kann auf den gewählten Dateisystemen nicht arbeiten"'
+assert_contains "the translated job name" "$(cat "$d/vfat.log")" 'Prüfen, ob die Dateisysteme SELinux-Labels tragen können'
+assert_contains "the vfat refusal" "$(sed -n '/- details:/,/Calamares will quit/p' "$d/vfat.log")" "/ (vfat)"
+assert_eq "the vfat image's sha256 after the refusal" "$before" "$(sum "$d/vfat.img")"
+echo "ok: vfat as / refused before mount, in German; $d/vfat.img is unchanged"
+# This kernel cannot mount vfat (nor ReiserFS): the control is an ext4 root with /home on tmpfs,
+# refused with the check (bytes unchanged) and written by the mount module without it.
+make_fs_image "$d/ctl.img" ext4 64 || fail "mkfs.ext4 $d/ctl.img"
+before=$(sum "$d/ctl.img")
+layout "$d/ctl.img" ext4 / tmpfs tmpfs /home
+calamares_run "$d/ctl.log"
+assert_contains "tmpfs /home refused" "$(sed -n '/- details:/,/Calamares will quit/p' "$d/ctl.log")" "/home (tmpfs)"
+assert_eq "the ext4 image's sha256 after the refusal" "$before" "$(sum "$d/ctl.img")"
+write_settings testlayout mount seinstall@install umount
+calamares_run "$d/ctl-nocheck.log"
+[ "$(sum "$d/ctl.img")" != "$before" ] || fail "without seinstall@check the ext4 image was not written either: the sha256 test proves nothing"
+echo "ok: with seinstall@check the refused ext4 image is unchanged; without it the mount module wrote to it (sha256 changed)"
+
+make_fs_image "$d/root.img" ext4 256
+mount_image "$d/root.img" "$d/root"
+make_target "$d/root"
+mkdir -p "$d/root/usr/share/many"
+(cd "$d/root/usr/share/many" && seq 1 50000 | xargs touch) || fail "creating 50000 files"
+umount "$d/root" || fail "umount $d/root"
+write_settings "${full_sequence[@]}"
+
+# 3. A root the mount module cannot mount: caught, not the live system checked instead.
 layout "$d/missing.img" ext4 /
 calamares_run "$d/unmounted.log"
 assert_contains "unmounted root" "$(cat "$d/unmounted.log")" 'ERROR: Installation failed: "SELinux: the target'"'"'s root is not mounted"'
 
-# 3. Booted with seinstall.unsupported=warn: the refusing layout goes on, permissive.
+# 4. Booted with seinstall.unsupported=warn: a tmpfs /home goes on, permissive.
 layout "$d/root.img" ext4 / tmpfs tmpfs /home
 echo "BOOT_IMAGE=/live/vmlinuz boot=live seinstall.unsupported=warn" >"$d/cmdline"
 # shellcheck disable=SC2016 # the inner shell's $1 and $@
@@ -231,15 +358,19 @@ assert_contains "target config" "$(cat "$d/root/etc/selinux/config")" "SELINUX=p
 rm -f "$d/root/etc/selinux/config"
 umount "$d/root" || fail "umount $d/root"
 
-# 4. The good layout installs enforcing; Calamares' umount module unmounts the target.
+# 5. The good layout installs enforcing, the relabel's progress reaching Calamares' job
+#    progress; Calamares' umount module unmounts the target.
 layout "$d/root.img" ext4 /
 calamares_run "$d/good.log"
 cp "$d/good.log" "$out_dir/calamares-good.log"
 if grep -q 'Installation failed' "$d/good.log"; then
         fail "the good layout failed: $(grep -A5 'Installation failed' "$d/good.log")"
 fi
-grep '\[PYTHON JOB\]: "seinstall: ' "$d/good.log" | sed 's/^.*"seinstall: //; s/" *$//'
+grep '\[PYTHON JOB\]: "seinstall: ' "$d/good.log" | sed 's/^.*"seinstall: //; s/" *$//' | grep -v '^/'
 assert_contains "the sequence ran to its end" "$(cat "$d/good.log")" 'Starting job "Unmount file systems." ( 5 / 5 )'
+nprog=$(grep -c '"seinstall: progress 0\.' "$d/good.log")
+[ "$nprog" -ge 2 ] || fail "fewer than 2 progress reports from the relabel of 50000 files"
+echo "ok: the relabel reported progress $nprog times through libcalamares.job.setprogress"
 if grep -q "$d/root.img" /proc/self/mounts || awk '$2 ~ "^/tmp/calamares-root-"' /proc/self/mounts | grep -q .; then
         fail "Calamares' umount module left the target mounted"
 fi
@@ -249,6 +380,7 @@ config=$(cat "$d/root/etc/selinux/config" 2>/dev/null) || fail "no etc/selinux/c
 assert_contains "target config" "$config" "SELINUX=enforcing"
 assert_contains "target /etc/hostname label" "$(label_of "$d/root/etc/hostname")" ":net_conf_t:"
 assert_contains "target /usr/bin/true label" "$(label_of "$d/root/usr/bin/true")" ":bin_t:"
+assert_contains "target /usr/share/many/49999 label" "$(label_of "$d/root/usr/share/many/49999")" ":usr_t:"
 # setfiles (what a relabel would change) finds nothing to change after Calamares finished.
 changes=$(setfiles -F -n -v -r "$d/root" "$d/root/etc/selinux/default/contexts/files/file_contexts" \
         "$d/root" 2>&1)
