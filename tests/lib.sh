@@ -48,6 +48,11 @@ _scratch_list=$(mktemp)
 require_root() {
         [ "$(id -u)" = 0 ] || skip "needs root (loop devices and mounts)"
 }
+# require_tool COMMAND PACKAGE: skip the test when COMMAND is missing, naming the Debian package
+# (a package build's `make test` runs with only the build dependencies installed).
+require_tool() {
+        command -v "$1" >/dev/null || skip "$1 is not installed (Debian package $2; make deps installs it)"
+}
 require_loop() {
         require_root
         [ -e /dev/loop-control ] || skip "no /dev/loop-control: this kernel has no loop devices"

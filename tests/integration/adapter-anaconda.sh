@@ -11,6 +11,7 @@
 # Also: the %pre script's translation of storage commands into a planned layout.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
+require_tool shellcheck shellcheck
 
 a=$TOP/installer-plugin/adapters/anaconda
 harness=$TOP/tests/hosts/anaconda-run-scripts.py

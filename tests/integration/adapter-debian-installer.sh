@@ -16,6 +16,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
 . "$TOP/tests/hosts/di-env.sh"
+require_tool shellcheck shellcheck
 
 a=$TOP/installer-plugin/adapters/debian-installer
 check_hook=$a/partman/check.d/60seinstall

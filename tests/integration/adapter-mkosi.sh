@@ -136,6 +136,7 @@ E2E_DIR=$TOP/qemu
 log() { echo "mkosi: $*"; }
 . "$E2E_DIR/kernel.sh"
 . "$E2E_DIR/initramfs.sh"
+require_tool shellcheck shellcheck
 kernel_fetch "$E2E_CACHE" || fail "cannot fetch Debian's kernel"
 build_initramfs "$d/initrd.cpio" "$d/initramfs" || fail "cannot build the initramfs"
 cat >"$d/boot.script" <<'EOF'

@@ -3,6 +3,7 @@
 # (text and --json), exit status 2 for a log that is missing, a directory or binary, 3 for one
 # that cannot be read, and this machine's own kernel log read without --log.
 . "$(dirname "$0")/../lib.sh"
+require_tool python3 python3
 
 d=$(scratch_dir)
 T=$d/target

@@ -3,6 +3,7 @@
 # object (file and line, device, root, policy type) and prints nothing on stdout (with --json: one
 # JSON error document, nothing else); never a crash.
 . "$(dirname "$0")/../lib.sh"
+require_tool python3 python3
 
 d=$(scratch_dir)
 t=$d/target

@@ -6,6 +6,7 @@
 # target through the API. The header compiles as strict C11 and as C++ (Calamares is C++).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
+require_tool mkfs.ext4 e2fsprogs
 
 d=$(scratch_dir)
 dest=$d/dest

@@ -7,7 +7,7 @@
 # scratch tree with one dangling reference of each kind, which it must report.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
-command -v python3 >/dev/null || fail "python3 is not installed (make deps installs it)"
+require_tool python3 python3
 refs=$TOP/tests/integration/lib/doc-refs.py
 
 # The checker finds what it is for: each planted reference is reported, the good ones are not.

@@ -5,6 +5,7 @@
 # exit 2 naming the file (and line where there is one), or accepted where the format allows
 # it; never a crash (exit > 3) or a hang (each run is limited to 30 s).
 . "$(dirname "$0")/../lib.sh"
+require_tool python3 python3
 
 d=$(scratch_dir)
 cd "$d" || fail "cd $d"

@@ -5,6 +5,8 @@
 # install with another PREFIX shows the paths follow it.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
+require_tool groff groff-base
+require_tool man man-db
 
 d=$(scratch_dir)
 dest=$d/dest

@@ -2,6 +2,7 @@
 # seinstall profile: effective settings and their sources from a kickstart profile, the
 # installer's boot options and the target; bad profiles are exit 2 naming file and line.
 . "$(dirname "$0")/../lib.sh"
+require_tool python3 python3
 
 D=$(scratch_dir)
 cat >"$D/server.ks" <<'KS'

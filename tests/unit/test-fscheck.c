@@ -396,22 +396,25 @@ int main(void)
         Suite *s = suite_create("fscheck");
         TCase *rules = tcase_create("rules");
         TCase *classify = tcase_create("classify");
+        TCase *classify_real = tcase_create("classify-real");
         TCase *run = tcase_create("run");
 
         tcase_add_test(rules, test_roles);
         tcase_add_test(rules, test_verdict_table);
         tcase_add_test(rules, test_mount_option);
-        tcase_add_test(classify, test_classify_real_policy);
+        tcase_add_test(classify_real, test_classify_real_policy);
         tcase_add_test(classify, test_classify_builtin);
-        tcase_add_test(classify, test_mount_context);
+        tcase_add_test(classify_real, test_mount_context);
         tcase_add_test(classify, test_probe);
         tcase_add_test(run, test_check_run_plan);
         tcase_add_test(run, test_check_unsupported_warn);
         tcase_add_test(run, test_check_json);
         tcase_set_timeout(classify, 30);
+        tcase_set_timeout(classify_real, 30);
         tcase_set_timeout(run, 30);
         suite_add_tcase(s, rules);
         suite_add_tcase(s, classify);
-        suite_add_tcase(s, run);
+        suite_add_policy_tcase(s, classify_real, "classify-real");
+        suite_add_policy_tcase(s, run, "run");
         return run_suite(s);
 }

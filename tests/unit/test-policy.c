@@ -167,6 +167,6 @@ int main(void)
         tcase_add_test(tc, test_builtin_matches_real);
         tcase_add_test(tc, test_load_order);
         tcase_set_timeout(tc, 60);
-        suite_add_tcase(s, tc);
+        suite_add_policy_tcase(s, tc, "policy");
         return run_suite(s);
 }

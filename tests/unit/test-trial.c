@@ -492,6 +492,6 @@ int main(void)
         tcase_add_test(tree, test_tree_corrupt);
         tcase_add_test(tree, test_tree_none);
         tcase_add_test(tree, test_tree_relabel_pending);
-        suite_add_tcase(suite, tree);
+        suite_add_policy_tcase(suite, tree, "tree");
         return run_suite(suite);
 }

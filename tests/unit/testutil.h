@@ -15,7 +15,12 @@ void write_file(const char *path, const char *content);
 void copy_file(const char *from, const char *to);
 /* The newest policy.N of the host's default policy (/etc/selinux/default/policy), or NULL. */
 char *host_policy_path(void);
-/* Run @s with CK_FORK and a TAP-free normal report; returns the process exit status. */
+/* Add @tc (named @name) to @s when the host has Debian's default policy (policy.N under
+ * /etc/selinux/default/policy, from selinux-policy-default); otherwise leave it out, and
+ * run_suite() reports the binary SKIPPED, naming it, once everything else passed. */
+void suite_add_policy_tcase(Suite *s, TCase *tc, const char *name);
+/* Run @s with CK_FORK and a TAP-free normal report; returns the process exit status: 0, 1 when
+ * a test failed, 77 (SKIPPED, said on stdout) when a test case needing the policy was left out. */
 int run_suite(Suite *s);
 
 #endif
