@@ -4,7 +4,7 @@
 BUILD_DIR=$TOP/${SEINSTALL_BUILD:-build}
 ROOTFS_TOOL=$BUILD_DIR/tests/helpers/rootfs-tool
 
-require_tool() {
+require_rootfs_tool() {
         [ -x "$ROOTFS_TOOL" ] || fail "$ROOTFS_TOOL not built (make ${SEINSTALL_BUILD:+SANITIZE=1 }$ROOTFS_TOOL)"
 }
 

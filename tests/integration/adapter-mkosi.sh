@@ -15,6 +15,7 @@
 # packages (measured: ~9 min on 2 loaded cores); later builds redo the image and finalize.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
+require_tool shellcheck shellcheck
 
 f=$TOP/installer-plugin/adapters/mkosi/mkosi.finalize
 shellcheck -s sh "$f" || fail "shellcheck found problems in mkosi.finalize"
@@ -136,7 +137,6 @@ E2E_DIR=$TOP/qemu
 log() { echo "mkosi: $*"; }
 . "$E2E_DIR/kernel.sh"
 . "$E2E_DIR/initramfs.sh"
-require_tool shellcheck shellcheck
 kernel_fetch "$E2E_CACHE" || fail "cannot fetch Debian's kernel"
 build_initramfs "$d/initrd.cpio" "$d/initramfs" || fail "cannot build the initramfs"
 cat >"$d/boot.script" <<'EOF'

@@ -4,7 +4,7 @@
 # old file whole and no temporary file behind.
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/harden-lib.sh"
-require_tool
+require_rootfs_tool
 require_loop
 
 d=$(scratch_dir)

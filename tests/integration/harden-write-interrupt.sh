@@ -6,7 +6,7 @@
 # completes.
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/harden-lib.sh"
-require_tool
+require_rootfs_tool
 require_strace
 
 d=$(scratch_dir)

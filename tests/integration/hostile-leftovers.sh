@@ -4,7 +4,7 @@
 # pattern and only regular files: a symlink named like one, and other names, stay.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../harden-lib.sh"
-require_tool
+require_rootfs_tool
 require_strace
 
 d=$(scratch_dir)
