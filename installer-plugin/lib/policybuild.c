@@ -217,8 +217,7 @@ static int open_real_dir(struct seinstall_ctx *ctx, int dfd, const char *shown, 
 /* Refuse a store holding a FIFO, a device or a socket (libsemanage would block on or read
  * one), too many entries or too deep a tree, or (with @w) files that inflate beyond what
  * weigh_file() allows. Iterative, at most STORE_DEPTH_MAX fds open. */
-static int scan_store(struct seinstall_ctx *ctx, int dfd, const char *shown,
-                      struct store_weight *w)
+static int scan_store(struct seinstall_ctx *ctx, int dfd, const char *shown, struct store_weight *w)
 {
         DIR *stack[STORE_DEPTH_MAX];
         size_t marks[STORE_DEPTH_MAX], entries = 0;
@@ -361,9 +360,9 @@ static int open_store(struct seinstall_ctx *ctx, const char *type, int *ret_etc,
 /* The build's address space: Debian's default policy (100 MiB of inflated modules) peaks at
  * 200 MB; the store may hold at most STORE_TOTAL_MAX. Whatever slips past the store check
  * ends in a failed allocation in the child, never in the host's OOM killer. */
-#define BUILD_AS_MAX (4ull << 30)
-#define BUILD_LOG_MAX   (256 * 1024)
-#define MSG_FD          3
+#define BUILD_AS_MAX  (4ull << 30)
+#define BUILD_LOG_MAX (256 * 1024)
+#define MSG_FD        3
 
 /* The child writes one line per libsemanage message to MSG_FD: a level letter and the text. */
 static void child_log(void *varg, semanage_handle_t *sh, const char *fmt, ...)
