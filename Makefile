@@ -41,7 +41,7 @@ PKGS       := blkid mount libselinux libsepol libsemanage libpcre2-8
 FB_PKGS    := $(if $(filter 1,$(WITH_FIRSTBOOT)),libnewt slang)
 # Recursive (=) so that pkg-config runs only when a recipe needs it, after `deps` installed it.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
-PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lpthread
+PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lbz2 -lpthread
 override CPPFLAGS += -D_GNU_SOURCE -DSEINSTALL_VERSION='"$(VERSION)"' -Iinstaller-plugin/include \
                      -Iinstaller-plugin/lib $(PKG_CFLAGS)
 override CFLAGS += -std=c11 -Wall -Wextra $(WERROR) -Wshadow -Wmissing-prototypes \
@@ -108,7 +108,7 @@ HOSTS_SLOW := $(wildcard tests/integration/adapter-mkosi.sh)
 
 # Debian packages the build, the tests, the demo and the end-to-end test need.
 DEPS_LIBS  := libblkid-dev libmount-dev libselinux1-dev libsepol-dev libsemanage-dev libpcre2-dev \
-              libnewt-dev
+              libbz2-dev libnewt-dev
 DEPS_BUILD := build-essential pkg-config clang $(DEPS_LIBS) check gettext
 DEPS_TEST  := selinux-policy-default policycoreutils selinux-utils e2fsprogs xfsprogs \
               btrfs-progs dosfstools reiserfsprogs nilfs-tools exfatprogs f2fs-tools util-linux \
@@ -178,6 +178,8 @@ pkgdeps:
 		echo "  (Debian: apt-get install $(DEPS_LIBS); WITH_FIRSTBOOT=0 builds without libnewt)" >&2; \
 		exit 1; \
 	fi
+	@echo '#include <bzlib.h>' | $(CC) -E -x c - >/dev/null 2>&1 || { \
+		echo "make: bzlib.h is missing: install libbz2's development files (Debian: apt-get install libbz2-dev)" >&2; exit 1; }
 
 # ---- library -------------------------------------------------------------------------------
 $(BUILD)/%.o: %.c | pkgdeps

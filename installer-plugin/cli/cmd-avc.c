@@ -51,6 +51,10 @@ static void print_text(const struct seinstall_avc_report *rep)
         printf("%zu denial%s in %s: %zu caused by labels, %zu by the policy\n", total,
                total == 1 ? "" : "s", cli_esc(seinstall_avc_report_get_source(rep)), label,
                total - label);
+        if (seinstall_avc_report_get_n_unsearched(rep))
+                printf("not searched for: %zu (denials naming their file by device and inode "
+                       "only; the search budget for the whole log was used up)\n",
+                       seinstall_avc_report_get_n_unsearched(rep));
         if (label) {
                 printf("\nCaused by labels (relabel these files):\n");
                 for (size_t i = 0; i < n; i++) {

@@ -812,6 +812,10 @@ seinstall_avc_report_get_source(const struct seinstall_avc_report *rep);
 /* How many denials were read, and how many of them a label caused. */
 SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_denials(const struct seinstall_avc_report *rep);
 SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_label(const struct seinstall_avc_report *rep);
+/* How many denials name their file only by device and inode and were not searched for: the
+ * searches of one log share one budget (a walk of each filesystem, once), used up. */
+SEINSTALL_EXPORT size_t
+seinstall_avc_report_get_n_unsearched(const struct seinstall_avc_report *rep);
 /* Groups of identical denials, in the order they were first seen. */
 SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_groups(const struct seinstall_avc_report *rep);
 SEINSTALL_EXPORT enum seinstall_avc_cause

@@ -48,6 +48,7 @@ struct classifier {
         struct seinstall_ctx *ctx;
         struct si_fcontext *fc;
         struct si_fc_scratch *scratch;
+        struct si_avc_locator *locator;
         bool live; /* the log is this system's: names may be searched by device and inode */
 };
 
@@ -63,12 +64,10 @@ static int classify(struct classifier *c, const struct si_avc *a, struct si_avc_
                 return -EBADMSG;
         if (a->path)
                 path = strdup(a->path);
-        else if (mode && a->name && a->dev && a->has_ino && c->live) {
-                _cleanup_free_ char *mp = si_avc_mount_of_dev(a->dev);
-                if (mp && a->name[0] == '/' && a->name[1] == '\0')
-                        path = strdup(mp);
-                else if (mp)
-                        path = si_avc_search_ino(mp, a->name, a->ino);
+        else if (mode && a->name && a->dev && a->has_ino && c->locator) {
+                r = si_avc_locate(c->locator, a->dev, a->name, a->ino, &path);
+                if (r == -ENOMEM)
+                        return r;
         }
         if (mode && path && c->fc) {
                 r = si_fcontext_lookup(c->fc, c->scratch, path, mode, &want);
@@ -146,6 +145,10 @@ int si_avc_classify_text(struct seinstall_ctx *ctx, struct si_fcontext *fc, cons
 
         if (fc && (r = si_fc_scratch_new(fc, &c.scratch)) < 0)
                 return r;
+        if (live && !(c.locator = si_avc_locator_new(SI_AVC_SEARCH_BUDGET))) {
+                si_fc_scratch_free(c.scratch);
+                return -ENOMEM;
+        }
         /* auditd writes an event's AVC records before its SYSCALL, CWD and PATH records: a
          * denial waits for them until the next denial or the end */
         while (r >= 0 && next_line(&pos, text + len, &line, &n)) {
@@ -172,6 +175,8 @@ int si_avc_classify_text(struct seinstall_ctx *ctx, struct si_fcontext *fc, cons
         if (r >= 0 && pending.tcontext)
                 r = report_add(&c, rep, &pending);
         si_avc_done(&pending);
+        si_avc_report_set_skipped(rep, si_avc_locator_skipped(c.locator));
+        si_avc_locator_free(c.locator);
         si_fc_scratch_free(c.scratch);
         return r < 0 ? r : 0;
 }

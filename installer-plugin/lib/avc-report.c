@@ -12,8 +12,11 @@ struct seinstall_avc_report {
         char *source;
         size_t n_denials;
         size_t n_label;
+        size_t n_unsearched; /* denials whose file the search budget left unsearched */
         struct si_avc_group *groups;
         size_t n_groups, cap;
+        size_t *heads; /* open addressing over groups (at most half full), SIZE_MAX empty */
+        size_t n_heads;
 };
 
 void si_avc_group_done(struct si_avc_group *g)
@@ -40,6 +43,7 @@ seinstall_avc_report_free(struct seinstall_avc_report *rep)
         for (size_t i = 0; i < rep->n_groups; i++)
                 si_avc_group_done(&rep->groups[i]);
         free(rep->groups);
+        free(rep->heads);
         free(rep->source);
         free(rep);
         return NULL;
@@ -54,25 +58,93 @@ struct seinstall_avc_report *si_avc_report_new(const char *source)
         return rep;
 }
 
+void si_avc_report_set_skipped(struct seinstall_avc_report *rep, size_t n)
+{
+        rep->n_unsearched = n;
+}
+
+static uint64_t mix(uint64_t h, const char *s)
+{
+        for (; s && *s; s++)
+                h = (h ^ (unsigned char) *s) * 1099511628211ull; /* FNV-1a */
+        return (h ^ 0xff) * 1099511628211ull;
+}
+
+/* Denials of one group: same cause, domain, type, class, permissions, and file for labels. */
+static uint64_t group_hash(enum seinstall_avc_cause cause, const char *domain, const char *type,
+                           const char *tclass, const char *perms, const char *path)
+{
+        uint64_t h = 1469598103934665603ull ^ (uint64_t) cause;
+
+        h = mix(mix(mix(mix(h, domain), type), tclass), perms);
+        return cause == SEINSTALL_AVC_CAUSE_POLICY ? h : mix(h, path);
+}
+
+static bool group_is(const struct si_avc_group *o, const struct si_avc_group *g,
+                     const struct si_avc *a)
+{
+        return o->cause == g->cause && streq(o->domain, g->domain) && streq(o->type, g->type) &&
+               streq(o->tclass, a->tclass) && streq(o->perms, a->perms) &&
+               (g->cause == SEINSTALL_AVC_CAUSE_POLICY || streq_ptr(o->path, g->path));
+}
+
+static size_t *group_slot(const struct seinstall_avc_report *rep, const struct si_avc_group *g,
+                          const struct si_avc *a)
+{
+        size_t h = group_hash(g->cause, g->domain, g->type, a->tclass, a->perms, g->path) &
+                   (rep->n_heads - 1);
+
+        while (rep->heads[h] != SIZE_MAX && !group_is(&rep->groups[rep->heads[h]], g, a))
+                h = (h + 1) & (rep->n_heads - 1);
+        return &rep->heads[h];
+}
+
+/* Room in the hash for one more group. */
+static int heads_reserve(struct seinstall_avc_report *rep)
+{
+        size_t n = rep->n_heads ? 2 * rep->n_heads : 64, *heads;
+
+        if (2 * (rep->n_groups + 1) <= rep->n_heads)
+                return 0;
+        heads = malloc(n * sizeof(*heads));
+        if (!heads)
+                return -ENOMEM;
+        memset(heads, 0xff, n * sizeof(*heads));
+        for (size_t i = 0; i < rep->n_groups; i++) {
+                const struct si_avc_group *o = &rep->groups[i];
+                size_t h = group_hash(o->cause, o->domain, o->type, o->tclass, o->perms, o->path) &
+                           (n - 1);
+                while (heads[h] != SIZE_MAX)
+                        h = (h + 1) & (n - 1);
+                heads[h] = i;
+        }
+        free(rep->heads);
+        rep->heads = heads;
+        rep->n_heads = n;
+        return 0;
+}
+
 int si_avc_report_add(struct seinstall_avc_report *rep, const struct si_avc *a,
                       struct si_avc_group *g)
 {
+        size_t *slot;
+
         rep->n_denials++;
         if (!g)
                 return 0;
         if (g->cause == SEINSTALL_AVC_CAUSE_LABEL)
                 rep->n_label++;
-        for (size_t i = 0; i < rep->n_groups; i++) {
-                struct si_avc_group *o = &rep->groups[i];
-                if (o->cause == g->cause && streq(o->domain, g->domain) &&
-                    streq(o->type, g->type) && streq(o->tclass, a->tclass) &&
-                    streq(o->perms, a->perms) &&
-                    (g->cause == SEINSTALL_AVC_CAUSE_POLICY || streq_ptr(o->path, g->path))) {
-                        o->count++;
-                        o->permissive = o->permissive && a->permissive == 1;
-                        si_avc_group_done(g);
-                        return 0;
-                }
+        if (heads_reserve(rep) < 0) {
+                si_avc_group_done(g);
+                return -ENOMEM;
+        }
+        slot = group_slot(rep, g, a);
+        if (*slot != SIZE_MAX) {
+                struct si_avc_group *o = &rep->groups[*slot];
+                o->count++;
+                o->permissive = o->permissive && a->permissive == 1;
+                si_avc_group_done(g);
+                return 0;
         }
         if (rep->n_groups >= AVC_MAX_DENIALS) {
                 si_avc_group_done(g);
@@ -97,6 +169,7 @@ int si_avc_report_add(struct seinstall_avc_report *rep, const struct si_avc *a,
                 si_avc_group_done(g);
                 return -ENOMEM;
         }
+        *slot = rep->n_groups;
         rep->groups[rep->n_groups++] = *g;
         *g = (struct si_avc_group){0};
         return 0;
@@ -115,6 +188,12 @@ SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_denials(const struct seinstal
 SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_label(const struct seinstall_avc_report *rep)
 {
         return rep ? rep->n_label : 0;
+}
+
+SEINSTALL_EXPORT size_t
+seinstall_avc_report_get_n_unsearched(const struct seinstall_avc_report *rep)
+{
+        return rep ? rep->n_unsearched : 0;
 }
 
 SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_groups(const struct seinstall_avc_report *rep)
@@ -191,6 +270,7 @@ SEINSTALL_EXPORT int seinstall_avc_report_to_json(const struct seinstall_avc_rep
         json_kv_uint(&j, "denials", rep->n_denials);
         json_kv_uint(&j, "caused_by_label", rep->n_label);
         json_kv_uint(&j, "caused_by_policy", rep->n_denials - rep->n_label);
+        json_kv_uint(&j, "unsearched", rep->n_unsearched);
         for (int pass = 0; pass < 2; pass++) {
                 enum seinstall_avc_cause want =
                     pass ? SEINSTALL_AVC_CAUSE_POLICY : SEINSTALL_AVC_CAUSE_LABEL;

@@ -22,10 +22,29 @@ void si_avc_group_done(struct si_avc_group *g);
 int si_avc_report_add(struct seinstall_avc_report *rep, const struct si_avc *a,
                       struct si_avc_group *g);
 
-/* The mount point (in the host's namespace) of the filesystem the kernel calls @dev, or NULL. */
-char *si_avc_mount_of_dev(const char *dev);
-/* Breadth-first search below @top (same filesystem, bounded) for @name with inode @ino; the
- * path or NULL. */
-char *si_avc_search_ino(const char *top, const char *name, unsigned long long ino);
+/* What the dev/ino searches of one log may cost in all: entries read plus directory components
+ * opened. Beyond it denials are counted as skipped, not searched. */
+#define SI_AVC_SEARCH_BUDGET 1000000u
+
+/* The searches of one log (avc-locate.c): each filesystem the log names is walked once, within
+ * one budget, into an index of inode and name. */
+struct si_avc_locator;
+struct si_avc_locator *si_avc_locator_new(size_t budget);
+void si_avc_locator_free(struct si_avc_locator *l);
+/* Denials whose file the budget left unsearched; the budget left. */
+size_t si_avc_locator_skipped(const struct si_avc_locator *l);
+size_t si_avc_locator_budget(const struct si_avc_locator *l);
+/* The path of @name with inode @ino on the filesystem the kernel calls @dev: 1 and *ret, 0
+ * (not there, or no such filesystem), -EAGAIN when the budget left it unsearched (counted), or
+ * -ENOMEM. */
+int si_avc_locate(struct si_avc_locator *l, const char *dev, const char *name, uint64_t ino,
+                  char **ret);
+/* As si_avc_locate() on the filesystem mounted at @top, registered by add_top (for tests). */
+int si_avc_locator_add_top(struct si_avc_locator *l, const char *top, size_t *ret);
+int si_avc_locate_in(struct si_avc_locator *l, size_t fs, const char *name, uint64_t ino,
+                     char **ret);
+
+/* Set the number of denials whose file was not searched for. */
+void si_avc_report_set_skipped(struct seinstall_avc_report *rep, size_t n);
 
 #endif

@@ -80,8 +80,11 @@ static int compile_spec(struct seinstall_ctx *ctx, struct si_fcontext *fc, struc
         }
         /* Compiled to machine code the match costs a fraction of the interpreter's; when the
          * JIT is not available, a required literal screens candidates instead. */
-        if (!(fc->flags & SI_FC_NO_JIT) && pcre2_jit_compile(sp->re, PCRE2_JIT_COMPLETE) == 0)
+        if (!(fc->flags & SI_FC_NO_JIT) && fc->n_jit < FC_JIT_MAX &&
+            pcre2_jit_compile(sp->re, PCRE2_JIT_COMPLETE) == 0) {
+                fc->n_jit++;
                 return 0;
+        }
         if (!si_fc_toplevel_alternation(sp->regex))
                 return si_fc_required_literal(sp->regex, &sp->required, &sp->required_len);
         return 0;

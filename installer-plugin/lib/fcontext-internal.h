@@ -11,7 +11,12 @@
 
 #include "fcontext.h"
 
-#define FC_FILE_MAX (64u << 20) /* a file_contexts larger than this is not a policy's */
+/* A policy's file_contexts with .homedirs, .local and the substitutions, together: Debian's and
+ * Fedora's are under 1 MiB. Memory and time grow in proportion up to this. */
+#define FC_FILE_MAX (16u << 20)
+/* Regex specs compiled to machine code (a few KB each, for the life of the object): real
+ * policies have under 10,000; beyond, the interpreter with a required literal. */
+#define FC_JIT_MAX 20000u
 
 struct fc_spec {
         char *regex;       /* as written in the file */
@@ -58,6 +63,7 @@ struct si_fcontext {
         size_t lit_mask;
         char *files[5];
         size_t nfiles;
+        size_t n_jit;   /* specs compiled to machine code, at most FC_JIT_MAX */
         unsigned flags; /* SI_FC_* */
 };
 

@@ -5,16 +5,36 @@
  */
 #include "fcontext-internal.h"
 
-typedef int (*read_fn)(struct seinstall_ctx *ctx, const char *path, char **ret, size_t *ret_len);
+typedef int (*read_fn)(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
+                       size_t *ret_len);
 
-static int read_host(struct seinstall_ctx *ctx, const char *path, char **ret, size_t *ret_len)
+static int read_host(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
+                     size_t *ret_len)
 {
-        return read_file_bounded(path, FC_FILE_MAX, ret, ret_len);
+        return read_file_bounded(path, max, ret, ret_len);
 }
 
-static int read_target(struct seinstall_ctx *ctx, const char *path, char **ret, size_t *ret_len)
+static int read_target(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
+                       size_t *ret_len)
 {
-        return root_read_file(ctx, path, FC_FILE_MAX, ret, ret_len);
+        return root_read_file(ctx, path, max, ret, ret_len);
+}
+
+/* Read the next file of a file contexts set, within what is left of FC_FILE_MAX (*used). */
+static int read_part(struct seinstall_ctx *ctx, read_fn rd, const char *name, size_t *used,
+                     char **ret, size_t *ret_len)
+{
+        int r = rd(ctx, name, FC_FILE_MAX - *used, ret, ret_len);
+
+        if (r == -EFBIG)
+                return si_error(ctx, r,
+                                "File contexts %s: larger than %u MiB with the other files of "
+                                "its set (.homedirs, .local, .subs): not a policy's file contexts "
+                                "(real ones are under 1 MiB); refusing it",
+                                name, FC_FILE_MAX >> 20);
+        if (r >= 0)
+                *used += *ret_len;
+        return r;
 }
 
 static int load(struct seinstall_ctx *ctx, const char *path, read_fn rd, unsigned flags,
@@ -23,7 +43,7 @@ static int load(struct seinstall_ctx *ctx, const char *path, read_fn rd, unsigne
         static const char *const suffixes[] = {"", ".homedirs", ".local"};
         struct si_fcontext *fc = calloc(1, sizeof(*fc));
         struct fc_spec *sorted;
-        size_t k = 0;
+        size_t k = 0, used = 0;
         int r;
 
         if (!fc)
@@ -39,9 +59,11 @@ static int load(struct seinstall_ctx *ctx, const char *path, read_fn rd, unsigne
                         r = -ENOMEM;
                         goto fail;
                 }
-                r = rd(ctx, name, &data, &len);
+                r = read_part(ctx, rd, name, &used, &data, &len);
                 if (r == -ENOENT && i > 0)
                         continue;
+                if (r == -EFBIG)
+                        goto fail;
                 if (r < 0) {
                         r = si_error(ctx, r, "Could not read file contexts %s: %s", name,
                                      si_file_strerror(r));
@@ -59,9 +81,11 @@ static int load(struct seinstall_ctx *ctx, const char *path, read_fn rd, unsigne
                         r = -ENOMEM;
                         goto fail;
                 }
-                r = rd(ctx, name, &data, &len);
+                r = read_part(ctx, rd, name, &used, &data, &len);
                 if (r == -ENOENT)
                         continue;
+                if (r == -EFBIG)
+                        goto fail;
                 if (r < 0) {
                         r = si_error(ctx, r, "Could not read substitutions %s: %s", name,
                                      si_file_strerror(r));

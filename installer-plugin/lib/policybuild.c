@@ -5,6 +5,7 @@
  * are installed in /var/lib/selinux/TYPE but nothing is built) building it with libsemanage
  * for the alternate root, as `semodule -p ROOT -B` does.
  */
+#include <bzlib.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,6 +17,7 @@
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -71,6 +73,108 @@ const char *si_policy_package_hint(const char *type)
 
 #define STORE_DEPTH_MAX   32
 #define STORE_ENTRIES_MAX 500000
+/* What libsemanage may hold in memory: each file of the store as it reads it (a module's cil
+ * and hll are bzip2-compressed; libsemanage inflates them whole). Debian's largest module,
+ * base, inflates to 5 MiB and the whole default store to 100 MiB. */
+#define STORE_FILE_MAX  (64ull << 20)
+#define STORE_TOTAL_MAX (512ull << 20)
+
+/* The size of the store's files as libsemanage reads them, summed by scan_store(). */
+struct store_weight {
+        unsigned long long total;
+};
+
+/* The size of @fd's content once libsemanage has read it: a file starting with "BZh" is
+ * inflated as libsemanage's bunzip() does (its first bzip2 stream), with the output counted
+ * and thrown away, never more than STORE_FILE_MAX + 1 bytes of it; any other file by its
+ * size. -EBADMSG for a broken bzip2 stream (libsemanage would refuse it too). */
+static int inflated_size(int fd, const struct stat *st, unsigned long long *ret)
+{
+        enum { IN_SIZE = 64 * 1024, OUT_SIZE = 256 * 1024 };
+        _cleanup_free_ char *in = malloc(IN_SIZE), *out = malloc(OUT_SIZE);
+        bz_stream bz = {};
+        unsigned long long n = 0;
+        off_t off = 0;
+        int bzr = BZ_OK, r = 0;
+        ssize_t got;
+
+        if (!in || !out)
+                return -ENOMEM;
+        got = pread(fd, in, 3, 0);
+        if (got < 0)
+                return -errno;
+        if (got < 3 || memcmp(in, "BZh", 3) != 0) {
+                *ret = (unsigned long long) st->st_size;
+                return 0;
+        }
+        if (BZ2_bzDecompressInit(&bz, 0, 0) != BZ_OK)
+                return -ENOMEM;
+        while (bzr == BZ_OK && n <= STORE_FILE_MAX) {
+                if (bz.avail_in == 0) {
+                        got = pread(fd, in, IN_SIZE, off);
+                        if (got <= 0) {
+                                r = got < 0 ? -errno : -EBADMSG; /* 0: a truncated stream */
+                                break;
+                        }
+                        off += got;
+                        bz.next_in = in;
+                        bz.avail_in = (unsigned) got;
+                }
+                bz.next_out = out;
+                bz.avail_out = OUT_SIZE;
+                bzr = BZ2_bzDecompress(&bz);
+                n += OUT_SIZE - bz.avail_out;
+        }
+        BZ2_bzDecompressEnd(&bz);
+        if (r == 0 && bzr != BZ_OK && bzr != BZ_STREAM_END)
+                r = -EBADMSG;
+        if (r < 0)
+                return r;
+        *ret = n;
+        return 0;
+}
+
+/* Add the regular file @name in @dfd (shown as @path) to @w; -EFBIG naming it when it or the
+ * store's total would take libsemanage beyond STORE_FILE_MAX / STORE_TOTAL_MAX. */
+static int weigh_file(struct seinstall_ctx *ctx, int dfd, const char *name, const char *path,
+                      struct store_weight *w)
+{
+        _cleanup_close_ int fd = -EBADF;
+        unsigned long long n = 0;
+        struct stat st;
+        int r;
+
+        fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0 || fstat(fd, &st) < 0)
+                return si_error(ctx, -errno, "Could not read %s: %m", path);
+        if (!S_ISREG(st.st_mode))
+                return si_error(ctx, -EBADFD,
+                                "%s is not a regular file in the policy store: refusing to build "
+                                "from it; remove it",
+                                path);
+        r = inflated_size(fd, &st, &n);
+        if (r == -EBADMSG)
+                return si_error(ctx, r,
+                                "%s is not a valid bzip2 file: refusing to build the policy from "
+                                "it; reinstall the policy package or remove the module",
+                                path);
+        if (r < 0)
+                return si_error(ctx, r, "Could not read %s: %s", path, strerror(-r));
+        if (n > STORE_FILE_MAX)
+                return si_error(ctx, -EFBIG,
+                                "%s inflates to more than %llu MiB (a bzip2 bomb?): refusing to "
+                                "build the policy from it; reinstall the policy package or "
+                                "remove the module",
+                                path, STORE_FILE_MAX >> 20);
+        w->total += n;
+        if (w->total > STORE_TOTAL_MAX)
+                return si_error(ctx, -EFBIG,
+                                "The policy store's files inflate to more than %llu MiB (at %s): "
+                                "refusing to build the policy from it; reinstall the policy "
+                                "package",
+                                STORE_TOTAL_MAX >> 20, path);
+        return 0;
+}
 
 /* Open @rel below @dfd one component at a time, each a real directory (never a symlink) on one
  * of the target's own mounts. A missing component is created when @create, else *ret_fd is
@@ -128,8 +232,9 @@ static int open_real_dir(struct seinstall_ctx *ctx, int dfd, const char *shown, 
 }
 
 /* Refuse a store holding a FIFO, a device or a socket (libsemanage would block on or read
- * one), too many entries or too deep a tree. Iterative, at most STORE_DEPTH_MAX fds open. */
-static int scan_store(struct seinstall_ctx *ctx, int dfd, const char *shown)
+ * one), too many entries or too deep a tree, or (with @w) files that inflate beyond what
+ * weigh_file() allows. Iterative, at most STORE_DEPTH_MAX fds open. */
+static int scan_store(struct seinstall_ctx *ctx, int dfd, const char *shown, struct store_weight *w)
 {
         DIR *stack[STORE_DEPTH_MAX];
         size_t marks[STORE_DEPTH_MAX], entries = 0;
@@ -172,6 +277,11 @@ static int scan_store(struct seinstall_ctx *ctx, int dfd, const char *shown)
                 if (fstatat(dirfd(stack[depth]), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
                         r = si_error(ctx, -errno, "Could not inspect %s: %m", path.s);
                         break;
+                }
+                if (S_ISREG(st.st_mode) && w) {
+                        r = weigh_file(ctx, dirfd(stack[depth]), de->d_name, path.s, w);
+                        if (r < 0)
+                                break;
                 }
                 if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
                         continue;
@@ -249,9 +359,9 @@ static int open_store(struct seinstall_ctx *ctx, const char *type, int *ret_etc,
                 r = open_real_dir(ctx, var, shown_var, rel, false, &fd);
         }
         if (r >= 0)
-                r = scan_store(ctx, var, shown_var);
+                r = scan_store(ctx, var, shown_var, &(struct store_weight){});
         if (r >= 0)
-                r = scan_store(ctx, etc, shown_etc);
+                r = scan_store(ctx, etc, shown_etc, NULL);
         if (r < 0)
                 return r;
         *ret_etc = TAKE_FD(etc);
@@ -264,8 +374,12 @@ static int open_store(struct seinstall_ctx *ctx, const char *type, int *ret_etc,
 /* How long a build may take before it is stopped: Debian's default policy builds in well
  * under a minute; a store that makes libsemanage spin must not hang an install. */
 #define BUILD_TIMEOUT_S 900
-#define BUILD_LOG_MAX   (256 * 1024)
-#define MSG_FD          3
+/* The build's address space: Debian's default policy (100 MiB of inflated modules) peaks at
+ * 200 MB; the store may hold at most STORE_TOTAL_MAX. Whatever slips past the store check
+ * ends in a failed allocation in the child, never in the host's OOM killer. */
+#define BUILD_AS_MAX  (4ull << 30)
+#define BUILD_LOG_MAX (256 * 1024)
+#define MSG_FD        3
 
 /* The child writes one line per libsemanage message to MSG_FD: a level letter and the text. */
 static void child_log(void *varg, semanage_handle_t *sh, const char *fmt, ...)
@@ -450,6 +564,9 @@ static _Noreturn void build_child(int msg_fd, int etc_fd, int var_fd, const char
                 child_fail("closing descriptors");
         if (chdir(stage) < 0 || chroot(".") < 0 || chdir("/") < 0)
                 child_fail("entering the stage");
+        if (setrlimit(RLIMIT_AS, &(struct rlimit){BUILD_AS_MAX, BUILD_AS_MAX}) < 0 ||
+            setrlimit(RLIMIT_CPU, &(struct rlimit){BUILD_TIMEOUT_S, BUILD_TIMEOUT_S + 5}) < 0)
+                child_fail("limiting the build's memory and time");
         if (si_drop_privileges() < 0)
                 child_fail("dropping capabilities");
 
@@ -562,6 +679,11 @@ static int build_confined(struct seinstall_ctx *ctx, const char *type, int etc_f
                                     type, ctx->root, BUILD_TIMEOUT_S);
         if (r < 0)
                 return r;
+        if (r == 128 + SIGXCPU || r == 128 + SIGKILL)
+                return si_error_run(ctx, -ETIME, si_semodule_command(ctx->root),
+                                    "Building the '%s' policy in %s used more than %d s of CPU: "
+                                    "stopped; to see why, run: ",
+                                    type, ctx->root, BUILD_TIMEOUT_S);
         if (fatal)
                 return si_error(ctx, -EPERM,
                                 "Could not confine the policy build (%s): seinstall builds a "
@@ -596,8 +718,9 @@ int si_policy_build(struct seinstall_ctx *ctx, const char *type)
         if (r == -EIO || (r >= 0 && !si_policy_built(ctx, type)))
                 return si_error_run(ctx, -EIO, si_semodule_command(ctx->root),
                                     "Building the '%s' policy from the modules in %s%s failed "
-                                    "(see the libsemanage messages above); to see why, run: ",
-                                    type, ctx->root, modules);
+                                    "(see the libsemanage messages above; the build may use %llu "
+                                    "GiB of memory); to see why, run: ",
+                                    type, ctx->root, modules, BUILD_AS_MAX >> 30);
         return r < 0 ? r : 1;
 }
 

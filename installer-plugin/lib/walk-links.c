@@ -20,6 +20,7 @@
  * usual case; where they disagree, the name labeled last decides.
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <linux/openat2.h>
@@ -260,15 +261,53 @@ const char *si_walk_links_find(struct si_walk *j, dev_t sdev, ino_t ino)
         return NULL;
 }
 
+/* Open @path (absolute in the target, never through a symlink, never out of it) as O_PATH: in
+ * pieces below PATH_MAX, each resolved beneath the directory the last one opened, so that a
+ * name of any length opens. */
+static int open_beneath(int root_fd, const char *path)
+{
+        struct open_how how = {.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS};
+        _cleanup_free_ char *piece = NULL;
+        const char *p = path + 1;
+        int fd = -EBADF;
+
+        if (!(piece = malloc(PATH_MAX)))
+                return -ENOMEM;
+        for (;;) {
+                size_t n = strlen(p);
+                bool last = n < PATH_MAX;
+                int next;
+
+                if (!last) { /* the longest run of whole components below PATH_MAX */
+                        n = PATH_MAX - 1;
+                        while (n > 0 && p[n] != '/')
+                                n--;
+                        if (n == 0) {
+                                if (fd >= 0)
+                                        close(fd);
+                                return -ENAMETOOLONG;
+                        }
+                }
+                memcpy(piece, p, n);
+                piece[n] = '\0';
+                how.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC | (last ? 0 : O_DIRECTORY);
+                next = (int) syscall(SYS_openat2, fd >= 0 ? fd : root_fd, piece, &how, sizeof(how));
+                if (fd >= 0)
+                        close(fd);
+                if (next < 0)
+                        return -errno;
+                fd = next;
+                if (last)
+                        return fd;
+                p += n + 1;
+        }
+}
+
 /* Label the files with several names, each through the name that sorts first. */
 void si_walk_links_label(struct si_walk *j, struct si_walker *w)
 {
         for (size_t i = 0; i < j->links_cap; i++) {
                 struct si_walk_link *l = &j->links[i];
-                struct open_how how = {
-                    .flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
-                    .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS,
-                };
                 const char *path;
                 struct stat st;
                 int fd;
@@ -276,10 +315,10 @@ void si_walk_links_label(struct si_walk *j, struct si_walker *w)
                 if (!l->name || atomic_load(&j->abort))
                         continue;
                 path = j->names + l->name;
-                fd = (int) syscall(SYS_openat2, j->ctx->root_fd, path + 1, &how, sizeof(how));
+                fd = open_beneath(j->ctx->root_fd, path);
                 if (fd < 0) {
-                        if (errno != ENOENT)
-                                si_walk_error(j, w, "Could not open %s: %m", path);
+                        if (fd != -ENOENT)
+                                si_walk_error(j, w, "Could not open %s: %s", path, strerror(-fd));
                         continue;
                 }
                 if (fstat(fd, &st) == 0 && st.st_dev == j->link_devs[l->dev] && st.st_ino == l->ino)

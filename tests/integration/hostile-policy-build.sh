@@ -8,6 +8,11 @@
 # - the store's tmp/, policy/ and contexts/files/ are symlinks to directories outside: refused
 #   with exit 2 naming the path; the outside directories keep their files, checksums, modes
 #   and security.selinux labels.
+# - a bzip2 bomb among the modules (issue 26, item 8): a cil of 250 bytes that inflates to
+#   256 MiB, and nine modules of 81 bytes each inflating to 60 MiB (540 MiB in all): exit 2
+#   naming the module, within seconds, seinstall's peak memory (with its children) under
+#   150 MB; the store's files are never handed to libsemanage. Without the check libsemanage
+#   inflated the whole file in memory.
 . "$(dirname "$0")/../lib.sh"
 require_root
 [ -d /var/lib/selinux/default/active/modules ] || skip "no selinux-policy-default modules on this machine (make deps)"
@@ -105,3 +110,40 @@ linked /etc/selinux/default/policy "$d/victim-policy"
 linked /etc/selinux/default/contexts/files "$d/victim-files"
 linked /var/lib/selinux/final "$d/victim-tmp"
 echo "ok: the policy build stayed inside the target's store"
+
+echo "== bzip2 bombs in the module store"
+restore_store() {
+        rm -rf "$t/var/lib/selinux/default/active/modules/400" "$t/etc/selinux/default/policy"
+}
+bomb() { # NAME MIB: a module NAME whose cil inflates to MIB MiB of zeros
+        local m=$t/var/lib/selinux/default/active/modules/400/$1
+        mkdir -p "$m"
+        head -c "$2M" /dev/zero | bzip2 -9 >"$m/cil"
+        cp "$m/cil" "$m/hll"
+        printf 'pp' >"$m/lang_ext"
+}
+bombed() { # EXPECTED-TEXT: the install is refused with exit 2 naming it, quickly, in little memory
+        local start=$SECONDS peak
+        /usr/bin/time -f '%M' -o "$d/peak" timeout -s KILL 120 "$SEINSTALL" install --root "$t" \
+                --profile "$d/empty.ks" --no-cmdline >/dev/null 2>"$d/err" && rc=0 || rc=$?
+        [ "$rc" = 2 ] || fail "bomb: install exited $rc, expected 2: $(cat "$d/err")"
+        assert_contains "bomb: message" "$(cat "$d/err")" "$1"
+        peak=$(tail -n 1 "$d/peak")
+        [ "$peak" -lt 150000 ] || fail "bomb: peak memory $peak KB, expected under 150 MB"
+        [ $((SECONDS - start)) -lt 60 ] || fail "bomb: took $((SECONDS - start)) s"
+        if compgen -G "$t/etc/selinux/default/policy/policy.[0-9]*" >/dev/null; then
+                fail "bomb: a policy was built from a store with a bomb"
+        fi
+        echo "ok: refused in $((SECONDS - start)) s, peak $peak KB: $(grep -m1 inflates "$d/err")"
+}
+command -v bzip2 >/dev/null || skip "bzip2 is missing (Debian: apt-get install bzip2)"
+restore_store
+bomb zeros 256
+bombed "400/zeros/cil inflates to more than 64 MiB"
+restore_store
+for i in 1 2 3 4 5 6 7 8 9; do bomb "part$i" 60; done
+bombed "inflate to more than 512 MiB"
+restore_store
+build
+[ "$rc" = 0 ] || fail "install after removing the bombs exited $rc: $(cat "$d/err")"
+echo "ok: the store's files inflate within bounds or the build is refused"

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "avc.h"
 #include "seinstall-private.h"
 #include "testutil.h"
 
@@ -390,6 +391,83 @@ START_TEST(test_live_dev_ino)
 }
 END_TEST
 
+static uint64_t ino_of(const char *dir, const char *rel)
+{
+        _cleanup_free_ char *p = NULL;
+        struct stat st;
+
+        ck_assert_int_ge(asprintf(&p, "%s/%s", dir, rel), 0);
+        ck_assert_int_eq(lstat(p, &st), 0);
+        return st.st_ino;
+}
+
+static char *mkpath(const char *dir, const char *rel)
+{
+        char *p = NULL;
+        ck_assert_int_ge(asprintf(&p, "%s/%s", dir, rel), 0);
+        return p;
+}
+
+/* One walk per filesystem for the whole log: later lookups cost no budget; names with several
+ * links are told apart by name; a budget used up makes lookups report skipped, counted. */
+START_TEST(test_locator_cache)
+{
+        _cleanup_(tmpdir_removep) char *d = make_tmpdir();
+        _cleanup_free_ char *target = mkpath(d, "dir7/deep/target"),
+                            *alias = mkpath(d, "dir3/alias"), *path = NULL;
+        struct si_avc_locator *l = si_avc_locator_new(1000);
+        uint64_t ino;
+        size_t fs, left;
+
+        ck_assert_ptr_nonnull(l);
+        for (int i = 0; i < 20; i++) {
+                _cleanup_free_ char *rel = NULL, *p = NULL;
+                ck_assert_int_ge(asprintf(&rel, "dir%d", i), 0);
+                p = mkpath(d, rel);
+                ck_assert_int_eq(mkdir(p, 0755), 0);
+        }
+        {
+                _cleanup_free_ char *p = mkpath(d, "dir7/deep");
+                ck_assert_int_eq(mkdir(p, 0755), 0);
+        }
+        write_file(target, "x");
+        ck_assert_int_eq(link(target, alias), 0);
+        ino = ino_of(d, "dir7/deep/target");
+
+        ck_assert_int_eq(si_avc_locator_add_top(l, d, &fs), 0);
+        ck_assert_int_eq(si_avc_locate_in(l, fs, "target", ino, &path), 1);
+        ck_assert_str_eq(path, target);
+        left = si_avc_locator_budget(l);
+        ck_assert_uint_lt(left, 1000);
+        free(path);
+        /* the same file by its other name, and a name with that inode that is not there: from
+         * the index, no budget spent */
+        ck_assert_int_eq(si_avc_locate_in(l, fs, "alias", ino, &path), 1);
+        ck_assert_str_eq(path, alias);
+        free(path);
+        ck_assert_int_eq(si_avc_locate_in(l, fs, "nothing", ino, &path), 0);
+        ck_assert_ptr_null(path);
+        for (int i = 0; i < 1000; i++) {
+                ck_assert_int_eq(si_avc_locate_in(l, fs, "target", ino, &path), 1);
+                free(path);
+        }
+        ck_assert_uint_eq(si_avc_locator_budget(l), left);
+        ck_assert_uint_eq(si_avc_locator_skipped(l), 0);
+        si_avc_locator_free(l);
+
+        /* a budget too small for the tree: the walk stops, lookups of what it did not reach
+         * are skipped and counted, and never spend more */
+        l = si_avc_locator_new(10);
+        ck_assert_int_eq(si_avc_locator_add_top(l, d, &fs), 0);
+        ck_assert_int_eq(si_avc_locate_in(l, fs, "target", ino, &path), -EAGAIN);
+        ck_assert_int_eq(si_avc_locate_in(l, fs, "target", ino, &path), -EAGAIN);
+        ck_assert_ptr_null(path);
+        ck_assert_uint_eq(si_avc_locator_skipped(l), 2);
+        ck_assert_uint_eq(si_avc_locator_budget(l), 0);
+        si_avc_locator_free(l);
+}
+END_TEST
+
 int main(void)
 {
         Suite *s = suite_create("avc");
@@ -406,6 +484,7 @@ int main(void)
         tcase_add_test(tc, test_classify);
         tcase_add_test(tc, test_unreadable_logs);
         tcase_add_test(tc, test_live_dev_ino);
+        tcase_add_test(tc, test_locator_cache);
         suite_add_tcase(s, tc);
         return run_suite(s);
 }
