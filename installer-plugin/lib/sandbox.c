@@ -78,9 +78,10 @@ static void relay_line(struct seinstall_ctx *ctx, struct si_relay *r)
 {
         _cleanup_free_ char *esc = NULL;
 
-        if (r->shown >= SI_RELAY_MAX) {
+        if (r->shown >= SI_RELAY_MAX || r->lines >= SI_RELAY_LINES) {
                 r->hidden += r->line.len + r->line_cut + 1;
         } else {
+                r->lines++;
                 esc = str_escape_display(r->line.s ? r->line.s : "");
                 if (esc) {
                         si_log(ctx, SEINSTALL_LOG_NOTICE, "%s: %s%s", r->name, esc,
@@ -101,7 +102,8 @@ void si_relay_feed(struct seinstall_ctx *ctx, struct si_relay *r, const char *bu
                         relay_line(ctx, r);
                         continue;
                 }
-                if (r->line.len >= SI_RELAY_LINE_MAX || r->shown >= SI_RELAY_MAX) {
+                if (r->line.len >= SI_RELAY_LINE_MAX || r->shown >= SI_RELAY_MAX ||
+                    r->lines >= SI_RELAY_LINES) {
                         r->line_cut++;
                         continue;
                 }
@@ -118,8 +120,9 @@ void si_relay_end(struct seinstall_ctx *ctx, struct si_relay *r)
                 relay_line(ctx, r);
         if (r->hidden)
                 si_log(ctx, SEINSTALL_LOG_NOTICE,
-                       "%s: %zu more bytes of output not shown (seinstall shows the first %u)",
-                       r->name, r->hidden, SI_RELAY_MAX);
+                       "%s: %zu more bytes of output not shown (seinstall shows the first %u lines "
+                       "or %u bytes)",
+                       r->name, r->hidden, SI_RELAY_LINES, SI_RELAY_MAX);
         sbuf_free(&r->line);
 }
 
@@ -169,8 +172,8 @@ static int args(struct sandbox *s, const char *const *v)
 static int check_dest(struct seinstall_ctx *ctx, const char *rel, mode_t *ret_type)
 {
         struct open_how how = {.flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
-                               .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH |
-                                          RESOLVE_NO_MAGICLINKS};
+                               .resolve =
+                                   RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
         struct stat st;
         int fd = (int) syscall(SYS_openat2, ctx->root_fd, rel + 1, &how, sizeof(how));
 
@@ -255,10 +258,19 @@ static const char *pick_stage(const char *rootpath)
 
 static int build_args(struct seinstall_ctx *ctx, struct sandbox *s, const char *const *argv)
 {
-        static const char *const head[] = {
-            SEINSTALL_BWRAP, "--unshare-pid", "--unshare-ipc", "--unshare-net",
-            "--unshare-uts", "--unshare-cgroup-try", "--new-session", "--die-with-parent",
-            "--cap-drop", "ALL", "--hostname", "seinstall-sandbox", NULL};
+        static const char *const head[] = {SEINSTALL_BWRAP,
+                                           "--unshare-pid",
+                                           "--unshare-ipc",
+                                           "--unshare-net",
+                                           "--unshare-uts",
+                                           "--unshare-cgroup-try",
+                                           "--new-session",
+                                           "--die-with-parent",
+                                           "--cap-drop",
+                                           "ALL",
+                                           "--hostname",
+                                           "seinstall-sandbox",
+                                           NULL};
         static const char *const whole[] = {"/dev", "/proc", "/sys", "/run"};
         char fdnum[16], devdir[PATH_MAX];
         int r;
@@ -273,15 +285,18 @@ static int build_args(struct seinstall_ctx *ctx, struct sandbox *s, const char *
                                         "%s%s is not a directory: the sandbox for the target's "
                                         "programs mounts there; make it one",
                                         ctx->root, whole[i]);
+                /* made here, labeled, rather than by bwrap, unlabeled */
+                if (!type && (r = root_mkdir_p(ctx, whole[i], 0755)) < 0)
+                        return si_error(ctx, r, "Could not create %s%s: %s", ctx->root, whole[i],
+                                        si_file_strerror(r));
         }
         snprintf(devdir, sizeof(devdir), "%s/dev", s->stage);
         r = args(s, head);
         snprintf(fdnum, sizeof(fdnum), "%d", FD_ROOT);
         if (r >= 0)
                 r = args(s, (const char *const[]){"--bind-fd", fdnum, "/", "--dev-bind", devdir,
-                                                  "/dev", "--remount-ro", "/dev", "--proc",
-                                                  "/proc", "--ro-bind", "/sys", "/sys", "--tmpfs",
-                                                  "/run", NULL});
+                                                  "/dev", "--proc", "/proc", "--ro-bind", "/sys",
+                                                  "/sys", "--tmpfs", "/run", NULL});
         if (r >= 0)
                 r = add_masks(ctx, s);
         snprintf(fdnum, sizeof(fdnum), "%d", FD_SECCOMP);
@@ -299,18 +314,38 @@ static int build_args(struct seinstall_ctx *ctx, struct sandbox *s, const char *
  * capabilities could still do to the installer, or to the kernel's less tried corners. */
 static int seccomp_memfd(void)
 {
-        static const int eperm[] = {
-            SCMP_SYS(keyctl),         SCMP_SYS(add_key),          SCMP_SYS(request_key),
-            SCMP_SYS(unshare),        SCMP_SYS(setns),            SCMP_SYS(mount),
-            SCMP_SYS(umount2),        SCMP_SYS(pivot_root),       SCMP_SYS(move_mount),
-            SCMP_SYS(open_tree),      SCMP_SYS(fsopen),           SCMP_SYS(fsmount),
-            SCMP_SYS(fsconfig),       SCMP_SYS(fspick),           SCMP_SYS(mount_setattr),
-            SCMP_SYS(bpf),            SCMP_SYS(perf_event_open),  SCMP_SYS(userfaultfd),
-            SCMP_SYS(ptrace),         SCMP_SYS(process_vm_writev), SCMP_SYS(kexec_load),
-            SCMP_SYS(kexec_file_load), SCMP_SYS(init_module),     SCMP_SYS(finit_module),
-            SCMP_SYS(delete_module),  SCMP_SYS(syslog),           SCMP_SYS(acct),
-            SCMP_SYS(swapon),         SCMP_SYS(swapoff),          SCMP_SYS(reboot),
-            SCMP_SYS(open_by_handle_at), SCMP_SYS(name_to_handle_at)};
+        static const int eperm[] = {SCMP_SYS(keyctl),
+                                    SCMP_SYS(add_key),
+                                    SCMP_SYS(request_key),
+                                    SCMP_SYS(unshare),
+                                    SCMP_SYS(setns),
+                                    SCMP_SYS(mount),
+                                    SCMP_SYS(umount2),
+                                    SCMP_SYS(pivot_root),
+                                    SCMP_SYS(move_mount),
+                                    SCMP_SYS(open_tree),
+                                    SCMP_SYS(fsopen),
+                                    SCMP_SYS(fsmount),
+                                    SCMP_SYS(fsconfig),
+                                    SCMP_SYS(fspick),
+                                    SCMP_SYS(mount_setattr),
+                                    SCMP_SYS(bpf),
+                                    SCMP_SYS(perf_event_open),
+                                    SCMP_SYS(userfaultfd),
+                                    SCMP_SYS(ptrace),
+                                    SCMP_SYS(process_vm_writev),
+                                    SCMP_SYS(kexec_load),
+                                    SCMP_SYS(kexec_file_load),
+                                    SCMP_SYS(init_module),
+                                    SCMP_SYS(finit_module),
+                                    SCMP_SYS(delete_module),
+                                    SCMP_SYS(syslog),
+                                    SCMP_SYS(acct),
+                                    SCMP_SYS(swapon),
+                                    SCMP_SYS(swapoff),
+                                    SCMP_SYS(reboot),
+                                    SCMP_SYS(open_by_handle_at),
+                                    SCMP_SYS(name_to_handle_at)};
         static const int enosys[] = {SCMP_SYS(clone3), SCMP_SYS(io_uring_setup),
                                      SCMP_SYS(io_uring_enter), SCMP_SYS(io_uring_register)};
         const unsigned long ns = CLONE_NEWNS | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET |
@@ -381,8 +416,7 @@ static void make_node(const char *dir, const char *name, mode_t mode, dev_t d)
 
 /* The kernel's name of block device @d ("sda1", "cciss/c0d0"), its whole disk's name and
  * number when it is a partition. */
-static bool block_name(dev_t d, char *name, size_t size, char *disk, size_t dsize,
-                       dev_t *ret_disk)
+static bool block_name(dev_t d, char *name, size_t size, char *disk, size_t dsize, dev_t *ret_disk)
 {
         char sys[96], link[PATH_MAX], *base;
         unsigned ma, mi;
@@ -460,6 +494,9 @@ static void stage_dev(const struct sandbox *s)
                 if (*disk)
                         make_node(dir, disk, S_IFBLK | 0400, whole);
         }
+        /* Read-only here: bwrap's --remount-ro would add nodev. */
+        if (mount(NULL, s->stage, NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NOEXEC, NULL) < 0)
+                child_fail("making the sandbox's /dev read-only");
 }
 
 static void child_limits(void)
@@ -536,11 +573,11 @@ static _Noreturn void plain_child(const char *const *argv, int null, int out)
 /* ---- the parent ------------------------------------------------------------------------------ */
 
 struct watch {
-        pid_t pid;   /* our child: bwrap, or the program itself for the root "/" */
+        pid_t pid; /* our child: bwrap, or the program itself for the root "/" */
         bool sandboxed;
         int out, info;
         struct sbuf infotext;
-        int pidfd;   /* the sandbox's PID 1, from bwrap's info: killing it kills them all */
+        int pidfd; /* the sandbox's PID 1, from bwrap's info: killing it kills them all */
         bool started, killed;
 };
 

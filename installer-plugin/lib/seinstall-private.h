@@ -130,16 +130,19 @@ int si_sandbox_timeout(const char *text, unsigned *ret);
 
 /* Output of a program of the target on its way to the log: each line escaped
  * (str_escape_display()), cut at SI_RELAY_LINE_MAX bytes, prefixed with @name, at most
- * SI_RELAY_MAX bytes shown in all; what is left out is counted and said at the end. */
+ * SI_RELAY_LINES lines and SI_RELAY_MAX bytes shown in all; what is left out is counted and
+ * said at the end. */
 #define SI_RELAY_LINE_MAX 512
-#define SI_RELAY_MAX      (64 * 1024)
+#define SI_RELAY_LINES    400
+#define SI_RELAY_MAX      (32 * 1024)
 struct si_relay {
         const char *name;
         struct sbuf line;
-        size_t line_cut;  /* bytes of the current line past SI_RELAY_LINE_MAX */
-        size_t shown;     /* bytes of output shown */
-        size_t hidden;    /* bytes of output not shown */
-        char *last;       /* the last line shown, escaped (for an error message) */
+        size_t lines;    /* lines shown */
+        size_t line_cut; /* bytes of the current line past SI_RELAY_LINE_MAX */
+        size_t shown;    /* bytes of output shown */
+        size_t hidden;   /* bytes of output not shown */
+        char *last;      /* the last line shown, escaped (for an error message) */
 };
 void si_relay_feed(struct seinstall_ctx *ctx, struct si_relay *r, const char *buf, size_t n);
 /* Show the unfinished last line and what was left out; free what @r holds but .last. */
