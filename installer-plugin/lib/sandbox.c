@@ -89,7 +89,8 @@ static void relay_line(struct seinstall_ctx *ctx, struct si_relay *r)
                         free(r->last);
                         r->last = TAKE_PTR(esc);
                 }
-                r->shown += r->line.len + r->line_cut + 1;
+                r->shown += r->line.len + 1;
+                r->hidden += r->line_cut;
         }
         sbuf_free(&r->line);
         r->line_cut = 0;
