@@ -37,7 +37,7 @@ PKG_CONFIG ?= pkg-config
 CFLAGS     ?= -O2 -g
 WERROR     ?=
 WITH_FIRSTBOOT ?= 1
-PKGS       := blkid mount libselinux libsepol libsemanage libpcre2-8
+PKGS       := blkid mount libselinux libsepol libsemanage libpcre2-8 libseccomp
 FB_PKGS    := $(if $(filter 1,$(WITH_FIRSTBOOT)),libnewt slang)
 # Recursive (=) so that pkg-config runs only when a recipe needs it, after `deps` installed it.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
@@ -108,11 +108,11 @@ HOSTS_SLOW := $(wildcard tests/integration/adapter-mkosi.sh)
 
 # Debian packages the build, the tests, the demo and the end-to-end test need.
 DEPS_LIBS  := libblkid-dev libmount-dev libselinux1-dev libsepol-dev libsemanage-dev libpcre2-dev \
-              libbz2-dev libnewt-dev
+              libbz2-dev libseccomp-dev libnewt-dev
 DEPS_BUILD := build-essential pkg-config clang $(DEPS_LIBS) check gettext
 DEPS_TEST  := selinux-policy-default policycoreutils selinux-utils e2fsprogs xfsprogs \
               btrfs-progs dosfstools reiserfsprogs nilfs-tools exfatprogs f2fs-tools util-linux \
-              tmux shellcheck attr python3 python3-jsonschema
+              tmux shellcheck attr python3 python3-jsonschema bubblewrap keyutils
 DEPS_E2E   := qemu-system-x86 qemu-utils busybox-static mmdebstrap cpio zstd kmod checkpolicy \
               ovmf mtools fdisk
 DEPS       := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_E2E)

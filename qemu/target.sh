@@ -9,7 +9,7 @@
 
 TARGET_SUITE=bookworm
 TARGET_PACKAGES=systemd-sysv,udev,kmod,selinux-policy-default,policycoreutils,selinux-utils
-TARGET_PACKAGES=$TARGET_PACKAGES,libnewt0.52,libsemanage2,libpcre2-8-0,libblkid1,libmount1
+TARGET_PACKAGES=$TARGET_PACKAGES,libnewt0.52,libsemanage2,libpcre2-8-0,libblkid1,libmount1,libseccomp2,bubblewrap
 # Boot loaders, as an installer puts them in: GRUB's tools and both of its platforms (the
 # scenarios run grub-install and update-grub inside the target), systemd-boot's EFI binary.
 TARGET_PACKAGES=$TARGET_PACKAGES,grub2-common,grub-pc-bin,grub-efi-amd64-bin,systemd-boot-efi

@@ -141,34 +141,6 @@ static const char *const *grub_regen_command(struct seinstall_ctx *ctx, bool *re
         return NULL;
 }
 
-/* Run @argv inside the target (confined unless the root is "/"); its output goes to stderr so
- * that a caller's stdout (JSON) stays clean. */
-static int run_in_target(struct seinstall_ctx *ctx, const char *const *argv)
-{
-        int status;
-        pid_t pid = fork();
-
-        if (pid < 0)
-                return -errno;
-        if (pid == 0) {
-                if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-                        _exit(127);
-                /* The target's program: confined (seinstall(8), TRUST BOUNDARY). */
-                if (si_confine_in_target(ctx) < 0)
-                        _exit(126);
-                execv(argv[0], (char *const *) argv);
-                _exit(127);
-        }
-        while (waitpid(pid, &status, 0) < 0)
-                if (errno != EINTR)
-                        return -errno;
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-                return 0;
-        return si_error(ctx, -EIO, "%s failed in %s (%s %d): run it there by hand", argv[0],
-                        ctx->root, WIFEXITED(status) ? "exit status" : "signal",
-                        WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-}
-
 static int regenerate(struct seinstall_ctx *ctx, unsigned flags, struct seinstall_apply_result *res)
 {
         bool installed;
@@ -187,7 +159,7 @@ static int regenerate(struct seinstall_ctx *ctx, unsigned flags, struct seinstal
                              "command line takes effect when its install runs %s",
                              grub_cfg_of(cmd), line.s);
         } else if ((flags & SEINSTALL_APPLY_REGENERATE) && cmd) {
-                r = ctx->dry_run ? 0 : run_in_target(ctx, cmd);
+                r = ctx->dry_run ? 0 : si_run_in_target(ctx, cmd);
                 /* the program of the target wrote it unlabeled: label it as rootfs.c would */
                 if (r >= 0)
                         r = si_label_path(ctx, grub_cfg_of(cmd));

@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "seinstall-private.h"
 
@@ -292,6 +293,46 @@ int si_mounts_not_own(struct seinstall_ctx *ctx, char ***ret, size_t *ret_n)
                 return r;
         }
         *ret = v;
+        *ret_n = n;
+        return 0;
+}
+
+int si_mounts_own_devices(struct seinstall_ctx *ctx, dev_t **ret, size_t *ret_n)
+{
+        _cleanup_free_ char *text = NULL, *rootpath = NULL;
+        _cleanup_free_ dev_t *v = NULL;
+        char *pos, *line;
+        size_t n = 0, cap = 0;
+        int r;
+
+        r = read_mountinfo(ctx, &rootpath, &text);
+        if (r < 0)
+                return r;
+        for (pos = text; (line = strsep(&pos, "\n"));) {
+                struct minfo m;
+                dev_t d;
+                bool seen = false;
+
+                if (!*line || !parse_line(line, &m) || pseudo_fs(m.fstype))
+                        continue;
+                r = si_mount_is_own(ctx, m.id);
+                if (r < 0)
+                        return r;
+                d = makedev(m.major, m.minor);
+                for (size_t i = 0; i < n && !seen; i++)
+                        seen = v[i] == d;
+                if (r == 0 || seen)
+                        continue;
+                if (n == cap) {
+                        size_t ncap = cap ? cap * 2 : 8;
+                        dev_t *nv = realloc(v, ncap * sizeof(*v));
+                        if (!nv)
+                                return -ENOMEM;
+                        v = nv, cap = ncap;
+                }
+                v[n++] = d;
+        }
+        *ret = TAKE_PTR(v);
         *ret_n = n;
         return 0;
 }

@@ -108,6 +108,9 @@ int si_mount_is_own(struct seinstall_ctx *ctx, uint64_t mnt_id);
 int si_fd_on_own_mount(struct seinstall_ctx *ctx, int fd);
 /* The mount points (as this process sees them) below the root that are not the target's own. */
 int si_mounts_not_own(struct seinstall_ctx *ctx, char ***ret, size_t *ret_n);
+/* The device numbers (st_dev) of the target's own mounts, each once: what its boot loader's
+ * tools may need to read. */
+int si_mounts_own_devices(struct seinstall_ctx *ctx, dev_t **ret, size_t *ret_n);
 /* The mount points of the mounts whose parent is mount @parent_id and that lie below the root,
  * as paths inside the target ("/dev"), sorted; one below another listed, or stacked on the
  * same point, is left out (walking the other covers it). */
@@ -117,10 +120,39 @@ int si_mounts_on(struct seinstall_ctx *ctx, uint64_t parent_id, char ***ret, siz
 
 /* Drop every capability and the bounding set, set no_new_privs (in a forked child). */
 int si_drop_privileges(void);
-/* In a forked child about to run a program of the target: a private mount namespace in which
- * every mount below the root that is not the target's own is read-only, chroot into the root,
- * no inherited descriptor but 0-2, no capabilities. Nothing to do for the root "/". */
-int si_confine_in_target(struct seinstall_ctx *ctx);
+
+/* ---- the sandbox for the target's programs (sandbox.c) ----------------------------------- */
+
+/* Run @argv (a program of the target, by its path inside the target) the one way seinstall
+ * runs one: under bubblewrap (sandbox.c says how), its output relayed line by line through the
+ * log, escaped and bounded, within the wall-clock limit. 0 when it exited 0; -ETIME when it
+ * was killed at the limit, -EIO when it failed, -ENOPKG or -EPERM when no sandbox could be set
+ * up (then nothing ran), each with the message set. The root "/" runs it unconfined (the
+ * running system's own program) but with the same output handling and limit. */
+int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv);
+/* The wall-clock limit in seconds from @text (SEINSTALL_SANDBOX_TIMEOUT; NULL or empty: the
+ * default of 300): 1..86400, else -EINVAL. */
+int si_sandbox_timeout(const char *text, unsigned *ret);
+
+/* Output of a program of the target on its way to the log: each line escaped
+ * (str_escape_display()), cut at SI_RELAY_LINE_MAX bytes, prefixed with @name, at most
+ * SI_RELAY_LINES lines and SI_RELAY_MAX bytes shown in all; what is left out is counted and
+ * said at the end. */
+#define SI_RELAY_LINE_MAX 512
+#define SI_RELAY_LINES    400
+#define SI_RELAY_MAX      (32 * 1024)
+struct si_relay {
+        const char *name;
+        struct sbuf line;
+        size_t lines;    /* lines shown */
+        size_t line_cut; /* bytes of the current line past SI_RELAY_LINE_MAX */
+        size_t shown;    /* bytes of output shown */
+        size_t hidden;   /* bytes of output not shown */
+        char *last;      /* the last line shown, escaped (for an error message) */
+};
+void si_relay_feed(struct seinstall_ctx *ctx, struct si_relay *r, const char *buf, size_t n);
+/* Show the unfinished last line and what was left out; free what @r holds but .last. */
+void si_relay_end(struct seinstall_ctx *ctx, struct si_relay *r);
 
 /* ---- writes inside the target (rootfs.c) ------------------------------------------------- */
 

@@ -1,0 +1,809 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * sandbox.c — the one way seinstall runs a program of the target (update-grub, grub-mkconfig
+ * for apply --regenerate): under bubblewrap, with no more power than inside a container.
+ *
+ * A forked child makes itself a new session (no controlling terminal) with a new session
+ * keyring, stdin /dev/null and stdout/stderr a pipe, rlimits on memory, file size, open files
+ * and processes' core dumps, and in a private mount namespace a small tmpfs holding the only
+ * device nodes the program gets: null, zero, full, random, urandom and the block devices of the
+ * target's own mounts (and their whole disks), owned by root, mode 0400, on a read-only mount,
+ * so that a root without capabilities can read them and neither write nor chmod them. Then it
+ * runs bwrap: new PID, IPC, network, UTS (and cgroup) namespaces; the target bound as "/",
+ * where every mount below it became nodev; that /dev; a new /proc; the installer's /sys
+ * read-only; an empty tmpfs on /run and on every other mount of the installer bound into the
+ * target; every capability dropped, no_new_privs, and a seccomp filter (keyrings, TIOCSTI,
+ * namespaces and mounts, bpf, perf, userfaultfd, io_uring). No descriptor of seinstall but 0-2
+ * reaches the program. The parent relays the output through the log (escaped, bounded) and
+ * kills the sandbox's PID 1, and so every process in it, at the wall-clock limit.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/keyctl.h>
+#include <linux/openat2.h>
+#include <poll.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+
+#include "seinstall-private.h"
+
+#ifndef SEINSTALL_BWRAP
+#define SEINSTALL_BWRAP "/usr/bin/bwrap"
+#endif
+
+#define TIMEOUT_DEFAULT_S 300
+#define TIMEOUT_MAX_S     86400
+/* Per process of the sandbox: update-grub, its shell and grub-probe need a few MB. */
+#define SANDBOX_AS_MAX    (2ULL << 30)
+#define SANDBOX_FSIZE_MAX (1ULL << 30)
+#define SANDBOX_NOFILE    1024
+/* After the kill, how long the output may still take to close (the namespace is going). */
+#define DRAIN_S 10
+
+/* The descriptors the child hands to bwrap. */
+enum { FD_SECCOMP = 3, FD_ROOT, FD_INFO, FD_FIRST_FREE };
+
+int si_sandbox_timeout(const char *text, unsigned *ret)
+{
+        char *end;
+        unsigned long v;
+
+        if (!text || !*text) {
+                *ret = TIMEOUT_DEFAULT_S;
+                return 0;
+        }
+        errno = 0;
+        v = strtoul(text, &end, 10);
+        if (errno || *end || end == text || text[0] == '-' || text[0] == '+' || v < 1 ||
+            v > TIMEOUT_MAX_S)
+                return -EINVAL;
+        *ret = (unsigned) v;
+        return 0;
+}
+
+/* ---- output ------------------------------------------------------------------------------ */
+
+/* One line of the program's output, through the log as it came (NULs aside): the front end
+ * escapes it for its terminal (seinstall's cli_esc(): \e, \x07, a backslash as \\) or its
+ * JSON exactly once, as it does every other message naming something of the target. */
+static void relay_line(struct seinstall_ctx *ctx, struct si_relay *r)
+{
+        if (r->shown >= SI_RELAY_MAX || r->lines >= SI_RELAY_LINES) {
+                r->hidden += r->line.len + r->line_cut + 1;
+        } else {
+                const char *text = r->line.s ? r->line.s : "";
+                char *last = strdup(text);
+
+                r->lines++;
+                si_log(ctx, SEINSTALL_LOG_NOTICE, "%s: %s%s", r->name, text,
+                       r->line_cut ? " [line cut]" : "");
+                if (last) {
+                        free(r->last);
+                        r->last = last;
+                }
+                r->shown += r->line.len + 1;
+                r->hidden += r->line_cut;
+        }
+        sbuf_free(&r->line);
+        r->line_cut = 0;
+}
+
+void si_relay_feed(struct seinstall_ctx *ctx, struct si_relay *r, const char *buf, size_t n)
+{
+        for (size_t i = 0; i < n; i++) {
+                if (buf[i] == '\n') {
+                        relay_line(ctx, r);
+                        continue;
+                }
+                if (r->line.len >= SI_RELAY_LINE_MAX || r->shown >= SI_RELAY_MAX ||
+                    r->lines >= SI_RELAY_LINES) {
+                        r->line_cut++;
+                        continue;
+                }
+                /* A NUL would end the line early: U+FFFD, as for a byte that is not text. */
+                if (buf[i] == '\0' ? sbuf_puts(&r->line, "\xef\xbf\xbd") < 0
+                                   : sbuf_append(&r->line, buf + i, 1) < 0)
+                        r->line_cut++;
+        }
+}
+
+void si_relay_end(struct seinstall_ctx *ctx, struct si_relay *r)
+{
+        if (r->line.len || r->line_cut)
+                relay_line(ctx, r);
+        if (r->hidden)
+                si_log(ctx, SEINSTALL_LOG_NOTICE,
+                       "%s: %zu more bytes of output not shown (seinstall shows the first %u lines "
+                       "or %u bytes)",
+                       r->name, r->hidden, SI_RELAY_LINES, SI_RELAY_MAX);
+        sbuf_free(&r->line);
+}
+
+/* ---- what goes into the sandbox ---------------------------------------------------------- */
+
+struct sandbox {
+        char **args;
+        size_t n_args;
+        dev_t *devs; /* the block devices of the target's own mounts */
+        size_t n_devs;
+        const char *stage; /* where the child mounts its tmpfs of device nodes */
+        char *rootpath;    /* the root as this process sees it */
+};
+
+static void sandbox_done(struct sandbox *s)
+{
+        si_strv_free(s->args, s->n_args);
+        free(s->devs);
+        free(s->rootpath);
+}
+
+static int arg(struct sandbox *s, const char *a)
+{
+        char **v = realloc(s->args, (s->n_args + 2) * sizeof(*v));
+
+        if (!v)
+                return -ENOMEM;
+        s->args = v;
+        v[s->n_args] = strdup(a);
+        if (!v[s->n_args])
+                return -ENOMEM;
+        v[++s->n_args] = NULL;
+        return 0;
+}
+
+static int args(struct sandbox *s, const char *const *v)
+{
+        int r = 0;
+
+        for (size_t i = 0; r >= 0 && v[i]; i++)
+                r = arg(s, v[i]);
+        return r;
+}
+
+/* A path bwrap mounts on inside the target must not pass through a symlink: bwrap would follow
+ * it outside the new root. Missing is fine (bwrap creates the directory). */
+static int check_dest(struct seinstall_ctx *ctx, const char *rel, mode_t *ret_type)
+{
+        struct open_how how = {.flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
+                               .resolve =
+                                   RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
+        struct stat st;
+        int fd = (int) syscall(SYS_openat2, ctx->root_fd, rel + 1, &how, sizeof(how));
+
+        *ret_type = 0;
+        if (fd < 0 && errno == ENOENT)
+                return 0;
+        if (fd < 0 && errno == ELOOP)
+                return si_error(ctx, -ELOOP,
+                                "%s%s leads through a symbolic link: the sandbox for the "
+                                "target's programs mounts there; make it a directory",
+                                ctx->root, rel);
+        if (fd < 0)
+                return si_error(ctx, -errno, "Could not open %s%s: %m", ctx->root, rel);
+        if (fstat(fd, &st) < 0) {
+                close(fd);
+                return -errno;
+        }
+        close(fd);
+        *ret_type = st.st_mode & S_IFMT;
+        return 0;
+}
+
+/* Below one of the places the sandbox replaces whole. */
+static bool covered(const char *rel)
+{
+        static const char *const whole[] = {"/dev", "/proc", "/sys", "/run"};
+
+        for (size_t i = 0; i < ELEMENTSOF(whole); i++) {
+                const char *p = startswith(rel, whole[i]);
+                if (p && (!*p || *p == '/'))
+                        return true;
+        }
+        return false;
+}
+
+/* Every mount of the installer bound into the target (not its own) hidden under an empty
+ * tmpfs, a single file under /dev/null. */
+static int add_masks(struct seinstall_ctx *ctx, struct sandbox *s)
+{
+        char **points = NULL;
+        size_t n = 0, skip = strlen(s->rootpath);
+        int r;
+
+        r = si_mounts_not_own(ctx, &points, &n);
+        for (size_t i = 0; r >= 0 && i < n; i++) {
+                const char *rel = points[i] + skip;
+                mode_t type;
+
+                if (*rel != '/' || covered(rel))
+                        continue;
+                r = check_dest(ctx, rel, &type);
+                if (r < 0 || type == 0)
+                        continue;
+                if (type == S_IFDIR)
+                        r = args(s, (const char *const[]){"--tmpfs", rel, NULL});
+                else
+                        r = args(s, (const char *const[]){"--ro-bind", "/dev/null", rel, NULL});
+        }
+        si_strv_free(points, n);
+        return r;
+}
+
+/* A directory of the installer on which the child may mount its tmpfs: neither the root nor
+ * above or below it. */
+static const char *pick_stage(const char *rootpath)
+{
+        static const char *const stages[] = {"/run", "/tmp", "/mnt", "/var/tmp", "/media"};
+
+        for (size_t i = 0; i < ELEMENTSOF(stages); i++) {
+                size_t a = strlen(stages[i]), b = strlen(rootpath);
+                struct stat st;
+
+                if ((strncmp(rootpath, stages[i], a) == 0 &&
+                     (rootpath[a] == '/' || !rootpath[a])) ||
+                    (strncmp(stages[i], rootpath, b) == 0 && stages[i][b] == '/'))
+                        continue;
+                if (lstat(stages[i], &st) == 0 && S_ISDIR(st.st_mode))
+                        return stages[i];
+        }
+        return NULL;
+}
+
+static int build_args(struct seinstall_ctx *ctx, struct sandbox *s, const char *const *argv)
+{
+        static const char *const head[] = {SEINSTALL_BWRAP,
+                                           "--unshare-pid",
+                                           "--unshare-ipc",
+                                           "--unshare-net",
+                                           "--unshare-uts",
+                                           "--unshare-cgroup-try",
+                                           "--new-session",
+                                           "--die-with-parent",
+                                           "--cap-drop",
+                                           "ALL",
+                                           "--hostname",
+                                           "seinstall-sandbox",
+                                           NULL};
+        static const char *const whole[] = {"/dev", "/proc", "/sys", "/run"};
+        char fdnum[16], devdir[PATH_MAX];
+        int r;
+
+        for (size_t i = 0; i < ELEMENTSOF(whole); i++) {
+                mode_t type;
+                r = check_dest(ctx, whole[i], &type);
+                if (r < 0)
+                        return r;
+                if (type && type != S_IFDIR)
+                        return si_error(ctx, -ENOTDIR,
+                                        "%s%s is not a directory: the sandbox for the target's "
+                                        "programs mounts there; make it one",
+                                        ctx->root, whole[i]);
+                /* made here, labeled, rather than by bwrap, unlabeled */
+                if (!type && (r = root_mkdir_p(ctx, whole[i], 0755)) < 0)
+                        return si_error(ctx, r, "Could not create %s%s: %s", ctx->root, whole[i],
+                                        si_file_strerror(r));
+        }
+        snprintf(devdir, sizeof(devdir), "%s/dev", s->stage);
+        r = args(s, head);
+        snprintf(fdnum, sizeof(fdnum), "%d", FD_ROOT);
+        if (r >= 0)
+                r = args(s, (const char *const[]){"--bind-fd", fdnum, "/", "--dev-bind", devdir,
+                                                  "/dev", "--proc", "/proc", "--ro-bind", "/sys",
+                                                  "/sys", "--tmpfs", "/run", NULL});
+        if (r >= 0)
+                r = add_masks(ctx, s);
+        snprintf(fdnum, sizeof(fdnum), "%d", FD_SECCOMP);
+        if (r >= 0)
+                r = args(s, (const char *const[]){"--seccomp", fdnum, "--chdir", "/", NULL});
+        snprintf(fdnum, sizeof(fdnum), "%d", FD_INFO);
+        if (r >= 0)
+                r = args(s, (const char *const[]){"--info-fd", fdnum, "--", NULL});
+        if (r >= 0)
+                r = args(s, argv);
+        return r;
+}
+
+/* The filter bwrap installs last, before it runs the program: what a root without
+ * capabilities could still do to the installer, or to the kernel's less tried corners. */
+static int seccomp_memfd(void)
+{
+        static const int eperm[] = {SCMP_SYS(keyctl),
+                                    SCMP_SYS(add_key),
+                                    SCMP_SYS(request_key),
+                                    SCMP_SYS(unshare),
+                                    SCMP_SYS(setns),
+                                    SCMP_SYS(mount),
+                                    SCMP_SYS(umount2),
+                                    SCMP_SYS(pivot_root),
+                                    SCMP_SYS(move_mount),
+                                    SCMP_SYS(open_tree),
+                                    SCMP_SYS(fsopen),
+                                    SCMP_SYS(fsmount),
+                                    SCMP_SYS(fsconfig),
+                                    SCMP_SYS(fspick),
+                                    SCMP_SYS(mount_setattr),
+                                    SCMP_SYS(bpf),
+                                    SCMP_SYS(perf_event_open),
+                                    SCMP_SYS(userfaultfd),
+                                    SCMP_SYS(ptrace),
+                                    SCMP_SYS(process_vm_writev),
+                                    SCMP_SYS(kexec_load),
+                                    SCMP_SYS(kexec_file_load),
+                                    SCMP_SYS(init_module),
+                                    SCMP_SYS(finit_module),
+                                    SCMP_SYS(delete_module),
+                                    SCMP_SYS(syslog),
+                                    SCMP_SYS(acct),
+                                    SCMP_SYS(swapon),
+                                    SCMP_SYS(swapoff),
+                                    SCMP_SYS(reboot),
+                                    SCMP_SYS(open_by_handle_at),
+                                    SCMP_SYS(name_to_handle_at)};
+        static const int enosys[] = {SCMP_SYS(clone3), SCMP_SYS(io_uring_setup),
+                                     SCMP_SYS(io_uring_enter), SCMP_SYS(io_uring_register)};
+        const unsigned long ns = CLONE_NEWNS | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET |
+                                 CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP;
+        scmp_filter_ctx f = seccomp_init(SCMP_ACT_ALLOW);
+        int fd = -1, r = 0;
+
+        if (!f)
+                return -ENOMEM;
+        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(eperm); i++)
+                r = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM), eperm[i], 0);
+        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(enosys); i++)
+                r = seccomp_rule_add(f, SCMP_ACT_ERRNO(ENOSYS), enosys[i], 0);
+        /* Typing into a terminal, and the console's own ioctl; the request is an int. */
+        if (r >= 0)
+                r = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+                                     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, TIOCSTI));
+        if (r >= 0)
+                r = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+                                     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, TIOCLINUX));
+        /* clone with a namespace flag; clone3 (flags behind a pointer) is ENOSYS above, so
+         * that the C library falls back to clone. */
+        for (unsigned long bit = 1; r >= 0 && bit; bit <<= 1)
+                if (ns & bit)
+                        r = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+                                             SCMP_A0(SCMP_CMP_MASKED_EQ, bit, bit));
+        if (r >= 0) {
+                fd = memfd_create("seinstall-seccomp", MFD_CLOEXEC);
+                r = fd < 0 ? -errno : 0;
+        }
+        if (r >= 0)
+                r = seccomp_export_bpf(f, fd);
+        if (r >= 0 && lseek(fd, 0, SEEK_SET) < 0)
+                r = -errno;
+        seccomp_release(f);
+        if (r < 0) {
+                if (fd >= 0)
+                        close(fd);
+                return r;
+        }
+        return fd;
+}
+
+/* ---- the child ----------------------------------------------------------------------------- */
+
+static _Noreturn void child_fail(const char *what)
+{
+        dprintf(STDERR_FILENO, "seinstall sandbox: %s: %s\n", what, strerror(errno));
+        _exit(127);
+}
+
+static void make_node(const char *dir, const char *name, mode_t mode, dev_t d)
+{
+        char path[PATH_MAX];
+
+        snprintf(path, sizeof(path), "%s/%s", dir, name);
+        for (char *p = path + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
+                *p = '\0';
+                if (mkdir(path, 0755) < 0 && errno != EEXIST)
+                        child_fail("making a directory of the sandbox's /dev");
+                *p = '/';
+        }
+        if (mknod(path, mode, d) < 0 && errno != EEXIST)
+                child_fail("making a device node of the sandbox's /dev");
+        if (chmod(path, mode & 07777) < 0)
+                child_fail("setting a device node's mode");
+}
+
+/* The kernel's name of block device @d ("sda1", "cciss/c0d0"), its whole disk's name and
+ * number when it is a partition. */
+static bool block_name(dev_t d, char *name, size_t size, char *disk, size_t dsize, dev_t *ret_disk)
+{
+        char sys[96], link[PATH_MAX], *base;
+        unsigned ma, mi;
+        ssize_t l;
+        FILE *f;
+
+        *disk = '\0';
+        snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(d), minor(d));
+        l = readlink(sys, link, sizeof(link) - 1);
+        if (l < 0)
+                return false;
+        link[l] = '\0';
+        base = strrchr(link, '/');
+        if ((size_t) snprintf(name, size, "%s", base ? base + 1 : link) >= size)
+                return false;
+        for (char *p = name; (p = strchr(p, '!'));)
+                *p = '/';
+        if (strstr(name, "..") || !*name)
+                return false;
+        snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/partition", major(d), minor(d));
+        if (access(sys, F_OK) < 0 || !base)
+                return true;
+        *base = '\0';
+        base = strrchr(link, '/');
+        snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/../dev", major(d), minor(d));
+        f = fopen(sys, "re");
+        if (f && fscanf(f, "%u:%u", &ma, &mi) == 2 && base && !strstr(base + 1, "..")) {
+                snprintf(disk, dsize, "%s", base + 1);
+                for (char *p = disk; (p = strchr(p, '!'));)
+                        *p = '/';
+                *ret_disk = makedev(ma, mi);
+        }
+        if (f)
+                fclose(f);
+        return true;
+}
+
+/* The sandbox's /dev, on a tmpfs in this (private) mount namespace: the harmless character
+ * devices, and the target's own block devices readable by their owner only. */
+static void stage_dev(const struct sandbox *s)
+{
+        static const struct {
+                const char *name;
+                unsigned minor;
+        } chr[] = {{"null", 3}, {"zero", 5}, {"full", 7}, {"random", 8}, {"urandom", 9}};
+        static const char *const links[][2] = {{"fd", "/proc/self/fd"},
+                                               {"stdin", "/proc/self/fd/0"},
+                                               {"stdout", "/proc/self/fd/1"},
+                                               {"stderr", "/proc/self/fd/2"}};
+        char dir[PATH_MAX], path[PATH_MAX], name[NAME_MAX + 1], disk[NAME_MAX + 1];
+
+        if (unshare(CLONE_NEWNS) < 0)
+                child_fail("a private mount namespace");
+        if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+                child_fail("making the mounts private");
+        if (mount("seinstall-sandbox", s->stage, "tmpfs", MS_NOSUID | MS_NOEXEC,
+                  "mode=0755,size=1m") < 0)
+                child_fail("mounting the sandbox's /dev");
+        snprintf(dir, sizeof(dir), "%s/dev", s->stage);
+        if (mkdir(dir, 0755) < 0)
+                child_fail("making the sandbox's /dev");
+        for (size_t i = 0; i < ELEMENTSOF(chr); i++)
+                make_node(dir, chr[i].name, S_IFCHR | 0666, makedev(1, chr[i].minor));
+        for (size_t i = 0; i < ELEMENTSOF(links); i++) {
+                if ((size_t) snprintf(path, sizeof(path), "%s/%s", dir, links[i][0]) >=
+                        sizeof(path) ||
+                    symlink(links[i][1], path) < 0)
+                        child_fail("making a link in the sandbox's /dev");
+        }
+        for (size_t i = 0; i < s->n_devs; i++) {
+                dev_t whole = 0;
+                if (!block_name(s->devs[i], name, sizeof(name), disk, sizeof(disk), &whole))
+                        continue;
+                make_node(dir, name, S_IFBLK | 0400, s->devs[i]);
+                if (*disk)
+                        make_node(dir, disk, S_IFBLK | 0400, whole);
+        }
+        /* Read-only here: bwrap's --remount-ro would add nodev. */
+        if (mount(NULL, s->stage, NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NOEXEC, NULL) < 0)
+                child_fail("making the sandbox's /dev read-only");
+}
+
+static void child_limits(void)
+{
+        const struct {
+                int resource;
+                rlim_t max;
+        } lim[] = {{RLIMIT_AS, SANDBOX_AS_MAX},
+                   {RLIMIT_FSIZE, SANDBOX_FSIZE_MAX},
+                   {RLIMIT_NOFILE, SANDBOX_NOFILE},
+                   {RLIMIT_CORE, 0},
+                   {RLIMIT_MEMLOCK, 0},
+                   {RLIMIT_MSGQUEUE, 0}};
+
+        for (size_t i = 0; i < ELEMENTSOF(lim); i++) {
+                struct rlimit rl;
+                if (getrlimit(lim[i].resource, &rl) < 0)
+                        child_fail("reading a resource limit");
+                if (rl.rlim_max > lim[i].max || rl.rlim_max == RLIM_INFINITY)
+                        rl.rlim_max = lim[i].max;
+                rl.rlim_cur = rl.rlim_max;
+                if (setrlimit(lim[i].resource, &rl) < 0)
+                        child_fail("setting a resource limit");
+        }
+}
+
+/* Put @fds[i] at descriptor @at[i] (not close-on-exec), close everything else. */
+static void child_fds(const int *fds, const int *at, size_t n)
+{
+        int high[8];
+
+        for (size_t i = 0; i < n; i++)
+                if ((high[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 16)) < 0)
+                        _exit(127);
+        for (size_t i = 0; i < n; i++)
+                if (dup2(high[i], at[i]) < 0)
+                        _exit(127);
+        if (close_range((unsigned) FD_FIRST_FREE, ~0U, 0) < 0)
+                child_fail("closing descriptors");
+}
+
+static _Noreturn void sandbox_child(const struct sandbox *s, int null, int out, int seccomp_fd,
+                                    int root_fd, int info)
+{
+        static char *const env[] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", NULL};
+        const int fds[] = {null, out, out, seccomp_fd, root_fd, info};
+        const int at[] = {0, 1, 2, FD_SECCOMP, FD_ROOT, FD_INFO};
+
+        child_fds(fds, at, ELEMENTSOF(fds));
+        if (setsid() < 0)
+                child_fail("a new session");
+        /* A new, empty session keyring; the seccomp filter keeps the user keyring out. */
+        if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS)
+                child_fail("a new session keyring");
+        stage_dev(s);
+        child_limits();
+        execve(s->args[0], s->args, env);
+        child_fail("running " SEINSTALL_BWRAP);
+}
+
+/* The running system's own program: only the session, descriptors and limits. */
+static _Noreturn void plain_child(const char *const *argv, int null, int out)
+{
+        const int fds[] = {null, out, out};
+        const int at[] = {0, 1, 2};
+
+        child_fds(fds, at, ELEMENTSOF(fds));
+        if (close_range(3, ~0U, 0) < 0 || setsid() < 0)
+                child_fail("a new session");
+        execv(argv[0], (char *const *) argv);
+        child_fail(argv[0]);
+}
+
+/* ---- the parent ------------------------------------------------------------------------------ */
+
+struct watch {
+        pid_t pid; /* our child: bwrap, or the program itself for the root "/" */
+        bool sandboxed;
+        int out, info;
+        struct sbuf infotext;
+        int pidfd; /* the sandbox's PID 1, from bwrap's info: killing it kills them all */
+        bool started, killed;
+};
+
+static long long now_ms(void)
+{
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static void kill_all(struct watch *w)
+{
+        w->killed = true;
+        if (!w->sandboxed)
+                (void) kill(-w->pid, SIGKILL);
+        else if (w->pidfd >= 0)
+                (void) syscall(SYS_pidfd_send_signal, w->pidfd, SIGKILL, NULL, 0);
+        else
+                (void) kill(w->pid, SIGKILL); /* --die-with-parent takes PID 1 along */
+}
+
+/* bwrap's info document, {"child-pid": N, ...}: written once the sandbox stands. */
+static void read_info(struct watch *w)
+{
+        char buf[512];
+        ssize_t n = read(w->info, buf, sizeof(buf));
+        const char *p;
+
+        if (n < 0 && errno == EINTR)
+                return;
+        if (n > 0 && w->infotext.len < 4096) {
+                (void) sbuf_append(&w->infotext, buf, (size_t) n);
+                return;
+        }
+        close(w->info);
+        w->info = -1;
+        p = w->infotext.s ? strstr(w->infotext.s, "\"child-pid\":") : NULL;
+        if (p) {
+                long pid = strtol(p + strlen("\"child-pid\":"), NULL, 10);
+                w->started = pid > 1;
+                if (w->started)
+                        w->pidfd = (int) syscall(SYS_pidfd_open, (pid_t) pid, 0);
+        }
+        if (w->started && w->killed)
+                kill_all(w);
+}
+
+/* Relay the output until it closes (every process of the sandbox is gone) or the limit
+ * passes; then kill, drain and reap. Returns the wait status. */
+static int watch(struct seinstall_ctx *ctx, struct watch *w, struct si_relay *relay,
+                 unsigned timeout_s)
+{
+        long long deadline = now_ms() + timeout_s * 1000LL;
+        int status;
+
+        while (w->out >= 0) {
+                struct pollfd p[2] = {{.fd = w->out, .events = POLLIN},
+                                      {.fd = w->info, .events = POLLIN}};
+                long long left = deadline - now_ms();
+                char buf[4096];
+                ssize_t n;
+                int k;
+
+                if (left <= 0 && w->killed)
+                        break;
+                if (left <= 0) {
+                        kill_all(w);
+                        deadline = now_ms() + DRAIN_S * 1000LL;
+                        continue;
+                }
+                k = poll(p, w->info >= 0 ? 2 : 1, (int) (left > 1000 ? 1000 : left));
+                if (k < 0 && errno != EINTR)
+                        break;
+                if (k <= 0)
+                        continue;
+                if (w->info >= 0 && p[1].revents)
+                        read_info(w);
+                if (!p[0].revents)
+                        continue;
+                n = read(w->out, buf, sizeof(buf));
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0)
+                        break;
+                si_relay_feed(ctx, relay, buf, (size_t) n);
+        }
+        if (w->info >= 0)
+                read_info(w);
+        if (w->out >= 0 && w->killed)
+                (void) kill(w->pid, SIGKILL);
+        si_relay_end(ctx, relay);
+        while (waitpid(w->pid, &status, 0) < 0)
+                if (errno != EINTR)
+                        return -1;
+        return status;
+}
+
+static int report(struct seinstall_ctx *ctx, const struct watch *w, const char *const *argv,
+                  const struct si_relay *relay, unsigned timeout_s, int status)
+{
+        int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+
+        if (w->killed)
+                return si_error(ctx, -ETIME,
+                                "%s in %s ran longer than %u s: killed it and every process it "
+                                "started (SEINSTALL_SANDBOX_TIMEOUT sets the limit); run it "
+                                "there by hand to see why",
+                                argv[0], ctx->root, timeout_s);
+        if (w->sandboxed && !w->started)
+                return si_error(ctx, -EPERM,
+                                "Could not set up the sandbox for %s in %s (%s): seinstall runs "
+                                "a program of the target only in a sandbox; nothing ran",
+                                argv[0], ctx->root,
+                                relay->last ? relay->last : "bwrap gave no reason");
+        if (code == 0)
+                return 0;
+        if (code > 128 && code < 128 + 65)
+                return si_error(ctx, -EIO,
+                                "%s failed in %s (killed by signal %d, SIG%s%s): run it there "
+                                "by hand",
+                                argv[0], ctx->root, code - 128,
+                                sigabbrev_np(code - 128) ? sigabbrev_np(code - 128) : "?",
+                                code - 128 == SIGKILL || code - 128 == SIGSEGV
+                                    ? ", at the sandbox's memory limit?"
+                                    : "");
+        return si_error(ctx, -EIO, "%s failed in %s (exit status %d): run it there by hand",
+                        argv[0], ctx->root, code);
+}
+
+static int sandbox_prepare(struct seinstall_ctx *ctx, struct sandbox *s, const char *const *argv)
+{
+        char proc[64], path[PATH_MAX];
+        ssize_t l;
+        int r;
+
+        if (access(SEINSTALL_BWRAP, X_OK) < 0)
+                return si_error(ctx, -ENOPKG,
+                                "Cannot run %s of %s in a sandbox: %s: %m (install bubblewrap); "
+                                "seinstall never runs a program of the target unconfined",
+                                argv[0], ctx->root, SEINSTALL_BWRAP);
+        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", ctx->root_fd);
+        l = readlink(proc, path, sizeof(path) - 1);
+        if (l < 0)
+                return -errno;
+        path[l] = '\0';
+        s->rootpath = strdup(path);
+        if (!s->rootpath)
+                return -ENOMEM;
+        s->stage = pick_stage(s->rootpath);
+        if (!s->stage)
+                return si_error(ctx, -ENOENT,
+                                "Cannot run %s of %s in a sandbox: no directory of the "
+                                "installer (/run, /tmp, /mnt) to set it up on",
+                                argv[0], ctx->root);
+        r = si_mounts_own_devices(ctx, &s->devs, &s->n_devs);
+        if (r >= 0)
+                r = build_args(ctx, s, argv);
+        return r;
+}
+
+int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv)
+{
+        struct sandbox s = {};
+        struct watch w = {.out = -1, .info = -1, .pidfd = -1};
+        struct si_relay relay = {.name = argv[0]};
+        const char *limit = secure_getenv("SEINSTALL_SANDBOX_TIMEOUT");
+        _cleanup_close_ int null = -EBADF, sec = -EBADF;
+        int outp[2] = {-1, -1}, infop[2] = {-1, -1}, r, status;
+        unsigned timeout_s;
+
+        if (si_sandbox_timeout(limit, &timeout_s) < 0)
+                return si_error(ctx, -EINVAL,
+                                "SEINSTALL_SANDBOX_TIMEOUT=%s is not a number of seconds from 1 "
+                                "to %u",
+                                limit, TIMEOUT_MAX_S);
+        w.sandboxed = !streq(ctx->root, "/");
+        r = w.sandboxed ? sandbox_prepare(ctx, &s, argv) : 0;
+        if (r >= 0 && w.sandboxed) {
+                sec = seccomp_memfd();
+                if (sec < 0)
+                        r = si_error(ctx, sec, "Could not build the seccomp filter for %s: %s",
+                                     argv[0], strerror(-sec));
+        }
+        if (r >= 0) {
+                null = open("/dev/null", O_RDWR | O_CLOEXEC);
+                if (null < 0 || pipe2(outp, O_CLOEXEC) < 0 ||
+                    (w.sandboxed && pipe2(infop, O_CLOEXEC) < 0))
+                        r = -errno;
+        }
+        if (r >= 0) {
+                w.pid = fork();
+                if (w.pid < 0)
+                        r = -errno;
+                else if (w.pid == 0) {
+                        if (w.sandboxed)
+                                sandbox_child(&s, null, outp[1], sec, ctx->root_fd, infop[1]);
+                        plain_child(argv, null, outp[1]);
+                }
+        }
+        if (infop[1] >= 0)
+                close(infop[1]);
+        if (outp[1] >= 0)
+                close(outp[1]);
+        if (r < 0) {
+                if (outp[0] >= 0)
+                        close(outp[0]);
+                if (infop[0] >= 0)
+                        close(infop[0]);
+                sandbox_done(&s);
+                return r;
+        }
+        w.out = outp[0];
+        w.info = infop[0];
+        status = watch(ctx, &w, &relay, timeout_s);
+        if (w.out >= 0)
+                close(w.out);
+        if (w.pidfd >= 0)
+                close(w.pidfd);
+        r = status < 0 ? -errno : report(ctx, &w, argv, &relay, timeout_s, status);
+        sbuf_free(&w.infotext);
+        free(relay.last);
+        sandbox_done(&s);
+        return r;
+}

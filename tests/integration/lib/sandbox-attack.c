@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* A hostile update-grub's tools (tests/integration/hostile-sandbox.sh), built static and put in
+ * the target. `attack report VICTIM_DEV VICTIM_PID KEY_ID SOCK ABSTRACT INJECT` tries each
+ * attack on the installer and prints one line per attempt: "NAME ok" (it got through) or
+ * "NAME denied (why)". `attack daemon` leaves a process named sbx-daemon behind;
+ * `attack noise` prints escape sequences, forged seinstall lines and 200 KiB more. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/keyctl.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <termios.h>
+#include <unistd.h>
+
+static void say(const char *name, int ok, int err)
+{
+        if (ok)
+                printf("%s ok\n", name);
+        else
+                printf("%s denied (%s)\n", name, strerror(err));
+        fflush(stdout);
+}
+
+static void dev_attacks(const char *dev)
+{
+        char buf[64];
+        int fd = open(dev, O_WRONLY);
+        ssize_t n;
+
+        say("device-write", fd >= 0 && write(fd, "PWNED", 5) == 5, errno);
+        if (fd >= 0)
+                close(fd);
+        fd = open(dev, O_RDONLY);
+        n = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
+        say("device-read", n > 0, errno);
+        if (n > 0) {
+                int out = open("/boot/grub/stolen-device", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                if (out >= 0) {
+                        (void) !write(out, buf, (size_t) n);
+                        close(out);
+                }
+        }
+        if (fd >= 0)
+                close(fd);
+}
+
+/* The target's own disk: reading it is what update-grub's probing needs; writing is not. */
+static void own_dev(const char *dev)
+{
+        char buf[16];
+        int fd = open(dev, O_WRONLY);
+
+        say("own-device-write", fd >= 0, errno);
+        if (fd >= 0)
+                close(fd);
+        fd = open(dev, O_RDONLY);
+        say("own-device-read", fd >= 0 && read(fd, buf, sizeof(buf)) == sizeof(buf), errno);
+        if (fd >= 0)
+                close(fd);
+}
+
+static void tty_attacks(const char *inject)
+{
+        int ok = 0, err = ENOTTY, fd;
+
+        for (int f = 0; f <= 2; f++)
+                for (const char *p = inject; *p; p++) {
+                        if (ioctl(f, TIOCSTI, p) == 0)
+                                ok = 1;
+                        else
+                                err = errno;
+                }
+        fd = open("/dev/tty", O_RDWR);
+        if (fd < 0)
+                err = errno;
+        for (const char *p = inject; fd >= 0 && *p; p++) {
+                if (ioctl(fd, TIOCSTI, p) == 0)
+                        ok = 1;
+                else
+                        err = errno;
+        }
+        say("tiocsti", ok, err);
+        say("open-dev-tty", fd >= 0, err);
+        if (fd >= 0)
+                close(fd);
+        say("stdin-is-tty", isatty(0), errno);
+}
+
+static void kill_attacks(pid_t victim)
+{
+        char path[64];
+        int fd;
+
+        snprintf(path, sizeof(path), "/proc/%d/cmdline", (int) victim);
+        fd = open(path, O_RDONLY);
+        say("see-host-process", fd >= 0, errno);
+        if (fd >= 0)
+                close(fd);
+        /* Only a process this sandbox cannot see is the victim: a PID of its own namespace
+         * is left alone (it would be the attack's own shell). */
+        if (fd < 0)
+                say("kill-host-process", kill(victim, SIGKILL) == 0, errno);
+}
+
+static void socket_attack(const char *name, const char *path, int abstract)
+{
+        struct sockaddr_un a = {.sun_family = AF_UNIX};
+        socklen_t len;
+        int fd = socket(AF_UNIX, SOCK_STREAM, 0), ok;
+
+        if (abstract) {
+                a.sun_path[0] = '\0';
+                strncpy(a.sun_path + 1, path, sizeof(a.sun_path) - 2);
+                len = (socklen_t) (offsetof(struct sockaddr_un, sun_path) + 1 + strlen(path));
+        } else {
+                strncpy(a.sun_path, path, sizeof(a.sun_path) - 1);
+                len = sizeof(a);
+        }
+        ok = fd >= 0 && connect(fd, (struct sockaddr *) &a, len) == 0;
+        if (ok)
+                (void) !write(fd, "PWNED\n", 6);
+        say(name, ok, errno);
+        if (fd >= 0)
+                close(fd);
+}
+
+static void key_attacks(long id)
+{
+        char buf[256] = "";
+        long n;
+
+        n = syscall(SYS_keyctl, KEYCTL_READ, id, buf, sizeof(buf) - 1);
+        say("key-read-by-id", n > 0, errno);
+        n = syscall(SYS_keyctl, KEYCTL_SEARCH, KEY_SPEC_USER_KEYRING, "user",
+                    "seinstall_test_secret", 0);
+        say("key-search-user-keyring", n > 0, errno);
+        if (n > 0) {
+                n = syscall(SYS_keyctl, KEYCTL_READ, n, buf, sizeof(buf) - 1);
+                say("key-read-from-user-keyring", n > 0, errno);
+        }
+        if (*buf) {
+                FILE *f = fopen("/boot/grub/stolen-key", "w");
+                if (f) {
+                        fputs(buf, f);
+                        fclose(f);
+                }
+        }
+}
+
+/* What the installer gave as stderr: its log file, by Anaconda's %post --log=. */
+static void log_attacks(void)
+{
+        struct stat st;
+        char buf[4096];
+        int fd;
+        ssize_t n;
+
+        say("stderr-is-file", fstat(2, &st) == 0 && S_ISREG(st.st_mode), errno);
+        /* On a pipe this changes the pipe, not a file of the installer: the test looks at the
+         * log itself. */
+        say("log-chmod", fchmod(2, 0777) == 0, errno);
+        fd = open("/proc/self/fd/2", O_RDONLY | O_NONBLOCK);
+        n = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
+        say("log-read", n > 0, errno);
+        if (n > 0) {
+                int out = open("/boot/grub/stolen-log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                if (out >= 0) {
+                        (void) !write(out, buf, (size_t) n);
+                        close(out);
+                }
+        }
+        if (fd >= 0)
+                close(fd);
+        say("log-truncate", ftruncate(2, 0) == 0, errno);
+        say("fd3-open", fcntl(3, F_GETFD) >= 0, errno);
+}
+
+static int daemon_child(void)
+{
+        pid_t p = fork();
+
+        if (p != 0)
+                return p < 0;
+        setsid();
+        if (fork() != 0)
+                _exit(0);
+        prctl(PR_SET_NAME, "sbx-daemon");
+        for (int fd = 0; fd < 3; fd++)
+                close(fd);
+        for (;;)
+                pause();
+}
+
+static int noise(void)
+{
+        printf("\033[2J\033[31mred text\033[0m and a bell\a\n");
+        printf("seinstall: error: forged message from the target\n");
+        printf("line with a NUL: [");
+        fflush(stdout);
+        (void) !write(1, "\0", 1);
+        printf("]\n");
+        for (int i = 0; i < 4000; i++)
+                printf("filler line %d: %0*d\n", i, 40, i);
+        fflush(stdout);
+        return 0;
+}
+
+int main(int argc, char **argv)
+{
+        if (argc >= 2 && strcmp(argv[1], "daemon") == 0)
+                return daemon_child();
+        if (argc >= 2 && strcmp(argv[1], "noise") == 0)
+                return noise();
+        if (argc < 9 || strcmp(argv[1], "report") != 0) {
+                fprintf(stderr, "usage: attack report VICTIM_DEV OWN_DEV VICTIM_PID KEY_ID SOCK "
+                                "ABSTRACT INJECT | daemon | noise\n");
+                return 2;
+        }
+        dev_attacks(argv[2]);
+        own_dev(argv[3]);
+        tty_attacks(argv[8]);
+        kill_attacks((pid_t) atoi(argv[4]));
+        socket_attack("connect-run-socket", argv[6], 0);
+        socket_attack("connect-abstract-socket", argv[7], 1);
+        key_attacks(atol(argv[5]));
+        log_attacks();
+        return 0;
+}
