@@ -15,6 +15,7 @@
  * Anaconda destroys the earlier device. Existing devices (--noformat, --useexisting) are probed
  * when they exist here, else left out with a warning.
  */
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,6 +40,10 @@ enum dest {
         D_NOBOOT,
         D_ADDBOOT,
         D_THINPOOL,
+        D_SIZE,
+        D_PERCENT,
+        D_RECOMMENDED,
+        D_HIBERNATION,
         _D_MAX,
 };
 
@@ -74,16 +79,16 @@ static const struct ks_opt logvol_opts[] = {
     V("--maxsize", D_NONE),
     V("--name", D_NAME),
     F("--noformat", D_NOFORMAT),
-    V("--percent", D_NONE),
-    F("--recommended", D_NONE),
-    V("--size", D_NONE),
+    V("--percent", D_PERCENT),
+    F("--recommended", D_RECOMMENDED),
+    V("--size", D_SIZE),
     F("--useexisting", D_USEEXISTING),
     V("--vgname", D_VGNAME),
     V("--fsoptions", D_FSOPTS),
     V("--fsprofile", D_NONE),
     V("--label", D_NONE),
     F("--resize", D_NONE),
-    F("--hibernation", D_NONE),
+    F("--hibernation", D_HIBERNATION),
     F("--thinpool", D_THINPOOL),
     F("--thin", D_NONE),
     V("--poolname", D_NONE),
@@ -462,17 +467,55 @@ static int on_part(struct storage *st, const struct si_ks_origin *o, char **argv
         return add(st, R_PART, o, argv, argc, dev, mp, fstype, fsopts);
 }
 
+/* argparse's type=int: an optional sign and decimal digits, blanks around (int() also takes
+ * "_" between digits: left to Anaconda). 0 when @v is not given or not such a number. */
+static long int_value(const char *v)
+{
+        char *end;
+        long n;
+
+        if (!v)
+                return 0;
+        errno = 0;
+        n = strtol(v, &end, 10);
+        while (*end == ' ' || *end == '\t')
+                end++;
+        return errno || end == v || *end ? 0 : n;
+}
+
+/* F20_LogVol.parse(): a new logical volume needs a size. */
+static int logvol_size(struct storage *st, const struct si_ks_origin *o, const struct args *a)
+{
+        long percent = int_value(a->val[D_PERCENT]);
+
+        if (!a->flag[D_NOFORMAT] && !a->flag[D_USEEXISTING] && !percent &&
+            !int_value(a->val[D_SIZE]) && !a->flag[D_RECOMMENDED] && !a->flag[D_HIBERNATION])
+                return si_ks_error(st->ctx, o,
+                                   "No size given for logical volume. Use one of --useexisting, "
+                                   "--noformat, --size, --percent, or --hibernation.");
+        if (percent < 0 || percent > 100)
+                return si_ks_error(st->ctx, o, "Percentage must be between 0 and 100.");
+        return 0;
+}
+
 static int on_logvol(struct storage *st, const struct si_ks_origin *o, char **argv, size_t argc,
                      const struct args *a)
 {
         _cleanup_free_ char *mp = NULL, *dev = NULL;
         const char *vg = given(a->val[D_VGNAME]), *name = given(a->val[D_NAME]), *fstype;
+        int k;
 
         if (a->n_pos != 1)
                 return si_ks_error(st->ctx, o, "%s",
                                    a->n_pos ? "Unexpected arguments to logvol command"
                                             : "logvol: the following arguments are required: "
                                               "<mntpoint>");
+        if (!a->val[D_NAME] || !a->val[D_VGNAME])
+                return si_ks_error(st->ctx, o, "logvol: the following arguments are required: %s",
+                                   !a->val[D_NAME] ? "--name" : "--vgname");
+        k = logvol_size(st, o, a);
+        if (k < 0)
+                return k;
         mp = normpath(a->pos[0]);
         if (!mp)
                 return -ENOMEM;
@@ -496,9 +539,22 @@ static int on_raid(struct storage *st, const struct si_ks_origin *o, char **argv
         bool existing = a->flag[D_NOFORMAT] || a->flag[D_USEEXISTING];
         const char *device = given(a->val[D_DEVICE]), *fstype;
 
+        static const char *const levels[] = {"0",     "1",     "4",     "5",     "6",     "10",
+                                             "RAID0", "RAID1", "RAID4", "RAID5", "RAID6", "RAID10"};
+        const char *level = a->val[D_LEVEL];
+        bool level_ok = !level;
+
         if (a->n_pos == 0)
                 return si_ks_error(st->ctx, o,
                                    "raid: the following arguments are required: <mntpoint>");
+        if (!a->val[D_DEVICE])
+                return si_ks_error(st->ctx, o,
+                                   "raid: the following arguments are required: --device");
+        /* _level_cb(): value.upper() in levelMap */
+        for (size_t i = 0; level && i < ELEMENTSOF(levels); i++)
+                level_ok = level_ok || strcasecmp(level, levels[i]) == 0;
+        if (!level_ok)
+                return si_ks_error(st->ctx, o, "Invalid raid level: %s", level);
         if (a->n_pos == 1 && !existing)
                 return si_ks_error(st->ctx, o, "Partitions required for raid");
         if (a->n_pos > 1 && existing)
