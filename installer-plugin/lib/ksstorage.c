@@ -796,7 +796,8 @@ static int render(struct storage *st, const char *path, char **ret)
         struct sbuf b = {};
         int n = 0;
 
-        qsort(st->v, st->n, sizeof(*st->v), by_rank);
+        if (st->n > 0)
+                qsort(st->v, st->n, sizeof(*st->v), by_rank);
         sbuf_printf(&b,
                     "# The layout %s plans, read by seinstall (default file system %s, %s "
                     "firmware)\n",
@@ -805,8 +806,10 @@ static int render(struct storage *st, const char *path, char **ret)
                 const struct entry *e = &st->v[i];
 
                 if (replaced_later(st, i)) {
-                        sbuf_printf(&b, "# %s\n#   (replaced by a later claim of %s)\n", e->comment,
-                                    e->mountpoint);
+                        /* not the mount point itself: it may hold a line break */
+                        sbuf_printf(&b,
+                                    "# %s\n#   (replaced by a later claim of its mount point)\n",
+                                    e->comment);
                         continue;
                 }
                 sbuf_printf(&b, "# %s\n", e->comment);
