@@ -21,8 +21,9 @@ static void usage(FILE *f)
                    "--root) > defaults,\nand where each came from.\n\n"
                    "With --plan, print the layout the kickstart's part, logvol, raid, btrfs,\n"
                    "autopart and reqpart commands plan, as an fstab for `seinstall check --plan`;\n"
-                   "a device without --fstype gets TYPE (default xfs), reqpart and autopart the\n"
-                   "EFI System Partition on EFI firmware (default: this machine's).\n");
+                   "a device with no file system type gets TYPE (default xfs); reqpart and\n"
+                   "autopart add the EFI System Partition on EFI firmware (default: this\n"
+                   "machine's).\n");
 }
 
 /* The layout as an fstab; warnings (an existing device not found here) on stderr. */
