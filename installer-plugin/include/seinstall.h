@@ -696,6 +696,25 @@ SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_settings_load_profile(struct seinst
                                                                    struct seinstall_ctx *ctx,
                                                                    const char *path);
 
+/* The layout the kickstart @path plans, for seinstall_check_run()'s @plan_file: read as
+ * pykickstart reads it (%include and %ksappend followed) with the options of pykickstart's
+ * newest part/partition, logvol, raid, btrfs, autopart and reqpart, each device given the file
+ * system Anaconda gives it (seinstall.ks(5)): --fstype, else @default_fstype (NULL: "xfs"),
+ * /boot the boot loader's type, a partition at /boot/efi vfat; SEINSTALL_PLAN_EFI plans the EFI
+ * System Partition that reqpart and autopart add on EFI firmware. A device kept with --noformat
+ * or --useexisting is probed ("auto") when it exists here, else left out with a warning. On
+ * success *ret gets fstab-format text (a comment naming the file and line of each entry; free()
+ * it) and the number of entries is returned. -EBADMSG for a file pykickstart refuses or a
+ * storage command with options pykickstart does not take (the message names file and line),
+ * -ENOENT for a missing file, -EINVAL for a bad argument. */
+enum seinstall_plan_flags {
+        SEINSTALL_PLAN_EFI = 1 << 0,
+};
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_profile_plan(struct seinstall_ctx *ctx,
+                                                          const char *path,
+                                                          const char *default_fstype,
+                                                          unsigned flags, char **ret);
+
 /* Feed the installer's kernel command line into @s as source "boot", read as Anaconda reads
  * it (shell quoting, keys without "inst.", the last value wins): inst.selinux=0 (disabled),
  * inst.selinux=V (enforcing), inst.noselinux (disabled); seinstall's own: selinux=V and

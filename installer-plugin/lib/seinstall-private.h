@@ -561,6 +561,9 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
 /* Parse a kickstart text (@name for messages) into @s as source "profile". */
 int si_profile_parse(struct seinstall_ctx *ctx, const char *name, const char *text, size_t len,
                      struct seinstall_settings *s);
+/* seinstall_profile_plan() of a kickstart text (@text/@len, NULL to read @path). */
+int si_ks_plan(struct seinstall_ctx *ctx, const char *path, const char *text, size_t len,
+               const char *default_fstype, unsigned flags, char **ret);
 /* Parse a kernel command line text into @s as source "boot"; *ret_profile as in
  * seinstall_settings_load_boot_options(). */
 int si_bootopts_parse(struct seinstall_ctx *ctx, const char *name, const char *text,

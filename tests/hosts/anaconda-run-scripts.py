@@ -8,8 +8,12 @@ startProgram(), pyanaconda/kickstart.py AnacondaKSScript.run(), data/anaconda.co
 
 - the kickstart is parsed by pykickstart (its KickstartParser with the newest handler) when
   pykickstart can be imported, else by a reader of the script sections only (said on stdout);
-- %pre scripts run with "/" as their root, %post scripts in a chroot of the system root unless
-  --nochroot;
+  for %pre as anaconda.py's preScriptPass() does (AnacondaPreParser: missingIncludeIsFatal=
+  False, so an %include of a file a %pre writes is skipped), and again before each later phase
+  as parseKickstart() does once every %pre has run (a missing %include file is an error);
+- %pre scripts run in the order they are read (runPreScripts()), with "/" as their root;
+  %pre-install scripts after the storage tasks, with "/" as their root (RunScriptsTask: only
+  %post gets the system root), %post scripts in a chroot of the system root unless --nochroot;
 - each script's text goes to a new file ROOT/tmp/ks-script-XXXXXX (mode 0700) and runs as
   `INTERPRETER /tmp/ks-script-XXXXXX` (default /bin/sh), chrooted into ROOT when ROOT is not
   "/", working directory ROOT then "/", standard input inherited;
@@ -17,10 +21,11 @@ startProgram(), pyanaconda/kickstart.py AnacondaKSScript.run(), data/anaconda.co
 - stdout and stderr together go to the --log file (inside the chroot for a chrooted script),
   else to /tmp/ks-script-XXXXXX.log outside it, written when the script has finished;
 - a script that fails with --erroronfail stops the install: %pre shows the log in an error
-  dialog and Anaconda exits, %post raises a ScriptError "LINENO\\n\\nLOG"; without
-  --erroronfail the failure is only logged and the next script runs.
+  dialog and Anaconda exits, %pre-install and %post raise a ScriptError "LINENO\\n\\nLOG";
+  without --erroronfail the failure is only logged and the next script runs.
 
-Usage: anaconda-run-scripts.py pre|post KICKSTART [SYSTEM_ROOT]   (default /mnt/sysroot)
+Usage: anaconda-run-scripts.py PHASE[,PHASE...] KICKSTART [SYSTEM_ROOT]   (default /mnt/sysroot)
+       PHASE: pre, pre-install or post, run in that order as Anaconda runs them
 Prints what Anaconda would log and show; exits 1 where Anaconda would stop, else 0.
 """
 
@@ -31,7 +36,8 @@ import subprocess
 import sys
 import tempfile
 
-PRE, POST = 0, 1
+PRE, POST, PREINSTALL = 0, 1, 3
+PHASES = {"pre": PRE, "pre-install": PREINSTALL, "post": POST}
 
 
 class Script:
@@ -45,12 +51,12 @@ class Script:
         self.lineno = lineno
 
 
-def parse_with_pykickstart(path):
+def parse_with_pykickstart(path, pre_pass):
     from pykickstart.parser import KickstartParser
     from pykickstart.version import makeVersion
 
     handler = makeVersion()
-    parser = KickstartParser(handler)
+    parser = KickstartParser(handler, missingIncludeIsFatal=not pre_pass)
     parser.readKickstart(path)
     return [Script(s.type, s.script, s.interp, s.inChroot, s.errorOnFail, s.logfile, s.lineno)
             for s in handler.scripts], "pykickstart " + getattr(
@@ -72,9 +78,9 @@ def parse_sections(path):
             else:
                 cur.script += line + "\n"
             continue
-        if not words or words[0] not in ("%pre", "%post"):
+        if not words or words[0] not in ("%pre", "%pre-install", "%post"):
             continue
-        type_ = PRE if words[0] == "%pre" else POST
+        type_ = {"%pre": PRE, "%pre-install": PREINSTALL, "%post": POST}[words[0]]
         cur = Script(type_, "", "/bin/sh", type_ == POST, False, None, n)
         i = 1
         while i < len(words):
@@ -96,7 +102,8 @@ def parse_sections(path):
             i += 1
     if cur is not None:
         sys.exit("%s: section at line %d has no %%end" % (path, cur.lineno))
-    return scripts, "the harness's own reader of %pre/%post sections (pykickstart not importable)"
+    return scripts, ("the harness's own reader of %pre/%pre-install/%post sections (pykickstart "
+                     "not importable)")
 
 
 def run_script(script, chroot, system_root):
@@ -144,18 +151,15 @@ def run_script(script, chroot, system_root):
     return proc.returncode, messages
 
 
-def main():
-    if len(sys.argv) not in (3, 4) or sys.argv[1] not in ("pre", "post"):
-        sys.exit(__doc__.strip().splitlines()[-2])
-    kind, ks = sys.argv[1], sys.argv[2]
-    system_root = sys.argv[3] if len(sys.argv) == 4 else "/mnt/sysroot"
+def run_phase(kind, ks, system_root):
+    """Parse as Anaconda does before the phase, then run its scripts; 1 where Anaconda stops."""
+    type_ = PHASES[kind]
     try:
-        scripts, parser = parse_with_pykickstart(ks)
+        scripts, parser = parse_with_pykickstart(ks, type_ == PRE)
     except ImportError:
         scripts, parser = parse_sections(ks)
-    print("kickstart %s parsed by %s" % (ks, parser))
-    type_ = PRE if kind == "pre" else POST
-    chroot = "/" if type_ == PRE else system_root
+    print("kickstart %s parsed by %s (%s)" % (ks, parser, kind))
+    chroot = "/" if type_ != POST else system_root
     for s in scripts:
         if s.type != type_:
             continue
@@ -173,6 +177,18 @@ def main():
         else:
             print("ANACONDA STOPS (ScriptError): %d\n\n%s" % (s.lineno, err.strip()))
         return 1
+    return 0
+
+
+def main():
+    kinds = sys.argv[1].split(",") if len(sys.argv) in (3, 4) else []
+    if not kinds or any(k not in PHASES for k in kinds):
+        sys.exit("\n".join(__doc__.strip().splitlines()[-3:-1]))
+    ks = sys.argv[2]
+    system_root = sys.argv[3] if len(sys.argv) == 4 else "/mnt/sysroot"
+    for kind in sorted(kinds, key=("pre", "pre-install", "post").index):
+        if run_phase(kind, ks, system_root):
+            return 1
     return 0
 
 
