@@ -147,7 +147,9 @@ START_TEST(test_run_refused_without_sandbox)
         ck_assert_int_ge(asprintf(&cmd, "touch %s", marker), 0);
         argv[2] = cmd;
         write_file(proc, "not a directory\n");
-        ck_assert_int_eq(si_run_in_target(ctx, argv), -ENOTDIR);
+        /* without bubblewrap (a package build's chroot) the refusal comes first, for that */
+        ck_assert_int_eq(si_run_in_target(ctx, argv),
+                         access("/usr/bin/bwrap", X_OK) == 0 ? -ENOTDIR : -ENOPKG);
         ck_assert_int_ne(access(marker, F_OK), 0);
         sbuf_free(&l.text);
         seinstall_unref(ctx);
