@@ -112,7 +112,8 @@ DEPS_LIBS  := libblkid-dev libmount-dev libselinux1-dev libsepol-dev libsemanage
 DEPS_BUILD := build-essential pkg-config clang $(DEPS_LIBS) check gettext
 DEPS_TEST  := selinux-policy-default policycoreutils selinux-utils e2fsprogs xfsprogs \
               btrfs-progs dosfstools reiserfsprogs nilfs-tools exfatprogs f2fs-tools util-linux \
-              tmux shellcheck attr python3 python3-jsonschema bubblewrap keyutils
+              tmux shellcheck attr python3 python3-jsonschema bubblewrap keyutils \
+              debhelper po-debconf lintian git
 DEPS_E2E   := qemu-system-x86 qemu-utils busybox-static mmdebstrap cpio zstd kmod checkpolicy \
               ovmf mtools fdisk
 DEPS       := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_E2E)
@@ -124,7 +125,7 @@ DEPS       += $(DEPS_HOSTS)
 DEPS_BENCH := flex time bc strace
 DEPS       += $(DEPS_BENCH)
 
-.PHONY: test uninstall dist tests hosts pot all help deps check check-quick unit integration e2e demo bench bench-scale fuzz install clean format check-format
+.PHONY: test deb uninstall dist tests hosts pot all help deps check check-quick unit integration e2e demo bench bench-scale fuzz install clean format check-format
 .DEFAULT_GOAL := all
 
 all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT) $(if $(FIRSTBOOT),$(POT))
@@ -145,6 +146,7 @@ help:
 	@echo "make fuzz       run each libFuzzer target for FUZZ_SECONDS"
 	@echo "make install    DESTDIR=... PREFIX=... (default /usr); make uninstall with the same"
 	@echo "make dist       build/seinstall-VERSION.tar.gz of what git tracks at HEAD"
+	@echo "make deb        the Debian packages (debian/, dpkg-buildpackage) into build/deb"
 	@echo "SANITIZE=1      build and test with AddressSanitizer and UBSan"
 	@echo "WERROR=-Werror  warnings are errors (make check, check-quick and tests set it)"
 	@echo "WITH_FIRSTBOOT=0  build without libnewt: no seinstall-firstboot"
@@ -420,6 +422,22 @@ dist:
 	git archive --format=tar.gz --prefix=$(DIST)/ -o $(BUILD)/$(DIST).tar.gz HEAD
 	@echo "make dist: $(BUILD)/$(DIST).tar.gz"
 
+# The Debian packages (debian/): dpkg-buildpackage in a copy of the tree under $(DEB), so the
+# tree itself stays clean; the .deb, .udeb, .buildinfo and .changes files land in $(DEB).
+# debian/changelog must carry VERSION. DEB_BUILD_OPTIONS (nocheck, parallel=N) are passed on.
+DEB     := build/deb
+DEB_SRC := $(DEB)/seinstall-$(VERSION)
+deb:
+	@v=$$(dpkg-parsechangelog -S Version 2>/dev/null); [ "$$v" = "$(VERSION)" ] || { \
+		echo "make deb: debian/changelog says version '$$v', the Makefile $(VERSION): add a changelog entry (dch -v $(VERSION))" >&2; \
+		exit 1; }
+	rm -rf $(DEB) && mkdir -p $(DEB_SRC)
+	tar -c --exclude=./build --exclude=./.git . | tar -x -C $(DEB_SRC)
+	@# The package build is a build of its own: none of this make's variables or flags.
+	cd $(DEB_SRC) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL dpkg-buildpackage -us -uc -b
+	@rm -rf $(DEB_SRC)
+	@ls $(DEB)/*.deb $(DEB)/*.udeb
+
 clean:
 	rm -rf build
 
@@ -431,7 +449,7 @@ format:
 check-format:
 	clang-format --dry-run -Werror $(FORMAT_FILES)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -path $(DEB) -prune -o -name '*.d' -type f -print 2>/dev/null)
 
 # Keep intermediate objects (test helpers) so a second make does nothing.
 .SECONDARY:

@@ -5,14 +5,17 @@
 # di_env CACHE sets DI_ROOT (Debian 12's netboot initrd unpacked: d-i's busybox, cdebconf with
 # its text and newt frontends, udpkg, the templates of every udeb in it) and DI_UDEBS (a
 # directory with the udebs that download from the archive's debian-installer component:
-# partman-base). The initrd comes from the debian-installer-12-netboot-amd64 package; udebs
+# partman-base; and libmount1-udeb, which seinstall-udeb depends on and the initrd lacks, when
+# the archive serves it: after a failed download $DI_UDEBS/.unavailable-NAME says so and it is
+# not tried again). The initrd comes from the debian-installer-12-netboot-amd64 package; udebs
 # come through apt-get with a private configuration that names main/debian-installer (the
 # host's own apt configuration is not touched). DI_VERSION says which installer it is.
 DI_INITRD=/usr/lib/debian-installer/images/12/amd64/text/debian-installer/amd64/initrd.gz
 DI_UDEB_NAMES="partman-base"
+DI_UDEB_OPTIONAL="libmount1-udeb"
 
 di_env() {
-        local cache=$1/di key apt o
+        local cache=$1/di key apt o n missing=
         # shellcheck disable=SC2034 # used by the test that sources this
         DI_VERSION="debian-installer-12-netboot-amd64 $(dpkg-query -W -f='${Version}' debian-installer-12-netboot-amd64 2>/dev/null)"
         [ -r "$DI_INITRD" ] || {
@@ -31,7 +34,11 @@ di_env() {
         fi
         DI_UDEBS=$cache/udebs
         apt=$cache/apt
-        if ! ls "$DI_UDEBS"/partman-base_*.udeb >/dev/null 2>&1; then
+        for n in $DI_UDEB_NAMES $DI_UDEB_OPTIONAL; do
+                ls "$DI_UDEBS/${n}_"*.udeb >/dev/null 2>&1 || [ -e "$DI_UDEBS/.unavailable-$n" ] ||
+                        missing="$missing $n"
+        done
+        if [ -n "$missing" ]; then
                 mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$DI_UDEBS"
                 echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main/debian-installer" \
                         >"$apt/sources.list"
@@ -39,7 +46,10 @@ di_env() {
                         -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
                         -o APT::Architecture=amd64 -o Debug::NoLocking=1)
                 apt-get -q "${o[@]}" update >&2 || return 1
-                (cd "$DI_UDEBS" && apt-get -q "${o[@]}" download $DI_UDEB_NAMES >&2) || return 1
+                for n in $missing; do
+                        (cd "$DI_UDEBS" && apt-get -q "${o[@]}" download "$n" >&2) && continue
+                        case " $DI_UDEB_OPTIONAL " in *" $n "*) : >"$DI_UDEBS/.unavailable-$n" ;; *) return 1 ;; esac
+                done
         fi
         exec 8>&-
         return 0

@@ -2,9 +2,12 @@
 # debian-installer adapter, in d-i's own environment. Host: Debian 12's netboot initrd
 # (debian-installer-12-netboot-amd64) unpacked and used as a chroot: its busybox, cdebconf
 # with its text frontend, udpkg and the templates of every udeb in it (loaded by its own
-# S20templates startup script). partman-base (the one partman udeb the archive serves here)
-# and seinstall-udeb, built by adapters/debian-installer/build-udeb with dpkg-deb, are
-# installed with d-i's udpkg, which loads their templates into cdebconf.
+# S20templates startup script). partman-base (the one partman udeb the archive serves here),
+# libmount1-udeb (a dependency of seinstall-udeb; the archive here answers 404, so a stand-in
+# holding the host's own libmount.so.1 of the same util-linux version) and seinstall-udeb, built by the Debian
+# package build (make deb, debian/), are installed with d-i's udpkg, which loads their
+# templates into cdebconf. The preseed example (adapters/debian-installer/preseed.cfg) is
+# loaded with d-i's own debconf-set-selections.
 # - partman: partman-base's own /bin/partman runs its main loop; the check.d protocol sends
 #   the person back to the partitioning screens when 60seinstall refuses. Stand-ins: the
 #   partitioning screens (display.d: "the person" plans ReiserFS, then ext4) and the fstab.d
@@ -12,7 +15,9 @@
 #   here); partman's init.d/commit.d/finish.d scripts, which need parted_server and disks,
 #   are removed. The refusal is shown by cdebconf's text frontend with seinstall's template.
 # - finish-install: 95seinstall runs in the chroot as finish-install runs its hooks (the
-#   finish-install udeb is not served here) on a real loop-mounted ext4 /target.
+#   finish-install udeb is not served here) on a real loop-mounted ext4 /target; on a /target
+#   without a policy it calls apt-install selinux-policy-default (a stand-in for d-i's
+#   apt-install, which needs a mirror and a debootstrapped /target, installs the host's copy).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
 . "$TOP/tests/hosts/di-env.sh"
@@ -21,32 +26,65 @@ require_tool shellcheck shellcheck
 a=$TOP/installer-plugin/adapters/debian-installer
 check_hook=$a/partman/check.d/60seinstall
 finish_hook=$a/finish-install.d/95seinstall
-shellcheck -s sh "$check_hook" "$finish_hook" "$a/build-udeb" || fail "shellcheck found problems in the d-i files"
-echo "ok: shellcheck passes on both hooks and build-udeb"
-# The templates the hooks show exist, each with a type and a description using REASON.
+templates=$TOP/debian/seinstall-udeb.templates
+shellcheck -s sh "$check_hook" "$finish_hook" || fail "shellcheck found problems in the d-i hooks"
+echo "ok: shellcheck passes on both hooks"
+# The templates the hooks show exist, each with a type and a description using REASON, every
+# description translatable (po-debconf's _Description) and in debian/po/templates.pot.
 for t in seinstall/refused seinstall/install-refused seinstall/failed; do
-        grep -q "^Template: $t\$" "$a/templates" || fail "templates: $t missing"
-        awk -v t="$t" '$0 == "Template: " t {f = 1; next} /^Template:/ {f = 0} f' "$a/templates" |
+        grep -q "^Template: $t\$" "$templates" || fail "templates: $t missing"
+        awk -v t="$t" '$0 == "Template: " t {f = 1; next} /^Template:/ {f = 0} f' "$templates" |
                 grep -q 'REASON' || fail "templates: $t does not show \${REASON}"
 done
-echo "ok: templates seinstall/refused, install-refused and failed show the reason"
+! grep -n '^Description:' "$templates" || fail "templates: a Description: is not translatable (use _Description:)"
+sed -n 's/^_Description: //p' "$templates" | while read -r short; do
+        grep -qF "msgid \"$short\"" "$TOP/debian/po/templates.pot" ||
+                fail "debian/po/templates.pot lacks '$short' (run debconf-updatepo in debian/po)"
+done || exit 1
+echo "ok: templates seinstall/refused, install-refused and failed show the reason, translatable"
 
 require_loop
 require_command check
 require_command install
-command -v dpkg-deb >/dev/null || skip "no dpkg-deb to build the udeb"
+for t in dpkg-buildpackage dh po2debconf; do
+        command -v $t >/dev/null || skip "no $t to build the udeb (make deps)"
+done
 cache=$HOSTS_CACHE
 cache_dir "$cache"
 if ! why=$(di_env "$cache"); then
         skip "debian-installer's environment cannot be set up: $why"
 fi
 di_env "$cache" >/dev/null || fail "di_env failed the second time"
-echo "host: $DI_VERSION (netboot initrd unpacked in $DI_ROOT), $(basename "$DI_UDEBS"/partman-base_*.udeb)"
+echo "host: $DI_VERSION (netboot initrd unpacked in $DI_ROOT), $(cd "$DI_UDEBS" && echo *.udeb)"
+d0=$(scratch_dir)
 
+# libmount1-udeb from the archive; where the archive here does not serve it (404), a stand-in
+# with the host's own libmount.so.1 from the same util-linux (the udeb's one library).
+mount_udeb=$(ls "$DI_UDEBS"/libmount1-udeb_*.udeb 2>/dev/null | head -n 1)
+if [ -z "$mount_udeb" ]; then
+        v=$(dpkg-query -W -f='${Version}' libmount1)
+        lm=$(dpkg -L libmount1 | grep '/libmount\.so\.1\.[0-9.]*$' | head -n 1)
+        [ -f "$lm" ] || fail "the host's libmount1 has no libmount.so.1"
+        su=$d0/libmount1-udeb
+        mkdir -p "$su/DEBIAN" "$su/usr/lib/x86_64-linux-gnu"
+        cp "$lm" "$su/usr/lib/x86_64-linux-gnu/" && ln -s "${lm##*/}" "$su/usr/lib/x86_64-linux-gnu/libmount.so.1"
+        printf 'Package: libmount1-udeb\nPackage-Type: udeb\nSource: util-linux\nVersion: %s\nArchitecture: amd64\nMaintainer: seinstall test stand-in <test@localhost>\nDepends: libblkid1-udeb, libc6-udeb, libselinux1-udeb\nSection: debian-installer\nDescription: stand-in: the host libmount.so.1\n' \
+                "$v" >"$su/DEBIAN/control"
+        mount_udeb=$d0/libmount1-udeb_${v}_amd64.udeb
+        dpkg-deb --root-owner-group --build "$su" "$mount_udeb" >/dev/null || fail "building the libmount1-udeb stand-in"
+        echo "stand-in: libmount1-udeb (not served by the archive here) from the host's libmount1 $v"
+else
+        echo "host: ${mount_udeb##*/} from the archive"
+fi
+
+# The udeb as the package build makes it (nocheck: deb-package.sh runs the build's tests).
 d=$(scratch_dir)
-install_tree "$d/stage" PREFIX=/usr
-udeb=$(TMPDIR=$d "$a/build-udeb" "$d/stage" "$d/out") || fail "build-udeb failed"
-assert_eq "the package type" udeb "$(dpkg-deb -f "$udeb" Package-Type)"
+DEB_BUILD_OPTIONS="nocheck parallel=2" run_make deb DEB="$d/deb" \
+        >"$d/deb.log" 2>&1 || fail "make deb failed: $(tail -n 30 "$d/deb.log")"
+udeb=$(echo "$d"/deb/seinstall-udeb_*.udeb)
+[ -f "$udeb" ] || fail "make deb built no seinstall-udeb: $(ls "$d/deb")"
+assert_eq "the udeb's section" debian-installer "$(dpkg-deb -f "$udeb" Section)"
+assert_contains "the udeb's dependencies" "$(dpkg-deb -f "$udeb" Depends)" "libmount1-udeb"
 dpkg-deb -c "$udeb" | awk '{print "  " $6}'
 
 # di_run NAME CMDLINE TARGET_IMAGE STDIN SCRIPT [UDEB...]: run SCRIPT with d-i's /bin/sh in a
@@ -57,11 +95,11 @@ dpkg-deb -c "$udeb" | awk '{print "  " $6}'
 di_run() {
         local name=$1 cmdline=$2 img=$3 input=$4 script=$5 udebs
         shift 5
-        udebs=${*:-/tmp/partman-base_*.udeb /tmp/seinstall-udeb_*.udeb}
+        udebs=${*:-/tmp/libmount1-udeb_*.udeb /tmp/partman-base_*.udeb /tmp/seinstall-udeb_*.udeb}
         mkdir -p "$d/$name/up" "$d/$name/work" "$d/$name/root"
         printf '%s\n' "$cmdline" >"$d/$name/cmdline"
         printf '%b' "$input" >"$d/$name/stdin"
-        cp "$udeb" "$DI_UDEBS"/partman-base_*.udeb "$d/$name/up/" 2>/dev/null
+        cp "$udeb" "$mount_udeb" "$DI_UDEBS"/*.udeb "$d/$name/up/" 2>/dev/null
         mkdir -p "$d/$name/up/tmp" && mv "$d/$name/up/"*.udeb "$d/$name/up/tmp/"
         cat >"$d/$name/up/tmp/run.sh" <<EOF
 sh /lib/debian-installer-startup.d/S20templates || echo "S20templates failed"
@@ -150,9 +188,10 @@ cat >/tmp/finish-install <<"F"
 echo "HOOK-EXIT $?" >&2
 F
 chmod +x /tmp/finish-install && /tmp/finish-install'
-di_run finish "$di_cmdline" "$d/target.img" '\n' "$finish_script" "/tmp/seinstall-udeb_*.udeb"
+di_run finish "$di_cmdline" "$d/target.img" '\n' "$finish_script" "/tmp/libmount1-udeb_*.udeb /tmp/seinstall-udeb_*.udeb"
 log=$(cat "$d/finish.log")
 assert_contains "finish-install hook" "$log" "HOOK-EXIT 0"
+case $log in *"apt-install"*) fail "the hook installed a policy /target already had" ;; esac
 case $log in *"!! ERROR"*) fail "the finish-install hook showed an error on success" ;; esac
 mount_image "$d/target.img" "$d/t"
 assert_contains "target config" "$(cat "$d/t/etc/selinux/config")" "SELINUX=enforcing"
@@ -164,11 +203,13 @@ echo "ok: setfiles -F -n finds no label to change on /target"
 rm -f "$d/t/etc/selinux/config"
 umount "$d/t" || fail "umount $d/t"
 
+finish_base=$finish_script
+
 # 4. An install that must be refused: /target/home on tmpfs. The dialog says why.
 finish_script="
 mount -t tmpfs tmpfs /target/home
 $finish_script"
-di_run finish-refused "$di_cmdline" "$d/target.img" '\n' "$finish_script" "/tmp/seinstall-udeb_*.udeb"
+di_run finish-refused "$di_cmdline" "$d/target.img" '\n' "$finish_script" "/tmp/libmount1-udeb_*.udeb /tmp/seinstall-udeb_*.udeb"
 log=$(cat "$d/finish-refused.log")
 assert_contains "finish-install hook" "$log" "HOOK-EXIT 1"
 assert_contains "cdebconf's text frontend" "$log" "!! ERROR: SELinux was not set up on the installed system"
@@ -177,3 +218,64 @@ assert_contains "the dialog" "$log" "/home"
 mount_image "$d/target.img" "$d/t"
 [ ! -e "$d/t/etc/selinux/config" ] || fail "a refused install wrote /target's config"
 echo "ok: a refused install shows the reason and leaves the config alone"
+umount "$d/t" || fail "umount $d/t"
+
+# 5. A /target without a policy (no preseed put one there): the hook installs
+#    selinux-policy-default with apt-install, then labels. The stand-in apt-install installs the
+#    host's copy of that package's files; any other package fails as a missing one would.
+make_fs_image "$d/bare.img" ext4 64
+mount_image "$d/bare.img" "$d/t"
+make_target "$d/t"
+rm -rf "$d/t/etc/selinux/default"
+umount "$d/t" || fail "umount $d/t"
+# shellcheck disable=SC2016 # run by d-i's shell
+apt_standin='
+cat >/bin/apt-install <<"A"
+#!/bin/sh
+echo "APT-INSTALL $*" >&2
+[ "$*" = selinux-policy-default ] || exit 100
+mkdir -p /target/etc/selinux && cp -a /tmp/policy-default /target/etc/selinux/default
+A
+chmod +x /bin/apt-install'
+for n in finish-nopolicy finish-nopolicy-mls; do
+        mkdir -p "$d/$n/up/tmp" && cp -a /etc/selinux/default "$d/$n/up/tmp/policy-default" ||
+                fail "staging the policy for the stand-in apt-install"
+done
+di_run finish-nopolicy "$di_cmdline" "$d/bare.img" '\n' "$apt_standin$finish_base" \
+        "/tmp/libmount1-udeb_*.udeb /tmp/seinstall-udeb_*.udeb"
+log=$(cat "$d/finish-nopolicy.log")
+assert_contains "the hook asked for the policy" "$log" "APT-INSTALL selinux-policy-default"
+assert_contains "finish-install hook" "$log" "HOOK-EXIT 0"
+mount_image "$d/bare.img" "$d/t"
+assert_contains "target config" "$(cat "$d/t/etc/selinux/config")" "SELINUX=enforcing"
+assert_contains "target /etc/hostname label" "$(label_of "$d/t/etc/hostname")" ":net_conf_t:"
+echo "ok: without a preseed the hook installs the policy into /target, then labels"
+rm -rf "$d/t/etc/selinux/default" "$d/t/etc/selinux/config"
+umount "$d/t" || fail "umount $d/t"
+
+# 6. Booted with seinstall.policy=mls, whose package cannot be installed: the dialog says so
+#    and how to preseed it; nothing is configured.
+di_run finish-nopolicy-mls "$di_cmdline seinstall.policy=mls" "$d/bare.img" '\n' \
+        "$apt_standin$finish_base" "/tmp/libmount1-udeb_*.udeb /tmp/seinstall-udeb_*.udeb"
+log=$(cat "$d/finish-nopolicy-mls.log")
+assert_contains "the hook asked for the mls policy" "$log" "APT-INSTALL selinux-policy-mls"
+assert_contains "finish-install hook" "$log" "HOOK-EXIT 1"
+assert_contains "cdebconf's text frontend" "$log" "!! ERROR: seinstall failed"
+# cdebconf's text frontend wraps the dialog's lines.
+assert_contains "the dialog" "$(tr -s '[:space:]' ' ' <<<"$log")" "d-i pkgsel/include string selinux-policy-mls"
+mount_image "$d/bare.img" "$d/t"
+[ ! -e "$d/t/etc/selinux/config" ] || fail "a failed policy install wrote /target's config"
+umount "$d/t" || fail "umount $d/t"
+echo "ok: a policy that cannot be installed is named in the dialog with the preseed line"
+
+# 7. The preseed example, loaded with d-i's own debconf-set-selections (preseed's loader).
+mkdir -p "$d/preseed/up/tmp" && cp "$a/preseed.cfg" "$d/preseed/up/tmp/preseed.cfg"
+# shellcheck disable=SC2016 # run by d-i's shell
+di_run preseed "$di_cmdline" "" '' '
+debconf-set-selections /tmp/preseed.cfg && echo "LOADED"
+echo "CHOOSE-MODULES=$(debconf-get anna/choose_modules)"
+echo "PKGSEL-INCLUDE=$(debconf-get pkgsel/include)"' "/tmp/libmount1-udeb_*.udeb"
+log=$(cat "$d/preseed.log")
+assert_contains "preseed.cfg loads" "$log" "LOADED"
+assert_contains "anna/choose_modules" "$log" "CHOOSE-MODULES=seinstall-udeb"
+assert_contains "pkgsel/include" "$log" "PKGSEL-INCLUDE=selinux-policy-default"

@@ -1,8 +1,10 @@
 #!/bin/bash
-# mkosi adapter, in the real mkosi (Debian 12's mkosi 14): `mkosi build` of a small Debian 12
-# image (gpt_ext4, debootstrap, systemd, selinux-policy-default) with the adapter's
-# mkosi.finalize (unchanged) and a profile next to mkosi.conf (mkosi.seinstall.ks:
-# selinux --enforcing). Then, on the image mkosi wrote:
+# mkosi adapter, in the real mkosi (Debian 12's mkosi 14): `mkosi build` of the example in
+# installer-plugin/adapters/mkosi/example as it is (mkosi.conf: a Debian 12 gpt_ext4 image with
+# systemd and selinux-policy-default; mkosi.extra: the kernel command line and fstab; the
+# adapter's mkosi.finalize; the profile mkosi.seinstall.ks: selinux --enforcing), plus, as a
+# second extra tree, the test's own unit that reports from the booted image. Then, on the
+# image mkosi wrote:
 # - its labels equal a setfiles relabel of it (setfiles -F -n: 0 differences);
 # - /etc/selinux/config and the kernel command line (/etc/kernel/cmdline) are what the
 #   profile says;
@@ -17,7 +19,8 @@
 . "$(dirname "$0")/../install-lib.sh"
 require_tool shellcheck shellcheck
 
-f=$TOP/installer-plugin/adapters/mkosi/mkosi.finalize
+ex=$TOP/installer-plugin/adapters/mkosi/example
+f=$ex/mkosi.finalize
 shellcheck -s sh "$f" || fail "shellcheck found problems in mkosi.finalize"
 echo "ok: shellcheck passes on mkosi.finalize"
 export PATH=${SEINSTALL%/*}:$PATH
@@ -45,31 +48,25 @@ cache_dir "$cache"
 mkdir -p "$out_dir" || fail "cannot create $out_dir"
 exec 9>"$cache/.lock"
 flock 9
-# mkosi 14 does not notice a changed mkosi.conf in its cache images: the project directory is
-# named after the configuration.
-conf='[Distribution]
-Distribution=debian
-Release=bookworm
-
-[Output]
-Format=gpt_ext4
-Output=image.raw
-Hostname=mkosi-seinstall
-
-[Content]
-Packages=systemd-sysv,udev,kmod,selinux-policy-default,policycoreutils,selinux-utils
-WithDocs=no
-
-[Host]
-NspawnKeepUnit=yes'
-p=$cache/project-$(printf '%s\n' "$conf" | sha256sum | cut -c1-12)
-mkdir -p "$p/mkosi.extra/etc/kernel" "$p/mkosi.extra/usr/local/sbin" \
-        "$p/mkosi.extra/etc/systemd/system/multi-user.target.wants"
-printf '%s\n' "$conf" >"$p/mkosi.conf"
-# What a boot loader of the image would read, and the root on the image's one partition.
-echo "root=/dev/vda1 rw console=ttyS0 quiet systemd.firstboot=off" >"$p/mkosi.extra/etc/kernel/cmdline"
-echo "/dev/vda1 / ext4 defaults 0 1" >"$p/mkosi.extra/etc/fstab"
-cat >"$p/mkosi.extra/usr/local/sbin/seinstall-facts" <<'EOF'
+# The example directory is built as it is: its files are copied, unchanged, into a project
+# directory in the cache (mkosi writes its image and cache images next to mkosi.conf). mkosi 14
+# does not notice a changed mkosi.conf in its cache images, so the project directory is named
+# after mkosi.conf's settings (comments aside; the rest of the example is applied after the
+# cache: extra tree, finalize).
+p=$cache/project-$(grep -v '^[[:space:]]*\(#\|$\)' "$ex/mkosi.conf" | sha256sum | cut -c1-12)
+mkdir -p "$p" || fail "cannot create $p"
+rm -rf "$p/mkosi.extra" "$p/mkosi.finalize" "$p/mkosi.seinstall.ks" "$p/mkosi.conf"
+cp -a "$ex/." "$p/" || fail "cannot copy $ex into $p"
+for f in $(cd "$ex" && find . -type f); do
+        cmp -s "$ex/$f" "$p/$f" || fail "the project's $f differs from the example's"
+done
+echo "ok: the example ($(cd "$ex" && find . -type f | sort | tr '\n' ' ')) copied unchanged into $p"
+# What only the test adds, as a second extra tree on mkosi's command line (the example's own
+# mkosi.extra is named first, as mkosi would pick it): a unit that prints what the booted image
+# says, then powers off.
+facts=$d/facts-tree
+mkdir -p "$facts/usr/local/sbin" "$facts/etc/systemd/system/multi-user.target.wants"
+cat >"$facts/usr/local/sbin/seinstall-facts" <<'EOF'
 #!/bin/sh
 # What the booted image says, on the console, then power off.
 echo "SEINSTALL-FACT enforce $(cat /sys/fs/selinux/enforce 2>&1)"
@@ -83,8 +80,8 @@ dmesg 2>/dev/null | grep 'avc:  denied' | sed 's/^/SEINSTALL-AVC /'
 echo "SEINSTALL-FACTS-END"
 systemctl poweroff
 EOF
-chmod 755 "$p/mkosi.extra/usr/local/sbin/seinstall-facts"
-cat >"$p/mkosi.extra/etc/systemd/system/seinstall-facts.service" <<'EOF'
+chmod 755 "$facts/usr/local/sbin/seinstall-facts"
+cat >"$facts/etc/systemd/system/seinstall-facts.service" <<'EOF'
 [Unit]
 Description=seinstall test: print what the booted image says
 After=multi-user.target
@@ -97,12 +94,10 @@ StandardOutput=journal+console
 [Install]
 WantedBy=multi-user.target
 EOF
-ln -sf ../seinstall-facts.service "$p/mkosi.extra/etc/systemd/system/multi-user.target.wants/seinstall-facts.service"
-install -m 0755 "$f" "$p/mkosi.finalize"
-printf 'selinux --enforcing\n%%addon org_seinstall --policy=default\n%%end\n' >"$p/mkosi.seinstall.ks"
+ln -sf ../seinstall-facts.service "$facts/etc/systemd/system/multi-user.target.wants/seinstall-facts.service"
 
 start=$(date +%s)
-(cd "$p" && mkosi --force --incremental build) >"$out_dir/mkosi-build.log" 2>&1 ||
+(cd "$p" && mkosi --force --incremental --extra-tree mkosi.extra --extra-tree "$facts" build) >"$out_dir/mkosi-build.log" 2>&1 ||
         fail "mkosi build failed: $(tail -n 30 "$out_dir/mkosi-build.log")"
 build_secs=$(($(date +%s) - start))
 echo "ok: mkosi build took ${build_secs}s (log: $out_dir/mkosi-build.log)"
