@@ -374,8 +374,8 @@ static int links_max_from_env(struct seinstall_ctx *ctx, size_t *ret)
         n = strtoull(v, &end, 10);
         if (errno || end == v || *end || n < 1 || n > SI_WALK_LINKS_MAX)
                 return si_error(ctx, -EINVAL,
-                                "SEINSTALL_LINKS_MAX=%s is not a number of files from 1 to %zu",
-                                v, SI_WALK_LINKS_MAX);
+                                "SEINSTALL_LINKS_MAX=%s is not a number of files from 1 to %zu", v,
+                                SI_WALK_LINKS_MAX);
         *ret = (size_t) n;
         return 0;
 }

@@ -26,7 +26,8 @@ int si_walk_add_skipped(struct si_walk *j, const char *path, const char *fstype,
                         const char *reason);
 /* si_walk_error() also in a later pass of the files with several names (which says nothing
  * else: the first pass said it). */
-void si_walk_links_error(struct si_walk *j, struct si_walker *w, const char *fmt, ...) _printf_(3, 4);
+void si_walk_links_error(struct si_walk *j, struct si_walker *w, const char *fmt, ...)
+    _printf_(3, 4);
 /* Hand the queued messages to the context's log callback. Only the thread that runs the walk
  * calls this, without the lock held (the callback may take its time). */
 void si_walk_msgs_flush(struct si_walk *j);

@@ -226,8 +226,8 @@ static uint32_t names_put(struct si_walk *j, const char *path, size_t len)
 
 /* Remember @path for the file (@dev, @ino) of hash @mix, or keep the name already there when
  * it sorts first; -ENOSPC when the table or the arena is full (the lock held). */
-static int links_put(struct si_walk *j, uint32_t dev, uint64_t ino, uint64_t mix,
-                     const char *path, size_t len)
+static int links_put(struct si_walk *j, uint32_t dev, uint64_t ino, uint64_t mix, const char *path,
+                     size_t len)
 {
         size_t h;
         int r;
@@ -335,7 +335,8 @@ bool si_walk_links_next_pass(struct si_walk *j)
                         break;
         if (i == 0)
                 return false;
-        j->links_part = (j->links_part & (((uint64_t) 1 << (i - 1)) - 1)) | ((uint64_t) 1 << (i - 1));
+        j->links_part =
+            (j->links_part & (((uint64_t) 1 << (i - 1)) - 1)) | ((uint64_t) 1 << (i - 1));
         j->links_bits = i;
         j->links_passes++;
         unmap(j->links, j->links_cap * sizeof(*j->links));

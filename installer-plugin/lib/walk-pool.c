@@ -180,8 +180,8 @@ static int threads_run(struct si_walk *j, seinstall_relabel_progress_fn progress
 static int walk_pass(struct si_walk *j, int fd, dev_t dev, uint64_t mnt,
                      seinstall_relabel_progress_fn progress, void *userdata, double start)
 {
-        j->queue[0] = (struct si_walk_work){
-            .fd = fd, .path = strdup(""), .len = 0, .dev = dev, .mnt = mnt};
+        j->queue[0] =
+            (struct si_walk_work){.fd = fd, .path = strdup(""), .len = 0, .dev = dev, .mnt = mnt};
         if (!j->queue[0].path) {
                 close(fd);
                 return -ENOMEM;
@@ -197,8 +197,7 @@ static int walk_pass(struct si_walk *j, int fd, dev_t dev, uint64_t mnt,
 /* When the table of files with several names was full, walk again for each part of them that
  * waited (walk-links.c), looking at those files only. */
 static int walk_later_passes(struct si_walk *j, int base, dev_t dev, uint64_t mnt,
-                             seinstall_relabel_progress_fn progress, void *userdata,
-                             double start)
+                             seinstall_relabel_progress_fn progress, void *userdata, double start)
 {
         int r = 0;
 

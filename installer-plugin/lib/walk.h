@@ -77,7 +77,7 @@ struct si_walk {
         bool links_later;
         /* a later pass: the walk only looks for files with several names, says nothing */
         bool rewalk;
-        struct si_walk_msg *msgs, **msgs_tail;   /* log messages for the caller's thread */
+        struct si_walk_msg *msgs, **msgs_tail; /* log messages for the caller's thread */
         size_t nmsgs, msgs_dropped;
 };
 
