@@ -504,13 +504,13 @@ seinstall_verify_result_get_example_fixed(const struct seinstall_verify_result *
         return e && e->fixed;
 }
 
-static void json_dir(struct json *j, const struct dir *d)
+static void json_dir(struct json *j, const struct dir *d, bool fix)
 {
         json_object_begin(j);
         json_kv_string(j, "path", d->path);
         json_kv_uint(j, "mismatches", d->mismatched);
         json_kv_uint(j, "fixed", d->fixed);
-        json_kv_uint(j, "remaining", d->remaining);
+        json_kv_uint(j, "remaining", fix ? d->remaining : d->mismatched);
         json_key(j, "examples");
         json_array_begin(j);
         for (size_t k = 0; k < d->nex; k++) {
@@ -551,7 +551,7 @@ SEINSTALL_EXPORT int seinstall_verify_result_to_json(const struct seinstall_veri
         json_key(&j, "directories");
         json_array_begin(&j);
         for (size_t i = 0; i < r->ndirs; i++)
-                json_dir(&j, &r->dirs[i]);
+                json_dir(&j, &r->dirs[i], r->fix);
         json_array_end(&j);
         /* root, policy, time, skipped mounts, error messages: the walk's own document */
         json_key(&j, "relabel");
