@@ -84,3 +84,43 @@ db_go() { _log "GO"; }
 db_get() { _log "GET \$*"; RET=; }
 CONFMODULE
 }
+
+# linked_homes T N: N btrfs subvolumes T/home/uNN (each a filesystem of its own, with its own
+# st_dev) on the btrfs T, each holding a file with two names whose paths call for different
+# labels in Debian's policy: /home/uNN/.ssh/id (ssh_home_t, the name that sorts first) and
+# /home/uNN/notes (user_home_t). Half are made .ssh first, half notes first, so that whichever
+# order a walk meets them in, some file meets its two names in each order.
+linked_homes() {
+        local t=$1 n=$2 i u
+        for ((i = 0; i < n; i++)); do
+                u=$t/home/u$(printf %02d "$i")
+                btrfs -q subvolume create "$u" >/dev/null || fail "btrfs subvolume create $u"
+                if ((i % 2)); then
+                        echo "$i" >"$u/notes"
+                        mkdir "$u/.ssh"
+                        ln "$u/notes" "$u/.ssh/id"
+                else
+                        mkdir "$u/.ssh"
+                        echo "$i" >"$u/.ssh/id"
+                        ln "$u/.ssh/id" "$u/notes"
+                fi
+        done
+}
+
+# linked_homes_check T N: both names of every file linked_homes made read back ssh_home_t (the
+# label of the name that sorts first); fails naming the first that does not.
+linked_homes_check() {
+        local t=$1 n=$2 i u name l bad=0
+        for ((i = 0; i < n; i++)); do
+                u=$t/home/u$(printf %02d "$i")
+                for name in .ssh/id notes; do
+                        l=$(label_of "$u/$name")
+                        case $l in
+                        *:ssh_home_t:*) ;;
+                        *) echo "$u/$name: '$l', expected ssh_home_t" >&2; bad=$((bad + 1)) ;;
+                        esac
+                done
+        done
+        [ "$bad" = 0 ] || fail "$bad names of files with two names on $n filesystems have the wrong label"
+        echo "ok: both names of $n files on $n filesystems read back ssh_home_t"
+}

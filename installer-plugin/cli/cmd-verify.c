@@ -21,8 +21,9 @@ static void usage(FILE *f)
                    "  --progress     show progress on stderr (default on a terminal)\n"
                    "  --no-progress  never show progress\n"
                    "  --json         print a JSON document on stdout\n\n"
-                   "Exit status: 0 every label matches (with --fix: every mismatch was\n"
-                   "fixed), 1 labels differ, 2 bad usage, 3 the target could not be read.\n");
+                   "Exit status: 0 every label matches (with --fix: a verify after the fix\n"
+                   "finds none different), 1 labels differ (with --fix: some still do after\n"
+                   "it), 2 bad usage, 3 the target could not be read or written.\n");
 }
 
 /* Print the group of directory @i; returns whether it was abridged. */
@@ -55,15 +56,21 @@ static void print_text(const struct seinstall_verify_result *res, bool fix, cons
                                seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_MISMATCHED),
                            fixed = seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_FIXED),
                            unlisted =
-                               seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_UNLISTED);
+                               seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_UNLISTED),
+                           left =
+                               seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_REMAINING);
 
         if (bad == 0)
                 printf("verify: %llu entries checked, every label matches the file contexts\n",
                        checked);
+        else if (fix && left == 0)
+                printf("verify: %llu entries checked, %llu labels differed from the file "
+                       "contexts, %llu fixed; a verify after the fix finds none different\n",
+                       checked, bad, fixed);
         else if (fix)
                 printf("verify: %llu entries checked, %llu labels differed from the file "
-                       "contexts, %llu fixed\n",
-                       checked, bad, fixed);
+                       "contexts, %llu written; %llu still differ after the fix\n",
+                       checked, bad, fixed, left);
         else
                 printf("verify: %llu entries checked, %llu labels differ from the file "
                        "contexts\n",
@@ -78,6 +85,13 @@ static void print_text(const struct seinstall_verify_result *res, bool fix, cons
                 printf("Run 'seinstall verify%s%s --all' to list every one.\n",
                        streq(root, "/") ? "" : " --root ", streq(root, "/") ? "" : cli_esc(root));
         cli_print_relabel_skipped(rl);
+        if (fix && left > 0)
+                printf("Left after the fix: %llu label%s that a verify run after it, writing "
+                       "nothing, still finds different (listed above without \"fixed\"). One "
+                       "that could not be written says why on stderr; one written and found "
+                       "different again was changed meanwhile by something else than this "
+                       "run. Rerun %s once that is dealt with.\n",
+                       left, left == 1 ? "" : "s", cli_command(root, "seinstall verify%r --fix"));
         if (bad > fixed && !fix)
                 printf("To write the expected labels, run: %s\n",
                        cli_command(root, "seinstall verify%r --fix"));

@@ -380,8 +380,11 @@ enum seinstall_verify_flags {
 
 /* Verify the target of @ctx. @policy_type: NULL for the target's SELINUXTYPE (else "default");
  * @threads: 0 means one per online CPU; @flags: SEINSTALL_VERIFY_*; @progress (may be NULL)
- * as for seinstall_relabel(). Returns 0 when every label matched (with FIX: every mismatch
- * was fixed), 1 when labels differ (and were not fixed), or a negative errno as
+ * as for seinstall_relabel(). With FIX, the labels that differed are written, then the same
+ * entries verified again, writing nothing. Returns 0 when every label matched (with FIX: when
+ * the verify after the fix found none different), 1 when labels differ (with FIX: some still
+ * did after it; SEINSTALL_VERIFY_REMAINING counts them, their examples are not "fixed"), or a
+ * negative errno as
  * seinstall_relabel() (-EIO when some entries could not be read or fixed). *ret_result (if
  * not NULL) is set whenever the walk started, also on failure; the caller unrefs it. */
 SEINSTALL_EXPORT SEINSTALL_WUR int
@@ -410,6 +413,9 @@ enum seinstall_verify_count {
         SEINSTALL_VERIFY_NO_CONTEXT,  /* no spec, or <<none>>: not compared */
         SEINSTALL_VERIFY_ERRORS,      /* entries that could not be read or fixed */
         SEINSTALL_VERIFY_UNLISTED,    /* mismatches in directories beyond the 10000 listed */
+        /* labels still different: with FIX, what a verify run after the fix (writing nothing)
+         * found, whether written or not; else the mismatches */
+        SEINSTALL_VERIFY_REMAINING,
 };
 /* One of the counts above (0 for a NULL result or an unknown count). */
 SEINSTALL_EXPORT unsigned long long

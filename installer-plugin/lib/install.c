@@ -257,6 +257,13 @@ static int stage_verify(struct pipeline *p)
                     "booting it, run: ",
                     p->ctx->root, seinstall_last_error(p->ctx));
         log_fixed(p->ctx, res->verify);
+        if (r > 0)
+                return si_error_run(
+                    p->ctx, -EIO, shell_command(p->ctx->root, "seinstall verify%r"),
+                    "%llu labels of %s still differ from the file contexts after fixing them "
+                    "(a verify run after the fix found them); to see them, run: ",
+                    seinstall_verify_result_get_count(res->verify, SEINSTALL_VERIFY_REMAINING),
+                    p->ctx->root);
         return 0;
 }
 

@@ -20,20 +20,22 @@ struct example {
 
 struct dir {
         char *path;
-        unsigned long long mismatched, fixed;
+        unsigned long long mismatched, fixed, remaining;
         struct example *ex; /* sorted by path (with ALL: once the walk is over) */
         size_t nex, cap;
+        size_t nsorted; /* with ALL, while checking after the fix: the examples sorted so far */
 };
 
 struct seinstall_verify_result {
         int refcount;
         struct seinstall_relabel_result *relabel;
         bool fix;
-        bool all; /* SEINSTALL_VERIFY_ALL: every mismatch is an example */
+        bool all;      /* SEINSTALL_VERIFY_ALL: every mismatch is an example */
+        bool checking; /* the verify run after the fix: its mismatches are what is left */
         /* open addressing on the directory's path while the walk runs; sorted after it */
         struct dir *dirs;
         size_t ndirs, cap;
-        unsigned long long mismatched, fixed, unlisted;
+        unsigned long long mismatched, fixed, unlisted, remaining;
 };
 
 static void example_clear(struct example *e)
@@ -178,6 +180,49 @@ static int dir_add_example(struct dir *d, bool all, const char *path, const char
         return 0;
 }
 
+static int example_cmp(const void *a, const void *b)
+{
+        const struct example *x = a, *y = b;
+
+        return strcmp(x->path, y->path);
+}
+
+/* The example of @d for @path, or NULL. */
+static struct example *example_find(struct dir *d, bool all, const char *path)
+{
+        struct example key = {.path = (char *) path};
+
+        if (!all) /* at most MAX_EXAMPLES */
+                for (size_t k = 0; k < d->nex; k++)
+                        if (streq(d->ex[k].path, path))
+                                return &d->ex[k];
+        return all ? bsearch(&key, d->ex, d->nsorted, sizeof(*d->ex), example_cmp) : NULL;
+}
+
+/* A mismatch the verify run after the fix found: left, whether written or not. */
+static int on_left(struct seinstall_verify_result *r, struct dir *d, const char *path,
+                   const char *actual, const char *expected)
+{
+        struct example *e;
+        char *a = NULL;
+
+        r->remaining++;
+        if (!d) {
+                r->unlisted++;
+                return 0;
+        }
+        d->remaining++;
+        e = example_find(d, r->all, path);
+        if (!e)
+                return dir_add_example(d, r->all, path, actual, expected, false);
+        if (actual && !(a = strdup(actual)))
+                return -ENOMEM;
+        free(e->actual);
+        e->actual = a;
+        e->fixed = false;
+        return 0;
+}
+
 static int on_mismatch(void *data, const char *path, const char *actual, const char *expected,
                        bool fixed)
 {
@@ -187,6 +232,10 @@ static int on_mismatch(void *data, const char *path, const char *actual, const c
         struct dir *d;
         int e;
 
+        if (r->checking) {
+                e = dir_get(r, path, len, &d);
+                return e < 0 ? e : on_left(r, d, path, actual, expected);
+        }
         r->mismatched++;
         r->fixed += fixed;
         e = dir_get(r, path, len, &d);
@@ -208,13 +257,6 @@ static int dir_cmp(const void *a, const void *b)
         return strcmp(x->path, y->path);
 }
 
-static int example_cmp(const void *a, const void *b)
-{
-        const struct example *x = a, *y = b;
-
-        return strcmp(x->path, y->path);
-}
-
 /* After the walk: the groups packed at the front, sorted by path. */
 static void dirs_sort(struct seinstall_verify_result *r)
 {
@@ -230,6 +272,18 @@ static void dirs_sort(struct seinstall_verify_result *r)
         for (size_t i = 0; r->all && i < n; i++)
                 if (r->dirs[i].nex > 1)
                         qsort(r->dirs[i].ex, r->dirs[i].nex, sizeof(r->dirs[i].ex[0]), example_cmp);
+}
+
+/* Before the verify run after the fix: with ALL, each directory's examples sorted by path, to
+ * find those it finds again. */
+static void examples_sort(struct seinstall_verify_result *r)
+{
+        for (size_t i = 0; r->all && i < r->cap; i++) {
+                struct dir *d = &r->dirs[i];
+                if (d->path && d->nex > 1)
+                        qsort(d->ex, d->nex, sizeof(d->ex[0]), example_cmp);
+                d->nsorted = d->nex;
+        }
 }
 
 /* ---- entry point ----------------------------------------------------------------------------- */
@@ -260,8 +314,24 @@ static int verify_run(struct seinstall_ctx *ctx, const struct si_relabel_input *
                    : si_relabel_run(ctx, &vin, threads, rflags, progress, userdata, &res->relabel);
         if (!res->relabel)
                 return r;
+        if (res->fix && res->mismatched > 0 && r != -ENOMEM) {
+                /* A write that worked is no proof: verify again, writing nothing, and what it
+                 * finds is what is left. */
+                _cleanup_(seinstall_relabel_result_unrefp) struct seinstall_relabel_result *again =
+                    NULL;
+                int k;
+
+                examples_sort(res);
+                res->checking = true;
+                rflags |= SEINSTALL_RELABEL_DRY_RUN;
+                k = listed ? si_relabel_run_paths(ctx, &vin, paths, n, rflags, &again)
+                           : si_relabel_run(ctx, &vin, threads, rflags, NULL, NULL, &again);
+                res->checking = false;
+                if (k < 0 && r >= 0)
+                        r = k;
+        }
         dirs_sort(res);
-        remaining = res->mismatched > res->fixed;
+        remaining = res->fix ? res->remaining > 0 : res->mismatched > 0;
         if (ret_result)
                 *ret_result = TAKE_PTR(res);
         if (r < 0)
@@ -329,6 +399,8 @@ seinstall_verify_result_get_count(const struct seinstall_verify_result *r,
                 return r->mismatched;
         case SEINSTALL_VERIFY_FIXED:
                 return r->fixed;
+        case SEINSTALL_VERIFY_REMAINING:
+                return r->fix ? r->remaining : r->mismatched;
         case SEINSTALL_VERIFY_NO_CONTEXT:
                 return seinstall_relabel_result_get_count(r->relabel, SEINSTALL_RELABEL_NO_CONTEXT);
         case SEINSTALL_VERIFY_ERRORS:
@@ -432,12 +504,13 @@ seinstall_verify_result_get_example_fixed(const struct seinstall_verify_result *
         return e && e->fixed;
 }
 
-static void json_dir(struct json *j, const struct dir *d)
+static void json_dir(struct json *j, const struct dir *d, bool fix)
 {
         json_object_begin(j);
         json_kv_string(j, "path", d->path);
         json_kv_uint(j, "mismatches", d->mismatched);
         json_kv_uint(j, "fixed", d->fixed);
+        json_kv_uint(j, "remaining", fix ? d->remaining : d->mismatched);
         json_key(j, "examples");
         json_array_begin(j);
         for (size_t k = 0; k < d->nex; k++) {
@@ -473,11 +546,12 @@ SEINSTALL_EXPORT int seinstall_verify_result_to_json(const struct seinstall_veri
                      seinstall_verify_result_get_count(r, SEINSTALL_VERIFY_NO_CONTEXT));
         json_kv_uint(&j, "errors", seinstall_verify_result_get_count(r, SEINSTALL_VERIFY_ERRORS));
         json_kv_uint(&j, "unlisted", r->unlisted);
-        json_kv_bool(&j, "clean", r->mismatched == r->fixed);
+        json_kv_uint(&j, "remaining", r->fix ? r->remaining : r->mismatched);
+        json_kv_bool(&j, "clean", r->fix ? r->remaining == 0 : r->mismatched == 0);
         json_key(&j, "directories");
         json_array_begin(&j);
         for (size_t i = 0; i < r->ndirs; i++)
-                json_dir(&j, &r->dirs[i]);
+                json_dir(&j, &r->dirs[i], r->fix);
         json_array_end(&j);
         /* root, policy, time, skipped mounts, error messages: the walk's own document */
         json_key(&j, "relabel");

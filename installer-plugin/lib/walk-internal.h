@@ -24,6 +24,10 @@ void si_walk_dir(struct si_walker *w, struct si_walk_work *start);
 /* walk-msg.c: record a mount that is not labeled, with why (takes the lock). */
 int si_walk_add_skipped(struct si_walk *j, const char *path, const char *fstype,
                         const char *reason);
+/* si_walk_error() also in a later pass of the files with several names (which says nothing
+ * else: the first pass said it). */
+void si_walk_links_error(struct si_walk *j, struct si_walker *w, const char *fmt, ...)
+    _printf_(3, 4);
 /* Hand the queued messages to the context's log callback. Only the thread that runs the walk
  * calls this, without the lock held (the callback may take its time). */
 void si_walk_msgs_flush(struct si_walk *j);
@@ -33,10 +37,15 @@ void si_walk_msgs_flush(struct si_walk *j);
 #define SI_WALK_LINKS_MAX ((size_t) 1 << 19)
 #define SI_WALK_NAMES_MAX ((size_t) 48 << 20)
 /* A file with several names met at @path: remember it and its name that sorts first so far.
- * Returns 1 for a file not met before, 0 for another name of one, -ENOSPC when the table is
- * full (the file is not remembered: the caller labels it through @path now) or another negative
- * errno (the same). */
+ * Returns 1 for a file not met before, 0 for another name of one, SI_WALK_LINK_LATER for a file
+ * a later pass handles (nothing to do with it now), or a negative errno: -ENOSPC when even a
+ * part of one file cannot fit, -EOVERFLOW for a device number no kernel makes, -ENOMEM (the
+ * file is not labeled; the caller reports it). @mode is not used. */
+#define SI_WALK_LINK_LATER 2
 int si_walk_links_add(struct si_walk *j, dev_t dev, ino_t ino, const char *path, mode_t mode);
+/* After a pass and its si_walk_links_label(): move to the next part of the files with several
+ * names and empty the table; false when every part has had its pass. */
+bool si_walk_links_next_pass(struct si_walk *j);
 /* The name remembered for the file (@dev, @ino), or NULL (for tests). */
 const char *si_walk_links_find(struct si_walk *j, dev_t dev, ino_t ino);
 /* Label each file with several names once, after the walk, from the caller's thread. */

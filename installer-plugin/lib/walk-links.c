@@ -5,24 +5,31 @@
  * does not depend on the order of the walk and a second run changes nothing: the walk only
  * remembers the file and its best name so far, and the file is labeled once, after the walk.
  *
- * Memory, bounded by construction: a slot is 16 bytes (inode, the offset of its name, the index
- * of its device in a small table, its mode), in an open-addressing table of at most
- * links_max * 2 slots; the names lie one after another in one arena of at most names_max bytes,
- * compacted when names replaced by better ones leave too much of it unused. With the defaults
- * (SI_WALK_LINKS_MAX files, SI_WALK_NAMES_MAX bytes) that is at most 16 MiB + 48 MiB, whatever
- * the tree holds. Both are mapped on their own (mmap, mremap), not taken from the heap: what a
- * growing table or arena leaves behind goes back to the system at once, so a walk's peak memory
- * is its live table, not a heap that kept every size it ever had. A file met when the table or
- * the arena is full, or on a filesystem beyond the
- * first SI_WALK_LINK_DEVS that hold such files, is not remembered: it is labeled at once, through
- * each of its names as the walk meets them (as setfiles -A does), and the walk says how many such
- * files it met. Those files keep the right label whenever their names agree on it, which is the
- * usual case; where they disagree, the name labeled last decides.
+ * Memory, bounded by construction: a slot is 16 bytes (inode, the offset of its name, its
+ * device), in an open-addressing table of at most links_max * 2 slots; the names lie one after
+ * another in one arena of at most names_max bytes, compacted when names replaced by better ones
+ * leave too much of it unused. With the defaults (SI_WALK_LINKS_MAX files, SI_WALK_NAMES_MAX
+ * bytes) that is at most 16 MiB + 48 MiB, whatever the tree holds, on any number of
+ * filesystems (a slot holds the device itself). Both are mapped on their own (mmap, mremap),
+ * not taken from the heap: what a growing table or arena leaves behind goes back to the system
+ * at once, so a walk's peak memory is its live table, not a heap that kept every size it ever
+ * had.
+ *
+ * When the table or the arena is full, nothing is labeled through a name that may not be the
+ * first: the files are split by a hash of (device, inode) into parts, and each walk of the tree
+ * (a pass) handles one part. A pass starts with the part of every file; when it fills, the
+ * part is halved (one more bit of the hash), the files of the other half leave the table, and
+ * they and the files of that half met later wait for a pass of their own, which walks the tree
+ * again looking at files with several names only. Each part is walked once; a pass that
+ * overflows halves its own part again. More passes cost time, never a wrong label; past
+ * LINK_BITS_MAX halvings (parts of one file, in effect) a file that still does not fit is an
+ * error.
  */
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <linux/openat2.h>
 
 #include "walk-internal.h"
@@ -30,23 +37,45 @@
 struct si_walk_link {
         uint64_t ino;
         uint32_t name; /* offset of its name that sorts first so far in j->names; 0: free slot */
-        uint16_t dev;  /* index in j->link_devs */
-        uint16_t mode; /* st_mode: the type and permission bits fit in 16 */
+        uint32_t dev;  /* the device, as the kernel encodes it (12 bits major, 20 minor) */
 };
 _Static_assert(sizeof(struct si_walk_link) == 16, "a slot is 16 bytes");
-_Static_assert((S_IFMT | 07777) <= UINT16_MAX, "a mode fits in 16 bits");
 
-/* The index of @dev in the walk's device table, added when @add; -ENOSPC when it is not there
- * (or full). */
-static int dev_index(struct si_walk *j, dev_t dev, bool add)
+/* The most bits of the hash a pass's part is chosen by. */
+#define LINK_BITS_MAX 24
+
+/* @dev in 32 bits, as the kernel's own dev_t holds it; -EOVERFLOW for a device no Linux
+ * kernel makes. */
+static int64_t dev_encode(dev_t dev)
 {
-        for (size_t i = 0; i < j->n_link_devs; i++)
-                if (j->link_devs[i] == dev)
-                        return (int) i;
-        if (!add || j->n_link_devs >= SI_WALK_LINK_DEVS)
-                return -ENOSPC;
-        j->link_devs[j->n_link_devs] = dev;
-        return (int) j->n_link_devs++;
+        unsigned long long maj = major(dev), min = minor(dev);
+
+        if (maj > 0xfff || min > 0xfffff)
+                return -EOVERFLOW;
+        return (int64_t) ((maj << 20) | min);
+}
+
+/* A 64-bit mix of (device, inode): its low bits choose the part, its high bits the slot. */
+static uint64_t link_mix(uint32_t dev, uint64_t ino)
+{
+        uint64_t x = ino ^ ((uint64_t) dev << 40 | (uint64_t) dev >> 24) ^ 0x9e3779b97f4a7c15ULL;
+
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+        return x ^ (x >> 31);
+}
+
+static size_t link_slot(uint64_t mix, size_t cap)
+{
+        return (size_t) (mix >> 32) & (cap - 1);
+}
+
+/* Whether the file of hash @mix belongs to this pass's part. */
+static bool in_part(const struct si_walk *j, uint64_t mix)
+{
+        uint64_t mask = ((uint64_t) 1 << j->links_bits) - 1;
+
+        return (mix & mask) == j->links_part;
 }
 
 static size_t links_max(const struct si_walk *j)
@@ -71,11 +100,6 @@ static size_t slots_max(const struct si_walk *j)
         return cap;
 }
 
-static size_t link_hash(unsigned dev, uint64_t ino, size_t cap)
-{
-        return (size_t) (ino * 31 + dev) & (cap - 1);
-}
-
 /* @size bytes of zeroed memory of their own, or NULL. */
 static void *map_zeroed(size_t size)
 {
@@ -90,30 +114,53 @@ static void unmap(void *p, size_t size)
                 (void) munmap(p, size);
 }
 
-/* Double the table (the lock held). */
-static int links_grow(struct si_walk *j)
+/* Move the slots of this pass's part into a new table of @cap slots; the names of the others
+ * become dead space of the arena (the lock held). */
+static int links_rehash(struct si_walk *j, size_t cap)
 {
-        size_t cap = j->links_cap ? j->links_cap * 2 : 1024;
-        struct si_walk_link *n;
+        struct si_walk_link *n = map_zeroed(cap * sizeof(*n));
 
-        if (cap > slots_max(j))
-                cap = slots_max(j);
-        n = map_zeroed(cap * sizeof(*n));
         if (!n)
                 return -ENOMEM;
+        j->nlinks = 0;
         for (size_t i = 0; i < j->links_cap; i++) {
+                const struct si_walk_link *l = &j->links[i];
+                uint64_t mix;
                 size_t h;
-                if (!j->links[i].name)
+                if (!l->name)
                         continue;
-                h = link_hash(j->links[i].dev, j->links[i].ino, cap);
-                while (n[h].name)
-                        h = (h + 1) & (cap - 1);
-                n[h] = j->links[i];
+                mix = link_mix(l->dev, l->ino);
+                if (!in_part(j, mix)) {
+                        j->names_dead += strlen(j->names + l->name) + 1;
+                        continue;
+                }
+                for (h = link_slot(mix, cap); n[h].name; h = (h + 1) & (cap - 1))
+                        ;
+                n[h] = *l;
+                j->nlinks++;
         }
         unmap(j->links, j->links_cap * sizeof(*n));
         j->links = n;
         j->links_cap = cap;
         return 0;
+}
+
+/* Double the table (the lock held). */
+static int links_grow(struct si_walk *j)
+{
+        size_t cap = j->links_cap ? j->links_cap * 2 : 1024;
+
+        return links_rehash(j, cap < slots_max(j) ? cap : slots_max(j));
+}
+
+/* The table or the arena is full: halve this pass's part and let the files of the other half
+ * go, for a later pass (the lock held). -ENOSPC when the part cannot be halved any more. */
+static int links_split(struct si_walk *j)
+{
+        if (j->links_bits >= LINK_BITS_MAX)
+                return -ENOSPC;
+        j->links_bits++;
+        return links_rehash(j, j->links_cap);
 }
 
 /* Copy the names still referenced into a new arena of the same size (the lock held). */
@@ -177,38 +224,30 @@ static uint32_t names_put(struct si_walk *j, const char *path, size_t len)
         return off;
 }
 
-/* Remember @path for the file (@dev, @ino), or keep the name already there when it sorts
- * first (the lock held). */
-static int links_add_locked(struct si_walk *j, dev_t sdev, ino_t ino, const char *path, mode_t mode)
+/* Remember @path for the file (@dev, @ino) of hash @mix, or keep the name already there when
+ * it sorts first; -ENOSPC when the table or the arena is full (the lock held). */
+static int links_put(struct si_walk *j, uint32_t dev, uint64_t ino, uint64_t mix, const char *path,
+                     size_t len)
 {
-        size_t h, len = strlen(path) + 1;
-        int dev = dev_index(j, sdev, true), r;
+        size_t h;
+        int r;
 
-        if (dev < 0) {
-                j->links_spilled++;
-                return dev;
-        }
         if (j->nlinks * 4 >= j->links_cap * 3 && j->links_cap < slots_max(j)) {
                 r = links_grow(j);
                 if (r < 0)
                         return r;
         }
-        for (h = link_hash(dev, ino, j->links_cap);; h = (h + 1) & (j->links_cap - 1)) {
+        for (h = link_slot(mix, j->links_cap);; h = (h + 1) & (j->links_cap - 1)) {
                 struct si_walk_link *l = &j->links[h];
                 if (!l->name) {
                         uint32_t off;
-                        if (j->nlinks >= links_max(j) || !(off = names_put(j, path, len))) {
-                                j->links_spilled++;
+                        if (j->nlinks >= links_max(j) || !(off = names_put(j, path, len)))
                                 return -ENOSPC;
-                        }
-                        *l = (struct si_walk_link){.ino = ino,
-                                                   .name = off,
-                                                   .dev = (uint16_t) dev,
-                                                   .mode = (uint16_t) mode};
+                        *l = (struct si_walk_link){.ino = ino, .name = off, .dev = dev};
                         j->nlinks++;
                         return 1;
                 }
-                if (l->dev == (unsigned) dev && l->ino == ino) {
+                if (l->dev == dev && l->ino == ino) {
                         char *old = j->names + l->name;
                         size_t oldlen;
                         uint32_t off;
@@ -221,12 +260,8 @@ static int links_add_locked(struct si_walk *j, dev_t sdev, ino_t ino, const char
                                 return 0;
                         }
                         off = names_put(j, path, len); /* may move the arena: no @old below */
-                        if (!off) {
-                                /* keeps the name it has: one file whose label may come from
-                                 * another of its names than the one that sorts first */
-                                j->links_spilled++;
-                                return 0;
-                        }
+                        if (!off)
+                                return -ENOSPC;
                         l->name = off;
                         j->names_dead += oldlen;
                         return 0;
@@ -234,31 +269,83 @@ static int links_add_locked(struct si_walk *j, dev_t sdev, ino_t ino, const char
         }
 }
 
+static int links_add_locked(struct si_walk *j, dev_t sdev, ino_t ino, const char *path)
+{
+        int64_t dev = dev_encode(sdev);
+        size_t len = strlen(path) + 1;
+        uint64_t mix;
+
+        if (dev < 0)
+                return (int) dev;
+        mix = link_mix((uint32_t) dev, ino);
+        for (;;) {
+                int r;
+                if (!in_part(j, mix)) {
+                        j->links_later = true;
+                        return SI_WALK_LINK_LATER;
+                }
+                r = links_put(j, (uint32_t) dev, ino, mix, path, len);
+                if (r != -ENOSPC)
+                        return r;
+                r = links_split(j);
+                if (r < 0)
+                        return r;
+                j->links_later = true;
+        }
+}
+
 int si_walk_links_add(struct si_walk *j, dev_t dev, ino_t ino, const char *path, mode_t mode)
 {
         int r;
 
+        (void) mode;
         pthread_mutex_lock(&j->lock);
-        r = links_add_locked(j, dev, ino, path, mode);
+        r = links_add_locked(j, dev, ino, path);
         pthread_mutex_unlock(&j->lock);
         return r;
 }
 
 const char *si_walk_links_find(struct si_walk *j, dev_t sdev, ino_t ino)
 {
-        int dev = dev_index(j, sdev, false);
+        int64_t dev = dev_encode(sdev);
+        uint64_t mix;
 
-        if (dev < 0)
+        if (dev < 0 || !j->links_cap)
                 return NULL;
-        for (size_t h = j->links_cap ? link_hash(dev, ino, j->links_cap) : 0; j->links_cap;
-             h = (h + 1) & (j->links_cap - 1)) {
+        mix = link_mix((uint32_t) dev, ino);
+        for (size_t h = link_slot(mix, j->links_cap);; h = (h + 1) & (j->links_cap - 1)) {
                 struct si_walk_link *l = &j->links[h];
                 if (!l->name)
                         return NULL;
-                if (l->dev == (unsigned) dev && l->ino == ino)
+                if (l->dev == (uint32_t) dev && l->ino == ino)
                         return j->names + l->name;
         }
-        return NULL;
+}
+
+bool si_walk_links_next_pass(struct si_walk *j)
+{
+        unsigned i;
+
+        if (!j->links_later)
+                return false;
+        /* the parts form a binary tree, walked depth first: the deepest level where this part
+         * took the 0 branch takes the 1 branch next */
+        for (i = j->links_bits; i > 0; i--)
+                if (!(j->links_part & ((uint64_t) 1 << (i - 1))))
+                        break;
+        if (i == 0)
+                return false;
+        j->links_part =
+            (j->links_part & (((uint64_t) 1 << (i - 1)) - 1)) | ((uint64_t) 1 << (i - 1));
+        j->links_bits = i;
+        j->links_passes++;
+        unmap(j->links, j->links_cap * sizeof(*j->links));
+        j->links = NULL;
+        j->links_cap = j->nlinks = 0;
+        unmap(j->names, j->names_cap);
+        j->names = NULL;
+        j->names_len = j->names_cap = j->names_dead = 0;
+        return true;
 }
 
 /* Open @path (absolute in the target, never through a symlink, never out of it) as O_PATH: in
@@ -321,24 +408,19 @@ void si_walk_links_label(struct si_walk *j, struct si_walker *w)
                                 si_walk_error(j, w, "Could not open %s: %s", path, strerror(-fd));
                         continue;
                 }
-                if (fstat(fd, &st) == 0 && st.st_dev == j->link_devs[l->dev] && st.st_ino == l->ino)
-                        j->visit(w, fd, -1, "", path, (mode_t) l->mode);
+                /* the file type as it is now: the name was met as this very file */
+                if (fstat(fd, &st) == 0 && dev_encode(st.st_dev) == (int64_t) l->dev &&
+                    st.st_ino == l->ino)
+                        j->visit(w, fd, -1, "", path, st.st_mode & S_IFMT);
                 close(fd);
         }
-        if (j->links_spilled > 0)
-                si_walk_log(j, SEINSTALL_LOG_WARNING,
-                            "%zu files with several names did not fit in the table of such "
-                            "files (%zu files, %zu bytes of names): they were labeled through "
-                            "the names the walk met them by, which gives the same label unless "
-                            "their names call for different ones",
-                            j->links_spilled, j->nlinks, j->names_len);
 }
 
 void si_walk_links_free(struct si_walk *j)
 {
         unmap(j->links, j->links_cap * sizeof(*j->links));
         j->links = NULL;
-        j->links_cap = j->nlinks = j->n_link_devs = 0;
+        j->links_cap = j->nlinks = 0;
         unmap(j->names, j->names_cap);
         j->names = NULL;
         j->names_len = j->names_cap = j->names_dead = 0;

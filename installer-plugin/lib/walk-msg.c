@@ -20,21 +20,38 @@ struct si_walk_msg {
 /* Messages beyond this many wait in no queue: they are counted and reported as dropped. */
 #define MAX_QUEUED_MSGS 1000
 
-void si_walk_error(struct si_walk *j, struct si_walker *w, const char *fmt, ...)
+static void walk_error_v(struct si_walk *j, struct si_walker *w, const char *fmt, va_list ap)
 {
-        va_list ap;
         char *msg = NULL;
 
         if (w)
                 atomic_fetch_add_explicit(&w->counts[SEINSTALL_RELABEL_ERRORS], 1,
                                           memory_order_relaxed);
-        va_start(ap, fmt);
         if (vasprintf(&msg, fmt, ap) < 0)
                 msg = NULL;
-        va_end(ap);
         pthread_mutex_lock(&j->lock);
         si_relabel_result_add_error(j->res, msg);
         pthread_mutex_unlock(&j->lock);
+}
+
+void si_walk_error(struct si_walk *j, struct si_walker *w, const char *fmt, ...)
+{
+        va_list ap;
+
+        if (j->rewalk)
+                return; /* the first pass met the same entry and said it */
+        va_start(ap, fmt);
+        walk_error_v(j, w, fmt, ap);
+        va_end(ap);
+}
+
+void si_walk_links_error(struct si_walk *j, struct si_walker *w, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        walk_error_v(j, w, fmt, ap);
+        va_end(ap);
 }
 
 void si_walk_fatal(struct si_walk *j, int err)
@@ -131,6 +148,8 @@ int si_walk_add_skipped(struct si_walk *j, const char *path, const char *fstype,
 {
         int r;
 
+        if (j->rewalk)
+                return 0; /* listed by the first pass */
         pthread_mutex_lock(&j->lock);
         r = si_relabel_result_add_skipped(j->res, path, fstype, reason);
         pthread_mutex_unlock(&j->lock);

@@ -176,10 +176,57 @@ static int threads_run(struct si_walk *j, seinstall_relabel_progress_fn progress
         return j->fatal;
 }
 
+/* Queue the root (@fd, taken over) for the threads and run them. */
+static int walk_pass(struct si_walk *j, int fd, dev_t dev, uint64_t mnt,
+                     seinstall_relabel_progress_fn progress, void *userdata, double start)
+{
+        j->queue[0] =
+            (struct si_walk_work){.fd = fd, .path = strdup(""), .len = 0, .dev = dev, .mnt = mnt};
+        if (!j->queue[0].path) {
+                close(fd);
+                return -ENOMEM;
+        }
+        j->qlen = 1;
+        j->idle = 0;
+        j->done = false;
+        atomic_store(&j->qlen_hint, 1);
+        atomic_store(&j->idle_hint, 0);
+        return threads_run(j, progress, userdata, start);
+}
+
+/* When the table of files with several names was full, walk again for each part of them that
+ * waited (walk-links.c), looking at those files only. */
+static int walk_later_passes(struct si_walk *j, int base, dev_t dev, uint64_t mnt,
+                             seinstall_relabel_progress_fn progress, void *userdata, double start)
+{
+        int r = 0;
+
+        while (!j->fatal && si_walk_links_next_pass(j)) {
+                int fd = openat(base, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                if (fd < 0)
+                        return -errno;
+                j->rewalk = true;
+                r = walk_pass(j, fd, dev, mnt, progress, userdata, start);
+                j->rewalk = false;
+                if (r < 0)
+                        return r;
+                si_walk_links_label(j, &j->workers[0]);
+        }
+        if (j->links_passes > 0)
+                si_walk_log(j, SEINSTALL_LOG_NOTICE,
+                            "The files with several names did not fit in one table (%zu files, "
+                            "%zu MiB of names at most): the tree was walked %u more times to "
+                            "give each the label of its name that sorts first",
+                            j->links_max ? j->links_max : SI_WALK_LINKS_MAX,
+                            (j->names_max ? j->names_max : SI_WALK_NAMES_MAX) >> 20,
+                            j->links_passes);
+        return j->fatal;
+}
+
 static int walk_run(struct si_walk *j, int root_fd, seinstall_relabel_progress_fn progress,
                     void *userdata, double start)
 {
-        _cleanup_close_ int fd = root_fd;
+        _cleanup_close_ int fd = root_fd, base = -EBADF;
         struct stat st;
         int r;
 
@@ -190,6 +237,10 @@ static int walk_run(struct si_walk *j, int root_fd, seinstall_relabel_progress_f
         r = si_fd_mount_id(fd, "", AT_EMPTY_PATH, &mnt);
         if (r < 0)
                 return r;
+        /* for the later passes, if any */
+        base = openat(fd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (base < 0)
+                return -errno;
         j->total_estimate = si_walk_used_inodes(fd);
         r = workers_new(j);
         if (r < 0)
@@ -198,17 +249,13 @@ static int walk_run(struct si_walk *j, int root_fd, seinstall_relabel_progress_f
         j->visit(&j->workers[0], fd, -1, NULL, "", S_IFDIR);
         if (j->fatal)
                 return j->fatal;
-        j->queue[0] = (struct si_walk_work){
-            .fd = fd, .path = strdup(""), .len = 0, .dev = st.st_dev, .mnt = mnt};
-        if (!j->queue[0].path)
-                return -ENOMEM;
-        TAKE_FD(fd);
-        j->qlen = 1;
-        r = threads_run(j, progress, userdata, start);
+        r = walk_pass(j, TAKE_FD(fd), st.st_dev, mnt, progress, userdata, start);
         if (r < 0)
                 return r;
         si_walk_links_label(j, &j->workers[0]);
-        return j->fatal;
+        if (j->fatal)
+                return j->fatal;
+        return walk_later_passes(j, base, st.st_dev, mnt, progress, userdata, start);
 }
 
 int si_walk_run(struct si_walk *j, int root_fd, seinstall_relabel_progress_fn progress,

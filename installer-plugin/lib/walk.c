@@ -218,11 +218,14 @@ static int enter_dir(struct si_walker *w, int dfd, const char *name, dev_t paren
                         close(fd);
                         return -1;
                 }
-                pthread_mutex_lock(&j->lock);
-                j->total_estimate += si_walk_used_inodes(fd);
-                pthread_mutex_unlock(&j->lock);
+                if (!j->rewalk) {
+                        pthread_mutex_lock(&j->lock);
+                        j->total_estimate += si_walk_used_inodes(fd);
+                        pthread_mutex_unlock(&j->lock);
+                }
         }
-        j->visit(w, fd, -1, NULL, path, S_IFDIR);
+        if (!j->rewalk)
+                j->visit(w, fd, -1, NULL, path, S_IFDIR);
         *ret_dev = st.st_dev;
         *ret_mnt = mnt;
         return fd;
@@ -369,17 +372,23 @@ void si_walk_dir(struct si_walker *w, struct si_walk_work *start)
                             !mount_allowed(j, w->path.s, sx.stx_mnt_id, f->mnt, "file"))
                                 continue;
                         /* A file with several names gets one label, decided after the walk
-                         * (or at once, through this name, when the table is full). */
+                         * (of this pass, or of a later one when the table is full). */
                         if (sx.stx_nlink > 1 && !S_ISDIR(sx.stx_mode)) {
                                 dev_t sdev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
                                 /* the visit after the walk counts the first name */
                                 int added = si_walk_links_add(j, sdev, sx.stx_ino, w->path.s, mode);
                                 if (added == 0)
                                         si_walk_count(w, SEINSTALL_RELABEL_SEEN);
-                                if (added >= 0)
-                                        continue;
+                                if (added < 0)
+                                        si_walk_links_error(
+                                            j, w,
+                                            "Could not label %s, a file with several names: "
+                                            "no room to find the name that sorts first (%s)",
+                                            w->path.s, strerror(-added));
+                                continue;
                         }
-                        j->visit(w, -1, dirfd(f->dir), de->d_name, w->path.s, mode);
+                        if (!j->rewalk)
+                                j->visit(w, -1, dirfd(f->dir), de->d_name, w->path.s, mode);
                         continue;
                 }
                 dev_t ndev;

@@ -39,9 +39,6 @@ struct si_walk_link;
 struct si_walk_work;
 struct si_walk_msg;
 
-/* The most filesystems whose files with several names the walk remembers (walk-links.c). */
-#define SI_WALK_LINK_DEVS 64
-
 struct si_walk {
         /* set by the caller before si_walk_init() */
         struct seinstall_ctx *ctx;
@@ -70,12 +67,17 @@ struct si_walk {
         size_t links_max, names_max;
         struct si_walk_link *links; /* open addressing on (dev, ino) */
         size_t nlinks, links_cap;
-        dev_t link_devs[SI_WALK_LINK_DEVS]; /* the devices of those files, a slot's dev indexes */
-        size_t n_link_devs;
         char *names;
         size_t names_len, names_cap, names_dead; /* bytes used, allocated, no longer referenced */
-        size_t links_spilled;                    /* files with several names that did not fit */
-        struct si_walk_msg *msgs, **msgs_tail;   /* log messages for the caller's thread */
+        /* this pass handles the files whose hash has links_part in its low links_bits bits;
+         * links_later: some file was left for a later pass; links_passes: passes after the
+         * first */
+        unsigned links_bits, links_passes;
+        uint64_t links_part;
+        bool links_later;
+        /* a later pass: the walk only looks for files with several names, says nothing */
+        bool rewalk;
+        struct si_walk_msg *msgs, **msgs_tail; /* log messages for the caller's thread */
         size_t nmsgs, msgs_dropped;
 };
 

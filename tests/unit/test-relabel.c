@@ -22,6 +22,10 @@
 
 /* The name whose label the "running system" refuses; lsetxattr() below returns EINVAL for it. */
 static atomic_bool refuse_one;
+/* A filesystem that says yes and keeps nothing: lsetxattr() below returns 0 for this name
+ * without writing. */
+#define IGNORED_NAME "ignored-by-the-filesystem"
+static atomic_bool ignore_one;
 
 int lsetxattr(const char *path, const char *name, const void *value, size_t size, int flags)
 {
@@ -32,6 +36,8 @@ int lsetxattr(const char *path, const char *name, const void *value, size_t size
                 errno = EINVAL;
                 return -1;
         }
+        if (atomic_load(&ignore_one) && streq(base, IGNORED_NAME))
+                return 0;
         return (int) syscall(SYS_lsetxattr, path, name, value, size, flags);
 }
 
@@ -126,6 +132,7 @@ static void setup(void)
         nlogs = nprogress = wrong_thread = 0;
         last_log[0] = '\0';
         atomic_store(&refuse_one, false);
+        atomic_store(&ignore_one, false);
 }
 
 static void teardown(void)
@@ -318,6 +325,51 @@ START_TEST(test_verify)
 }
 END_TEST
 
+/* verify --fix is done when a verify after it finds nothing: a label the filesystem said it
+ * wrote but did not keep is left, counted and not shown as fixed, and FIX returns 1; the other
+ * mismatch of the run is fixed. With ALL the same. */
+START_TEST(test_verify_fix_checks_after)
+{
+        struct seinstall_verify_result *vr = NULL;
+        struct seinstall_ctx *ctx = NULL;
+
+        install_file_contexts();
+        ck_assert_int_eq(relabel(0, NULL), 0);
+        write_file(at("etc/" IGNORED_NAME), "");
+        write_file(at("etc/zz-new"), "");
+        atomic_store(&ignore_one, true);
+        ck_assert_int_eq(seinstall_new(root, &ctx), 0);
+        for (unsigned all = 0; all <= SEINSTALL_VERIFY_ALL; all += SEINSTALL_VERIFY_ALL) {
+                ck_assert_int_eq(
+                    seinstall_verify(ctx, NULL, 4, SEINSTALL_VERIFY_FIX | all, NULL, NULL, &vr), 1);
+                ck_assert_uint_eq(
+                    seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_MISMATCHED),
+                    all ? 1 : 2);
+                ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_REMAINING),
+                                  1);
+                ck_assert_str_eq(seinstall_verify_result_get_dir_path(vr, 0), "/etc");
+                ck_assert_str_eq(seinstall_verify_result_get_example_path(vr, 0, 0),
+                                 "/etc/" IGNORED_NAME);
+                ck_assert(!seinstall_verify_result_get_example_fixed(vr, 0, 0));
+                ck_assert_ptr_null(seinstall_verify_result_get_example_actual(vr, 0, 0));
+                if (!all) {
+                        ck_assert_str_eq(seinstall_verify_result_get_example_path(vr, 0, 1),
+                                         "/etc/zz-new");
+                        ck_assert(seinstall_verify_result_get_example_fixed(vr, 0, 1));
+                }
+                vr = seinstall_verify_result_unref(vr);
+        }
+        ck_assert_ptr_null(label_of("etc/" IGNORED_NAME));
+        ck_assert_str_eq(label_of("etc/zz-new"), "system_u:object_r:etc_t:s0");
+        /* once the filesystem keeps it, FIX is done */
+        atomic_store(&ignore_one, false);
+        ck_assert_int_eq(seinstall_verify(ctx, NULL, 4, SEINSTALL_VERIFY_FIX, NULL, NULL, &vr), 0);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_REMAINING), 0);
+        vr = seinstall_verify_result_unref(vr);
+        seinstall_unref(ctx);
+}
+END_TEST
+
 /* Many mismatches in one directory: the count has them all, the examples are the three paths
  * that sort first, whatever order the threads met them in. */
 START_TEST(test_verify_examples_sorted)
@@ -495,6 +547,7 @@ int main(void)
         tcase_add_test(tc, test_relabel_log_on_caller_thread);
         tcase_add_test(tc, test_relabel_bad_arguments);
         tcase_add_test(tc, test_verify);
+        tcase_add_test(tc, test_verify_fix_checks_after);
         tcase_add_test(tc, test_verify_examples_sorted);
         tcase_add_test(tc, test_verify_paths);
         suite_add_tcase(s, tc);
