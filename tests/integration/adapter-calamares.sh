@@ -368,8 +368,10 @@ if grep -q 'Installation failed' "$d/good.log"; then
 fi
 grep '\[PYTHON JOB\]: "seinstall: ' "$d/good.log" | sed 's/^.*"seinstall: //; s/" *$//' | grep -v '^/'
 assert_contains "the sequence ran to its end" "$(cat "$d/good.log")" 'Starting job "Unmount file systems." ( 5 / 5 )'
-nprog=$(grep -c '"seinstall: progress 0\.' "$d/good.log")
-[ "$nprog" -ge 2 ] || fail "fewer than 2 progress reports from the relabel of 50000 files"
+# Into a pipe seinstall writes the first progress line at once, then one every 5 s: a relabel
+# that ends sooner gives one report, which must have been read from seinstall's own line.
+nprog=$(grep -c 'seinstall: progress [01]\.[0-9][0-9] (.*[0-9] of ~[0-9]* entries' "$d/good.log")
+[ "$nprog" -ge 1 ] || fail "no progress report read from the relabel's progress line: $(grep 'progress' "$d/good.log" | head)"
 echo "ok: the relabel reported progress $nprog times through libcalamares.job.setprogress"
 if grep -q "$d/root.img" /proc/self/mounts || awk '$2 ~ "^/tmp/calamares-root-"' /proc/self/mounts | grep -q .; then
         fail "Calamares' umount module left the target mounted"
