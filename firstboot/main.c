@@ -82,9 +82,7 @@ static int parse_argv(int argc, char **argv)
                         arg_root = optarg;
                         break;
                 case 'm':
-                        arg_mode = strcmp(optarg, "trial") == 0
-                                       ? FB_MODE_TRIAL
-                                       : seinstall_mode_from_string(optarg);
+                        arg_mode = seinstall_mode_from_string(optarg);
                         if (arg_mode == SEINSTALL_MODE_INVALID)
                                 return usage_error(_("unknown mode '%s' (enforcing, permissive, "
                                                      "disabled or trial)"),
@@ -177,7 +175,7 @@ static int print_status(const struct fb_info *info)
             SEINSTALL_MODE_ENFORCING,
             SEINSTALL_MODE_PERMISSIVE,
             SEINSTALL_MODE_DISABLED,
-            FB_MODE_TRIAL,
+            SEINSTALL_MODE_TRIAL,
         };
         _cleanup_free_ char *state = fb_text_state(info);
 
@@ -234,7 +232,7 @@ static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum sei
          * The trial is decided by its own unit, never by this screen. */
         keep_mark = !plan.trial && plan.config_mode != mode;
 
-        r = seinstall_apply(ctx, fb_apply_mode(mode), info->state.policy_type,
+        r = seinstall_apply(ctx, mode, info->state.policy_type,
                             SEINSTALL_BOOTLOADER_AUTO, flags, &result);
         if (r < 0)
                 return fail(ctx, r, _("applying the choice"));

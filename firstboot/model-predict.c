@@ -18,7 +18,7 @@ int fb_predict(struct seinstall_ctx *ctx, const struct fb_state *st, enum seinst
         const char *msg;
 
         p.error =
-            seinstall_apply(ctx, fb_apply_mode(mode), st->policy_type, SEINSTALL_BOOTLOADER_AUTO,
+            seinstall_apply(ctx, mode, st->policy_type, SEINSTALL_BOOTLOADER_AUTO,
                             fb_apply_flags(st, mode) | SEINSTALL_APPLY_DRY_RUN, &p.result);
         if (p.error == -ENOMEM)
                 return p.error;

@@ -71,9 +71,9 @@ int fb_info_plan(const struct fb_info *info, enum seinstall_mode mode, struct fb
 
 enum seinstall_mode fb_info_initial_mode(const struct fb_info *info)
 {
-        /* a trial install's mark says mode=trial, which is no mode of the library's */
+        /* a trial install's mark says mode=trial, read as no mode (the trial's state says it) */
         if (info->state.trial_pending)
-                return FB_MODE_TRIAL;
+                return SEINSTALL_MODE_TRIAL;
         if (info->mark_mode != SEINSTALL_MODE_INVALID)
                 return info->mark_mode;
         if (info->state.boot_mode != SEINSTALL_MODE_INVALID)

@@ -79,11 +79,7 @@ int cmd_apply(int argc, char **argv)
                         return EXIT_OK;
                 case 'm':
                         /* trial: enforcing, reached through a permissive boot */
-                        flags &= ~(unsigned) SEINSTALL_APPLY_TRIAL;
-                        if (strcmp(optarg, "trial") == 0)
-                                flags |= SEINSTALL_APPLY_TRIAL;
-                        mode = flags & SEINSTALL_APPLY_TRIAL ? SEINSTALL_MODE_ENFORCING
-                                                             : seinstall_mode_from_string(optarg);
+                        mode = seinstall_mode_from_string(optarg);
                         if (mode == SEINSTALL_MODE_INVALID)
                                 return cli_usage_error("apply",
                                                        "--mode: '%s' is not enforcing, "

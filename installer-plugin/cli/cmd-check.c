@@ -175,11 +175,8 @@ int cmd_check(int argc, char **argv)
                 case 'm':
                         /* An explicit choice on our command line ranks with boot options. The
                          * trial is judged as enforcing, the mode it ends in. */
-                        if ((strcmp(optarg, "trial") == 0
-                                 ? seinstall_settings_set_trial(settings, SEINSTALL_SOURCE_BOOT)
-                                 : seinstall_settings_set_mode(settings,
-                                                               seinstall_mode_from_string(optarg),
-                                                               SEINSTALL_SOURCE_BOOT)) < 0) {
+                        if (seinstall_settings_set_mode(settings, seinstall_mode_from_string(optarg),
+                                                        SEINSTALL_SOURCE_BOOT) < 0) {
                                 return cli_usage_error("check",
                                                        "invalid mode '%s': use enforcing, "
                                                        "permissive, disabled or trial",

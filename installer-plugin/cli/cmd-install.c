@@ -86,7 +86,7 @@ static void print_text(const struct seinstall_install_result *res, bool dry_run)
                 printf("\nDry run: nothing in the target was changed.\n");
                 return;
         }
-        if (seinstall_install_result_get_trial(res)) {
+        if (mode == SEINSTALL_MODE_TRIAL) {
                 printf("\nInstalled: SELinux trial (from %s), policy %s: permissive until a boot "
                        "without denials caused by labels, then enforcing (%s).\n",
                        seinstall_source_to_string(src),
@@ -127,9 +127,12 @@ static int print_json(const struct seinstall_install_result *res,
         json_kv_string(&j, "root", root);
         json_kv_bool(&j, "refused", seinstall_install_result_get_refused(res));
         json_kv_bool(&j, "dry_run", dry_run);
-        json_kv_string(&j, "mode", seinstall_mode_to_string(mode));
+        /* The document says the mode the trial aims at, and that it is a trial. */
+        json_kv_string(&j, "mode",
+                       seinstall_mode_to_string(mode == SEINSTALL_MODE_TRIAL ? SEINSTALL_MODE_ENFORCING
+                                                                             : mode));
         json_kv_string(&j, "mode_source", seinstall_source_to_string(src));
-        json_kv_bool(&j, "trial", seinstall_install_result_get_trial(res));
+        json_kv_bool(&j, "trial", mode == SEINSTALL_MODE_TRIAL);
         json_kv_string(&j, "policy", seinstall_install_result_get_policy(res));
         json_kv_bool(&j, "policy_built", seinstall_install_result_get_policy_built(res));
         json_key(&j, "settings");
@@ -200,8 +203,7 @@ int cmd_install(int argc, char **argv)
                         progress = 0;
                         break;
                 case 'm':
-                        if (strcmp(optarg, "trial") != 0 &&
-                            seinstall_mode_from_string(optarg) == SEINSTALL_MODE_INVALID)
+                        if (seinstall_mode_from_string(optarg) == SEINSTALL_MODE_INVALID)
                                 return cli_usage_error("install",
                                                        "--mode: '%s' is not enforcing, "
                                                        "permissive, disabled or trial",
@@ -240,9 +242,7 @@ int cmd_install(int argc, char **argv)
                 return r;
         /* An explicit choice on our command line ranks with the boot options, after them. */
         if (mode)
-                r = strcmp(mode, "trial") == 0
-                        ? seinstall_settings_set_trial(s, SEINSTALL_SOURCE_BOOT)
-                        : seinstall_settings_set_mode(s, seinstall_mode_from_string(mode),
+                r = seinstall_settings_set_mode(s, seinstall_mode_from_string(mode),
                                                       SEINSTALL_SOURCE_BOOT);
         if (r < 0)
                 return cli_fail(ctx, r, "install --mode");

@@ -89,6 +89,7 @@ enum seinstall_mode {
         SEINSTALL_MODE_ENFORCING = 0,
         SEINSTALL_MODE_PERMISSIVE,
         SEINSTALL_MODE_DISABLED,
+        SEINSTALL_MODE_TRIAL,
 };
 
 enum seinstall_source {
@@ -153,17 +154,6 @@ SEINSTALL_EXPORT int seinstall_settings_set_unsupported_warn(struct seinstall_se
                                                              enum seinstall_source source);
 SEINSTALL_EXPORT bool seinstall_settings_get_unsupported_warn(const struct seinstall_settings *s,
                                                               enum seinstall_source *ret_source);
-
-/* The trial mode, "permissive until a clean boot" (seinstall(8), TRIAL MODE): the target boots
- * permissive and seinstall-trial.service makes it enforcing once a settled boot shows no
- * denial caused by a label. It is a value of the mode setting: chosen by a source, it ranks and
- * is replaced as set_mode() values are (a set_mode() that takes effect ends it), and while it
- * holds get_mode() returns enforcing, the mode it aims at (a check judges the mounts as for
- * enforcing). Same return convention as set_mode(). */
-SEINSTALL_EXPORT int seinstall_settings_set_trial(struct seinstall_settings *s,
-                                                  enum seinstall_source source);
-/* Whether the mode setting is the trial (false for a NULL @s). */
-SEINSTALL_EXPORT bool seinstall_settings_get_trial(const struct seinstall_settings *s);
 
 /* ===== check: can the chosen filesystems carry SELinux labels? ============================ */
 /* (owned by fscheck.c, policy.c, plan.c, mounts.c) */
@@ -517,12 +507,6 @@ enum seinstall_apply_flags {
          * make (and the boot loader regeneration it would run), from the same code with only
          * the writes skipped. The first-boot screen shows it as its prediction. */
         SEINSTALL_APPLY_DRY_RUN = 1 << 4,
-        /* The trial mode (@mode must be enforcing, the mode it aims at): the config says
-         * permissive, the kernel command line is made right for enforcing, the trial state
-         * SEINSTALL_TRIAL_STATE says "pending" and seinstall-trial.service is enabled; the
-         * first-boot mark (if written) says mode=trial. Without this flag, a pending trial
-         * ends as "cancelled": a mode chosen by hand is never changed behind the person. */
-        SEINSTALL_APPLY_TRIAL = 1 << 5,
 };
 
 struct seinstall_apply_result;
@@ -679,9 +663,16 @@ seinstall_settings_get_relabel_when(const struct seinstall_settings *s,
  * command line file; *ret_text is the line or option (may be NULL). Pointers live as long as
  * @s is unchanged. Returns 0; -ENOENT when the target's config or the default decided;
  * -EINVAL for an unknown @setting. */
+enum seinstall_setting {
+        SEINSTALL_SETTING_MODE = 0,
+        SEINSTALL_SETTING_POLICY,
+        SEINSTALL_SETTING_UNSUPPORTED,
+        SEINSTALL_SETTING_RELABEL_WHEN,
+};
 SEINSTALL_EXPORT int seinstall_settings_get_origin(const struct seinstall_settings *s,
-                                                   const char *setting, const char **ret_file,
-                                                   unsigned *ret_line, const char **ret_text);
+                                                   enum seinstall_setting setting,
+                                                   const char **ret_file, unsigned *ret_line,
+                                                   const char **ret_text);
 
 /* Feed the kickstart profile @path (a file of this system, not of the target) into @s as
  * source "profile", reading it as pykickstart does (seinstall.ks(5): line ends, shlex, sections,
@@ -792,10 +783,6 @@ seinstall_install_result_get_relabel_error(const struct seinstall_install_result
  * relabel did not run during the install. Owned by @r. */
 SEINSTALL_EXPORT const struct seinstall_verify_result *
 seinstall_install_result_get_verify(const struct seinstall_install_result *r);
-/* Whether the install set up the trial mode (the config says permissive, the trial is pending;
- * get_mode() returns enforcing, the mode it aims at). */
-SEINSTALL_EXPORT bool seinstall_install_result_get_trial(const struct seinstall_install_result *r);
-
 /* ===== avc: this boot's denials, each explained by its cause ============================== */
 
 struct seinstall_avc_report;

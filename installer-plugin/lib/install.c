@@ -193,7 +193,7 @@ static int stage_configure(struct pipeline *p)
         res->trial = p->decision.trial && res->mode == SEINSTALL_MODE_ENFORCING &&
                      !seinstall_check_get_mode_lowered(res->check);
         if (res->trial)
-                flags |= SEINSTALL_APPLY_TRIAL;
+                flags |= SI_APPLY_TRIAL;
         /* What it writes is labeled with the file contexts the relabel used (label.c); a
          * target that relabels at first boot is labeled then. */
         r = si_labels_use(p->ctx, p->apply_flags & SEINSTALL_APPLY_LABELED ? p->fc : NULL);
@@ -323,12 +323,7 @@ seinstall_install_result_get_mode(const struct seinstall_install_result *r,
                 return SEINSTALL_MODE_INVALID;
         if (ret_source)
                 *ret_source = r->mode_source;
-        return r->mode;
-}
-
-SEINSTALL_EXPORT bool seinstall_install_result_get_trial(const struct seinstall_install_result *r)
-{
-        return r && r->trial;
+        return r->trial ? SEINSTALL_MODE_TRIAL : r->mode;
 }
 
 SEINSTALL_EXPORT const char *

@@ -64,14 +64,13 @@ int si_error_run(struct seinstall_ctx *ctx, int err, char *command, const char *
  * not starting with "." or "-", shorter than 256 bytes (no "/", blank, quote or control). */
 bool si_policy_type_valid(const char *type);
 
-/* The settings whose deciding line is tracked. */
-enum si_setting {
-        SI_SETTING_MODE,
-        SI_SETTING_POLICY,
-        SI_SETTING_UNSUPPORTED,
-        SI_SETTING_RELABEL,
-        _SI_SETTING_MAX,
-};
+/* The settings whose deciding line is tracked: the public enum seinstall_setting. */
+#define si_setting             seinstall_setting
+#define SI_SETTING_MODE        SEINSTALL_SETTING_MODE
+#define SI_SETTING_POLICY      SEINSTALL_SETTING_POLICY
+#define SI_SETTING_UNSUPPORTED SEINSTALL_SETTING_UNSUPPORTED
+#define SI_SETTING_RELABEL     SEINSTALL_SETTING_RELABEL_WHEN
+#define _SI_SETTING_MAX        (SEINSTALL_SETTING_RELABEL_WHEN + 1)
 /* Record that @file:@line (@text: the line or option, may be NULL) decided @which; call it
  * right after the setter applied the value (a setter that applies clears the origin). */
 int si_settings_set_origin(struct seinstall_settings *s, enum si_setting which, const char *file,
@@ -476,6 +475,11 @@ int si_verify_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in, 
 
 /* ---- /etc/selinux/config (config.c) ------------------------------------------------------ */
 
+/* A mode SELINUX= can say (names.c): seinstall_mode_from_string() without "trial", which is no
+ * value of the config (nor of the first-boot mark's mode= as a mode). */
+enum seinstall_mode si_config_mode_from_string(const char *s);
+bool si_config_mode_valid(enum seinstall_mode mode);
+
 #define SI_CONFIG_PATH "/etc/selinux/config"
 
 struct si_config {
@@ -548,6 +552,10 @@ int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode,
                             const char *policy, bool relabel);
 
 /* ---- the configure stage (apply.c) ------------------------------------------------------ */
+
+/* si_apply_run()'s own flag beside SEINSTALL_APPLY_*: the trial mode (seinstall_apply() with
+ * SEINSTALL_MODE_TRIAL), run with mode enforcing, the mode it aims at. */
+#define SI_APPLY_TRIAL (1u << 16)
 
 /* seinstall_apply() (arguments checked by the caller) with the target's config @config
  * already read: the install pipeline reads it once, in its plan stage. */
