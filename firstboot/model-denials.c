@@ -45,7 +45,7 @@ int fb_denials_from_report(const struct seinstall_avc_report *rep, struct fb_den
         d.n_denials = seinstall_avc_report_get_n_denials(rep);
         d.n_label = seinstall_avc_report_get_n_label(rep);
         for (size_t i = 0; i < n; i++) {
-                const char *path = seinstall_avc_report_get_group_field(rep, i, "path");
+                const char *path = seinstall_avc_report_get_group_field(rep, i, SEINSTALL_AVC_FIELD_PATH);
                 char **v;
 
                 /* only a file named by its full path can be relabeled */

@@ -18,13 +18,15 @@ static void usage(FILE *f)
                    "--root (default /).\n");
 }
 
-static const char *get(const struct seinstall_avc_report *rep, size_t i, const char *f)
+static const char *get(const struct seinstall_avc_report *rep, size_t i,
+                       enum seinstall_avc_field f)
 {
         return seinstall_avc_report_get_group_field(rep, i, f);
 }
 
 /* A field for human output: escaped so that names from the log cannot drive the terminal. */
-static const char *esc(const struct seinstall_avc_report *rep, size_t i, const char *f)
+static const char *esc(const struct seinstall_avc_report *rep, size_t i,
+                       enum seinstall_avc_field f)
 {
         const char *v = get(rep, i, f);
         return v ? cli_esc(v) : NULL;
@@ -58,21 +60,21 @@ static void print_text(const struct seinstall_avc_report *rep)
         if (label) {
                 printf("\nCaused by labels (relabel these files):\n");
                 for (size_t i = 0; i < n; i++) {
-                        const char *path = esc(rep, i, "path"), *want = esc(rep, i, "expected");
+                        const char *path = esc(rep, i, SEINSTALL_AVC_FIELD_PATH), *want = esc(rep, i, SEINSTALL_AVC_FIELD_EXPECTED);
                         if (seinstall_avc_report_get_group_cause(rep, i) !=
                             SEINSTALL_AVC_CAUSE_LABEL)
                                 continue;
                         printf("  %s\n", path                  ? path
-                                         : esc(rep, i, "name") ? esc(rep, i, "name")
+                                         : esc(rep, i, SEINSTALL_AVC_FIELD_NAME) ? esc(rep, i, SEINSTALL_AVC_FIELD_NAME)
                                                                : "(unknown file)");
-                        printf("    labeled %s, file contexts say %s\n", esc(rep, i, "tcontext"),
+                        printf("    labeled %s, file contexts say %s\n", esc(rep, i, SEINSTALL_AVC_FIELD_TCONTEXT),
                                want ? want : "(none: it was never labeled)");
-                        printf("    denied { %s } to %s (%s), %u time%s\n", esc(rep, i, "perms"),
-                               esc(rep, i, "domain"),
-                               esc(rep, i, "comm") ? esc(rep, i, "comm") : "?",
+                        printf("    denied { %s } to %s (%s), %u time%s\n", esc(rep, i, SEINSTALL_AVC_FIELD_PERMS),
+                               esc(rep, i, SEINSTALL_AVC_FIELD_DOMAIN),
+                               esc(rep, i, SEINSTALL_AVC_FIELD_COMM) ? esc(rep, i, SEINSTALL_AVC_FIELD_COMM) : "?",
                                seinstall_avc_report_get_group_count(rep, i),
                                seinstall_avc_report_get_group_count(rep, i) == 1 ? "" : "s");
-                        printf("    fix: %s\n", cli_cmd(get(rep, i, "fix")));
+                        printf("    fix: %s\n", cli_cmd(get(rep, i, SEINSTALL_AVC_FIELD_FIX)));
                 }
         }
         if (total > label) {
@@ -80,13 +82,13 @@ static void print_text(const struct seinstall_avc_report *rep)
                 printf("  %6s  %-24s %-24s %-12s %s\n", "count", "domain", "type", "class",
                        "denied");
                 for (size_t i = 0; i < n; i++) {
-                        const char *path = esc(rep, i, "path"), *name = esc(rep, i, "name");
+                        const char *path = esc(rep, i, SEINSTALL_AVC_FIELD_PATH), *name = esc(rep, i, SEINSTALL_AVC_FIELD_NAME);
                         if (seinstall_avc_report_get_group_cause(rep, i) !=
                             SEINSTALL_AVC_CAUSE_POLICY)
                                 continue;
                         printf("  %6u  %-24s %-24s %-12s { %s }%s%s%s\n",
-                               seinstall_avc_report_get_group_count(rep, i), esc(rep, i, "domain"),
-                               esc(rep, i, "type"), esc(rep, i, "tclass"), esc(rep, i, "perms"),
+                               seinstall_avc_report_get_group_count(rep, i), esc(rep, i, SEINSTALL_AVC_FIELD_DOMAIN),
+                               esc(rep, i, SEINSTALL_AVC_FIELD_TYPE), esc(rep, i, SEINSTALL_AVC_FIELD_TCLASS), esc(rep, i, SEINSTALL_AVC_FIELD_PERMS),
                                path || name ? "  e.g. " : "",
                                path   ? path
                                : name ? name

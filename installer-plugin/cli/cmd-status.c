@@ -35,8 +35,8 @@ static int print_json(const struct seinstall_status *st)
  * M mislabeled boot-critical files]: PATH, PATH", "cancelled at TIME", "unknown: WHY". */
 static void print_trial(const struct seinstall_trial *t)
 {
-        const char *decided = seinstall_trial_get_field(t, "decided");
-        const char *error = seinstall_trial_get_field(t, "error");
+        const char *decided = seinstall_trial_get_decided(t);
+        const char *error = seinstall_trial_get_error(t);
         unsigned long long n = seinstall_trial_get_n_label_denials(t);
         unsigned long long bad = seinstall_trial_get_n_mislabeled(t);
 
@@ -50,7 +50,7 @@ static void print_trial(const struct seinstall_trial *t)
                 return;
         case SEINSTALL_TRIAL_PENDING:
                 printf("pending since %s (enforcing after a boot without label denials)\n",
-                       cli_esc(seinstall_trial_get_field(t, "started")));
+                       cli_esc(seinstall_trial_get_started(t)));
                 return;
         case SEINSTALL_TRIAL_ENFORCED:
                 printf("enforced at %s\n", cli_esc(decided));

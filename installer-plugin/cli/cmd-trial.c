@@ -42,7 +42,7 @@ static void print_files(const struct seinstall_trial *t, const char *root)
 /* The one line the console and the journal get. */
 static void print_line(const struct seinstall_trial *t, bool now, const char *root)
 {
-        const char *decided = seinstall_trial_get_field(t, "decided");
+        const char *decided = seinstall_trial_get_decided(t);
         unsigned long long label = seinstall_trial_get_n_label_denials(t);
         unsigned long long mislabeled = seinstall_trial_get_n_mislabeled(t);
         unsigned long long all = seinstall_trial_get_n_denials(t);

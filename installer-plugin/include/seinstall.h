@@ -831,14 +831,25 @@ SEINSTALL_EXPORT unsigned
 seinstall_avc_report_get_group_count(const struct seinstall_avc_report *rep, size_t i);
 SEINSTALL_EXPORT bool
 seinstall_avc_report_get_group_permissive(const struct seinstall_avc_report *rep, size_t i);
-/* Fields of group @i, owned by @rep, NULL when unknown: "domain" (the source type), "type"
- * (the object's type), "tclass", "perms" ("read open"), "scontext", "tcontext" (the label the
- * object has), "path" (from path=, auditd's PATH record, or found by device and inode), "name",
- * "comm" (of the first denial), "expected" (the label file contexts give the path; LABEL only),
- * "fix" (a command that fixes it; LABEL only). Any other @field: NULL. */
+/* The fields of a group, read with seinstall_avc_report_get_group_field(). */
+enum seinstall_avc_field {
+        SEINSTALL_AVC_FIELD_DOMAIN = 0, /* the source type */
+        SEINSTALL_AVC_FIELD_TYPE,       /* the object's type */
+        SEINSTALL_AVC_FIELD_TCLASS,     /* the object class */
+        SEINSTALL_AVC_FIELD_PERMS,      /* the permissions denied, "read open" */
+        SEINSTALL_AVC_FIELD_SCONTEXT,
+        SEINSTALL_AVC_FIELD_TCONTEXT, /* the label the object has */
+        SEINSTALL_AVC_FIELD_PATH,     /* path=, auditd's PATH record, or found by device+inode */
+        SEINSTALL_AVC_FIELD_NAME,
+        SEINSTALL_AVC_FIELD_COMM,     /* of the first denial */
+        SEINSTALL_AVC_FIELD_EXPECTED, /* the label file contexts give the path (LABEL only) */
+        SEINSTALL_AVC_FIELD_FIX,      /* a command that fixes it (LABEL only) */
+};
+/* Field @field of group @i, owned by @rep; NULL when unknown, for @i out of range or an
+ * unknown @field. */
 SEINSTALL_EXPORT const char *
 seinstall_avc_report_get_group_field(const struct seinstall_avc_report *rep, size_t i,
-                                     const char *field);
+                                     enum seinstall_avc_field field);
 
 /* ===== trial: permissive until a clean boot =============================================== */
 /* (owned by trial.c)
@@ -908,10 +919,14 @@ SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_trial_decide(struct seinstall_ctx *
 SEINSTALL_EXPORT struct seinstall_trial *seinstall_trial_free(struct seinstall_trial *t);
 SEINSTALL_EXPORT enum seinstall_trial_state
 seinstall_trial_get_state(const struct seinstall_trial *t);
-/* Fields of the state, owned by @t, NULL when not recorded: "policy", "started", "decided",
- * "log". Any other @field: NULL. */
-SEINSTALL_EXPORT const char *seinstall_trial_get_field(const struct seinstall_trial *t,
-                                                       const char *field);
+/* Fields of the state, owned by @t, NULL when not recorded: the policy type, when the trial was
+ * set up and when it decided (TIME), the log it read; the error: why a state file could not be
+ * read (status only). */
+SEINSTALL_EXPORT const char *seinstall_trial_get_policy(const struct seinstall_trial *t);
+SEINSTALL_EXPORT const char *seinstall_trial_get_started(const struct seinstall_trial *t);
+SEINSTALL_EXPORT const char *seinstall_trial_get_decided(const struct seinstall_trial *t);
+SEINSTALL_EXPORT const char *seinstall_trial_get_log(const struct seinstall_trial *t);
+SEINSTALL_EXPORT const char *seinstall_trial_get_error(const struct seinstall_trial *t);
 /* Denials the decision read, and how many of them a label caused. */
 SEINSTALL_EXPORT unsigned long long seinstall_trial_get_n_denials(const struct seinstall_trial *t);
 SEINSTALL_EXPORT unsigned long long

@@ -229,35 +229,43 @@ seinstall_avc_report_get_group_permissive(const struct seinstall_avc_report *rep
 
 SEINSTALL_EXPORT const char *
 seinstall_avc_report_get_group_field(const struct seinstall_avc_report *rep, size_t i,
-                                     const char *field)
+                                     enum seinstall_avc_field field)
 {
         const struct si_avc_group *g = group(rep, i);
-        const struct {
-                const char *name;
-                const char *value;
-        } f[] = {{"domain", g ? g->domain : NULL},
-                 {"type", g ? g->type : NULL},
-                 {"tclass", g ? g->tclass : NULL},
-                 {"perms", g ? g->perms : NULL},
-                 {"scontext", g ? g->scontext : NULL},
-                 {"tcontext", g ? g->tcontext : NULL},
-                 {"path", g ? g->path : NULL},
-                 {"name", g ? g->name : NULL},
-                 {"comm", g ? g->comm : NULL},
-                 {"expected", g ? g->expected : NULL},
-                 {"fix", g ? g->fix : NULL}};
 
-        if (!g || !field)
+        if (!g)
                 return NULL;
-        for (size_t k = 0; k < ELEMENTSOF(f); k++)
-                if (streq(field, f[k].name))
-                        return f[k].value;
+        switch (field) {
+        case SEINSTALL_AVC_FIELD_DOMAIN:
+                return g->domain;
+        case SEINSTALL_AVC_FIELD_TYPE:
+                return g->type;
+        case SEINSTALL_AVC_FIELD_TCLASS:
+                return g->tclass;
+        case SEINSTALL_AVC_FIELD_PERMS:
+                return g->perms;
+        case SEINSTALL_AVC_FIELD_SCONTEXT:
+                return g->scontext;
+        case SEINSTALL_AVC_FIELD_TCONTEXT:
+                return g->tcontext;
+        case SEINSTALL_AVC_FIELD_PATH:
+                return g->path;
+        case SEINSTALL_AVC_FIELD_NAME:
+                return g->name;
+        case SEINSTALL_AVC_FIELD_COMM:
+                return g->comm;
+        case SEINSTALL_AVC_FIELD_EXPECTED:
+                return g->expected;
+        case SEINSTALL_AVC_FIELD_FIX:
+                return g->fix;
+        }
         return NULL;
 }
 
 SEINSTALL_EXPORT int seinstall_avc_report_to_json(const struct seinstall_avc_report *rep,
                                                   char **ret)
 {
+        /* The members, in the order of enum seinstall_avc_field. */
         static const char *const fields[] = {"domain",   "type",     "tclass", "perms",
                                              "scontext", "tcontext", "path",   "name",
                                              "comm",     "expected", "fix"};
@@ -286,7 +294,7 @@ SEINSTALL_EXPORT int seinstall_avc_report_to_json(const struct seinstall_avc_rep
                         for (size_t k = 0; k < ELEMENTSOF(fields); k++)
                                 json_kv_string(
                                     &j, fields[k],
-                                    seinstall_avc_report_get_group_field(rep, i, fields[k]));
+                                    seinstall_avc_report_get_group_field(rep, i, (enum seinstall_avc_field) k));
                         json_object_end(&j);
                 }
                 json_array_end(&j);

@@ -388,17 +388,29 @@ seinstall_trial_get_state(const struct seinstall_trial *t)
         return t ? t->state : SEINSTALL_TRIAL_NONE;
 }
 
-SEINSTALL_EXPORT const char *seinstall_trial_get_field(const struct seinstall_trial *t,
-                                                       const char *field)
+SEINSTALL_EXPORT const char *seinstall_trial_get_policy(const struct seinstall_trial *t)
 {
-        if (!t || !field)
-                return NULL;
-        return streq(field, "policy")    ? t->policy
-               : streq(field, "started") ? t->started
-               : streq(field, "decided") ? t->decided
-               : streq(field, "log")     ? t->log
-               : streq(field, "error")   ? t->error
-                                         : NULL;
+        return t ? t->policy : NULL;
+}
+
+SEINSTALL_EXPORT const char *seinstall_trial_get_started(const struct seinstall_trial *t)
+{
+        return t ? t->started : NULL;
+}
+
+SEINSTALL_EXPORT const char *seinstall_trial_get_decided(const struct seinstall_trial *t)
+{
+        return t ? t->decided : NULL;
+}
+
+SEINSTALL_EXPORT const char *seinstall_trial_get_log(const struct seinstall_trial *t)
+{
+        return t ? t->log : NULL;
+}
+
+SEINSTALL_EXPORT const char *seinstall_trial_get_error(const struct seinstall_trial *t)
+{
+        return t ? t->error : NULL;
 }
 
 SEINSTALL_EXPORT unsigned long long seinstall_trial_get_n_denials(const struct seinstall_trial *t)

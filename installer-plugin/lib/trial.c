@@ -198,13 +198,13 @@ static int evidence_of(const char *root, const struct seinstall_avc_report *rep,
         *ret_files = files;
         *ret_fixes = fixes;
         for (size_t i = 0; i < n; i++) {
-                const char *path = seinstall_avc_report_get_group_field(rep, i, "path");
+                const char *path = seinstall_avc_report_get_group_field(rep, i, SEINSTALL_AVC_FIELD_PATH);
                 if (seinstall_avc_report_get_group_cause(rep, i) != SEINSTALL_AVC_CAUSE_LABEL)
                         continue;
                 if (!path)
-                        path = seinstall_avc_report_get_group_field(rep, i, "name");
+                        path = seinstall_avc_report_get_group_field(rep, i, SEINSTALL_AVC_FIELD_NAME);
                 files[k].path = path ? path : "(a file the log does not name)";
-                files[k].fix = seinstall_avc_report_get_group_field(rep, i, "fix");
+                files[k].fix = seinstall_avc_report_get_group_field(rep, i, SEINSTALL_AVC_FIELD_FIX);
                 k++;
         }
         for (size_t i = 0; i < n_bad; i++) {

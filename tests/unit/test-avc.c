@@ -220,7 +220,8 @@ static struct seinstall_avc_report *classify(const char *root, const char *log)
         return rep;
 }
 
-static const char *get(const struct seinstall_avc_report *r, size_t i, const char *f)
+static const char *get(const struct seinstall_avc_report *r, size_t i,
+                       enum seinstall_avc_field f)
 {
         return seinstall_avc_report_get_group_field(r, i, f);
 }
@@ -282,41 +283,41 @@ START_TEST(test_classify)
         ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 0), SEINSTALL_AVC_CAUSE_LABEL);
         ck_assert_uint_eq(seinstall_avc_report_get_group_count(r, 0), 2);
         ck_assert(seinstall_avc_report_get_group_permissive(r, 0));
-        ck_assert_str_eq(get(r, 0, "path"), "/etc/shadow");
-        ck_assert_str_eq(get(r, 0, "tcontext"), "system_u:object_r:etc_t:s0");
-        ck_assert_str_eq(get(r, 0, "expected"), "system_u:object_r:shadow_t:s0");
+        ck_assert_str_eq(get(r, 0, SEINSTALL_AVC_FIELD_PATH), "/etc/shadow");
+        ck_assert_str_eq(get(r, 0, SEINSTALL_AVC_FIELD_TCONTEXT), "system_u:object_r:etc_t:s0");
+        ck_assert_str_eq(get(r, 0, SEINSTALL_AVC_FIELD_EXPECTED), "system_u:object_r:shadow_t:s0");
         /* the log is the target's (--root): the fix relabels the file of that tree */
         ck_assert_ptr_nonnull(fix =
                                   shell_command(NULL, "chroot %q restorecon -F /etc/shadow", root));
-        ck_assert_str_eq(get(r, 0, "fix"), fix);
-        ck_assert_str_eq(get(r, 0, "domain"), "passwd_t");
+        ck_assert_str_eq(get(r, 0, SEINSTALL_AVC_FIELD_FIX), fix);
+        ck_assert_str_eq(get(r, 0, SEINSTALL_AVC_FIELD_DOMAIN), "passwd_t");
         /* 1: the policy's write to var_log_t, twice, enforcing */
         ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 1), SEINSTALL_AVC_CAUSE_POLICY);
         ck_assert_uint_eq(seinstall_avc_report_get_group_count(r, 1), 2);
         ck_assert(!seinstall_avc_report_get_group_permissive(r, 1));
-        ck_assert_str_eq(get(r, 1, "domain"), "logrotate_t");
-        ck_assert_str_eq(get(r, 1, "type"), "var_log_t");
-        ck_assert_str_eq(get(r, 1, "perms"), "write");
-        ck_assert_ptr_null(get(r, 1, "fix"));
+        ck_assert_str_eq(get(r, 1, SEINSTALL_AVC_FIELD_DOMAIN), "logrotate_t");
+        ck_assert_str_eq(get(r, 1, SEINSTALL_AVC_FIELD_TYPE), "var_log_t");
+        ck_assert_str_eq(get(r, 1, SEINSTALL_AVC_FIELD_PERMS), "write");
+        ck_assert_ptr_null(get(r, 1, SEINSTALL_AVC_FIELD_FIX));
         /* 2: the file with spaces in its name, in a home directory */
         ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 2), SEINSTALL_AVC_CAUSE_LABEL);
-        ck_assert_str_eq(get(r, 2, "path"), "/home/user/notes a b.txt");
-        ck_assert_str_eq(get(r, 2, "expected"), "system_u:object_r:user_home_t:s0");
+        ck_assert_str_eq(get(r, 2, SEINSTALL_AVC_FIELD_PATH), "/home/user/notes a b.txt");
+        ck_assert_str_eq(get(r, 2, SEINSTALL_AVC_FIELD_EXPECTED), "system_u:object_r:user_home_t:s0");
         free(fix);
         fix = shell_command(NULL, "chroot %q restorecon -F '/home/user/notes a b.txt'", root);
-        ck_assert_str_eq(get(r, 2, "fix"), fix);
+        ck_assert_str_eq(get(r, 2, SEINSTALL_AVC_FIELD_FIX), fix);
         /* 3: unlabeled, no path: the whole-system fix */
         ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 3), SEINSTALL_AVC_CAUSE_LABEL);
-        ck_assert_ptr_null(get(r, 3, "path"));
+        ck_assert_ptr_null(get(r, 3, SEINSTALL_AVC_FIELD_PATH));
         free(fix);
         fix = shell_command(root, "seinstall verify%r --fix");
-        ck_assert_str_eq(get(r, 3, "fix"), fix);
+        ck_assert_str_eq(get(r, 3, SEINSTALL_AVC_FIELD_FIX), fix);
         ck_assert_ptr_nonnull(strstr(fix, " --root "));
         /* 4: a capability */
         ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 4), SEINSTALL_AVC_CAUSE_POLICY);
-        ck_assert_str_eq(get(r, 4, "tclass"), "capability");
+        ck_assert_str_eq(get(r, 4, SEINSTALL_AVC_FIELD_TCLASS), "capability");
         ck_assert_ptr_null(get(r, 4, "nonsense"));
-        ck_assert_ptr_null(get(r, 9, "path"));
+        ck_assert_ptr_null(get(r, 9, SEINSTALL_AVC_FIELD_PATH));
         seinstall_avc_report_free(r);
 }
 END_TEST
@@ -384,8 +385,8 @@ START_TEST(test_live_dev_ino)
         ck_assert_int_eq(seinstall_avc_read(ctx, log, &rep), 0);
         ck_assert_uint_eq(seinstall_avc_report_get_n_groups(rep), 1);
         /* the search is bounded: on a huge filesystem it may give up, never name another file */
-        if (get(rep, 0, "path"))
-                ck_assert_str_eq(get(rep, 0, "path"), f);
+        if (get(rep, 0, SEINSTALL_AVC_FIELD_PATH))
+                ck_assert_str_eq(get(rep, 0, SEINSTALL_AVC_FIELD_PATH), f);
         seinstall_avc_report_free(rep);
         seinstall_unref(ctx);
 }

@@ -32,10 +32,10 @@ START_TEST(test_decide_clean)
 
         ck_assert_int_eq(si_trial_decide_from(cur, &ev, "2026-12-05T01:00:00Z", &t), 1);
         ck_assert_int_eq(seinstall_trial_get_state(t), SEINSTALL_TRIAL_ENFORCED);
-        ck_assert_str_eq(seinstall_trial_get_field(t, "decided"), "2026-12-05T01:00:00Z");
-        ck_assert_str_eq(seinstall_trial_get_field(t, "started"), "2026-12-05T00:00:00Z");
-        ck_assert_str_eq(seinstall_trial_get_field(t, "policy"), "default");
-        ck_assert_str_eq(seinstall_trial_get_field(t, "log"), "/dev/kmsg");
+        ck_assert_str_eq(seinstall_trial_get_decided(t), "2026-12-05T01:00:00Z");
+        ck_assert_str_eq(seinstall_trial_get_started(t), "2026-12-05T00:00:00Z");
+        ck_assert_str_eq(seinstall_trial_get_policy(t), "default");
+        ck_assert_str_eq(seinstall_trial_get_log(t), "/dev/kmsg");
         ck_assert_uint_eq(seinstall_trial_get_n_paths(t), 0);
 }
 END_TEST
@@ -424,7 +424,7 @@ START_TEST(test_tree_symlink)
         ck_assert_int_eq(seinstall_new(root, &ctx), 0);
         ck_assert_int_eq(si_trial_read_for_status(ctx, &t), 0);
         ck_assert_int_eq(seinstall_trial_get_state(t), SEINSTALL_TRIAL_NONE);
-        ck_assert_ptr_nonnull(strstr(seinstall_trial_get_field(t, "error"), "symbolic link"));
+        ck_assert_ptr_nonnull(strstr(seinstall_trial_get_error(t), "symbolic link"));
         seinstall_trial_free(t);
         seinstall_unref(ctx);
 }
