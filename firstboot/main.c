@@ -322,6 +322,7 @@ static int leave(struct seinstall_ctx *ctx, const struct fb_info *info, bool tim
 }
 
 DEFINE_CLEANUP_FUNC(struct seinstall_verify_result *, seinstall_verify_result_unref)
+DEFINE_CLEANUP_FUNC(struct seinstall_relabel_options *, seinstall_relabel_options_unref)
 
 struct relabel_data {
         struct seinstall_ctx *ctx;
@@ -334,15 +335,19 @@ struct relabel_data {
 static char *relabel_denied(void *userdata)
 {
         _cleanup_(seinstall_verify_result_unrefp) struct seinstall_verify_result *vr = NULL;
+        _cleanup_(seinstall_relabel_options_unrefp) struct seinstall_relabel_options *o = NULL;
         struct relabel_data *rd = userdata;
         struct fb_denials *d = &rd->info->denials;
         char *text;
         int r;
 
         seinstall_set_log_fn(rd->ctx, NULL, NULL);
-        r = seinstall_verify_paths(rd->ctx, rd->info->state.policy_type,
-                                   (const char *const *) d->paths, d->n_paths, SEINSTALL_VERIFY_FIX,
-                                   &vr);
+        r = seinstall_relabel_options_new(&o);
+        if (r >= 0)
+                r = seinstall_relabel_options_set_policy(o, rd->info->state.policy_type);
+        if (r >= 0)
+                r = seinstall_verify_paths(rd->ctx, o, (const char *const *) d->paths, d->n_paths,
+                                           SEINSTALL_VERIFY_FIX, &vr);
         seinstall_set_log_fn(rd->ctx, log_stderr, NULL);
         text = fb_denials_relabel_text(d, r, vr, r < 0 ? seinstall_last_error(rd->ctx) : NULL);
         d->relabeled = vr && seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_FIXED) > 0;

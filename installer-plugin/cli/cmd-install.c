@@ -170,6 +170,7 @@ int cmd_install(int argc, char **argv)
         struct cli_settings_args a = {.load_target = true};
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
         _cleanup_(seinstall_settings_unrefp) struct seinstall_settings *s = NULL;
+        _cleanup_(seinstall_relabel_options_unrefp) struct seinstall_relabel_options *o = NULL;
         _cleanup_(seinstall_install_result_freep) struct seinstall_install_result *res = NULL;
         _cleanup_free_ char *profile = NULL;
         const char *mode = NULL, *policy = NULL;
@@ -257,8 +258,13 @@ int cmd_install(int argc, char **argv)
                 if (r < 0)
                         return cli_fail(ctx, r, "install --unsupported");
         }
-        r = seinstall_install(ctx, s, flags, progress ? cli_show_progress : NULL,
-                              (void *) "install: relabel", &res);
+        r = seinstall_relabel_options_new(&o);
+        if (r >= 0 && progress)
+                r = seinstall_relabel_options_set_progress(o, cli_show_progress,
+                                                           (void *) "install: relabel");
+        if (r < 0)
+                return cli_fail(ctx, r, "install");
+        r = seinstall_install(ctx, s, o, flags, &res);
         if (progress)
                 cli_progress_end();
         if (r < 0)

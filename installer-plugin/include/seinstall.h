@@ -281,10 +281,31 @@ typedef void (*seinstall_relabel_progress_fn)(void *userdata, unsigned long long
                                               unsigned long long estimated_total,
                                               double elapsed_seconds);
 
-/* Relabel the target of @ctx. @policy_type: a policy under the target's /etc/selinux (NULL: the
- * target's SELINUXTYPE, else "default"); @file_contexts: a file_contexts path on the host to
- * use instead of the target's (its .homedirs/.local/.subs/.subs_dist next to it), or NULL.
- * @threads: 0 means one per online CPU. @flags: SEINSTALL_RELABEL_*. @progress may be NULL.
+/* How a relabel, a verify or an install walks: an options object, one owner, released with
+ * seinstall_relabel_options_unref() (accepts NULL, returns NULL). A new object holds the
+ * defaults; NULL options mean the defaults too. Returns 0 or -ENOMEM (-EINVAL for NULL @ret). */
+struct seinstall_relabel_options;
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_relabel_options_new(struct seinstall_relabel_options **ret);
+SEINSTALL_EXPORT struct seinstall_relabel_options *
+seinstall_relabel_options_unref(struct seinstall_relabel_options *o);
+/* The policy type under the target's /etc/selinux (NULL, the default: the target's
+ * SELINUXTYPE, else "default"); -EINVAL for a type that is no plain directory name. */
+SEINSTALL_EXPORT int seinstall_relabel_options_set_policy(struct seinstall_relabel_options *o,
+                                                          const char *type);
+/* A file_contexts path on the host to use instead of the target's (its .homedirs, .local,
+ * .subs and .subs_dist next to it); NULL, the default: the target's. -EINVAL for "". */
+SEINSTALL_EXPORT int
+seinstall_relabel_options_set_file_contexts(struct seinstall_relabel_options *o, const char *path);
+/* Walking threads; 0, the default: one per online CPU. */
+SEINSTALL_EXPORT int seinstall_relabel_options_set_threads(struct seinstall_relabel_options *o,
+                                                           unsigned threads);
+/* Call @fn with @userdata about four times a second (NULL, the default: never). */
+SEINSTALL_EXPORT int seinstall_relabel_options_set_progress(struct seinstall_relabel_options *o,
+                                                            seinstall_relabel_progress_fn fn,
+                                                            void *userdata);
+
+/* Relabel the target of @ctx with @options (NULL: defaults) and @flags (SEINSTALL_RELABEL_*).
  * Returns 0 when every entry got its label and the boot-critical files verified; -EBADMSG/
  * -ENOENT/-EINVAL for bad file contexts, policy or arguments; -EPERM when the running system
  * refuses the target's contexts (its own policy does not know them: the message says what to
@@ -292,9 +313,8 @@ typedef void (*seinstall_relabel_progress_fn)(void *userdata, unsigned long long
  * *ret_result (if not NULL) is set whenever the walk started, also on failure, so the caller
  * can show what happened; the caller unrefs it. */
 SEINSTALL_EXPORT SEINSTALL_WUR int
-seinstall_relabel(struct seinstall_ctx *ctx, const char *policy_type, const char *file_contexts,
-                  unsigned threads, unsigned flags, seinstall_relabel_progress_fn progress,
-                  void *userdata, struct seinstall_relabel_result **ret_result);
+seinstall_relabel(struct seinstall_ctx *ctx, const struct seinstall_relabel_options *options,
+                  unsigned flags, struct seinstall_relabel_result **ret_result);
 
 /* Take and drop a reference to a result; unref frees it with the last one, accepts NULL and
  * returns NULL. */
@@ -368,24 +388,24 @@ enum seinstall_verify_flags {
         SEINSTALL_VERIFY_ALL = 1 << 1,
 };
 
-/* Verify the target of @ctx. @policy_type: NULL for the target's SELINUXTYPE (else "default");
- * @threads: 0 means one per online CPU; @flags: SEINSTALL_VERIFY_*; @progress (may be NULL)
- * as for seinstall_relabel(). Returns 0 when every label matched (with FIX: every mismatch
+/* Verify the target of @ctx with @options (NULL: defaults; as for seinstall_relabel()) and
+ * @flags (SEINSTALL_VERIFY_*). Returns 0 when every label matched (with FIX: every mismatch
  * was fixed), 1 when labels differ (and were not fixed), or a negative errno as
  * seinstall_relabel() (-EIO when some entries could not be read or fixed). *ret_result (if
  * not NULL) is set whenever the walk started, also on failure; the caller unrefs it. */
 SEINSTALL_EXPORT SEINSTALL_WUR int
-seinstall_verify(struct seinstall_ctx *ctx, const char *policy_type, unsigned threads,
-                 unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
-                 struct seinstall_verify_result **ret_result);
+seinstall_verify(struct seinstall_ctx *ctx, const struct seinstall_relabel_options *options,
+                 unsigned flags, struct seinstall_verify_result **ret_result);
 /* The same on just the entries @paths names (@n_paths absolute paths inside the target, such
  * as the files `seinstall avc` blames on their labels): each entry itself, nothing below a
- * directory, in this thread. An entry that is gone, reached through a symbolic link or not a
- * plain absolute path counts as an error (its message in the result); one on a mount the walk
- * skips is listed as skipped. Returns and sets *ret_result as seinstall_verify(). */
+ * directory, in this thread (the options' threads and progress are not used). An entry that is
+ * gone, reached through a symbolic link or not a plain absolute path counts as an error (its
+ * message in the result); one on a mount the walk skips is listed as skipped. Returns and sets
+ * *ret_result as seinstall_verify(). */
 SEINSTALL_EXPORT SEINSTALL_WUR int
-seinstall_verify_paths(struct seinstall_ctx *ctx, const char *policy_type, const char *const *paths,
-                       size_t n_paths, unsigned flags, struct seinstall_verify_result **ret_result);
+seinstall_verify_paths(struct seinstall_ctx *ctx, const struct seinstall_relabel_options *options,
+                       const char *const *paths, size_t n_paths, unsigned flags,
+                       struct seinstall_verify_result **ret_result);
 /* Take and drop a reference to a result; unref frees it with the last one, accepts NULL and
  * returns NULL. */
 SEINSTALL_EXPORT struct seinstall_verify_result *
@@ -751,7 +771,7 @@ enum seinstall_install_flags {
  * nothing after the failed stage was done. */
 SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_install(struct seinstall_ctx *ctx, const struct seinstall_settings *settings,
-                  unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
+                  const struct seinstall_relabel_options *options, unsigned flags,
                   struct seinstall_install_result **ret);
 SEINSTALL_EXPORT struct seinstall_install_result *
 seinstall_install_result_free(struct seinstall_install_result *r);

@@ -48,8 +48,7 @@ struct pipeline {
         struct seinstall_ctx *ctx;
         const struct seinstall_settings *settings;
         unsigned flags; /* SEINSTALL_INSTALL_* */
-        seinstall_relabel_progress_fn progress;
-        void *userdata;
+        const struct seinstall_relabel_options *options; /* never NULL */
 
         struct si_config config;     /* plan: the target's /etc/selinux/config as found */
         struct si_decision decision; /* plan: mode and policy type asked for */
@@ -169,10 +168,10 @@ static int stage_relabel(struct pipeline *p)
         if (r == -EBADMSG)
                 return r;
         if (r >= 0)
-                r = si_relabel_run(p->ctx, &in, 0,
+                r = si_relabel_run(p->ctx, &in, p->options->threads,
                                    p->flags & SEINSTALL_INSTALL_DRY_RUN ? SEINSTALL_RELABEL_DRY_RUN
                                                                         : 0,
-                                   p->progress, p->userdata, &res->relabel);
+                                   p->options->progress, p->options->userdata, &res->relabel);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
@@ -248,7 +247,8 @@ static int stage_verify(struct pipeline *p)
         if (!(p->apply_flags & SEINSTALL_APPLY_LABELED) || !p->fc ||
             (p->flags & SEINSTALL_INSTALL_DRY_RUN))
                 return 0;
-        r = si_verify_run(p->ctx, &in, 0, SEINSTALL_VERIFY_FIX, p->progress, p->userdata,
+        r = si_verify_run(p->ctx, &in, p->options->threads, SEINSTALL_VERIFY_FIX,
+                          p->options->progress, p->options->userdata,
                           &res->verify);
         if (r < 0)
                 return si_error_run(
@@ -273,16 +273,15 @@ static const struct stage {
 };
 
 SEINSTALL_EXPORT int seinstall_install(struct seinstall_ctx *ctx,
-                                       const struct seinstall_settings *settings, unsigned flags,
-                                       seinstall_relabel_progress_fn progress, void *userdata,
-                                       struct seinstall_install_result **ret)
+                                       const struct seinstall_settings *settings,
+                                       const struct seinstall_relabel_options *options,
+                                       unsigned flags, struct seinstall_install_result **ret)
 {
         struct pipeline p = {
             .ctx = ctx,
             .settings = settings,
             .flags = flags,
-            .progress = progress,
-            .userdata = userdata,
+            .options = si_relabel_options_or_defaults(options),
             .config = {.mode = SEINSTALL_MODE_INVALID},
         };
         int r = 0;
@@ -290,6 +289,11 @@ SEINSTALL_EXPORT int seinstall_install(struct seinstall_ctx *ctx,
         if (!ctx || !ret ||
             (flags & ~(unsigned) (SEINSTALL_INSTALL_REGENERATE | SEINSTALL_INSTALL_DRY_RUN)))
                 return -EINVAL;
+        /* the settings choose the policy, and the target's own file contexts label it */
+        if (p.options->policy || p.options->file_contexts)
+                return si_error(ctx, -EINVAL,
+                                "install: the policy type comes from the settings, the file "
+                                "contexts from the target: leave them unset in the options");
         p.res = calloc(1, sizeof(*p.res));
         if (!p.res)
                 return -ENOMEM;

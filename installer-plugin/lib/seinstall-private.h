@@ -394,6 +394,18 @@ int si_check_run(struct seinstall_ctx *ctx, const struct si_decision *d,
 
 /* ---- the relabel stage (relabel.c) ------------------------------------------------------ */
 
+/* The options of a relabel, verify or install (relabel-options.c); every member may be unset. */
+struct seinstall_relabel_options {
+        char *policy;        /* policy type; NULL: the target's */
+        char *file_contexts; /* a host file_contexts to use instead of the target's, or NULL */
+        unsigned threads;    /* 0: one per online CPU */
+        seinstall_relabel_progress_fn progress;
+        void *userdata;
+};
+/* @o, or the defaults for NULL: the callers read the members without testing for NULL. */
+const struct seinstall_relabel_options *si_relabel_options_or_defaults(
+    const struct seinstall_relabel_options *o);
+
 struct si_fcontext;
 
 /* What a relabel runs on, prepared by its caller (seinstall_relabel(), or the install pipeline

@@ -134,7 +134,7 @@ static void install_target(struct seinstall_ctx *ctx)
         expect(r == 1, "set_mode(profile) returned %d", r);
         r = seinstall_settings_set_policy(s, "default", SEINSTALL_SOURCE_PROFILE);
         expect(r == 1, "set_policy(profile) returned %d", r);
-        r = seinstall_install(ctx, s, 0, NULL, NULL, &res);
+        r = seinstall_install(ctx, s, NULL, 0, &res);
         expect(r == 0 && res, "seinstall_install: %s: %s", strerror(-r),
                seinstall_last_error(ctx) ? seinstall_last_error(ctx) : "no message");
         if (r == 0) {

@@ -316,7 +316,7 @@ START_TEST(test_classify)
         /* 4: a capability */
         ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 4), SEINSTALL_AVC_CAUSE_POLICY);
         ck_assert_str_eq(get(r, 4, SEINSTALL_AVC_FIELD_TCLASS), "capability");
-        ck_assert_ptr_null(get(r, 4, "nonsense"));
+        ck_assert_ptr_null(get(r, 4, (enum seinstall_avc_field) 99));
         ck_assert_ptr_null(get(r, 9, SEINSTALL_AVC_FIELD_PATH));
         seinstall_avc_report_free(r);
 }
