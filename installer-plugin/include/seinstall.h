@@ -31,6 +31,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <seinstall-version.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -970,8 +972,11 @@ SEINSTALL_EXPORT const char *seinstall_trial_get_setenforce_error(const struct s
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_trial_to_json(const struct seinstall_trial *t,
                                                            char **ret);
 
-/* ===== first boot ========================================================================= */
-/* (owned by firstboot model in the library where shared with the installer) */
+/* ===== version ============================================================================ */
+
+/* The version of the library loaded at run time, "MAJOR.MINOR" (static). SEINSTALL_VERSION
+ * (seinstall-version.h) is the one this program was built against. */
+SEINSTALL_EXPORT const char *seinstall_version(void);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,8 @@
 /*
  * consumer.c — an installer's view of libseinstall: built against an installed tree with
  * `pkg-config --cflags --libs seinstall` only (tests/integration/consumer-pkgconfig.sh), it
- * uses nothing but the public header. Usage: consumer ROOT [PLAN | --install]
+ * uses nothing but the public header. Usage: consumer ROOT [PLAN | --install], or
+ * consumer --version (prints SEINSTALL_VERSION, MAJOR.MINOR and seinstall_version())
  *
  * It opens a context on the target, routes the library's messages to its own log function,
  * decides settings with sources as an installer does, checks the error convention on a root
@@ -160,6 +161,18 @@ int main(int argc, char **argv)
         unsigned messages = 0;
         int r;
 
+        /* The version: the macros it was built with and the library it runs with agree. */
+        if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+                char built[32];
+
+                snprintf(built, sizeof(built), "%d.%d", SEINSTALL_VERSION_MAJOR,
+                         SEINSTALL_VERSION_MINOR);
+                printf("%s %s %s\n", SEINSTALL_VERSION, built, seinstall_version());
+                return strcmp(SEINSTALL_VERSION, seinstall_version()) == 0 &&
+                               strcmp(built, seinstall_version()) == 0
+                           ? 0
+                           : 1;
+        }
         if (argc != 2 && argc != 3) {
                 fprintf(stderr, "usage: consumer ROOT [PLAN | --install]\n");
                 return 2;
