@@ -213,12 +213,12 @@ static int print_status(const struct fb_info *info)
         return 0;
 }
 
-DEFINE_CLEANUP_FUNC(struct seinstall_apply_result *, seinstall_apply_result_free)
+DEFINE_CLEANUP_FUNC(struct seinstall_apply_result *, seinstall_apply_result_unref)
 
 /* Apply @mode: the same seinstall_apply() the installer uses, then the immediate switch. */
 static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum seinstall_mode mode)
 {
-        _cleanup_(seinstall_apply_result_freep) struct seinstall_apply_result *result = NULL;
+        _cleanup_(seinstall_apply_result_unrefp) struct seinstall_apply_result *result = NULL;
         unsigned flags = fb_apply_flags(&info->state, mode); /* those of the prediction */
         bool keep_mark;
         struct fb_plan plan;
@@ -232,8 +232,8 @@ static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum sei
          * The trial is decided by its own unit, never by this screen. */
         keep_mark = !plan.trial && plan.config_mode != mode;
 
-        r = seinstall_apply(ctx, mode, info->state.policy_type,
-                            SEINSTALL_BOOTLOADER_AUTO, flags, &result);
+        r = seinstall_apply(ctx, mode, info->state.policy_type, SEINSTALL_BOOTLOADER_AUTO, flags,
+                            &result);
         if (r < 0)
                 return fail(ctx, r, _("applying the choice"));
         for (size_t i = 0; i < seinstall_apply_result_get_n_changes(result); i++)
@@ -444,11 +444,11 @@ static int check_terminal(void)
 }
 
 DEFINE_CLEANUP_FUNC(struct seinstall_ctx *, seinstall_unref)
-DEFINE_CLEANUP_FUNC(struct seinstall_status *, seinstall_status_free)
+DEFINE_CLEANUP_FUNC(struct seinstall_status_result *, seinstall_status_result_unref)
 
 static int run(int argc, char **argv)
 {
-        _cleanup_(seinstall_status_freep) struct seinstall_status *status = NULL;
+        _cleanup_(seinstall_status_result_unrefp) struct seinstall_status_result *status = NULL;
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
         struct fb_info info;
         int r;

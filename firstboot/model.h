@@ -114,7 +114,7 @@ bool fb_state_permissive_now(const struct fb_state *st);
  * library's message). Returns 0 or -ENOMEM. */
 int fb_denials_read(struct seinstall_ctx *ctx, const char *log, struct fb_denials *ret);
 /* The same from a report of the classifier. Returns 0 or -ENOMEM. */
-int fb_denials_from_report(const struct seinstall_avc_report *rep, struct fb_denials *ret);
+int fb_denials_from_report(const struct seinstall_avc_result *rep, struct fb_denials *ret);
 void fb_denials_done(struct fb_denials *d);
 /* Whether there are files to offer to relabel. */
 bool fb_denials_offer(const struct fb_denials *d);

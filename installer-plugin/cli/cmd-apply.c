@@ -63,7 +63,7 @@ int cmd_apply(int argc, char **argv)
         };
         struct cli_common common = {};
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
-        _cleanup_(seinstall_apply_result_freep) struct seinstall_apply_result *res = NULL;
+        _cleanup_(seinstall_apply_result_unrefp) struct seinstall_apply_result *res = NULL;
         enum seinstall_mode mode = SEINSTALL_MODE_INVALID;
         enum seinstall_bootloader bl = SEINSTALL_BOOTLOADER_AUTO;
         const char *policy = NULL;

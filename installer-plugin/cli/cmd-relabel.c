@@ -153,7 +153,8 @@ int cmd_relabel(int argc, char **argv)
         if (r >= 0)
                 r = seinstall_relabel_options_set_threads(o, threads);
         if (r >= 0 && progress)
-                r = seinstall_relabel_options_set_progress(o, cli_show_progress, (void *) "relabel");
+                r = seinstall_relabel_options_set_progress(o, cli_show_progress,
+                                                           (void *) "relabel");
         if (r < 0)
                 return cli_fail(ctx, r, "relabel");
         r = seinstall_relabel(ctx, o, flags, &res);

@@ -123,8 +123,8 @@ void cli_json_settings(struct json *j, const struct seinstall_settings *s, const
         json_kv_string(j, "profile", profile);
         /* A trial says the mode it aims at, and that it is a trial. */
         json_kv_string(j, "mode",
-                       seinstall_mode_to_string(v.mode == SEINSTALL_MODE_TRIAL ? SEINSTALL_MODE_ENFORCING
-                                                                               : v.mode));
+                       seinstall_mode_to_string(
+                           v.mode == SEINSTALL_MODE_TRIAL ? SEINSTALL_MODE_ENFORCING : v.mode));
         json_kv_bool(j, "trial", v.mode == SEINSTALL_MODE_TRIAL);
         json_kv_string(j, "mode_source", seinstall_source_to_string(v.ms));
         json_origin(j, s, "mode_origin", SEINSTALL_SETTING_MODE);

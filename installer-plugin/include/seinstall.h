@@ -182,7 +182,7 @@ SEINSTALL_EXPORT const char *seinstall_verdict_to_string(enum seinstall_verdict 
 
 /* The result of a check: one entry per mount, each with its labeling class, the one label
  * where there is one, a verdict, and a reason and fix a person can act on. */
-struct seinstall_check;
+struct seinstall_check_result;
 
 /* Check the target of @ctx: the mounts at and below its root (each probed live: can the kernel
  * store security.selinux there?), or, when @plan_file is not NULL, the planned layout in that
@@ -196,65 +196,71 @@ struct seinstall_check;
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_check_run(struct seinstall_ctx *ctx,
                                                        const struct seinstall_settings *settings,
                                                        const char *plan_file,
-                                                       struct seinstall_check **ret);
+                                                       struct seinstall_check_result **ret);
 /* Take another reference (returns @c), or drop one: unref frees the check with the last one,
  * accepts NULL and returns NULL. */
-SEINSTALL_EXPORT struct seinstall_check *seinstall_check_ref(struct seinstall_check *c);
-SEINSTALL_EXPORT struct seinstall_check *seinstall_check_unref(struct seinstall_check *c);
+SEINSTALL_EXPORT struct seinstall_check_result *
+seinstall_check_result_ref(struct seinstall_check_result *c);
+SEINSTALL_EXPORT struct seinstall_check_result *
+seinstall_check_result_unref(struct seinstall_check_result *c);
 
 /* The worst verdict over all mounts (ok < note < warn < refuse). */
 SEINSTALL_EXPORT enum seinstall_verdict
-seinstall_check_get_verdict(const struct seinstall_check *c);
+seinstall_check_result_get_verdict(const struct seinstall_check_result *c);
 /* The mode the install should use and the source that decided it. When seinstall.unsupported
  * =warn turned refusals into warnings, this is permissive (lowered; see get_mode_lowered()),
  * with the source of the unsupported setting. */
-SEINSTALL_EXPORT enum seinstall_mode seinstall_check_get_mode(const struct seinstall_check *c,
-                                                              enum seinstall_source *ret_source);
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_check_result_get_mode(const struct seinstall_check_result *c,
+                                enum seinstall_source *ret_source);
 /* The mode asked for before any lowering. */
 SEINSTALL_EXPORT enum seinstall_mode
-seinstall_check_get_requested_mode(const struct seinstall_check *c);
+seinstall_check_result_get_requested_mode(const struct seinstall_check_result *c);
 /* True when the mode was lowered to permissive because of seinstall.unsupported=warn. */
-SEINSTALL_EXPORT bool seinstall_check_get_mode_lowered(const struct seinstall_check *c);
+SEINSTALL_EXPORT bool
+seinstall_check_result_get_mode_lowered(const struct seinstall_check_result *c);
 /* The policy type used, and where the policy was read: SEINSTALL_SOURCE_TARGET, _HOST or
  * _BUILTIN. Owned by @c. */
-SEINSTALL_EXPORT const char *seinstall_check_get_policy(const struct seinstall_check *c,
-                                                        enum seinstall_source *ret_source);
+SEINSTALL_EXPORT const char *
+seinstall_check_result_get_policy(const struct seinstall_check_result *c,
+                                  enum seinstall_source *ret_source);
 /* Who chose the policy type: boot, profile, target (its config) or default. */
 SEINSTALL_EXPORT enum seinstall_source
-seinstall_check_get_policy_type_source(const struct seinstall_check *c);
+seinstall_check_result_get_policy_type_source(const struct seinstall_check_result *c);
 /* The binary policy file read (a path on this system), NULL for the built-in table. */
-SEINSTALL_EXPORT const char *seinstall_check_get_policy_file(const struct seinstall_check *c);
+SEINSTALL_EXPORT const char *
+seinstall_check_result_get_policy_file(const struct seinstall_check_result *c);
 
 /* Number of mounts; index @i of the calls below runs from 0 to this minus 1, the target's "/"
  * first for a mounted target, plan order for a plan. */
-SEINSTALL_EXPORT size_t seinstall_check_get_n_mounts(const struct seinstall_check *c);
+SEINSTALL_EXPORT size_t seinstall_check_result_get_n_mounts(const struct seinstall_check_result *c);
 /* Per mount, strings owned by @c; NULL for @i out of range. Mount point as seen in the target
  * ("/boot/efi"); source device or image (may be NULL for pseudo filesystems); filesystem type;
  * the one label of a genfs / mount-context / none mount (NULL for xattr and trans); reason;
  * fix ("" when there is nothing to do). */
-SEINSTALL_EXPORT const char *seinstall_check_get_mount_mountpoint(const struct seinstall_check *c,
-                                                                  size_t i);
-SEINSTALL_EXPORT const char *seinstall_check_get_mount_source(const struct seinstall_check *c,
-                                                              size_t i);
-SEINSTALL_EXPORT const char *seinstall_check_get_mount_fstype(const struct seinstall_check *c,
-                                                              size_t i);
-SEINSTALL_EXPORT const char *seinstall_check_get_mount_label(const struct seinstall_check *c,
-                                                             size_t i);
-SEINSTALL_EXPORT const char *seinstall_check_get_mount_reason(const struct seinstall_check *c,
-                                                              size_t i);
-SEINSTALL_EXPORT const char *seinstall_check_get_mount_fix(const struct seinstall_check *c,
-                                                           size_t i);
+SEINSTALL_EXPORT const char *
+seinstall_check_result_get_mount_mountpoint(const struct seinstall_check_result *c, size_t i);
+SEINSTALL_EXPORT const char *
+seinstall_check_result_get_mount_source(const struct seinstall_check_result *c, size_t i);
+SEINSTALL_EXPORT const char *
+seinstall_check_result_get_mount_fstype(const struct seinstall_check_result *c, size_t i);
+SEINSTALL_EXPORT const char *
+seinstall_check_result_get_mount_label(const struct seinstall_check_result *c, size_t i);
+SEINSTALL_EXPORT const char *
+seinstall_check_result_get_mount_reason(const struct seinstall_check_result *c, size_t i);
+SEINSTALL_EXPORT const char *
+seinstall_check_result_get_mount_fix(const struct seinstall_check_result *c, size_t i);
 /* Labeling class and verdict of a mount; SEINSTALL_LABELING_NONE / SEINSTALL_VERDICT_REFUSE
  * for @i out of range. */
 SEINSTALL_EXPORT enum seinstall_labeling
-seinstall_check_get_mount_labeling(const struct seinstall_check *c, size_t i);
+seinstall_check_result_get_mount_labeling(const struct seinstall_check_result *c, size_t i);
 SEINSTALL_EXPORT enum seinstall_verdict
-seinstall_check_get_mount_verdict(const struct seinstall_check *c, size_t i);
+seinstall_check_result_get_mount_verdict(const struct seinstall_check_result *c, size_t i);
 
 /* The check as one JSON document (seinstall(8), JSON OUTPUT; extra keys), newly allocated in
  * *ret; free() it. Returns 0 or -ENOMEM. */
-SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_check_to_json(const struct seinstall_check *c,
-                                                           char **ret);
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_check_result_to_json(const struct seinstall_check_result *c, char **ret);
 
 /* ===== relabel ============================================================================ */
 /* (owned by fcontext.c, relabel.c, walk.c, relabel-result.c)
@@ -395,9 +401,10 @@ enum seinstall_verify_flags {
  * was fixed), 1 when labels differ (and were not fixed), or a negative errno as
  * seinstall_relabel() (-EIO when some entries could not be read or fixed). *ret_result (if
  * not NULL) is set whenever the walk started, also on failure; the caller unrefs it. */
-SEINSTALL_EXPORT SEINSTALL_WUR int
-seinstall_verify(struct seinstall_ctx *ctx, const struct seinstall_relabel_options *options,
-                 unsigned flags, struct seinstall_verify_result **ret_result);
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_verify(struct seinstall_ctx *ctx,
+                                                    const struct seinstall_relabel_options *options,
+                                                    unsigned flags,
+                                                    struct seinstall_verify_result **ret_result);
 /* The same on just the entries @paths names (@n_paths absolute paths inside the target, such
  * as the files `seinstall avc` blames on their labels): each entry itself, nothing below a
  * directory, in this thread (the options' threads and progress are not used). An entry that is
@@ -552,7 +559,7 @@ seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char 
                 struct seinstall_apply_result **ret_result);
 /* Free a result of seinstall_apply() (one owner, no ref). Accepts NULL; returns NULL. */
 SEINSTALL_EXPORT struct seinstall_apply_result *
-seinstall_apply_result_free(struct seinstall_apply_result *r);
+seinstall_apply_result_unref(struct seinstall_apply_result *r);
 /* Changes made, in order: the file (target path) and what changed in it. Owned by @r. */
 SEINSTALL_EXPORT size_t
 seinstall_apply_result_get_n_changes(const struct seinstall_apply_result *r);
@@ -596,62 +603,70 @@ SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_firstboot_mark_remove(struct seinst
 
 /* ===== status: the target's SELinux state ================================================= */
 
-struct seinstall_status;
+struct seinstall_status_result;
 
 /* Read the target's state: config, kernel command line of its boot loader, kernel config,
  * pending relabel, first-boot mark, and (root "/" only) whether SELinux runs now. Returns 0
  * and a new object in *ret, -EBADMSG for a config or boot loader file it cannot parse, -errno
  * for I/O errors. A missing file is not an error (it is part of the state). */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_status_read(struct seinstall_ctx *ctx,
-                                                         struct seinstall_status **ret);
+                                                         struct seinstall_status_result **ret);
 /* Free a status object (one owner, no ref). Accepts NULL; returns NULL. */
-SEINSTALL_EXPORT struct seinstall_status *seinstall_status_free(struct seinstall_status *st);
+SEINSTALL_EXPORT struct seinstall_status_result *
+seinstall_status_result_unref(struct seinstall_status_result *st);
 /* The state as one JSON document (the `status --json` document): root, config_mode,
  * config_policy, policy_built, bootloader, cmdline, kernel_args, kernel, kernel_config,
  * boot_mode, relabel_pending, firstboot_pending, firstboot_mode, active. Returns 0 and a string
  * the caller frees, -EINVAL, -ENOMEM. */
-SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_status_to_json(const struct seinstall_status *st,
-                                                            char **ret);
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_status_result_to_json(const struct seinstall_status_result *st, char **ret);
 /* SELINUX= of /etc/selinux/config; SEINSTALL_MODE_INVALID when the file or key is missing. */
 SEINSTALL_EXPORT enum seinstall_mode
-seinstall_status_get_config_mode(const struct seinstall_status *st);
+seinstall_status_result_get_config_mode(const struct seinstall_status_result *st);
 /* SELINUXTYPE= of the config, or NULL. Owned by @st. */
-SEINSTALL_EXPORT const char *seinstall_status_get_config_policy(const struct seinstall_status *st);
+SEINSTALL_EXPORT const char *
+seinstall_status_result_get_config_policy(const struct seinstall_status_result *st);
 /* Whether the policy of that type is built (etc/selinux/TYPE/policy/policy.N exists). */
-SEINSTALL_EXPORT bool seinstall_status_get_policy_built(const struct seinstall_status *st);
+SEINSTALL_EXPORT bool
+seinstall_status_result_get_policy_built(const struct seinstall_status_result *st);
 /* The boot loader form the command line was read from (NONE when none was found) and that
  * command line (arguments of every form joined, as the kernel would see them), or NULL. */
 SEINSTALL_EXPORT enum seinstall_bootloader
-seinstall_status_get_bootloader(const struct seinstall_status *st);
-SEINSTALL_EXPORT const char *seinstall_status_get_cmdline(const struct seinstall_status *st);
+seinstall_status_result_get_bootloader(const struct seinstall_status_result *st);
+SEINSTALL_EXPORT const char *
+seinstall_status_result_get_cmdline(const struct seinstall_status_result *st);
 /* Value of the last kernel argument @name ("selinux", "security", "lsm", "enforcing") on that
  * command line; "" for an argument without "="; NULL when absent. Owned by @st. */
-SEINSTALL_EXPORT const char *seinstall_status_get_kernel_arg(const struct seinstall_status *st,
-                                                             const char *name);
+SEINSTALL_EXPORT const char *
+seinstall_status_result_get_kernel_arg(const struct seinstall_status_result *st, const char *name);
 /* How the target's kernel turns SELinux on and off, from its /boot/config-* (see
  * seinstall_kernel_case). */
 SEINSTALL_EXPORT enum seinstall_kernel_case
-seinstall_status_get_kernel_case(const struct seinstall_status *st);
+seinstall_status_result_get_kernel_case(const struct seinstall_status_result *st);
 /* The /boot/config-* file the case was read from (target path), or NULL. Owned by @st. */
-SEINSTALL_EXPORT const char *seinstall_status_get_kernel_config(const struct seinstall_status *st);
+SEINSTALL_EXPORT const char *
+seinstall_status_result_get_kernel_config(const struct seinstall_status_result *st);
 /* Whether /.autorelabel or /etc/selinux/.autorelabel exists. */
-SEINSTALL_EXPORT bool seinstall_status_get_relabel_pending(const struct seinstall_status *st);
+SEINSTALL_EXPORT bool
+seinstall_status_result_get_relabel_pending(const struct seinstall_status_result *st);
 /* Whether the first-boot mark exists, and its mode= (SEINSTALL_MODE_INVALID when absent). */
-SEINSTALL_EXPORT bool seinstall_status_get_firstboot_pending(const struct seinstall_status *st);
+SEINSTALL_EXPORT bool
+seinstall_status_result_get_firstboot_pending(const struct seinstall_status_result *st);
 SEINSTALL_EXPORT enum seinstall_mode
-seinstall_status_get_firstboot_mode(const struct seinstall_status *st);
+seinstall_status_result_get_firstboot_mode(const struct seinstall_status_result *st);
 /* The mode the target boots in, from the kernel case, command line and config;
  * SEINSTALL_MODE_INVALID when it cannot be told (kernel config unknown and no explicit arg). */
 SEINSTALL_EXPORT enum seinstall_mode
-seinstall_status_get_boot_mode(const struct seinstall_status *st);
+seinstall_status_result_get_boot_mode(const struct seinstall_status_result *st);
 /* SELinux now (from /sys/fs/selinux/enforce): enforcing, permissive, disabled (not active);
  * SEINSTALL_MODE_INVALID when the root is not "/" (the running system is another one). */
-SEINSTALL_EXPORT enum seinstall_mode seinstall_status_get_active(const struct seinstall_status *st);
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_status_result_get_active(const struct seinstall_status_result *st);
 /* The trial mode's state as recorded in the target (see seinstall_trial_read()); owned by @st,
  * never NULL for a status that was read (state SEINSTALL_TRIAL_NONE when there was none). */
-struct seinstall_trial;
-SEINSTALL_EXPORT const struct seinstall_trial *
-seinstall_status_get_trial(const struct seinstall_status *st);
+struct seinstall_trial_result;
+SEINSTALL_EXPORT const struct seinstall_trial_result *
+seinstall_status_result_get_trial(const struct seinstall_status_result *st);
 
 /* ===== settings loaders: target config, profile, installer boot options ================== */
 
@@ -776,7 +791,7 @@ seinstall_install(struct seinstall_ctx *ctx, const struct seinstall_settings *se
                   const struct seinstall_relabel_options *options, unsigned flags,
                   struct seinstall_install_result **ret);
 SEINSTALL_EXPORT struct seinstall_install_result *
-seinstall_install_result_free(struct seinstall_install_result *r);
+seinstall_install_result_unref(struct seinstall_install_result *r);
 /* Whether the check refused the target (nothing was changed then). */
 SEINSTALL_EXPORT bool
 seinstall_install_result_get_refused(const struct seinstall_install_result *r);
@@ -791,7 +806,7 @@ seinstall_install_result_get_policy(const struct seinstall_install_result *r);
 SEINSTALL_EXPORT bool
 seinstall_install_result_get_policy_built(const struct seinstall_install_result *r);
 /* The results of the stages, owned by @r (NULL for a stage that did not run). */
-SEINSTALL_EXPORT const struct seinstall_check *
+SEINSTALL_EXPORT const struct seinstall_check_result *
 seinstall_install_result_get_check(const struct seinstall_install_result *r);
 SEINSTALL_EXPORT const struct seinstall_relabel_result *
 seinstall_install_result_get_relabel(const struct seinstall_install_result *r);
@@ -807,7 +822,7 @@ SEINSTALL_EXPORT const struct seinstall_verify_result *
 seinstall_install_result_get_verify(const struct seinstall_install_result *r);
 /* ===== avc: this boot's denials, each explained by its cause ============================== */
 
-struct seinstall_avc_report;
+struct seinstall_avc_result;
 
 /* Why a denial happened: the object's label differs from what the target's file contexts say
  * (LABEL: relabel that file), or the label is right and the policy denies it (POLICY). */
@@ -824,36 +839,36 @@ enum seinstall_avc_cause {
  * that is not a text log) for a log it cannot use, -EACCES and other -errno when reading
  * fails; seinstall_last_error() says which file and what to do. */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_avc_read(struct seinstall_ctx *ctx, const char *log,
-                                                      struct seinstall_avc_report **ret);
+                                                      struct seinstall_avc_result **ret);
 /* Free a report (one owner). Accepts NULL; returns NULL. */
-SEINSTALL_EXPORT struct seinstall_avc_report *
-seinstall_avc_report_free(struct seinstall_avc_report *rep);
+SEINSTALL_EXPORT struct seinstall_avc_result *
+seinstall_avc_result_unref(struct seinstall_avc_result *rep);
 /* The report as one JSON document (the `avc --json` document): source, denials,
  * caused_by_label, caused_by_policy, and the groups in "label" and "policy", each with count,
- * permissive and the fields of seinstall_avc_report_get_group_field(). Returns 0 and a string the
+ * permissive and the fields of seinstall_avc_result_get_group_field(). Returns 0 and a string the
  * caller frees, -EINVAL, -ENOMEM. */
 SEINSTALL_EXPORT SEINSTALL_WUR int
-seinstall_avc_report_to_json(const struct seinstall_avc_report *rep, char **ret);
+seinstall_avc_result_to_json(const struct seinstall_avc_result *rep, char **ret);
 /* The log that was read (a path). Owned by @rep. */
 SEINSTALL_EXPORT const char *
-seinstall_avc_report_get_source(const struct seinstall_avc_report *rep);
+seinstall_avc_result_get_source(const struct seinstall_avc_result *rep);
 /* How many denials were read, and how many of them a label caused. */
-SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_denials(const struct seinstall_avc_report *rep);
-SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_label(const struct seinstall_avc_report *rep);
+SEINSTALL_EXPORT size_t seinstall_avc_result_get_n_denials(const struct seinstall_avc_result *rep);
+SEINSTALL_EXPORT size_t seinstall_avc_result_get_n_label(const struct seinstall_avc_result *rep);
 /* How many denials name their file only by device and inode and were not searched for: the
  * searches of one log share one budget (a walk of each filesystem, once), used up. */
 SEINSTALL_EXPORT size_t
-seinstall_avc_report_get_n_unsearched(const struct seinstall_avc_report *rep);
+seinstall_avc_result_get_n_unsearched(const struct seinstall_avc_result *rep);
 /* Groups of identical denials, in the order they were first seen. */
-SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_groups(const struct seinstall_avc_report *rep);
+SEINSTALL_EXPORT size_t seinstall_avc_result_get_n_groups(const struct seinstall_avc_result *rep);
 SEINSTALL_EXPORT enum seinstall_avc_cause
-seinstall_avc_report_get_group_cause(const struct seinstall_avc_report *rep, size_t i);
+seinstall_avc_result_get_group_cause(const struct seinstall_avc_result *rep, size_t i);
 /* How many denials the group holds; whether every one was logged with permissive=1. */
 SEINSTALL_EXPORT unsigned
-seinstall_avc_report_get_group_count(const struct seinstall_avc_report *rep, size_t i);
+seinstall_avc_result_get_group_count(const struct seinstall_avc_result *rep, size_t i);
 SEINSTALL_EXPORT bool
-seinstall_avc_report_get_group_permissive(const struct seinstall_avc_report *rep, size_t i);
-/* The fields of a group, read with seinstall_avc_report_get_group_field(). */
+seinstall_avc_result_get_group_permissive(const struct seinstall_avc_result *rep, size_t i);
+/* The fields of a group, read with seinstall_avc_result_get_group_field(). */
 enum seinstall_avc_field {
         SEINSTALL_AVC_FIELD_DOMAIN = 0, /* the source type */
         SEINSTALL_AVC_FIELD_TYPE,       /* the object's type */
@@ -870,7 +885,7 @@ enum seinstall_avc_field {
 /* Field @field of group @i, owned by @rep; NULL when unknown, for @i out of range or an
  * unknown @field. */
 SEINSTALL_EXPORT const char *
-seinstall_avc_report_get_group_field(const struct seinstall_avc_report *rep, size_t i,
+seinstall_avc_result_get_group_field(const struct seinstall_avc_result *rep, size_t i,
                                      enum seinstall_avc_field field);
 
 /* ===== trial: permissive until a clean boot =============================================== */
@@ -921,7 +936,7 @@ enum seinstall_trial_flags {
  * the line, and what to do), -ELOOP when it is a symbolic link, -EBADFD when not a regular
  * file, other -errno for I/O errors. */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_trial_read(struct seinstall_ctx *ctx,
-                                                        struct seinstall_trial **ret);
+                                                        struct seinstall_trial_result **ret);
 /* Decide a pending trial from this boot's denials (seinstall_avc_read() with @log, NULL: this
  * boot's log of the running system) and the labels of the boot-critical files now
  * (seinstall_verify_paths()): no denial caused by a label and no such file mislabeled makes
@@ -936,41 +951,51 @@ SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_trial_read(struct seinstall_ctx *ct
  * judge), errors of seinstall_avc_read(), other -errno from writing. */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_trial_decide(struct seinstall_ctx *ctx,
                                                           const char *log, unsigned flags,
-                                                          struct seinstall_trial **ret);
+                                                          struct seinstall_trial_result **ret);
 /* Free a trial state (one owner). Accepts NULL; returns NULL. */
-SEINSTALL_EXPORT struct seinstall_trial *seinstall_trial_free(struct seinstall_trial *t);
+SEINSTALL_EXPORT struct seinstall_trial_result *
+seinstall_trial_result_unref(struct seinstall_trial_result *t);
 SEINSTALL_EXPORT enum seinstall_trial_state
-seinstall_trial_get_state(const struct seinstall_trial *t);
+seinstall_trial_result_get_state(const struct seinstall_trial_result *t);
 /* Fields of the state, owned by @t, NULL when not recorded: the policy type, when the trial was
  * set up and when it decided (TIME), the log it read; the error: why a state file could not be
  * read (status only). */
-SEINSTALL_EXPORT const char *seinstall_trial_get_policy(const struct seinstall_trial *t);
-SEINSTALL_EXPORT const char *seinstall_trial_get_started(const struct seinstall_trial *t);
-SEINSTALL_EXPORT const char *seinstall_trial_get_decided(const struct seinstall_trial *t);
-SEINSTALL_EXPORT const char *seinstall_trial_get_log(const struct seinstall_trial *t);
-SEINSTALL_EXPORT const char *seinstall_trial_get_error(const struct seinstall_trial *t);
+SEINSTALL_EXPORT const char *
+seinstall_trial_result_get_policy(const struct seinstall_trial_result *t);
+SEINSTALL_EXPORT const char *
+seinstall_trial_result_get_started(const struct seinstall_trial_result *t);
+SEINSTALL_EXPORT const char *
+seinstall_trial_result_get_decided(const struct seinstall_trial_result *t);
+SEINSTALL_EXPORT const char *seinstall_trial_result_get_log(const struct seinstall_trial_result *t);
+SEINSTALL_EXPORT const char *
+seinstall_trial_result_get_error(const struct seinstall_trial_result *t);
 /* Denials the decision read, and how many of them a label caused. */
-SEINSTALL_EXPORT unsigned long long seinstall_trial_get_n_denials(const struct seinstall_trial *t);
 SEINSTALL_EXPORT unsigned long long
-seinstall_trial_get_n_label_denials(const struct seinstall_trial *t);
+seinstall_trial_result_get_n_denials(const struct seinstall_trial_result *t);
+SEINSTALL_EXPORT unsigned long long
+seinstall_trial_result_get_n_label_denials(const struct seinstall_trial_result *t);
 /* Boot-critical files whose label differed from the file contexts' when it decided. */
 SEINSTALL_EXPORT unsigned long long
-seinstall_trial_get_n_mislabeled(const struct seinstall_trial *t);
+seinstall_trial_result_get_n_mislabeled(const struct seinstall_trial_result *t);
 /* The files label denials named, then the mislabeled boot-critical files (at most 100, each
  * once), each with the command that fixes it. Owned by @t; NULL beyond the last index. */
-SEINSTALL_EXPORT size_t seinstall_trial_get_n_paths(const struct seinstall_trial *t);
-SEINSTALL_EXPORT const char *seinstall_trial_get_path(const struct seinstall_trial *t, size_t i);
-SEINSTALL_EXPORT const char *seinstall_trial_get_fix(const struct seinstall_trial *t, size_t i);
+SEINSTALL_EXPORT size_t seinstall_trial_result_get_n_paths(const struct seinstall_trial_result *t);
+SEINSTALL_EXPORT const char *seinstall_trial_result_get_path(const struct seinstall_trial_result *t,
+                                                             size_t i);
+SEINSTALL_EXPORT const char *seinstall_trial_result_get_fix(const struct seinstall_trial_result *t,
+                                                            size_t i);
 /* After a decision to enforce on the running system: whether SELinux was switched to enforcing
  * now, and if it was not, why (a message owned by @t; NULL when switched or not tried). */
-SEINSTALL_EXPORT bool seinstall_trial_get_enforcing_now(const struct seinstall_trial *t);
-SEINSTALL_EXPORT const char *seinstall_trial_get_setenforce_error(const struct seinstall_trial *t);
+SEINSTALL_EXPORT bool
+seinstall_trial_result_get_enforcing_now(const struct seinstall_trial_result *t);
+SEINSTALL_EXPORT const char *
+seinstall_trial_result_get_setenforce_error(const struct seinstall_trial_result *t);
 /* The state as one JSON object (the `trial --json` document and the "trial" member of
  * `status --json`): state, policy, started, decided, log, denials, label_denials, mislabeled, files
  * [{path, fix}], enforcing_now, setenforce_error. Returns 0 and a string the caller frees,
  * -EINVAL, -ENOMEM. */
-SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_trial_to_json(const struct seinstall_trial *t,
-                                                           char **ret);
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_trial_result_to_json(const struct seinstall_trial_result *t, char **ret);
 
 /* ===== version ============================================================================ */
 

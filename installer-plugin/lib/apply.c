@@ -7,8 +7,9 @@
  * than either the old or the new state on files it has not labeled. A dry run
  * (SEINSTALL_APPLY_DRY_RUN) is the same run with the writes skipped where they happen
  * (rootfs.c), so what it reports and what a real run writes cannot differ.
- * The trial mode (SEINSTALL_MODE_TRIAL, SI_APPLY_TRIAL here) is enforcing deferred like a pending relabel defers
- * it: the config says permissive, the trial state (trial.c) and its unit take it from there.
+ * The trial mode (SEINSTALL_MODE_TRIAL, SI_APPLY_TRIAL here) is enforcing deferred like a pending
+ * relabel defers it: the config says permissive, the trial state (trial.c) and its unit take it
+ * from there.
  */
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -35,7 +36,7 @@ struct seinstall_apply_result {
 };
 
 SEINSTALL_EXPORT struct seinstall_apply_result *
-seinstall_apply_result_free(struct seinstall_apply_result *r)
+seinstall_apply_result_unref(struct seinstall_apply_result *r)
 {
         if (!r)
                 return NULL;
@@ -335,13 +336,13 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
 out:
         si_kconfig_done(&k);
         if (r < 0) {
-                seinstall_apply_result_free(res);
+                seinstall_apply_result_unref(res);
                 return r;
         }
         if (ret_result)
                 *ret_result = res;
         else
-                seinstall_apply_result_free(res);
+                seinstall_apply_result_unref(res);
         return 0;
 }
 

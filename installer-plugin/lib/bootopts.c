@@ -236,8 +236,8 @@ int si_bootopts_parse(struct seinstall_ctx *ctx, const char *name, const char *t
                 } else if (streq(b->key, "noselinux")) {
                         anaconda = (struct decision){SEINSTALL_MODE_DISABLED, b->word, b->line};
                 } else if (streq(b->key, "seinstall.mode")) {
-                        explicit = (struct decision){seinstall_mode_from_string(b->val),
-                                                     b->word, b->line};
+                        explicit =
+                            (struct decision){seinstall_mode_from_string(b->val), b->word, b->line};
                         if (explicit.mode == SEINSTALL_MODE_INVALID)
                                 r = si_error(ctx, -EBADMSG,
                                              "%s:%u: %s: use seinstall.mode=enforcing, "

@@ -36,7 +36,7 @@ struct seinstall_install_result {
         bool trial; /* the trial mode: config permissive, the trial pending */
         char *policy;
         bool policy_built;
-        struct seinstall_check *check;
+        struct seinstall_check_result *check;
         struct seinstall_relabel_result *relabel;
         char *relabel_error;
         struct seinstall_apply_result *apply;
@@ -47,7 +47,7 @@ struct seinstall_install_result {
 struct pipeline {
         struct seinstall_ctx *ctx;
         const struct seinstall_settings *settings;
-        unsigned flags; /* SEINSTALL_INSTALL_* */
+        unsigned flags;                                  /* SEINSTALL_INSTALL_* */
         const struct seinstall_relabel_options *options; /* never NULL */
 
         struct si_config config;     /* plan: the target's /etc/selinux/config as found */
@@ -61,15 +61,15 @@ struct pipeline {
 #define STOP 1
 
 SEINSTALL_EXPORT struct seinstall_install_result *
-seinstall_install_result_free(struct seinstall_install_result *r)
+seinstall_install_result_unref(struct seinstall_install_result *r)
 {
         if (!r)
                 return NULL;
         free(r->policy);
-        seinstall_check_unref(r->check);
+        seinstall_check_result_unref(r->check);
         seinstall_relabel_result_unref(r->relabel);
         free(r->relabel_error);
-        seinstall_apply_result_free(r->apply);
+        seinstall_apply_result_unref(r->apply);
         seinstall_verify_result_unref(r->verify);
         free(r);
         return NULL;
@@ -96,12 +96,12 @@ static int stage_check(struct pipeline *p)
         r = si_check_run(p->ctx, &p->decision, p->settings, p->policy, NULL, &res->check);
         if (r < 0)
                 return r;
-        res->mode = seinstall_check_get_mode(res->check, &res->mode_source);
-        policy = seinstall_check_get_policy(res->check, NULL);
+        res->mode = seinstall_check_result_get_mode(res->check, &res->mode_source);
+        policy = seinstall_check_result_get_policy(res->check, NULL);
         res->policy = strdup(policy ? policy : "default");
         if (!res->policy)
                 return -ENOMEM;
-        if (seinstall_check_get_verdict(res->check) == SEINSTALL_VERDICT_REFUSE) {
+        if (seinstall_check_result_get_verdict(res->check) == SEINSTALL_VERDICT_REFUSE) {
                 res->refused = true;
                 return STOP;
         }
@@ -190,7 +190,7 @@ static int stage_configure(struct pipeline *p)
                 flags |= SEINSTALL_APPLY_REGENERATE;
         /* The trial aims at enforcing: a mode lowered by unsupported=warn can never get there. */
         res->trial = p->decision.trial && res->mode == SEINSTALL_MODE_ENFORCING &&
-                     !seinstall_check_get_mode_lowered(res->check);
+                     !seinstall_check_result_get_mode_lowered(res->check);
         if (res->trial)
                 flags |= SI_APPLY_TRIAL;
         /* What it writes is labeled with the file contexts the relabel used (label.c); a
@@ -248,8 +248,7 @@ static int stage_verify(struct pipeline *p)
             (p->flags & SEINSTALL_INSTALL_DRY_RUN))
                 return 0;
         r = si_verify_run(p->ctx, &in, p->options->threads, SEINSTALL_VERIFY_FIX,
-                          p->options->progress, p->options->userdata,
-                          &res->verify);
+                          p->options->progress, p->options->userdata, &res->verify);
         if (r < 0)
                 return si_error_run(
                     p->ctx, r, shell_command(p->ctx->root, "seinstall verify%r --fix"),
@@ -307,7 +306,7 @@ SEINSTALL_EXPORT int seinstall_install(struct seinstall_ctx *ctx,
         si_policy_free(p.policy);
         si_fcontext_free(p.fc);
         if (r < 0) {
-                seinstall_install_result_free(p.res);
+                seinstall_install_result_unref(p.res);
                 return r;
         }
         *ret = p.res;
@@ -342,7 +341,7 @@ seinstall_install_result_get_policy_built(const struct seinstall_install_result 
         return r && r->policy_built;
 }
 
-SEINSTALL_EXPORT const struct seinstall_check *
+SEINSTALL_EXPORT const struct seinstall_check_result *
 seinstall_install_result_get_check(const struct seinstall_install_result *r)
 {
         return r ? r->check : NULL;

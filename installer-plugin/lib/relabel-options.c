@@ -76,8 +76,8 @@ SEINSTALL_EXPORT int seinstall_relabel_options_set_progress(struct seinstall_rel
         return 0;
 }
 
-const struct seinstall_relabel_options *si_relabel_options_or_defaults(
-    const struct seinstall_relabel_options *o)
+const struct seinstall_relabel_options *
+si_relabel_options_or_defaults(const struct seinstall_relabel_options *o)
 {
         static const struct seinstall_relabel_options defaults = {};
 

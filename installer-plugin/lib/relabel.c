@@ -284,7 +284,8 @@ static int verify(struct relabel *rl, const char *type)
 
 /* Classify the target's mounts as `seinstall check` does. When the check itself cannot run,
  * say so and decide by filesystem type instead. */
-static int check_mounts(struct seinstall_ctx *ctx, const char *type, struct seinstall_check **ret)
+static int check_mounts(struct seinstall_ctx *ctx, const char *type,
+                        struct seinstall_check_result **ret)
 {
         struct seinstall_settings *settings = NULL;
         int r = seinstall_settings_new(&settings);
@@ -401,7 +402,7 @@ void si_relabel_prepared_done(struct si_relabel_prepared *p)
 {
         free(p->type);
         si_fcontext_free(p->fc);
-        seinstall_check_unref(p->check);
+        seinstall_check_result_unref(p->check);
         *p = (struct si_relabel_prepared){0};
 }
 

@@ -390,7 +390,7 @@ int si_fscheck_mount(const struct si_policy *policy, enum seinstall_mode mode, s
  * @plan_file) in the decided mode under @policy, which the caller loaded for d->policy. */
 int si_check_run(struct seinstall_ctx *ctx, const struct si_decision *d,
                  const struct seinstall_settings *settings, const struct si_policy *policy,
-                 const char *plan_file, struct seinstall_check **ret);
+                 const char *plan_file, struct seinstall_check_result **ret);
 
 /* ---- the relabel stage (relabel.c) ------------------------------------------------------ */
 
@@ -403,8 +403,8 @@ struct seinstall_relabel_options {
         void *userdata;
 };
 /* @o, or the defaults for NULL: the callers read the members without testing for NULL. */
-const struct seinstall_relabel_options *si_relabel_options_or_defaults(
-    const struct seinstall_relabel_options *o);
+const struct seinstall_relabel_options *
+si_relabel_options_or_defaults(const struct seinstall_relabel_options *o);
 
 struct si_fcontext;
 
@@ -416,11 +416,11 @@ typedef int (*si_relabel_mismatch_fn)(void *data, const char *path, const char *
                                       const char *expected, bool fixed);
 
 struct si_relabel_input {
-        const char *type;                    /* the policy type */
-        const char *file_contexts;           /* a host file used instead of the target's, or NULL */
-        struct si_fcontext *fc;              /* compiled, validated (si_relabel_validate) */
-        const struct seinstall_check *check; /* which mounts to label; NULL: by fs type */
-        si_relabel_mismatch_fn mismatch;     /* told of each label that differed, or NULL */
+        const char *type;          /* the policy type */
+        const char *file_contexts; /* a host file used instead of the target's, or NULL */
+        struct si_fcontext *fc;    /* compiled, validated (si_relabel_validate) */
+        const struct seinstall_check_result *check; /* which mounts to label; NULL: by fs type */
+        si_relabel_mismatch_fn mismatch;            /* told of each label that differed, or NULL */
         void *mismatch_data;
 };
 /* Mark the contexts of @fc the target's policy @policy (loaded for @type) does not define;
@@ -471,12 +471,12 @@ void si_avc_done(struct si_avc *a);
 /* Classify every denial of the log text @text into @rep against the file contexts @fc (NULL:
  * only unlabeled types count as labels). Records stamped before @since (seconds; 0: all) are
  * skipped; @live lets a name= denial be found on this system by device and inode. */
-struct seinstall_avc_report;
+struct seinstall_avc_result;
 int si_avc_classify_text(struct seinstall_ctx *ctx, struct si_fcontext *fc, const char *text,
                          size_t len, unsigned long long since, bool live,
-                         struct seinstall_avc_report *rep);
-/* An empty report of the log @source (free with seinstall_avc_report_free()), or NULL. */
-struct seinstall_avc_report *si_avc_report_new(const char *source);
+                         struct seinstall_avc_result *rep);
+/* An empty report of the log @source (free with seinstall_avc_result_unref()), or NULL. */
+struct seinstall_avc_result *si_avc_report_new(const char *source);
 
 /* ---- the verify stage (verify.c) -------------------------------------------------------- */
 
@@ -619,18 +619,19 @@ struct si_trial_evidence {
  * (enforced when no denial was caused by a label and no boot-critical file is mislabeled, else
  * kept-permissive with the files) and 1;
  * any other @cur decides nothing: 0 and *ret NULL. */
-int si_trial_decide_from(const struct seinstall_trial *cur, const struct si_trial_evidence *ev,
-                         const char *now, struct seinstall_trial **ret);
+int si_trial_decide_from(const struct seinstall_trial_result *cur,
+                         const struct si_trial_evidence *ev, const char *now,
+                         struct seinstall_trial_result **ret);
 /* A new, empty state; a file appended to one (listed once, at most 100). */
-int si_trial_new(enum seinstall_trial_state state, struct seinstall_trial **ret);
-int si_trial_add_path(struct seinstall_trial *t, const char *path, const char *fix);
+int si_trial_new(enum seinstall_trial_state state, struct seinstall_trial_result **ret);
+int si_trial_add_path(struct seinstall_trial_result *t, const char *path, const char *fix);
 /* The state file's text of @t, and back (@name, the file, for messages; -EBADMSG). */
-int si_trial_render(const struct seinstall_trial *t, char **ret);
+int si_trial_render(const struct seinstall_trial_result *t, char **ret);
 int si_trial_parse(struct seinstall_ctx *ctx, const char *name, const char *text, size_t len,
-                   struct seinstall_trial **ret);
+                   struct seinstall_trial_result **ret);
 /* seinstall_trial_read(), but a state file that cannot be read or parsed gives state NONE with
  * the reason in the "error" field (status shows the rest of the state anyway). */
-int si_trial_read_for_status(struct seinstall_ctx *ctx, struct seinstall_trial **ret);
+int si_trial_read_for_status(struct seinstall_ctx *ctx, struct seinstall_trial_result **ret);
 /* Record a pending trial for @policy: 1 written, 0 already pending for it, -errno. */
 int si_trial_start(struct seinstall_ctx *ctx, const char *policy);
 /* A pending trial ends as "cancelled" (a mode chosen by hand): 1 written, 0 none pending. */

@@ -289,12 +289,11 @@ SEINSTALL_EXPORT int seinstall_verify(struct seinstall_ctx *ctx,
         r = si_relabel_prepare(ctx, o->policy, o->file_contexts, 0, &p);
         if (r < 0)
                 return r;
-        return si_verify_run(ctx,
-                             &(const struct si_relabel_input){.type = p.type,
-                                                              .file_contexts = o->file_contexts,
-                                                              .fc = p.fc,
-                                                              .check = p.check},
-                             o->threads, flags, o->progress, o->userdata, ret_result);
+        return si_verify_run(
+            ctx,
+            &(const struct si_relabel_input){
+                .type = p.type, .file_contexts = o->file_contexts, .fc = p.fc, .check = p.check},
+            o->threads, flags, o->progress, o->userdata, ret_result);
 }
 
 SEINSTALL_EXPORT int seinstall_verify_paths(struct seinstall_ctx *ctx,
@@ -315,12 +314,11 @@ SEINSTALL_EXPORT int seinstall_verify_paths(struct seinstall_ctx *ctx,
         r = si_relabel_prepare(ctx, policy_type, o->file_contexts, SI_FC_NO_JIT, &p);
         if (r < 0)
                 return r;
-        return verify_run(ctx,
-                          &(const struct si_relabel_input){.type = p.type,
-                                                           .file_contexts = o->file_contexts,
-                                                           .fc = p.fc,
-                                                           .check = p.check},
-                          true, paths, n_paths, 1, flags, NULL, NULL, ret_result);
+        return verify_run(
+            ctx,
+            &(const struct si_relabel_input){
+                .type = p.type, .file_contexts = o->file_contexts, .fc = p.fc, .check = p.check},
+            true, paths, n_paths, 1, flags, NULL, NULL, ret_result);
 }
 
 /* ---- accessors and JSON ---------------------------------------------------------------------- */

@@ -69,7 +69,7 @@ static void settings_like_an_installer(void)
 static void check_plan(struct seinstall_ctx *ctx, const char *plan)
 {
         struct seinstall_settings *s = NULL;
-        struct seinstall_check *c = NULL;
+        struct seinstall_check_result *c = NULL;
         enum seinstall_source src;
         char *json = NULL;
         int r;
@@ -87,36 +87,38 @@ static void check_plan(struct seinstall_ctx *ctx, const char *plan)
                 seinstall_settings_unref(s);
                 return;
         }
-        enum seinstall_mode m = seinstall_check_get_mode(c, &src);
+        enum seinstall_mode m = seinstall_check_result_get_mode(c, &src);
         expect(m == SEINSTALL_MODE_ENFORCING && src == SEINSTALL_SOURCE_PROFILE,
                "check mode %s from %s, expected enforcing from profile",
                seinstall_mode_to_string(m), seinstall_source_to_string(src));
         printf("consumer: check verdict=%s mode=%s mode_source=%s policy=%s\n",
-               seinstall_verdict_to_string(seinstall_check_get_verdict(c)),
+               seinstall_verdict_to_string(seinstall_check_result_get_verdict(c)),
                seinstall_mode_to_string(m), seinstall_source_to_string(src),
-               seinstall_check_get_policy(c, NULL));
-        size_t n = seinstall_check_get_n_mounts(c);
+               seinstall_check_result_get_policy(c, NULL));
+        size_t n = seinstall_check_result_get_n_mounts(c);
         expect(n > 0, "the check has no mounts");
         for (size_t i = 0; i < n; i++) {
-                const char *label = seinstall_check_get_mount_label(c, i);
+                const char *label = seinstall_check_result_get_mount_label(c, i);
 
-                printf("consumer: mount %s %s labeling=%s label=%s verdict=%s\n"
-                       "consumer:   reason: %s\nconsumer:   fix: %s\n",
-                       seinstall_check_get_mount_mountpoint(c, i),
-                       seinstall_check_get_mount_fstype(c, i),
-                       seinstall_labeling_to_string(seinstall_check_get_mount_labeling(c, i)),
-                       label ? label : "-",
-                       seinstall_verdict_to_string(seinstall_check_get_mount_verdict(c, i)),
-                       seinstall_check_get_mount_reason(c, i), seinstall_check_get_mount_fix(c, i));
+                printf(
+                    "consumer: mount %s %s labeling=%s label=%s verdict=%s\n"
+                    "consumer:   reason: %s\nconsumer:   fix: %s\n",
+                    seinstall_check_result_get_mount_mountpoint(c, i),
+                    seinstall_check_result_get_mount_fstype(c, i),
+                    seinstall_labeling_to_string(seinstall_check_result_get_mount_labeling(c, i)),
+                    label ? label : "-",
+                    seinstall_verdict_to_string(seinstall_check_result_get_mount_verdict(c, i)),
+                    seinstall_check_result_get_mount_reason(c, i),
+                    seinstall_check_result_get_mount_fix(c, i));
         }
-        expect(seinstall_check_get_mount_mountpoint(c, n) == NULL, "mount index %zu out of range",
-               n);
-        r = seinstall_check_to_json(c, &json);
-        expect(r == 0 && json && json[0] == '{', "seinstall_check_to_json: %d", r);
+        expect(seinstall_check_result_get_mount_mountpoint(c, n) == NULL,
+               "mount index %zu out of range", n);
+        r = seinstall_check_result_to_json(c, &json);
+        expect(r == 0 && json && json[0] == '{', "seinstall_check_result_to_json: %d", r);
         if (json)
                 printf("consumer: check as JSON, %zu bytes\n", strlen(json));
         free(json);
-        expect(seinstall_check_unref(c) == NULL, "check_unref did not return NULL");
+        expect(seinstall_check_result_unref(c) == NULL, "check_unref did not return NULL");
         seinstall_settings_unref(s);
 }
 
@@ -149,7 +151,7 @@ static void install_target(struct seinstall_ctx *ctx)
                        seinstall_install_result_get_policy(res), err ? err : "done");
                 expect(seinstall_install_result_get_check(res) != NULL,
                        "the install result has no check");
-                expect(seinstall_install_result_free(res) == NULL,
+                expect(seinstall_install_result_unref(res) == NULL,
                        "install_result_free did not return NULL");
         }
         seinstall_settings_unref(s);

@@ -41,7 +41,7 @@ int main(int argc, char **argv)
                        seinstall_install_result_get_refused(res), ctx->counters.policy_loads,
                        ctx->counters.fc_compiles, ctx->counters.config_reads, ctx->counters.checks);
         }
-        seinstall_install_result_free(res);
+        seinstall_install_result_unref(res);
         seinstall_settings_unref(s);
         seinstall_unref(ctx);
         return cli_exit_status(r);

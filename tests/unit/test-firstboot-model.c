@@ -60,7 +60,7 @@ static void put(const char *root, const char *rel, const char *content)
 static void target(struct target *t, const char *kconfig, const char *cmdline,
                    enum seinstall_mode from, bool active, bool pending)
 {
-        struct seinstall_status *status = NULL;
+        struct seinstall_status_result *status = NULL;
         char *grub;
 
         *t = (struct target){.root = make_tmpdir()};
@@ -84,16 +84,16 @@ static void target(struct target *t, const char *kconfig, const char *cmdline,
         ck_assert_int_eq(seinstall_new(t->root, &t->ctx), 0);
         ck_assert_int_eq(seinstall_status_read(t->ctx, &status), 0);
         t->st = (struct fb_state){
-            .config_mode = seinstall_status_get_config_mode(status),
-            .boot_mode = seinstall_status_get_boot_mode(status),
+            .config_mode = seinstall_status_result_get_config_mode(status),
+            .boot_mode = seinstall_status_result_get_boot_mode(status),
             .policy_type = "default",
             .running = true,
             .active = active,
             .enforce_now = active && from != P, /* disabled, not rebooted: still enforcing */
-            .relabel_pending = seinstall_status_get_relabel_pending(status),
+            .relabel_pending = seinstall_status_result_get_relabel_pending(status),
             .firstboot_mark = false,
         };
-        seinstall_status_free(status);
+        seinstall_status_result_unref(status);
 }
 
 /* Predict and plan @to on @t. */

@@ -223,12 +223,16 @@ START_TEST(test_includes)
         ck_assert_int_eq(seinstall_settings_new(&s), 0);
         ck_assert_int_eq(seinstall_settings_load_profile(s, ctx, main), 0);
         ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_PERMISSIVE);
-        ck_assert_int_eq(seinstall_settings_get_origin(s, SEINSTALL_SETTING_MODE, &file, &line, &text), 0);
+        ck_assert_int_eq(
+            seinstall_settings_get_origin(s, SEINSTALL_SETTING_MODE, &file, &line, &text), 0);
         ck_assert_str_eq(file, b);
         ck_assert_int_eq(line, 3);
         ck_assert_str_eq(text, "selinux --permissive");
-        ck_assert_int_eq(seinstall_settings_get_origin(s, SEINSTALL_SETTING_POLICY, &file, NULL, NULL), -ENOENT);
-        ck_assert_int_eq(seinstall_settings_get_origin(s, (enum seinstall_setting) 99, &file, NULL, NULL), -EINVAL);
+        ck_assert_int_eq(
+            seinstall_settings_get_origin(s, SEINSTALL_SETTING_POLICY, &file, NULL, NULL), -ENOENT);
+        ck_assert_int_eq(
+            seinstall_settings_get_origin(s, (enum seinstall_setting) 99, &file, NULL, NULL),
+            -EINVAL);
 
         /* a cycle names the chain */
         write_file(loop, "selinux --disabled\n%include c.ks\n");
@@ -263,7 +267,8 @@ START_TEST(test_includes)
         ck_assert_int_eq(seinstall_settings_new(&s), 0);
         ck_assert_int_eq(seinstall_settings_load_profile(s, ctx, main), 0);
         ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_PERMISSIVE);
-        ck_assert_int_eq(seinstall_settings_get_origin(s, SEINSTALL_SETTING_MODE, &file, &line, NULL), 0);
+        ck_assert_int_eq(
+            seinstall_settings_get_origin(s, SEINSTALL_SETTING_MODE, &file, &line, NULL), 0);
         ck_assert_str_eq(file, "app.ks");
         ck_assert_int_eq(line, 2);
         write_file(main, "%ksappend\n");
@@ -464,7 +469,8 @@ START_TEST(test_trial)
         s = seinstall_settings_unref(s);
         ck_assert_int_eq(seinstall_settings_new(&s), 0);
         ck_assert_int_eq(ks("selinux --enforcing\n\n%addon org_seinstall --trial\n%end\n"), 0);
-        ck_assert_int_eq(seinstall_settings_get_origin(s, SEINSTALL_SETTING_MODE, &file, &line, NULL), 0);
+        ck_assert_int_eq(
+            seinstall_settings_get_origin(s, SEINSTALL_SETTING_MODE, &file, &line, NULL), 0);
         ck_assert_str_eq(file, "test.ks");
         ck_assert_uint_eq(line, 3);
 

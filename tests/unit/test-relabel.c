@@ -158,7 +158,8 @@ static void install_file_contexts(void)
 /* Options for one call: @policy, @file_contexts, @threads, @progress (the previous call's are
  * released here, so a test needs no cleanup). */
 static struct seinstall_relabel_options *opts(const char *policy, const char *file_contexts,
-                                              unsigned threads, seinstall_relabel_progress_fn progress)
+                                              unsigned threads,
+                                              seinstall_relabel_progress_fn progress)
 {
         static struct seinstall_relabel_options *o;
 
@@ -313,7 +314,8 @@ START_TEST(test_verify)
         ck_assert_str_eq(label_of("etc/shadow"), wrong);
         ck_assert_ptr_null(label_of("var/lib/a/b/new"));
 
-        ck_assert_int_eq(seinstall_verify(ctx, opts(NULL, NULL, 4, NULL), SEINSTALL_VERIFY_FIX, &vr), 0);
+        ck_assert_int_eq(
+            seinstall_verify(ctx, opts(NULL, NULL, 4, NULL), SEINSTALL_VERIFY_FIX, &vr), 0);
         ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_MISMATCHED), 2);
         ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_FIXED), 2);
         ck_assert_str_eq(seinstall_verify_result_get_dir_path(vr, 0), "/etc");
