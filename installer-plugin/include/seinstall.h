@@ -5,9 +5,13 @@
  * Conventions (as libmount/libkmod):
  *  - every call that can fail returns 0 (or a positive count) on success and a negative errno on
  *    failure; output parameters are called ret_* and are left untouched on failure;
- *  - objects are opaque; the ones a caller may share (context, settings, check, relabel
- *    result) are reference counted with *_ref() and *_unref(), the ones with a single owner
- *    (apply, status and install results) are released with *_free(); both accept NULL;
+ *  - objects are opaque and released with *_unref() (which accepts NULL and returns NULL);
+ *    what a stage returns is a struct seinstall_STAGE_result; the ones a caller may share
+ *    (context, settings, the check, relabel and verify results an install result holds) also
+ *    have *_ref();
+ *  - a call whose options may grow takes an options object with setters
+ *    (seinstall_relabel_options), so that a new option is a new setter, not a new signature;
+ *    a field of a list item is read by its own getter or an enum, never a string key;
  *  - a list inside an object is read as seinstall_OBJ_get_n_ITEMS() and, for index 0 up to
  *    that minus 1, seinstall_OBJ_get_ITEM[_FIELD](obj, i), which returns NULL (or the type's
  *    "none" value) beyond the end;
@@ -39,6 +43,19 @@ extern "C" {
 
 #define SEINSTALL_EXPORT __attribute__((visibility("default")))
 #define SEINSTALL_WUR    __attribute__((warn_unused_result))
+
+/* The objects, each described in its section below. */
+struct seinstall_ctx;
+struct seinstall_settings;
+struct seinstall_check_result;
+struct seinstall_relabel_options;
+struct seinstall_relabel_result;
+struct seinstall_verify_result;
+struct seinstall_apply_result;
+struct seinstall_install_result;
+struct seinstall_status_result;
+struct seinstall_avc_result;
+struct seinstall_trial_result;
 
 /* ===== Context ============================================================================ */
 
@@ -91,6 +108,9 @@ enum seinstall_mode {
         SEINSTALL_MODE_ENFORCING = 0,
         SEINSTALL_MODE_PERMISSIVE,
         SEINSTALL_MODE_DISABLED,
+        /* Permissive until a clean boot, then enforcing (seinstall(8), TRIAL MODE): a value of
+         * the mode setting, ranked and replaced as the others; a check judges it as enforcing,
+         * the mode it aims at. Never a value of SELINUX= (status reads it as no mode). */
         SEINSTALL_MODE_TRIAL,
 };
 
@@ -103,7 +123,8 @@ enum seinstall_source {
         SEINSTALL_SOURCE_BUILTIN, /* seinstall's built-in table (policy only) */
 };
 
-/* "enforcing", "permissive", "disabled" (case-insensitive) or SEINSTALL_MODE_INVALID. */
+/* "enforcing", "permissive", "disabled" (case-insensitive), "trial" (exact) or
+ * SEINSTALL_MODE_INVALID. */
 SEINSTALL_EXPORT enum seinstall_mode seinstall_mode_from_string(const char *s);
 /* Static lower-case name, or NULL for an invalid mode. */
 SEINSTALL_EXPORT const char *seinstall_mode_to_string(enum seinstall_mode mode);
@@ -111,10 +132,7 @@ SEINSTALL_EXPORT const char *seinstall_mode_to_string(enum seinstall_mode mode);
 SEINSTALL_EXPORT const char *seinstall_source_to_string(enum seinstall_source source);
 
 /* ===== Settings: what was chosen, and by whom ============================================= */
-/* (owned by settings.c; loading from profiles, boot options and the target: profile.c,
- * bootopts.c, config.c)
- *
- * The choices an install is made of, each with the source that decided it. A new object holds
+/* The choices an install is made of, each with the source that decided it. A new object holds
  * the built-in defaults: mode enforcing, policy type unset (meaning "the target's, else
  * default"), unsupported filesystems refused. A setter only overrides a value when its source
  * ranks at least as high as the current one (boot > profile > target > default), so sources
@@ -157,8 +175,93 @@ SEINSTALL_EXPORT int seinstall_settings_set_unsupported_warn(struct seinstall_se
 SEINSTALL_EXPORT bool seinstall_settings_get_unsupported_warn(const struct seinstall_settings *s,
                                                               enum seinstall_source *ret_source);
 
+/* Feed the target's /etc/selinux/config into @s as source "target" (SELINUX= as mode,
+ * SELINUXTYPE= as policy). A missing file or key sets nothing. Returns 0, or -errno when the
+ * file exists but cannot be read. */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_settings_load_target(struct seinstall_settings *s,
+                                                                  struct seinstall_ctx *ctx);
+
+/* When an install labels the target: during the install (default), or at first boot through
+ * /.autorelabel. Chosen by a profile's `%addon org_seinstall --relabel=install|firstboot`. */
+enum seinstall_relabel_when {
+        SEINSTALL_RELABEL_WHEN_INVALID = -1,
+        SEINSTALL_RELABEL_WHEN_INSTALL = 0,
+        SEINSTALL_RELABEL_WHEN_FIRSTBOOT,
+};
+/* "install", "firstboot"; from_string is exact. */
+SEINSTALL_EXPORT const char *seinstall_relabel_when_to_string(enum seinstall_relabel_when r);
+SEINSTALL_EXPORT enum seinstall_relabel_when seinstall_relabel_when_from_string(const char *s);
+/* Same convention as seinstall_settings_set_mode(); the default is "install". */
+SEINSTALL_EXPORT int seinstall_settings_set_relabel_when(struct seinstall_settings *s,
+                                                         enum seinstall_relabel_when when,
+                                                         enum seinstall_source source);
+/* The choice, its source in *ret_source (may be NULL). */
+SEINSTALL_EXPORT enum seinstall_relabel_when
+seinstall_settings_get_relabel_when(const struct seinstall_settings *s,
+                                    enum seinstall_source *ret_source);
+
+/* Which file and line decided @setting ("mode", "policy", "unsupported" or "relabel"): for a
+ * profile the file that holds the line (an included file's own name), for boot options the
+ * command line file; *ret_text is the line or option (may be NULL). Pointers live as long as
+ * @s is unchanged. Returns 0; -ENOENT when the target's config or the default decided;
+ * -EINVAL for an unknown @setting. */
+enum seinstall_setting {
+        SEINSTALL_SETTING_MODE = 0,
+        SEINSTALL_SETTING_POLICY,
+        SEINSTALL_SETTING_UNSUPPORTED,
+        SEINSTALL_SETTING_RELABEL_WHEN,
+};
+SEINSTALL_EXPORT int seinstall_settings_get_origin(const struct seinstall_settings *s,
+                                                   enum seinstall_setting setting,
+                                                   const char **ret_file, unsigned *ret_line,
+                                                   const char **ret_text);
+
+/* Feed the kickstart profile @path (a file of this system, not of the target) into @s as
+ * source "profile", reading it as pykickstart does (seinstall.ks(5): line ends, shlex, sections,
+ * %include and %ksappend followed): the `selinux` command (--enforcing, --permissive, --disabled
+ * and their unambiguous prefixes, case-sensitive, the last one wins; a bare `selinux` keeps an
+ * earlier mode) and `%addon org_seinstall --policy=TYPE --unsupported=refuse|warn
+ * --relabel=install|firstboot`. Other commands are not checked. Records the file and line of
+ * each decision (seinstall_settings_get_origin()). Returns 0; -ENOENT for a missing file;
+ * -EBADMSG for anything pykickstart refuses, a bad org_seinstall addon, or NUL bytes (the
+ * message in @ctx names file and line; nothing is applied). */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_settings_load_profile(struct seinstall_settings *s,
+                                                                   struct seinstall_ctx *ctx,
+                                                                   const char *path);
+
+/* The layout the kickstart @path plans, for seinstall_check_run()'s @plan_file: read as
+ * pykickstart reads it (%include and %ksappend followed) with the options of pykickstart's
+ * newest part/partition, logvol, raid, btrfs, autopart and reqpart, each device given the file
+ * system Anaconda gives it (seinstall.ks(5)): --fstype, else @default_fstype (NULL: "xfs"),
+ * /boot the boot loader's type, a partition at /boot/efi vfat; SEINSTALL_PLAN_EFI plans the EFI
+ * System Partition that reqpart and autopart add on EFI firmware. A device kept with --noformat
+ * or --useexisting is probed ("auto") when it exists here, else left out with a warning. On
+ * success *ret gets fstab-format text (a comment naming the file and line of each entry; free()
+ * it) and the number of entries is returned. -EBADMSG for a file pykickstart refuses or a
+ * storage command with options pykickstart does not take (the message names file and line),
+ * -ENOENT for a missing file, -EINVAL for a bad argument. */
+enum seinstall_plan_flags {
+        SEINSTALL_PLAN_EFI = 1 << 0,
+};
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_profile_plan(struct seinstall_ctx *ctx,
+                                                          const char *path,
+                                                          const char *default_fstype,
+                                                          unsigned flags, char **ret);
+
+/* Feed the installer's kernel command line into @s as source "boot", read as Anaconda reads
+ * it (shell quoting, keys without "inst.", the last value wins): inst.selinux=0 (disabled),
+ * inst.selinux=V (enforcing), inst.noselinux (disabled); seinstall's own: selinux=V and
+ * noselinux without the prefix, the kernel's enforcing=N (0: an enabled or unset mode becomes
+ * permissive), seinstall.mode=M (wins over the others), seinstall.policy=TYPE,
+ * seinstall.unsupported=refuse|warn. Read from @cmdline_file, NULL meaning /proc/cmdline.
+ * When @ret_profile is not NULL it gets the path of inst.ks=file:PATH (allocated) or NULL.
+ * Returns 0; -ENOENT for a missing file; -EBADMSG for an unclosed quote or a bad seinstall.*
+ * value (message names it). */
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_settings_load_boot_options(struct seinstall_settings *s, struct seinstall_ctx *ctx,
+                                     const char *cmdline_file, char **ret_profile);
+
 /* ===== check: can the chosen filesystems carry SELinux labels? ============================ */
-/* (owned by fscheck.c, policy.c, plan.c, mounts.c) */
 
 /* How a filesystem is labeled under the target's policy (seinstall(8), check). */
 enum seinstall_labeling {
@@ -263,9 +366,7 @@ SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_check_result_to_json(const struct seinstall_check_result *c, char **ret);
 
 /* ===== relabel ============================================================================ */
-/* (owned by fcontext.c, relabel.c, walk.c, relabel-result.c)
- *
- * Give every file of the target the label its policy's file contexts assign, as
+/* Give every file of the target the label its policy's file contexts assign, as
  * `setfiles -F -r ROOT FILE_CONTEXTS ROOT` would (full contexts, user and role included), on
  * every mount below the root that keeps per-file labels; other mounts are skipped and listed. */
 
@@ -380,9 +481,7 @@ SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_relabel_result_to_json(const struct seinstall_relabel_result *r, char **ret_json);
 
 /* ===== verify ============================================================================= */
-/* (owned by verify.c, over the relabel engine)
- *
- * Compare every file's label with what the target policy's file contexts give it, walking as
+/* Compare every file's label with what the target policy's file contexts give it, walking as
  * a relabel does (the same mounts, the same -F semantics) but writing nothing; with
  * SEINSTALL_VERIFY_FIX the labels that differ, and only those, are written. Files written after
  * the relabel (package scripts, a boot loader install) are what it finds. */
@@ -471,14 +570,8 @@ seinstall_verify_result_get_relabel(const struct seinstall_verify_result *r);
 SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_verify_result_to_json(const struct seinstall_verify_result *r, char **ret_json);
 
-/* ===== policy, config, boot loader, profiles, install ===================================== */
-/* (owned by policy.c, config.c, cmdline-*.c, profile.c, bootopts.c, install.c) */
-
 /* ===== configure: SELinux config, kernel command line, relabel, first-boot mark ========== */
-/* (owned by config.c, kconfig.c, cmdline-*.c, autorelabel.c, firstbootmark.c, apply.c,
- * status.c)
- *
- * Files seinstall writes in the target (all inside the root, replaced atomically):
+/* Files seinstall writes in the target (all inside the root, replaced atomically):
  *  - /etc/selinux/config: SELINUX= and SELINUXTYPE= (exactly one each; comments, order and
  *    other keys kept);
  *  - the boot loader's kernel command line: /etc/default/grub (GRUB_CMDLINE_LINUX, and
@@ -601,6 +694,69 @@ SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_policy_ensure(struct seinstall_ctx 
 /* Remove the first-boot mark (0 also when there was none). The first-boot screen calls it. */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_firstboot_mark_remove(struct seinstall_ctx *ctx);
 
+/* ===== install: check, policy, relabel and configure in one unattended run ================ */
+
+struct seinstall_install_result;
+
+/* Flags of seinstall_install(), or-ed into its unsigned @flags. */
+enum seinstall_install_flags {
+        /* Passed on as SEINSTALL_APPLY_REGENERATE (run update-grub in the target). */
+        SEINSTALL_INSTALL_REGENERATE = 1 << 0,
+        /* Run every stage as a preview and write nothing: the relabel counts what it would
+         * change, the configure stage lists the files it would write (as
+         * SEINSTALL_APPLY_DRY_RUN), a missing policy is reported as to be built
+         * (get_policy_built()), and the verify stage is left out. */
+        SEINSTALL_INSTALL_DRY_RUN = 1 << 1,
+};
+
+/* Install SELinux into the mounted target of @ctx with @settings (mode, policy type,
+ * unsupported filesystems, when to relabel; NULL: defaults and the target's config):
+ *  1. check every mount (seinstall_check_run); a refusal stops here, before anything in the
+ *     target changes: returns 0 with get_refused() true;
+ *  2. make sure the policy is built (seinstall_policy_ensure), unless the mode is disabled;
+ *  3. relabel (seinstall_relabel, @progress as there) when the settings say "install" and the
+ *     mode is not disabled; when it cannot run or fails, a first-boot relabel is scheduled
+ *     instead and the target boots permissive until then (get_relabel_error() says why);
+ *  4. configure (seinstall_apply with the first-boot mark): the enabling config comes last;
+ *  5. when the relabel ran: verify with SEINSTALL_VERIFY_FIX, after every write of the install
+ *     (get_verify() and the log say what was fixed).
+ * Returns 0 and a new result in *ret (also for a refusal); -ENOPKG when there is no policy to
+ * build (the message names the package), other -errno as the stages return them; on failure
+ * nothing after the failed stage was done. */
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_install(struct seinstall_ctx *ctx, const struct seinstall_settings *settings,
+                  const struct seinstall_relabel_options *options, unsigned flags,
+                  struct seinstall_install_result **ret);
+SEINSTALL_EXPORT struct seinstall_install_result *
+seinstall_install_result_unref(struct seinstall_install_result *r);
+/* Whether the check refused the target (nothing was changed then). */
+SEINSTALL_EXPORT bool
+seinstall_install_result_get_refused(const struct seinstall_install_result *r);
+/* The mode installed (after any lowering by the check) with the source that decided it, and
+ * the policy type. Owned by @r. */
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_install_result_get_mode(const struct seinstall_install_result *r,
+                                  enum seinstall_source *ret_source);
+SEINSTALL_EXPORT const char *
+seinstall_install_result_get_policy(const struct seinstall_install_result *r);
+/* Whether the policy was built from modules during this install. */
+SEINSTALL_EXPORT bool
+seinstall_install_result_get_policy_built(const struct seinstall_install_result *r);
+/* The results of the stages, owned by @r (NULL for a stage that did not run). */
+SEINSTALL_EXPORT const struct seinstall_check_result *
+seinstall_install_result_get_check(const struct seinstall_install_result *r);
+SEINSTALL_EXPORT const struct seinstall_relabel_result *
+seinstall_install_result_get_relabel(const struct seinstall_install_result *r);
+SEINSTALL_EXPORT const struct seinstall_apply_result *
+seinstall_install_result_get_apply(const struct seinstall_install_result *r);
+/* Why the relabel during the install did not happen or failed (a first-boot relabel was
+ * scheduled instead), or NULL when it ran fine. Owned by @r. */
+SEINSTALL_EXPORT const char *
+seinstall_install_result_get_relabel_error(const struct seinstall_install_result *r);
+/* The last stage's verify --fix (labels written after the relabel, fixed), or NULL when the
+ * relabel did not run during the install. Owned by @r. */
+SEINSTALL_EXPORT const struct seinstall_verify_result *
+seinstall_install_result_get_verify(const struct seinstall_install_result *r);
 /* ===== status: the target's SELinux state ================================================= */
 
 struct seinstall_status_result;
@@ -664,162 +820,9 @@ SEINSTALL_EXPORT enum seinstall_mode
 seinstall_status_result_get_active(const struct seinstall_status_result *st);
 /* The trial mode's state as recorded in the target (see seinstall_trial_read()); owned by @st,
  * never NULL for a status that was read (state SEINSTALL_TRIAL_NONE when there was none). */
-struct seinstall_trial_result;
 SEINSTALL_EXPORT const struct seinstall_trial_result *
 seinstall_status_result_get_trial(const struct seinstall_status_result *st);
 
-/* ===== settings loaders: target config, profile, installer boot options ================== */
-
-/* Feed the target's /etc/selinux/config into @s as source "target" (SELINUX= as mode,
- * SELINUXTYPE= as policy). A missing file or key sets nothing. Returns 0, or -errno when the
- * file exists but cannot be read. */
-SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_settings_load_target(struct seinstall_settings *s,
-                                                                  struct seinstall_ctx *ctx);
-
-/* When an install labels the target: during the install (default), or at first boot through
- * /.autorelabel. Chosen by a profile's `%addon org_seinstall --relabel=install|firstboot`. */
-enum seinstall_relabel_when {
-        SEINSTALL_RELABEL_WHEN_INVALID = -1,
-        SEINSTALL_RELABEL_WHEN_INSTALL = 0,
-        SEINSTALL_RELABEL_WHEN_FIRSTBOOT,
-};
-/* "install", "firstboot"; from_string is exact. */
-SEINSTALL_EXPORT const char *seinstall_relabel_when_to_string(enum seinstall_relabel_when r);
-SEINSTALL_EXPORT enum seinstall_relabel_when seinstall_relabel_when_from_string(const char *s);
-/* Same convention as seinstall_settings_set_mode(); the default is "install". */
-SEINSTALL_EXPORT int seinstall_settings_set_relabel_when(struct seinstall_settings *s,
-                                                         enum seinstall_relabel_when when,
-                                                         enum seinstall_source source);
-/* The choice, its source in *ret_source (may be NULL). */
-SEINSTALL_EXPORT enum seinstall_relabel_when
-seinstall_settings_get_relabel_when(const struct seinstall_settings *s,
-                                    enum seinstall_source *ret_source);
-
-/* Which file and line decided @setting ("mode", "policy", "unsupported" or "relabel"): for a
- * profile the file that holds the line (an included file's own name), for boot options the
- * command line file; *ret_text is the line or option (may be NULL). Pointers live as long as
- * @s is unchanged. Returns 0; -ENOENT when the target's config or the default decided;
- * -EINVAL for an unknown @setting. */
-enum seinstall_setting {
-        SEINSTALL_SETTING_MODE = 0,
-        SEINSTALL_SETTING_POLICY,
-        SEINSTALL_SETTING_UNSUPPORTED,
-        SEINSTALL_SETTING_RELABEL_WHEN,
-};
-SEINSTALL_EXPORT int seinstall_settings_get_origin(const struct seinstall_settings *s,
-                                                   enum seinstall_setting setting,
-                                                   const char **ret_file, unsigned *ret_line,
-                                                   const char **ret_text);
-
-/* Feed the kickstart profile @path (a file of this system, not of the target) into @s as
- * source "profile", reading it as pykickstart does (seinstall.ks(5): line ends, shlex, sections,
- * %include and %ksappend followed): the `selinux` command (--enforcing, --permissive, --disabled
- * and their unambiguous prefixes, case-sensitive, the last one wins; a bare `selinux` keeps an
- * earlier mode) and `%addon org_seinstall --policy=TYPE --unsupported=refuse|warn
- * --relabel=install|firstboot`. Other commands are not checked. Records the file and line of
- * each decision (seinstall_settings_get_origin()). Returns 0; -ENOENT for a missing file;
- * -EBADMSG for anything pykickstart refuses, a bad org_seinstall addon, or NUL bytes (the
- * message in @ctx names file and line; nothing is applied). */
-SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_settings_load_profile(struct seinstall_settings *s,
-                                                                   struct seinstall_ctx *ctx,
-                                                                   const char *path);
-
-/* The layout the kickstart @path plans, for seinstall_check_run()'s @plan_file: read as
- * pykickstart reads it (%include and %ksappend followed) with the options of pykickstart's
- * newest part/partition, logvol, raid, btrfs, autopart and reqpart, each device given the file
- * system Anaconda gives it (seinstall.ks(5)): --fstype, else @default_fstype (NULL: "xfs"),
- * /boot the boot loader's type, a partition at /boot/efi vfat; SEINSTALL_PLAN_EFI plans the EFI
- * System Partition that reqpart and autopart add on EFI firmware. A device kept with --noformat
- * or --useexisting is probed ("auto") when it exists here, else left out with a warning. On
- * success *ret gets fstab-format text (a comment naming the file and line of each entry; free()
- * it) and the number of entries is returned. -EBADMSG for a file pykickstart refuses or a
- * storage command with options pykickstart does not take (the message names file and line),
- * -ENOENT for a missing file, -EINVAL for a bad argument. */
-enum seinstall_plan_flags {
-        SEINSTALL_PLAN_EFI = 1 << 0,
-};
-SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_profile_plan(struct seinstall_ctx *ctx,
-                                                          const char *path,
-                                                          const char *default_fstype,
-                                                          unsigned flags, char **ret);
-
-/* Feed the installer's kernel command line into @s as source "boot", read as Anaconda reads
- * it (shell quoting, keys without "inst.", the last value wins): inst.selinux=0 (disabled),
- * inst.selinux=V (enforcing), inst.noselinux (disabled); seinstall's own: selinux=V and
- * noselinux without the prefix, the kernel's enforcing=N (0: an enabled or unset mode becomes
- * permissive), seinstall.mode=M (wins over the others), seinstall.policy=TYPE,
- * seinstall.unsupported=refuse|warn. Read from @cmdline_file, NULL meaning /proc/cmdline.
- * When @ret_profile is not NULL it gets the path of inst.ks=file:PATH (allocated) or NULL.
- * Returns 0; -ENOENT for a missing file; -EBADMSG for an unclosed quote or a bad seinstall.*
- * value (message names it). */
-SEINSTALL_EXPORT SEINSTALL_WUR int
-seinstall_settings_load_boot_options(struct seinstall_settings *s, struct seinstall_ctx *ctx,
-                                     const char *cmdline_file, char **ret_profile);
-
-/* ===== install: check, policy, relabel and configure in one unattended run ================ */
-/* (owned by install.c) */
-
-struct seinstall_install_result;
-
-/* Flags of seinstall_install(), or-ed into its unsigned @flags. */
-enum seinstall_install_flags {
-        /* Passed on as SEINSTALL_APPLY_REGENERATE (run update-grub in the target). */
-        SEINSTALL_INSTALL_REGENERATE = 1 << 0,
-        /* Run every stage as a preview and write nothing: the relabel counts what it would
-         * change, the configure stage lists the files it would write (as
-         * SEINSTALL_APPLY_DRY_RUN), a missing policy is reported as to be built
-         * (get_policy_built()), and the verify stage is left out. */
-        SEINSTALL_INSTALL_DRY_RUN = 1 << 1,
-};
-
-/* Install SELinux into the mounted target of @ctx with @settings (mode, policy type,
- * unsupported filesystems, when to relabel; NULL: defaults and the target's config):
- *  1. check every mount (seinstall_check_run); a refusal stops here, before anything in the
- *     target changes: returns 0 with get_refused() true;
- *  2. make sure the policy is built (seinstall_policy_ensure), unless the mode is disabled;
- *  3. relabel (seinstall_relabel, @progress as there) when the settings say "install" and the
- *     mode is not disabled; when it cannot run or fails, a first-boot relabel is scheduled
- *     instead and the target boots permissive until then (get_relabel_error() says why);
- *  4. configure (seinstall_apply with the first-boot mark): the enabling config comes last;
- *  5. when the relabel ran: verify with SEINSTALL_VERIFY_FIX, after every write of the install
- *     (get_verify() and the log say what was fixed).
- * Returns 0 and a new result in *ret (also for a refusal); -ENOPKG when there is no policy to
- * build (the message names the package), other -errno as the stages return them; on failure
- * nothing after the failed stage was done. */
-SEINSTALL_EXPORT SEINSTALL_WUR int
-seinstall_install(struct seinstall_ctx *ctx, const struct seinstall_settings *settings,
-                  const struct seinstall_relabel_options *options, unsigned flags,
-                  struct seinstall_install_result **ret);
-SEINSTALL_EXPORT struct seinstall_install_result *
-seinstall_install_result_unref(struct seinstall_install_result *r);
-/* Whether the check refused the target (nothing was changed then). */
-SEINSTALL_EXPORT bool
-seinstall_install_result_get_refused(const struct seinstall_install_result *r);
-/* The mode installed (after any lowering by the check) with the source that decided it, and
- * the policy type. Owned by @r. */
-SEINSTALL_EXPORT enum seinstall_mode
-seinstall_install_result_get_mode(const struct seinstall_install_result *r,
-                                  enum seinstall_source *ret_source);
-SEINSTALL_EXPORT const char *
-seinstall_install_result_get_policy(const struct seinstall_install_result *r);
-/* Whether the policy was built from modules during this install. */
-SEINSTALL_EXPORT bool
-seinstall_install_result_get_policy_built(const struct seinstall_install_result *r);
-/* The results of the stages, owned by @r (NULL for a stage that did not run). */
-SEINSTALL_EXPORT const struct seinstall_check_result *
-seinstall_install_result_get_check(const struct seinstall_install_result *r);
-SEINSTALL_EXPORT const struct seinstall_relabel_result *
-seinstall_install_result_get_relabel(const struct seinstall_install_result *r);
-SEINSTALL_EXPORT const struct seinstall_apply_result *
-seinstall_install_result_get_apply(const struct seinstall_install_result *r);
-/* Why the relabel during the install did not happen or failed (a first-boot relabel was
- * scheduled instead), or NULL when it ran fine. Owned by @r. */
-SEINSTALL_EXPORT const char *
-seinstall_install_result_get_relabel_error(const struct seinstall_install_result *r);
-/* The last stage's verify --fix (labels written after the relabel, fixed), or NULL when the
- * relabel did not run during the install. Owned by @r. */
-SEINSTALL_EXPORT const struct seinstall_verify_result *
-seinstall_install_result_get_verify(const struct seinstall_install_result *r);
 /* ===== avc: this boot's denials, each explained by its cause ============================== */
 
 struct seinstall_avc_result;
@@ -889,9 +892,7 @@ seinstall_avc_result_get_group_field(const struct seinstall_avc_result *rep, siz
                                      enum seinstall_avc_field field);
 
 /* ===== trial: permissive until a clean boot =============================================== */
-/* (owned by trial.c)
- *
- * A trial install boots permissive. Once a boot has settled, seinstall-trial.service runs
+/* A trial install boots permissive. Once a boot has settled, seinstall-trial.service runs
  * `seinstall trial`: when none of this boot's denials was caused by a label and the
  * boot-critical files (init, the shells, the dynamic loader, /etc/passwd, shadow, group,
  * gshadow, the SELinux config) carry the labels the file contexts give them, the config is
@@ -998,6 +999,7 @@ SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_trial_result_to_json(const struct seinstall_trial_result *t, char **ret);
 
 /* ===== version ============================================================================ */
+/* SEINSTALL_VERSION ("MAJOR.MINOR"), SEINSTALL_VERSION_MAJOR and _MINOR: seinstall-version.h. */
 
 /* The version of the library loaded at run time, "MAJOR.MINOR" (static). SEINSTALL_VERSION
  * (seinstall-version.h) is the one this program was built against. */
