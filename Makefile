@@ -42,7 +42,7 @@ FB_PKGS    := $(if $(filter 1,$(WITH_FIRSTBOOT)),libnewt slang)
 # Recursive (=) so that pkg-config runs only when a recipe needs it, after `deps` installed it.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lbz2 -lpthread
-override CPPFLAGS += -D_GNU_SOURCE -DSEINSTALL_VERSION='"$(VERSION)"' -Iinstaller-plugin/include \
+override CPPFLAGS += -D_GNU_SOURCE -I$(BUILD)/include -Iinstaller-plugin/include \
                      -Iinstaller-plugin/lib $(PKG_CFLAGS)
 override CFLAGS += -std=c11 -Wall -Wextra $(WERROR) -Wshadow -Wmissing-prototypes \
                    -Wno-unused-parameter -fPIC -fvisibility=hidden -MMD -MP
@@ -71,6 +71,7 @@ LIB_LINK   := $(LIB_DIR)/libseinstall.so
 LIB_AR     := $(BUILD)/libseinstall-internal.a
 LIB_SYM    := installer-plugin/lib/libseinstall.sym
 PC         := $(LIB_DIR)/seinstall.pc
+VERSION_H  := $(BUILD)/include/seinstall-version.h
 
 CLI_SRC    := $(sort $(wildcard installer-plugin/cli/*.c))
 # util.o (no seinstall types, not exported by the library) is linked into each command too.
@@ -184,7 +185,7 @@ pkgdeps:
 		echo "make: bzlib.h is missing: install libbz2's development files (Debian: apt-get install libbz2-dev)" >&2; exit 1; }
 
 # ---- library -------------------------------------------------------------------------------
-$(BUILD)/%.o: %.c | pkgdeps
+$(BUILD)/%.o: %.c | pkgdeps $(VERSION_H)
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
@@ -208,6 +209,13 @@ $(LIB_AR): $(LIB_OBJ)
 PATHS        := $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(VERSION)
 PATHS_STAMP  := $(BUILD)/.paths
 $(shell mkdir -p $(BUILD); [ "$$(cat $(PATHS_STAMP) 2>/dev/null)" = "$(PATHS)" ] || echo "$(PATHS)" > $(PATHS_STAMP))
+
+# seinstall.h includes the version macros generated here from VERSION (SEINSTALL_VERSION,
+# _MAJOR, _MINOR); installed beside it.
+$(VERSION_H): installer-plugin/include/seinstall-version.h.in Makefile $(PATHS_STAMP)
+	@mkdir -p $(@D)
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@VERSION_MAJOR@|$(word 1,$(subst ., ,$(VERSION)))|' \
+		-e 's|@VERSION_MINOR@|$(word 2,$(subst ., ,$(VERSION)))|' $< > $@
 
 $(PC): installer-plugin/lib/seinstall.pc.in Makefile $(PATHS_STAMP)
 	@mkdir -p $(@D)
@@ -302,7 +310,7 @@ TSAN_BINS  := $(TSAN)/canary $(TSAN)/tests/unit/test-relabel
 check-tsan: $(TSAN_BINS)
 	@TSAN_BUILD=$(TSAN) $(TESTS_RUN) tests/tsan/relabel-tsan.sh
 
-$(TSAN)/%.o: %.c
+$(TSAN)/%.o: %.c | $(VERSION_H)
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(TSAN_FLAGS) -c $< -o $@
@@ -339,7 +347,7 @@ bench-scale: deps
 	@SEINSTALL_BUILD=$(BUILD) tests/bench/bench-scale.sh
 
 FUZZ_SECONDS ?= 30
-fuzz: deps
+fuzz: deps $(VERSION_H)
 	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk FUZZ_SECONDS=$(FUZZ_SECONDS) run
 
 # ---- install -------------------------------------------------------------------------------
@@ -370,7 +378,7 @@ install: all $(INST)/seinstall $(if $(FIRSTBOOT),$(INST)/seinstall-firstboot)
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libseinstall.so
-	install -m 0644 installer-plugin/include/seinstall.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 0644 installer-plugin/include/seinstall.h $(VERSION_H) $(DESTDIR)$(INCLUDEDIR)/
 	install -m 0644 $(PC) $(DESTDIR)$(LIBDIR)/pkgconfig/
 	install -m 0755 $(INST)/seinstall $(DESTDIR)$(BINDIR)/seinstall
 	$(if $(FIRSTBOOT),install -m 0755 $(INST)/seinstall-firstboot $(DESTDIR)$(BINDIR)/)
@@ -405,6 +413,7 @@ install: all $(INST)/seinstall $(if $(FIRSTBOOT),$(INST)/seinstall-firstboot)
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libseinstall.so \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/seinstall.pc $(DESTDIR)$(INCLUDEDIR)/seinstall.h \
+		$(DESTDIR)$(INCLUDEDIR)/seinstall-version.h \
 		$(DESTDIR)$(BINDIR)/seinstall $(DESTDIR)$(BINDIR)/seinstall-firstboot \
 		$(DESTDIR)$(BASHCOMPDIR)/seinstall $(DESTDIR)$(BASHCOMPDIR)/seinstall-firstboot \
 		$(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d/seinstall.conf

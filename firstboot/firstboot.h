@@ -36,7 +36,7 @@ struct fb_info {
  * *ret_status, which the caller unrefs), and the library's prediction for every mode (released
  * by fb_info_done()). Returns 0 or a negative errno. */
 int fb_info_read(struct seinstall_ctx *ctx, struct fb_info *info,
-                 struct seinstall_status **ret_status);
+                 struct seinstall_status_result **ret_status);
 void fb_info_done(struct fb_info *info);
 /* The plan of choosing @mode: fb_plan_for() on the state and the prediction gathered. */
 int fb_info_plan(const struct fb_info *info, enum seinstall_mode mode, struct fb_plan *ret);

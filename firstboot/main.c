@@ -82,9 +82,7 @@ static int parse_argv(int argc, char **argv)
                         arg_root = optarg;
                         break;
                 case 'm':
-                        arg_mode = strcmp(optarg, "trial") == 0
-                                       ? FB_MODE_TRIAL
-                                       : seinstall_mode_from_string(optarg);
+                        arg_mode = seinstall_mode_from_string(optarg);
                         if (arg_mode == SEINSTALL_MODE_INVALID)
                                 return usage_error(_("unknown mode '%s' (enforcing, permissive, "
                                                      "disabled or trial)"),
@@ -177,7 +175,7 @@ static int print_status(const struct fb_info *info)
             SEINSTALL_MODE_ENFORCING,
             SEINSTALL_MODE_PERMISSIVE,
             SEINSTALL_MODE_DISABLED,
-            FB_MODE_TRIAL,
+            SEINSTALL_MODE_TRIAL,
         };
         _cleanup_free_ char *state = fb_text_state(info);
 
@@ -215,12 +213,12 @@ static int print_status(const struct fb_info *info)
         return 0;
 }
 
-DEFINE_CLEANUP_FUNC(struct seinstall_apply_result *, seinstall_apply_result_free)
+DEFINE_CLEANUP_FUNC(struct seinstall_apply_result *, seinstall_apply_result_unref)
 
 /* Apply @mode: the same seinstall_apply() the installer uses, then the immediate switch. */
 static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum seinstall_mode mode)
 {
-        _cleanup_(seinstall_apply_result_freep) struct seinstall_apply_result *result = NULL;
+        _cleanup_(seinstall_apply_result_unrefp) struct seinstall_apply_result *result = NULL;
         unsigned flags = fb_apply_flags(&info->state, mode); /* those of the prediction */
         bool keep_mark;
         struct fb_plan plan;
@@ -234,8 +232,8 @@ static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum sei
          * The trial is decided by its own unit, never by this screen. */
         keep_mark = !plan.trial && plan.config_mode != mode;
 
-        r = seinstall_apply(ctx, fb_apply_mode(mode), info->state.policy_type,
-                            SEINSTALL_BOOTLOADER_AUTO, flags, &result);
+        r = seinstall_apply(ctx, mode, info->state.policy_type, SEINSTALL_BOOTLOADER_AUTO, flags,
+                            &result);
         if (r < 0)
                 return fail(ctx, r, _("applying the choice"));
         for (size_t i = 0; i < seinstall_apply_result_get_n_changes(result); i++)
@@ -324,6 +322,7 @@ static int leave(struct seinstall_ctx *ctx, const struct fb_info *info, bool tim
 }
 
 DEFINE_CLEANUP_FUNC(struct seinstall_verify_result *, seinstall_verify_result_unref)
+DEFINE_CLEANUP_FUNC(struct seinstall_relabel_options *, seinstall_relabel_options_unref)
 
 struct relabel_data {
         struct seinstall_ctx *ctx;
@@ -336,15 +335,19 @@ struct relabel_data {
 static char *relabel_denied(void *userdata)
 {
         _cleanup_(seinstall_verify_result_unrefp) struct seinstall_verify_result *vr = NULL;
+        _cleanup_(seinstall_relabel_options_unrefp) struct seinstall_relabel_options *o = NULL;
         struct relabel_data *rd = userdata;
         struct fb_denials *d = &rd->info->denials;
         char *text;
         int r;
 
         seinstall_set_log_fn(rd->ctx, NULL, NULL);
-        r = seinstall_verify_paths(rd->ctx, rd->info->state.policy_type,
-                                   (const char *const *) d->paths, d->n_paths, SEINSTALL_VERIFY_FIX,
-                                   &vr);
+        r = seinstall_relabel_options_new(&o);
+        if (r >= 0)
+                r = seinstall_relabel_options_set_policy(o, rd->info->state.policy_type);
+        if (r >= 0)
+                r = seinstall_verify_paths(rd->ctx, o, (const char *const *) d->paths, d->n_paths,
+                                           SEINSTALL_VERIFY_FIX, &vr);
         seinstall_set_log_fn(rd->ctx, log_stderr, NULL);
         text = fb_denials_relabel_text(d, r, vr, r < 0 ? seinstall_last_error(rd->ctx) : NULL);
         d->relabeled = vr && seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_FIXED) > 0;
@@ -441,11 +444,11 @@ static int check_terminal(void)
 }
 
 DEFINE_CLEANUP_FUNC(struct seinstall_ctx *, seinstall_unref)
-DEFINE_CLEANUP_FUNC(struct seinstall_status *, seinstall_status_free)
+DEFINE_CLEANUP_FUNC(struct seinstall_status_result *, seinstall_status_result_unref)
 
 static int run(int argc, char **argv)
 {
-        _cleanup_(seinstall_status_freep) struct seinstall_status *status = NULL;
+        _cleanup_(seinstall_status_result_unrefp) struct seinstall_status_result *status = NULL;
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
         struct fb_info info;
         int r;

@@ -37,19 +37,20 @@ static bool has_path(const struct fb_denials *d, const char *path)
         return false;
 }
 
-int fb_denials_from_report(const struct seinstall_avc_report *rep, struct fb_denials *ret)
+int fb_denials_from_report(const struct seinstall_avc_result *rep, struct fb_denials *ret)
 {
         _cleanup_(fb_denials_done) struct fb_denials d = {.read = true};
-        size_t n = seinstall_avc_report_get_n_groups(rep);
+        size_t n = seinstall_avc_result_get_n_groups(rep);
 
-        d.n_denials = seinstall_avc_report_get_n_denials(rep);
-        d.n_label = seinstall_avc_report_get_n_label(rep);
+        d.n_denials = seinstall_avc_result_get_n_denials(rep);
+        d.n_label = seinstall_avc_result_get_n_label(rep);
         for (size_t i = 0; i < n; i++) {
-                const char *path = seinstall_avc_report_get_group_field(rep, i, "path");
+                const char *path =
+                    seinstall_avc_result_get_group_field(rep, i, SEINSTALL_AVC_FIELD_PATH);
                 char **v;
 
                 /* only a file named by its full path can be relabeled */
-                if (seinstall_avc_report_get_group_cause(rep, i) != SEINSTALL_AVC_CAUSE_LABEL ||
+                if (seinstall_avc_result_get_group_cause(rep, i) != SEINSTALL_AVC_CAUSE_LABEL ||
                     !path || path[0] != '/' || has_path(&d, path))
                         continue;
                 v = realloc(d.paths, (d.n_paths + 1) * sizeof(*v));
@@ -66,11 +67,11 @@ int fb_denials_from_report(const struct seinstall_avc_report *rep, struct fb_den
         return 0;
 }
 
-DEFINE_CLEANUP_FUNC(struct seinstall_avc_report *, seinstall_avc_report_free)
+DEFINE_CLEANUP_FUNC(struct seinstall_avc_result *, seinstall_avc_result_unref)
 
 int fb_denials_read(struct seinstall_ctx *ctx, const char *log, struct fb_denials *ret)
 {
-        _cleanup_(seinstall_avc_report_freep) struct seinstall_avc_report *rep = NULL;
+        _cleanup_(seinstall_avc_result_unrefp) struct seinstall_avc_result *rep = NULL;
         const char *msg;
         int r;
 

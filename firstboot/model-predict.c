@@ -17,9 +17,8 @@ int fb_predict(struct seinstall_ctx *ctx, const struct fb_state *st, enum seinst
         struct fb_prediction p = {};
         const char *msg;
 
-        p.error =
-            seinstall_apply(ctx, fb_apply_mode(mode), st->policy_type, SEINSTALL_BOOTLOADER_AUTO,
-                            fb_apply_flags(st, mode) | SEINSTALL_APPLY_DRY_RUN, &p.result);
+        p.error = seinstall_apply(ctx, mode, st->policy_type, SEINSTALL_BOOTLOADER_AUTO,
+                                  fb_apply_flags(st, mode) | SEINSTALL_APPLY_DRY_RUN, &p.result);
         if (p.error == -ENOMEM)
                 return p.error;
         if (p.error < 0) {
@@ -34,7 +33,7 @@ int fb_predict(struct seinstall_ctx *ctx, const struct fb_state *st, enum seinst
 
 void fb_prediction_done(struct fb_prediction *p)
 {
-        seinstall_apply_result_free(p->result);
+        seinstall_apply_result_unref(p->result);
         free(p->message);
         *p = (struct fb_prediction){};
 }

@@ -18,12 +18,12 @@
 static bool mode_enabled(enum seinstall_mode m)
 {
         return m == SEINSTALL_MODE_ENFORCING || m == SEINSTALL_MODE_PERMISSIVE ||
-               m == FB_MODE_TRIAL;
+               m == SEINSTALL_MODE_TRIAL;
 }
 
 enum seinstall_mode fb_apply_mode(enum seinstall_mode mode)
 {
-        return mode == FB_MODE_TRIAL ? SEINSTALL_MODE_ENFORCING : mode;
+        return mode == SEINSTALL_MODE_TRIAL ? SEINSTALL_MODE_ENFORCING : mode;
 }
 
 bool fb_state_off(const struct fb_state *st)
@@ -49,8 +49,6 @@ unsigned fb_apply_flags(const struct fb_state *st, enum seinstall_mode mode)
         if (mode_enabled(mode) &&
             (st->relabel_pending || fb_state_off(st) || (st->running && !st->active)))
                 flags |= SEINSTALL_APPLY_RELABEL;
-        if (mode == FB_MODE_TRIAL)
-                flags |= SEINSTALL_APPLY_TRIAL;
         return flags;
 }
 
@@ -60,7 +58,7 @@ int fb_plan_for(const struct fb_state *st, enum seinstall_mode mode,
         struct fb_plan p = {.mode = mode,
                             .possible = true,
                             .config_mode = fb_apply_mode(mode),
-                            .trial = mode == FB_MODE_TRIAL};
+                            .trial = mode == SEINSTALL_MODE_TRIAL};
         bool enable = mode_enabled(mode);
         bool active = st->running && st->active;
 

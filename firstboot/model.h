@@ -15,12 +15,11 @@
 
 #include "seinstall.h"
 
-/* The fourth choice besides the library's three modes: the trial, "permissive until a clean
- * boot" (seinstall(8), TRIAL MODE). Applying it is seinstall_apply() of enforcing, the mode it
- * aims at, with SEINSTALL_APPLY_TRIAL: the config says permissive, and seinstall-trial.service
- * makes it enforcing once a settled boot shows no denial caused by a label. */
-#define FB_MODE_TRIAL ((enum seinstall_mode)(SEINSTALL_MODE_DISABLED + 1))
-#define FB_N_MODES    4 /* enforcing, permissive, disabled, trial: the choices, in this order */
+/* The four choices, in this order: enforcing, permissive, disabled and the trial
+ * (SEINSTALL_MODE_TRIAL, "permissive until a clean boot", seinstall(8), TRIAL MODE): applying
+ * it, the config says permissive, and seinstall-trial.service makes it enforcing once a
+ * settled boot shows no denial caused by a label. */
+#define FB_N_MODES 4
 
 /* What the system looks like. Maps one to one onto seinstall_status_read()'s object. */
 struct fb_state {
@@ -65,10 +64,9 @@ struct fb_plan {
 bool fb_state_off(const struct fb_state *st);
 /* The mode SELinux runs in now (disabled when not running or not active). */
 enum seinstall_mode fb_state_running_mode(const struct fb_state *st);
-/* The mode seinstall_apply() is called with for choice @mode: enforcing for the trial. */
+/* The mode choice @mode aims at: enforcing for the trial. */
 enum seinstall_mode fb_apply_mode(enum seinstall_mode mode);
-/* The flags of seinstall_apply() that choosing @mode takes (with SEINSTALL_APPLY_TRIAL for
- * the trial): the boot loader is regenerated,
+/* The flags of seinstall_apply() that choosing @mode takes: the boot loader is regenerated,
  * and a relabel is asked for when files may lack labels (SELinux off, not active on this very
  * boot, or a relabel already pending). The dry run and the real run use the same. */
 unsigned fb_apply_flags(const struct fb_state *st, enum seinstall_mode mode);
@@ -116,7 +114,7 @@ bool fb_state_permissive_now(const struct fb_state *st);
  * library's message). Returns 0 or -ENOMEM. */
 int fb_denials_read(struct seinstall_ctx *ctx, const char *log, struct fb_denials *ret);
 /* The same from a report of the classifier. Returns 0 or -ENOMEM. */
-int fb_denials_from_report(const struct seinstall_avc_report *rep, struct fb_denials *ret);
+int fb_denials_from_report(const struct seinstall_avc_result *rep, struct fb_denials *ret);
 void fb_denials_done(struct fb_denials *d);
 /* Whether there are files to offer to relabel. */
 bool fb_denials_offer(const struct fb_denials *d);

@@ -32,7 +32,7 @@ static const enum seinstall_mode modes[FB_N_MODES] = {
     SEINSTALL_MODE_ENFORCING,
     SEINSTALL_MODE_PERMISSIVE,
     SEINSTALL_MODE_DISABLED,
-    FB_MODE_TRIAL,
+    SEINSTALL_MODE_TRIAL,
 };
 
 struct screen {

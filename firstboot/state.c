@@ -12,9 +12,9 @@
 #include "firstboot.h"
 
 int fb_info_read(struct seinstall_ctx *ctx, struct fb_info *info,
-                 struct seinstall_status **ret_status)
+                 struct seinstall_status_result **ret_status)
 {
-        struct seinstall_status *status = NULL;
+        struct seinstall_status_result *status = NULL;
         struct fb_state *st = &info->state;
         enum seinstall_mode active;
         int r;
@@ -25,30 +25,31 @@ int fb_info_read(struct seinstall_ctx *ctx, struct fb_info *info,
 
         memset(info, 0, sizeof(*info));
         info->root = seinstall_get_root(ctx);
-        info->cmdline = seinstall_status_get_cmdline(status);
-        info->mark_mode = seinstall_status_get_firstboot_pending(status)
-                              ? seinstall_status_get_firstboot_mode(status)
+        info->cmdline = seinstall_status_result_get_cmdline(status);
+        info->mark_mode = seinstall_status_result_get_firstboot_pending(status)
+                              ? seinstall_status_result_get_firstboot_mode(status)
                               : SEINSTALL_MODE_INVALID;
 
-        st->config_mode = seinstall_status_get_config_mode(status);
-        st->policy_type = seinstall_status_get_config_policy(status);
-        st->boot_mode = seinstall_status_get_boot_mode(status);
+        st->config_mode = seinstall_status_result_get_config_mode(status);
+        st->policy_type = seinstall_status_result_get_config_policy(status);
+        st->boot_mode = seinstall_status_result_get_boot_mode(status);
 
         /* INVALID: the root is not "/", the running system is another one. */
-        active = seinstall_status_get_active(status);
+        active = seinstall_status_result_get_active(status);
         st->running = active != SEINSTALL_MODE_INVALID;
         st->active = active == SEINSTALL_MODE_ENFORCING || active == SEINSTALL_MODE_PERMISSIVE;
         st->enforce_now = active == SEINSTALL_MODE_ENFORCING;
-        st->relabel_pending = seinstall_status_get_relabel_pending(status);
-        st->firstboot_mark = seinstall_status_get_firstboot_pending(status);
-        st->trial_pending = seinstall_trial_get_state(seinstall_status_get_trial(status)) ==
-                            SEINSTALL_TRIAL_PENDING;
+        st->relabel_pending = seinstall_status_result_get_relabel_pending(status);
+        st->firstboot_mark = seinstall_status_result_get_firstboot_pending(status);
+        st->trial_pending =
+            seinstall_trial_result_get_state(seinstall_status_result_get_trial(status)) ==
+            SEINSTALL_TRIAL_PENDING;
 
         for (int m = SEINSTALL_MODE_ENFORCING; r >= 0 && m < FB_N_MODES; m++)
                 r = fb_predict(ctx, st, m, &info->predictions[m]);
         if (r < 0) {
                 fb_info_done(info);
-                seinstall_status_free(status);
+                seinstall_status_result_unref(status);
                 return r;
         }
         *ret_status = status;
@@ -71,9 +72,9 @@ int fb_info_plan(const struct fb_info *info, enum seinstall_mode mode, struct fb
 
 enum seinstall_mode fb_info_initial_mode(const struct fb_info *info)
 {
-        /* a trial install's mark says mode=trial, which is no mode of the library's */
+        /* a trial install's mark says mode=trial, read as no mode (the trial's state says it) */
         if (info->state.trial_pending)
-                return FB_MODE_TRIAL;
+                return SEINSTALL_MODE_TRIAL;
         if (info->mark_mode != SEINSTALL_MODE_INVALID)
                 return info->mark_mode;
         if (info->state.boot_mode != SEINSTALL_MODE_INVALID)

@@ -11,14 +11,14 @@
 
 const char *fb_text_mode_name(enum seinstall_mode mode)
 {
-        switch ((int) mode) { /* FB_MODE_TRIAL is no value of the enum */
+        switch (mode) {
         case SEINSTALL_MODE_ENFORCING:
                 return _("Enforcing");
         case SEINSTALL_MODE_PERMISSIVE:
                 return _("Permissive");
         case SEINSTALL_MODE_DISABLED:
                 return _("Disabled");
-        case FB_MODE_TRIAL:
+        case SEINSTALL_MODE_TRIAL:
                 return _("Enforcing after a clean boot (trial)");
         default:
                 return _("not configured");
@@ -27,14 +27,14 @@ const char *fb_text_mode_name(enum seinstall_mode mode)
 
 const char *fb_text_mode_line(enum seinstall_mode mode)
 {
-        switch ((int) mode) { /* FB_MODE_TRIAL is no value of the enum */
+        switch (mode) {
         case SEINSTALL_MODE_ENFORCING:
                 return _("The policy is enforced: what it does not allow is denied and logged.");
         case SEINSTALL_MODE_PERMISSIVE:
                 return _("Nothing is denied; what the policy would deny is only logged.");
         case SEINSTALL_MODE_DISABLED:
                 return _("No SELinux protection at all, and new files get no labels.");
-        case FB_MODE_TRIAL:
+        case SEINSTALL_MODE_TRIAL:
                 return _("Permissive; enforcing on its own once a boot logs no label denial.");
         default:
                 return "";

@@ -17,11 +17,12 @@
 
 DEFINE_CLEANUP_FUNC(struct seinstall_ctx *, seinstall_unref)
 DEFINE_CLEANUP_FUNC(struct seinstall_settings *, seinstall_settings_unref)
-DEFINE_CLEANUP_FUNC(struct seinstall_check *, seinstall_check_unref)
+DEFINE_CLEANUP_FUNC(struct seinstall_check_result *, seinstall_check_result_unref)
 DEFINE_CLEANUP_FUNC(struct seinstall_relabel_result *, seinstall_relabel_result_unref)
-DEFINE_CLEANUP_FUNC(struct seinstall_apply_result *, seinstall_apply_result_free)
-DEFINE_CLEANUP_FUNC(struct seinstall_status *, seinstall_status_free)
-DEFINE_CLEANUP_FUNC(struct seinstall_install_result *, seinstall_install_result_free)
+DEFINE_CLEANUP_FUNC(struct seinstall_relabel_options *, seinstall_relabel_options_unref)
+DEFINE_CLEANUP_FUNC(struct seinstall_apply_result *, seinstall_apply_result_unref)
+DEFINE_CLEANUP_FUNC(struct seinstall_status_result *, seinstall_status_result_unref)
+DEFINE_CLEANUP_FUNC(struct seinstall_install_result *, seinstall_install_result_unref)
 
 /* Options every subcommand takes. */
 struct cli_common {

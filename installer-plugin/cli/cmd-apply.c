@@ -63,7 +63,7 @@ int cmd_apply(int argc, char **argv)
         };
         struct cli_common common = {};
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
-        _cleanup_(seinstall_apply_result_freep) struct seinstall_apply_result *res = NULL;
+        _cleanup_(seinstall_apply_result_unrefp) struct seinstall_apply_result *res = NULL;
         enum seinstall_mode mode = SEINSTALL_MODE_INVALID;
         enum seinstall_bootloader bl = SEINSTALL_BOOTLOADER_AUTO;
         const char *policy = NULL;
@@ -79,11 +79,7 @@ int cmd_apply(int argc, char **argv)
                         return EXIT_OK;
                 case 'm':
                         /* trial: enforcing, reached through a permissive boot */
-                        flags &= ~(unsigned) SEINSTALL_APPLY_TRIAL;
-                        if (strcmp(optarg, "trial") == 0)
-                                flags |= SEINSTALL_APPLY_TRIAL;
-                        mode = flags & SEINSTALL_APPLY_TRIAL ? SEINSTALL_MODE_ENFORCING
-                                                             : seinstall_mode_from_string(optarg);
+                        mode = seinstall_mode_from_string(optarg);
                         if (mode == SEINSTALL_MODE_INVALID)
                                 return cli_usage_error("apply",
                                                        "--mode: '%s' is not enforcing, "

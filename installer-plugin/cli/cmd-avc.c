@@ -18,23 +18,23 @@ static void usage(FILE *f)
                    "--root (default /).\n");
 }
 
-static const char *get(const struct seinstall_avc_report *rep, size_t i, const char *f)
+static const char *get(const struct seinstall_avc_result *rep, size_t i, enum seinstall_avc_field f)
 {
-        return seinstall_avc_report_get_group_field(rep, i, f);
+        return seinstall_avc_result_get_group_field(rep, i, f);
 }
 
 /* A field for human output: escaped so that names from the log cannot drive the terminal. */
-static const char *esc(const struct seinstall_avc_report *rep, size_t i, const char *f)
+static const char *esc(const struct seinstall_avc_result *rep, size_t i, enum seinstall_avc_field f)
 {
         const char *v = get(rep, i, f);
         return v ? cli_esc(v) : NULL;
 }
 
-static int print_json(const struct seinstall_avc_report *rep)
+static int print_json(const struct seinstall_avc_result *rep)
 {
         _cleanup_free_ char *doc = NULL;
         struct json j = {0};
-        int r = seinstall_avc_report_to_json(rep, &doc);
+        int r = seinstall_avc_result_to_json(rep, &doc);
 
         if (r < 0)
                 return cli_error(r, "writing the JSON document: %s", strerror(-r));
@@ -42,37 +42,43 @@ static int print_json(const struct seinstall_avc_report *rep)
         return cli_print_json(&j, "avc");
 }
 
-static void print_text(const struct seinstall_avc_report *rep)
+static void print_text(const struct seinstall_avc_result *rep)
 {
-        size_t n = seinstall_avc_report_get_n_groups(rep), total, label;
+        size_t n = seinstall_avc_result_get_n_groups(rep), total, label;
 
-        total = seinstall_avc_report_get_n_denials(rep);
-        label = seinstall_avc_report_get_n_label(rep);
+        total = seinstall_avc_result_get_n_denials(rep);
+        label = seinstall_avc_result_get_n_label(rep);
         printf("%zu denial%s in %s: %zu caused by labels, %zu by the policy\n", total,
-               total == 1 ? "" : "s", cli_esc(seinstall_avc_report_get_source(rep)), label,
+               total == 1 ? "" : "s", cli_esc(seinstall_avc_result_get_source(rep)), label,
                total - label);
-        if (seinstall_avc_report_get_n_unsearched(rep))
+        if (seinstall_avc_result_get_n_unsearched(rep))
                 printf("not searched for: %zu (denials naming their file by device and inode "
                        "only; the search budget for the whole log was used up)\n",
-                       seinstall_avc_report_get_n_unsearched(rep));
+                       seinstall_avc_result_get_n_unsearched(rep));
         if (label) {
                 printf("\nCaused by labels (relabel these files):\n");
                 for (size_t i = 0; i < n; i++) {
-                        const char *path = esc(rep, i, "path"), *want = esc(rep, i, "expected");
-                        if (seinstall_avc_report_get_group_cause(rep, i) !=
+                        const char *path = esc(rep, i, SEINSTALL_AVC_FIELD_PATH),
+                                   *want = esc(rep, i, SEINSTALL_AVC_FIELD_EXPECTED);
+                        if (seinstall_avc_result_get_group_cause(rep, i) !=
                             SEINSTALL_AVC_CAUSE_LABEL)
                                 continue;
-                        printf("  %s\n", path                  ? path
-                                         : esc(rep, i, "name") ? esc(rep, i, "name")
-                                                               : "(unknown file)");
-                        printf("    labeled %s, file contexts say %s\n", esc(rep, i, "tcontext"),
+                        printf("  %s\n", path ? path
+                                         : esc(rep, i, SEINSTALL_AVC_FIELD_NAME)
+                                             ? esc(rep, i, SEINSTALL_AVC_FIELD_NAME)
+                                             : "(unknown file)");
+                        printf("    labeled %s, file contexts say %s\n",
+                               esc(rep, i, SEINSTALL_AVC_FIELD_TCONTEXT),
                                want ? want : "(none: it was never labeled)");
-                        printf("    denied { %s } to %s (%s), %u time%s\n", esc(rep, i, "perms"),
-                               esc(rep, i, "domain"),
-                               esc(rep, i, "comm") ? esc(rep, i, "comm") : "?",
-                               seinstall_avc_report_get_group_count(rep, i),
-                               seinstall_avc_report_get_group_count(rep, i) == 1 ? "" : "s");
-                        printf("    fix: %s\n", cli_cmd(get(rep, i, "fix")));
+                        printf("    denied { %s } to %s (%s), %u time%s\n",
+                               esc(rep, i, SEINSTALL_AVC_FIELD_PERMS),
+                               esc(rep, i, SEINSTALL_AVC_FIELD_DOMAIN),
+                               esc(rep, i, SEINSTALL_AVC_FIELD_COMM)
+                                   ? esc(rep, i, SEINSTALL_AVC_FIELD_COMM)
+                                   : "?",
+                               seinstall_avc_result_get_group_count(rep, i),
+                               seinstall_avc_result_get_group_count(rep, i) == 1 ? "" : "s");
+                        printf("    fix: %s\n", cli_cmd(get(rep, i, SEINSTALL_AVC_FIELD_FIX)));
                 }
         }
         if (total > label) {
@@ -80,18 +86,22 @@ static void print_text(const struct seinstall_avc_report *rep)
                 printf("  %6s  %-24s %-24s %-12s %s\n", "count", "domain", "type", "class",
                        "denied");
                 for (size_t i = 0; i < n; i++) {
-                        const char *path = esc(rep, i, "path"), *name = esc(rep, i, "name");
-                        if (seinstall_avc_report_get_group_cause(rep, i) !=
+                        const char *path = esc(rep, i, SEINSTALL_AVC_FIELD_PATH),
+                                   *name = esc(rep, i, SEINSTALL_AVC_FIELD_NAME);
+                        if (seinstall_avc_result_get_group_cause(rep, i) !=
                             SEINSTALL_AVC_CAUSE_POLICY)
                                 continue;
                         printf("  %6u  %-24s %-24s %-12s { %s }%s%s%s\n",
-                               seinstall_avc_report_get_group_count(rep, i), esc(rep, i, "domain"),
-                               esc(rep, i, "type"), esc(rep, i, "tclass"), esc(rep, i, "perms"),
+                               seinstall_avc_result_get_group_count(rep, i),
+                               esc(rep, i, SEINSTALL_AVC_FIELD_DOMAIN),
+                               esc(rep, i, SEINSTALL_AVC_FIELD_TYPE),
+                               esc(rep, i, SEINSTALL_AVC_FIELD_TCLASS),
+                               esc(rep, i, SEINSTALL_AVC_FIELD_PERMS),
                                path || name ? "  e.g. " : "",
                                path   ? path
                                : name ? name
                                       : "",
-                               seinstall_avc_report_get_group_permissive(rep, i) ? "  (permissive)"
+                               seinstall_avc_result_get_group_permissive(rep, i) ? "  (permissive)"
                                                                                  : "");
                 }
         }
@@ -103,7 +113,7 @@ int cmd_avc(int argc, char **argv)
             {"log", required_argument, NULL, 'l'}, CLI_COMMON_OPTIONS, {}};
         struct cli_common common = {};
         struct seinstall_ctx *ctx = NULL;
-        struct seinstall_avc_report *rep = NULL;
+        struct seinstall_avc_result *rep = NULL;
         const char *log = NULL;
         int opt, r;
 
@@ -136,7 +146,7 @@ int cmd_avc(int argc, char **argv)
                 r = print_json(rep);
         else
                 print_text(rep);
-        seinstall_avc_report_free(rep);
+        seinstall_avc_result_unref(rep);
         seinstall_unref(ctx);
         return common.json ? r : EXIT_OK;
 }

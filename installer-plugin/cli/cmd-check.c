@@ -39,12 +39,12 @@ static size_t columns(const char *s)
         return n;
 }
 
-static size_t column_width(const struct seinstall_check *c, const char *head,
-                           const char *(*get)(const struct seinstall_check *, size_t))
+static size_t column_width(const struct seinstall_check_result *c, const char *head,
+                           const char *(*get)(const struct seinstall_check_result *, size_t))
 {
         size_t w = strlen(head);
 
-        for (size_t i = 0; i < seinstall_check_get_n_mounts(c); i++) {
+        for (size_t i = 0; i < seinstall_check_result_get_n_mounts(c); i++) {
                 const char *s = get(c, i);
                 if (s && columns(cli_esc(s)) > w)
                         w = columns(cli_esc(s));
@@ -60,9 +60,9 @@ static void print_cell(const char *s, size_t width)
                 putchar(' ');
 }
 
-static const char *labeling_of(const struct seinstall_check *c, size_t i)
+static const char *labeling_of(const struct seinstall_check_result *c, size_t i)
 {
-        return seinstall_labeling_to_string(seinstall_check_get_mount_labeling(c, i));
+        return seinstall_labeling_to_string(seinstall_check_result_get_mount_labeling(c, i));
 }
 
 static const char *or_dash(const char *s)
@@ -72,27 +72,27 @@ static const char *or_dash(const char *s)
 
 /* The table has one line per mount; below it, why for each mount that is not ok (every mount
  * with @verbose). */
-static void print_human(const struct seinstall_check *c, bool verbose)
+static void print_human(const struct seinstall_check_result *c, bool verbose)
 {
         enum seinstall_source mode_src, pol_src;
-        enum seinstall_mode mode = seinstall_check_get_mode(c, &mode_src);
-        const char *policy = seinstall_check_get_policy(c, &pol_src);
-        const char *file = seinstall_check_get_policy_file(c);
-        size_t n = seinstall_check_get_n_mounts(c);
-        size_t wm = column_width(c, "MOUNT", seinstall_check_get_mount_mountpoint);
-        size_t ws = column_width(c, "SOURCE", seinstall_check_get_mount_source);
-        size_t wt = column_width(c, "TYPE", seinstall_check_get_mount_fstype);
+        enum seinstall_mode mode = seinstall_check_result_get_mode(c, &mode_src);
+        const char *policy = seinstall_check_result_get_policy(c, &pol_src);
+        const char *file = seinstall_check_result_get_policy_file(c);
+        size_t n = seinstall_check_result_get_n_mounts(c);
+        size_t wm = column_width(c, "MOUNT", seinstall_check_result_get_mount_mountpoint);
+        size_t ws = column_width(c, "SOURCE", seinstall_check_result_get_mount_source);
+        size_t wt = column_width(c, "TYPE", seinstall_check_result_get_mount_fstype);
         size_t wl = column_width(c, "LABELING", labeling_of);
-        size_t wb = column_width(c, "LABEL", seinstall_check_get_mount_label);
+        size_t wb = column_width(c, "LABEL", seinstall_check_result_get_mount_label);
 
         printf("Policy: %s, read from %s (%s)\n", cli_esc(policy),
                file ? cli_esc(file) : "seinstall's built-in table",
                seinstall_source_to_string(pol_src));
         printf("Mode:   %s (%s)", seinstall_mode_to_string(mode),
                seinstall_source_to_string(mode_src));
-        if (seinstall_check_get_mode_lowered(c))
+        if (seinstall_check_result_get_mode_lowered(c))
                 printf(", lowered from %s by seinstall.unsupported=warn",
-                       seinstall_mode_to_string(seinstall_check_get_requested_mode(c)));
+                       seinstall_mode_to_string(seinstall_check_result_get_requested_mode(c)));
         printf("\n\n");
         print_cell("MOUNT", wm);
         print_cell("SOURCE", ws);
@@ -101,29 +101,29 @@ static void print_human(const struct seinstall_check *c, bool verbose)
         print_cell("LABEL", wb);
         printf("VERDICT\n");
         for (size_t i = 0; i < n; i++) {
-                print_cell(cli_esc(seinstall_check_get_mount_mountpoint(c, i)), wm);
-                print_cell(or_dash(seinstall_check_get_mount_source(c, i)), ws);
-                print_cell(or_dash(seinstall_check_get_mount_fstype(c, i)), wt);
+                print_cell(cli_esc(seinstall_check_result_get_mount_mountpoint(c, i)), wm);
+                print_cell(or_dash(seinstall_check_result_get_mount_source(c, i)), ws);
+                print_cell(or_dash(seinstall_check_result_get_mount_fstype(c, i)), wt);
                 print_cell(or_dash(labeling_of(c, i)), wl);
-                print_cell(or_dash(seinstall_check_get_mount_label(c, i)), wb);
+                print_cell(or_dash(seinstall_check_result_get_mount_label(c, i)), wb);
                 printf("%s\n",
-                       seinstall_verdict_to_string(seinstall_check_get_mount_verdict(c, i)));
+                       seinstall_verdict_to_string(seinstall_check_result_get_mount_verdict(c, i)));
         }
 
         for (size_t i = 0; i < n; i++) {
-                enum seinstall_verdict v = seinstall_check_get_mount_verdict(c, i);
-                const char *fix = seinstall_check_get_mount_fix(c, i);
+                enum seinstall_verdict v = seinstall_check_result_get_mount_verdict(c, i);
+                const char *fix = seinstall_check_result_get_mount_fix(c, i);
 
                 if (v == SEINSTALL_VERDICT_OK && !verbose)
                         continue;
                 printf("\n%s %s: %s\n", seinstall_verdict_to_string(v),
-                       cli_esc(seinstall_check_get_mount_mountpoint(c, i)),
-                       cli_esc(seinstall_check_get_mount_reason(c, i)));
+                       cli_esc(seinstall_check_result_get_mount_mountpoint(c, i)),
+                       cli_esc(seinstall_check_result_get_mount_reason(c, i)));
                 if (fix && *fix)
                         printf("  fix: %s\n", cli_esc(fix));
         }
 
-        switch (seinstall_check_get_verdict(c)) {
+        switch (seinstall_check_result_get_verdict(c)) {
         case SEINSTALL_VERDICT_REFUSE:
                 printf("\nRefused: at least one filesystem cannot carry the labels %s mode "
                        "needs (see fix above).\n",
@@ -152,7 +152,7 @@ int cmd_check(int argc, char **argv)
         struct cli_common common = {0};
         _cleanup_(seinstall_settings_unrefp) struct seinstall_settings *settings = NULL;
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
-        _cleanup_(seinstall_check_unrefp) struct seinstall_check *check = NULL;
+        _cleanup_(seinstall_check_result_unrefp) struct seinstall_check_result *check = NULL;
         const char *plan = NULL;
         bool verbose = false;
         int opt, r;
@@ -175,11 +175,9 @@ int cmd_check(int argc, char **argv)
                 case 'm':
                         /* An explicit choice on our command line ranks with boot options. The
                          * trial is judged as enforcing, the mode it ends in. */
-                        if ((strcmp(optarg, "trial") == 0
-                                 ? seinstall_settings_set_trial(settings, SEINSTALL_SOURCE_BOOT)
-                                 : seinstall_settings_set_mode(settings,
-                                                               seinstall_mode_from_string(optarg),
-                                                               SEINSTALL_SOURCE_BOOT)) < 0) {
+                        if (seinstall_settings_set_mode(settings,
+                                                        seinstall_mode_from_string(optarg),
+                                                        SEINSTALL_SOURCE_BOOT) < 0) {
                                 return cli_usage_error("check",
                                                        "invalid mode '%s': use enforcing, "
                                                        "permissive, disabled or trial",
@@ -225,7 +223,7 @@ int cmd_check(int argc, char **argv)
                 _cleanup_free_ char *json = NULL;
                 struct json j = {0};
 
-                r = seinstall_check_to_json(check, &json);
+                r = seinstall_check_result_to_json(check, &json);
                 if (r < 0)
                         return cli_fail(ctx, r, "check");
                 json_raw(&j, json);
@@ -234,6 +232,6 @@ int cmd_check(int argc, char **argv)
                         return r;
         } else
                 print_human(check, verbose);
-        return seinstall_check_get_verdict(check) == SEINSTALL_VERDICT_REFUSE ? EXIT_REFUSED
-                                                                              : EXIT_OK;
+        return seinstall_check_result_get_verdict(check) == SEINSTALL_VERDICT_REFUSE ? EXIT_REFUSED
+                                                                                     : EXIT_OK;
 }

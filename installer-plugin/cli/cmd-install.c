@@ -26,17 +26,17 @@ static void usage(FILE *f)
                    "1).\n");
 }
 
-static void print_check_problems(const struct seinstall_check *c)
+static void print_check_problems(const struct seinstall_check_result *c)
 {
-        for (size_t i = 0; i < seinstall_check_get_n_mounts(c); i++) {
-                enum seinstall_verdict v = seinstall_check_get_mount_verdict(c, i);
-                const char *fix = seinstall_check_get_mount_fix(c, i);
+        for (size_t i = 0; i < seinstall_check_result_get_n_mounts(c); i++) {
+                enum seinstall_verdict v = seinstall_check_result_get_mount_verdict(c, i);
+                const char *fix = seinstall_check_result_get_mount_fix(c, i);
 
                 if (v == SEINSTALL_VERDICT_OK)
                         continue;
                 printf("  %s %s: %s\n", seinstall_verdict_to_string(v),
-                       cli_esc(seinstall_check_get_mount_mountpoint(c, i)),
-                       cli_esc(seinstall_check_get_mount_reason(c, i)));
+                       cli_esc(seinstall_check_result_get_mount_mountpoint(c, i)),
+                       cli_esc(seinstall_check_result_get_mount_reason(c, i)));
                 if (fix && *fix)
                         printf("    fix: %s\n", cli_esc(fix));
         }
@@ -44,7 +44,7 @@ static void print_check_problems(const struct seinstall_check *c)
 
 static void print_text(const struct seinstall_install_result *res, bool dry_run)
 {
-        const struct seinstall_check *c = seinstall_install_result_get_check(res);
+        const struct seinstall_check_result *c = seinstall_install_result_get_check(res);
         const struct seinstall_relabel_result *rl = seinstall_install_result_get_relabel(res);
         const struct seinstall_apply_result *ap = seinstall_install_result_get_apply(res);
         const char *why = seinstall_install_result_get_relabel_error(res);
@@ -52,11 +52,11 @@ static void print_text(const struct seinstall_install_result *res, bool dry_run)
         enum seinstall_mode mode = seinstall_install_result_get_mode(res, &src);
 
         printf("check:     %s (%zu mounts)%s\n",
-               seinstall_verdict_to_string(seinstall_check_get_verdict(c)),
-               seinstall_check_get_n_mounts(c),
-               seinstall_check_get_mode_lowered(c) ? ", mode lowered to permissive by "
-                                                     "unsupported=warn"
-                                                   : "");
+               seinstall_verdict_to_string(seinstall_check_result_get_verdict(c)),
+               seinstall_check_result_get_n_mounts(c),
+               seinstall_check_result_get_mode_lowered(c) ? ", mode lowered to permissive by "
+                                                            "unsupported=warn"
+                                                          : "");
         print_check_problems(c);
         if (seinstall_install_result_get_refused(res)) {
                 printf("\nRefused: nothing in the target was changed. Fix the layout above, or "
@@ -86,7 +86,7 @@ static void print_text(const struct seinstall_install_result *res, bool dry_run)
                 printf("\nDry run: nothing in the target was changed.\n");
                 return;
         }
-        if (seinstall_install_result_get_trial(res)) {
+        if (mode == SEINSTALL_MODE_TRIAL) {
                 printf("\nInstalled: SELinux trial (from %s), policy %s: permissive until a boot "
                        "without denials caused by labels, then enforcing (%s).\n",
                        seinstall_source_to_string(src),
@@ -113,7 +113,7 @@ static int print_json(const struct seinstall_install_result *res,
         struct json j = {0};
         int r;
 
-        r = seinstall_check_to_json(seinstall_install_result_get_check(res), &check);
+        r = seinstall_check_result_to_json(seinstall_install_result_get_check(res), &check);
         if (r >= 0 && rl)
                 r = seinstall_relabel_result_to_json(rl, &relabel);
         if (r >= 0 && ap)
@@ -127,9 +127,12 @@ static int print_json(const struct seinstall_install_result *res,
         json_kv_string(&j, "root", root);
         json_kv_bool(&j, "refused", seinstall_install_result_get_refused(res));
         json_kv_bool(&j, "dry_run", dry_run);
-        json_kv_string(&j, "mode", seinstall_mode_to_string(mode));
+        /* The document says the mode the trial aims at, and that it is a trial. */
+        json_kv_string(&j, "mode",
+                       seinstall_mode_to_string(
+                           mode == SEINSTALL_MODE_TRIAL ? SEINSTALL_MODE_ENFORCING : mode));
         json_kv_string(&j, "mode_source", seinstall_source_to_string(src));
-        json_kv_bool(&j, "trial", seinstall_install_result_get_trial(res));
+        json_kv_bool(&j, "trial", mode == SEINSTALL_MODE_TRIAL);
         json_kv_string(&j, "policy", seinstall_install_result_get_policy(res));
         json_kv_bool(&j, "policy_built", seinstall_install_result_get_policy_built(res));
         json_key(&j, "settings");
@@ -167,7 +170,8 @@ int cmd_install(int argc, char **argv)
         struct cli_settings_args a = {.load_target = true};
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
         _cleanup_(seinstall_settings_unrefp) struct seinstall_settings *s = NULL;
-        _cleanup_(seinstall_install_result_freep) struct seinstall_install_result *res = NULL;
+        _cleanup_(seinstall_relabel_options_unrefp) struct seinstall_relabel_options *o = NULL;
+        _cleanup_(seinstall_install_result_unrefp) struct seinstall_install_result *res = NULL;
         _cleanup_free_ char *profile = NULL;
         const char *mode = NULL, *policy = NULL;
         int unsupported_warn = -1;
@@ -200,8 +204,7 @@ int cmd_install(int argc, char **argv)
                         progress = 0;
                         break;
                 case 'm':
-                        if (strcmp(optarg, "trial") != 0 &&
-                            seinstall_mode_from_string(optarg) == SEINSTALL_MODE_INVALID)
+                        if (seinstall_mode_from_string(optarg) == SEINSTALL_MODE_INVALID)
                                 return cli_usage_error("install",
                                                        "--mode: '%s' is not enforcing, "
                                                        "permissive, disabled or trial",
@@ -240,10 +243,8 @@ int cmd_install(int argc, char **argv)
                 return r;
         /* An explicit choice on our command line ranks with the boot options, after them. */
         if (mode)
-                r = strcmp(mode, "trial") == 0
-                        ? seinstall_settings_set_trial(s, SEINSTALL_SOURCE_BOOT)
-                        : seinstall_settings_set_mode(s, seinstall_mode_from_string(mode),
-                                                      SEINSTALL_SOURCE_BOOT);
+                r = seinstall_settings_set_mode(s, seinstall_mode_from_string(mode),
+                                                SEINSTALL_SOURCE_BOOT);
         if (r < 0)
                 return cli_fail(ctx, r, "install --mode");
         if (policy && seinstall_settings_set_policy(s, policy, SEINSTALL_SOURCE_BOOT) < 0)
@@ -257,8 +258,13 @@ int cmd_install(int argc, char **argv)
                 if (r < 0)
                         return cli_fail(ctx, r, "install --unsupported");
         }
-        r = seinstall_install(ctx, s, flags, progress ? cli_show_progress : NULL,
-                              (void *) "install: relabel", &res);
+        r = seinstall_relabel_options_new(&o);
+        if (r >= 0 && progress)
+                r = seinstall_relabel_options_set_progress(o, cli_show_progress,
+                                                           (void *) "install: relabel");
+        if (r < 0)
+                return cli_fail(ctx, r, "install");
+        r = seinstall_install(ctx, s, o, flags, &res);
         if (progress)
                 cli_progress_end();
         if (r < 0)

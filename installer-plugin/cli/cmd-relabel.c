@@ -89,6 +89,7 @@ int cmd_relabel(int argc, char **argv)
         int progress = -1, opt, r;
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
         _cleanup_(seinstall_relabel_result_unrefp) struct seinstall_relabel_result *res = NULL;
+        _cleanup_(seinstall_relabel_options_unrefp) struct seinstall_relabel_options *o = NULL;
         _cleanup_free_ char *json = NULL;
 
         optind = 1;
@@ -144,8 +145,19 @@ int cmd_relabel(int argc, char **argv)
         if (r != 0)
                 return r;
         raise_fd_limit();
-        r = seinstall_relabel(ctx, policy, fc, threads, flags, progress ? cli_show_progress : NULL,
-                              (void *) "relabel", &res);
+        r = seinstall_relabel_options_new(&o);
+        if (r >= 0)
+                r = seinstall_relabel_options_set_policy(o, policy);
+        if (r >= 0)
+                r = seinstall_relabel_options_set_file_contexts(o, fc);
+        if (r >= 0)
+                r = seinstall_relabel_options_set_threads(o, threads);
+        if (r >= 0 && progress)
+                r = seinstall_relabel_options_set_progress(o, cli_show_progress,
+                                                           (void *) "relabel");
+        if (r < 0)
+                return cli_fail(ctx, r, "relabel");
+        r = seinstall_relabel(ctx, o, flags, &res);
         if (progress)
                 cli_progress_end();
         if (res && c.json) {

@@ -19,11 +19,11 @@ static const char *mode_or(enum seinstall_mode m, const char *dflt)
         return s ? s : dflt;
 }
 
-static int print_json(const struct seinstall_status *st)
+static int print_json(const struct seinstall_status_result *st)
 {
         _cleanup_free_ char *doc = NULL;
         struct json j = {0};
-        int r = seinstall_status_to_json(st, &doc);
+        int r = seinstall_status_result_to_json(st, &doc);
 
         if (r < 0)
                 return cli_error(r, "writing the JSON document: %s", strerror(-r));
@@ -33,15 +33,15 @@ static int print_json(const struct seinstall_status *st)
 
 /* "none", "pending since TIME", "enforced at TIME", "kept permissive at TIME: N label denials[,
  * M mislabeled boot-critical files]: PATH, PATH", "cancelled at TIME", "unknown: WHY". */
-static void print_trial(const struct seinstall_trial *t)
+static void print_trial(const struct seinstall_trial_result *t)
 {
-        const char *decided = seinstall_trial_get_field(t, "decided");
-        const char *error = seinstall_trial_get_field(t, "error");
-        unsigned long long n = seinstall_trial_get_n_label_denials(t);
-        unsigned long long bad = seinstall_trial_get_n_mislabeled(t);
+        const char *decided = seinstall_trial_result_get_decided(t);
+        const char *error = seinstall_trial_result_get_error(t);
+        unsigned long long n = seinstall_trial_result_get_n_label_denials(t);
+        unsigned long long bad = seinstall_trial_result_get_n_mislabeled(t);
 
         printf("trial:           ");
-        switch (seinstall_trial_get_state(t)) {
+        switch (seinstall_trial_result_get_state(t)) {
         case SEINSTALL_TRIAL_NONE:
                 if (error)
                         printf("unknown: %s\n", cli_esc(error));
@@ -50,7 +50,7 @@ static void print_trial(const struct seinstall_trial *t)
                 return;
         case SEINSTALL_TRIAL_PENDING:
                 printf("pending since %s (enforcing after a boot without label denials)\n",
-                       cli_esc(seinstall_trial_get_field(t, "started")));
+                       cli_esc(seinstall_trial_result_get_started(t)));
                 return;
         case SEINSTALL_TRIAL_ENFORCED:
                 printf("enforced at %s\n", cli_esc(decided));
@@ -64,50 +64,53 @@ static void print_trial(const struct seinstall_trial *t)
                 if (bad > 0)
                         printf(", %llu mislabeled boot-critical file%s", bad, bad == 1 ? "" : "s");
                 printf(":");
-                for (size_t i = 0; i < seinstall_trial_get_n_paths(t); i++)
-                        printf("%s %s", i ? "," : "", cli_esc(seinstall_trial_get_path(t, i)));
+                for (size_t i = 0; i < seinstall_trial_result_get_n_paths(t); i++)
+                        printf("%s %s", i ? "," : "",
+                               cli_esc(seinstall_trial_result_get_path(t, i)));
                 printf("\n");
-                for (size_t i = 0; i < seinstall_trial_get_n_paths(t); i++)
-                        if (seinstall_trial_get_fix(t, i))
+                for (size_t i = 0; i < seinstall_trial_result_get_n_paths(t); i++)
+                        if (seinstall_trial_result_get_fix(t, i))
                                 printf("                   fix: %s\n",
-                                       cli_cmd(seinstall_trial_get_fix(t, i)));
+                                       cli_cmd(seinstall_trial_result_get_fix(t, i)));
                 return;
         }
 }
 
-static void print_text(const struct seinstall_status *st, const char *root)
+static void print_text(const struct seinstall_status_result *st, const char *root)
 {
-        const char *cmdline = seinstall_status_get_cmdline(st);
-        const char *kconfig = seinstall_status_get_kernel_config(st);
+        const char *cmdline = seinstall_status_result_get_cmdline(st);
+        const char *kconfig = seinstall_status_result_get_kernel_config(st);
 
         printf("target:          %s\n", cli_esc(root));
         printf("config:          SELINUX=%s SELINUXTYPE=%s (policy %s)\n",
-               mode_or(seinstall_status_get_config_mode(st), "(unset)"),
-               seinstall_status_get_config_policy(st)
-                   ? cli_esc(seinstall_status_get_config_policy(st))
+               mode_or(seinstall_status_result_get_config_mode(st), "(unset)"),
+               seinstall_status_result_get_config_policy(st)
+                   ? cli_esc(seinstall_status_result_get_config_policy(st))
                    : "(unset)",
-               seinstall_status_get_policy_built(st) ? "built" : "NOT built");
+               seinstall_status_result_get_policy_built(st) ? "built" : "NOT built");
         printf("kernel:          SELinux %s%s%s%s\n",
-               seinstall_kernel_case_to_string(seinstall_status_get_kernel_case(st)),
+               seinstall_kernel_case_to_string(seinstall_status_result_get_kernel_case(st)),
                kconfig ? " (" : "", kconfig ? cli_esc(kconfig) : "", kconfig ? ")" : "");
         printf("command line:    %s%s%s\n",
-               seinstall_bootloader_to_string(seinstall_status_get_bootloader(st)),
+               seinstall_bootloader_to_string(seinstall_status_result_get_bootloader(st)),
                cmdline ? ": " : "", cmdline ? cli_esc(cmdline) : "");
-        printf("boots in:        %s\n", mode_or(seinstall_status_get_boot_mode(st), "unknown"));
-        printf("relabel pending: %s\n", seinstall_status_get_relabel_pending(st) ? "yes" : "no");
+        printf("boots in:        %s\n",
+               mode_or(seinstall_status_result_get_boot_mode(st), "unknown"));
+        printf("relabel pending: %s\n",
+               seinstall_status_result_get_relabel_pending(st) ? "yes" : "no");
         printf("first boot:      %s%s%s\n",
-               seinstall_status_get_firstboot_pending(st) ? "pending, chosen mode " : "done",
-               seinstall_status_get_firstboot_pending(st)
-                   ? mode_or(seinstall_status_get_firstboot_mode(st),
-                             seinstall_trial_get_state(seinstall_status_get_trial(st)) ==
-                                     SEINSTALL_TRIAL_PENDING
+               seinstall_status_result_get_firstboot_pending(st) ? "pending, chosen mode " : "done",
+               seinstall_status_result_get_firstboot_pending(st)
+                   ? mode_or(seinstall_status_result_get_firstboot_mode(st),
+                             seinstall_trial_result_get_state(
+                                 seinstall_status_result_get_trial(st)) == SEINSTALL_TRIAL_PENDING
                                  ? "trial"
                                  : "unknown")
                    : "",
                "");
-        print_trial(seinstall_status_get_trial(st));
+        print_trial(seinstall_status_result_get_trial(st));
         printf("SELinux now:     %s\n",
-               mode_or(seinstall_status_get_active(st), "(not the running system)"));
+               mode_or(seinstall_status_result_get_active(st), "(not the running system)"));
 }
 
 int cmd_status(int argc, char **argv)
@@ -115,7 +118,7 @@ int cmd_status(int argc, char **argv)
         static const struct option options[] = {CLI_COMMON_OPTIONS, {}};
         struct cli_common common = {};
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
-        _cleanup_(seinstall_status_freep) struct seinstall_status *st = NULL;
+        _cleanup_(seinstall_status_result_unrefp) struct seinstall_status_result *st = NULL;
         int opt, r;
 
         while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {

@@ -8,7 +8,7 @@
 
 #include "cli.h"
 
-DEFINE_CLEANUP_FUNC(struct seinstall_trial *, seinstall_trial_free)
+DEFINE_CLEANUP_FUNC(struct seinstall_trial_result *, seinstall_trial_result_unref)
 
 static void usage(FILE *f)
 {
@@ -26,13 +26,14 @@ static void usage(FILE *f)
 }
 
 /* "/etc/shadow (fix: restorecon -F /etc/shadow), ..." */
-static void print_files(const struct seinstall_trial *t, const char *root)
+static void print_files(const struct seinstall_trial_result *t, const char *root)
 {
-        size_t n = seinstall_trial_get_n_paths(t);
+        size_t n = seinstall_trial_result_get_n_paths(t);
 
         for (size_t i = 0; i < n; i++) {
-                const char *fix = seinstall_trial_get_fix(t, i);
-                printf("%s%s (fix: %s)", i ? ", " : "", cli_esc(seinstall_trial_get_path(t, i)),
+                const char *fix = seinstall_trial_result_get_fix(t, i);
+                printf("%s%s (fix: %s)", i ? ", " : "",
+                       cli_esc(seinstall_trial_result_get_path(t, i)),
                        fix ? cli_cmd(fix) : cli_command(root, "seinstall relabel%r"));
         }
         if (n >= 100)
@@ -40,15 +41,15 @@ static void print_files(const struct seinstall_trial *t, const char *root)
 }
 
 /* The one line the console and the journal get. */
-static void print_line(const struct seinstall_trial *t, bool now, const char *root)
+static void print_line(const struct seinstall_trial_result *t, bool now, const char *root)
 {
-        const char *decided = seinstall_trial_get_field(t, "decided");
-        unsigned long long label = seinstall_trial_get_n_label_denials(t);
-        unsigned long long mislabeled = seinstall_trial_get_n_mislabeled(t);
-        unsigned long long all = seinstall_trial_get_n_denials(t);
+        const char *decided = seinstall_trial_result_get_decided(t);
+        unsigned long long label = seinstall_trial_result_get_n_label_denials(t);
+        unsigned long long mislabeled = seinstall_trial_result_get_n_mislabeled(t);
+        unsigned long long all = seinstall_trial_result_get_n_denials(t);
 
         printf("seinstall trial: ");
-        switch (seinstall_trial_get_state(t)) {
+        switch (seinstall_trial_result_get_state(t)) {
         case SEINSTALL_TRIAL_NONE:
                 printf("no trial on this system (start one with: %s); nothing changed\n",
                        cli_command(root, "seinstall apply%r --mode=trial"));
@@ -71,11 +72,11 @@ static void print_line(const struct seinstall_trial *t, bool now, const char *ro
                        "the policy's), the boot-critical files labeled right; SELINUX=enforcing "
                        "written",
                        all, all == 1 ? "" : "s");
-                if (seinstall_trial_get_enforcing_now(t))
+                if (seinstall_trial_result_get_enforcing_now(t))
                         printf(", enforcing now\n");
-                else if (seinstall_trial_get_setenforce_error(t))
+                else if (seinstall_trial_result_get_setenforce_error(t))
                         printf(", enforcing from the next boot (%s)\n",
-                               cli_esc(seinstall_trial_get_setenforce_error(t)));
+                               cli_esc(seinstall_trial_result_get_setenforce_error(t)));
                 else
                         printf(", enforcing from the next boot\n");
                 return;
@@ -105,7 +106,7 @@ int cmd_trial(int argc, char **argv)
         };
         struct cli_common common = {};
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
-        _cleanup_(seinstall_trial_freep) struct seinstall_trial *t = NULL;
+        _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *t = NULL;
         const char *log = NULL;
         unsigned flags = 0;
         int opt, r;
@@ -138,7 +139,7 @@ int cmd_trial(int argc, char **argv)
         if (common.json) {
                 _cleanup_free_ char *doc = NULL;
                 struct json j = {0};
-                int k = seinstall_trial_to_json(t, &doc);
+                int k = seinstall_trial_result_to_json(t, &doc);
 
                 if (k < 0)
                         return cli_error(k, "writing the JSON document: %s", strerror(-k));
@@ -154,6 +155,6 @@ int cmd_trial(int argc, char **argv)
         } else {
                 print_line(t, r > 0, seinstall_get_root(ctx));
         }
-        return seinstall_trial_get_state(t) == SEINSTALL_TRIAL_KEPT_PERMISSIVE ? EXIT_REFUSED
-                                                                               : EXIT_OK;
+        return seinstall_trial_result_get_state(t) == SEINSTALL_TRIAL_KEPT_PERMISSIVE ? EXIT_REFUSED
+                                                                                      : EXIT_OK;
 }

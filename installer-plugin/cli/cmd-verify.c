@@ -109,6 +109,7 @@ int cmd_verify(int argc, char **argv)
         };
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
         _cleanup_(seinstall_verify_result_unrefp) struct seinstall_verify_result *res = NULL;
+        _cleanup_(seinstall_relabel_options_unrefp) struct seinstall_relabel_options *o = NULL;
         _cleanup_free_ char *json = NULL;
         struct cli_common c = {0};
         unsigned flags = 0;
@@ -146,8 +147,12 @@ int cmd_verify(int argc, char **argv)
         r = cli_open(&c, &ctx);
         if (r != 0)
                 return r;
-        r = seinstall_verify(ctx, NULL, 0, flags, progress ? cli_show_progress : NULL,
-                             (void *) "verify", &res);
+        r = seinstall_relabel_options_new(&o);
+        if (r >= 0 && progress)
+                r = seinstall_relabel_options_set_progress(o, cli_show_progress, (void *) "verify");
+        if (r < 0)
+                return cli_fail(ctx, r, "verify");
+        r = seinstall_verify(ctx, o, flags, &res);
         if (progress)
                 cli_progress_end();
         if (res && c.json) {

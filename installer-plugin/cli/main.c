@@ -7,7 +7,7 @@
 #include "cli.h"
 
 #ifndef SEINSTALL_VERSION
-#error "SEINSTALL_VERSION is defined by the Makefile (VERSION), the one place the version lives"
+#error "SEINSTALL_VERSION comes from seinstall-version.h, generated from the Makefile's VERSION"
 #endif
 
 static const struct {

@@ -65,8 +65,8 @@ static void settings_view(const struct seinstall_settings *s, struct settings_vi
 }
 
 /* " (from SOURCE, FILE:LINE)" for people. */
-static void print_source(FILE *f, const struct seinstall_settings *s, const char *setting,
-                         enum seinstall_source src)
+static void print_source(FILE *f, const struct seinstall_settings *s,
+                         enum seinstall_setting setting, enum seinstall_source src)
 {
         const char *file;
         unsigned line;
@@ -84,29 +84,24 @@ void cli_print_settings(const struct seinstall_settings *s, const char *profile,
 
         settings_view(s, &v);
         fprintf(f, "profile:     %s\n", profile ? cli_esc(profile) : "(none)");
-        fprintf(f, "mode:        %-12s ",
-                seinstall_settings_get_trial(s) ? "trial" : seinstall_mode_to_string(v.mode));
-        print_source(f, s, "mode", v.ms);
+        fprintf(f, "mode:        %-12s ", seinstall_mode_to_string(v.mode));
+        print_source(f, s, SEINSTALL_SETTING_MODE, v.ms);
         fprintf(f, "policy:      %-12s ", cli_esc(v.policy));
-        print_source(f, s, "policy", v.ps);
+        print_source(f, s, SEINSTALL_SETTING_POLICY, v.ps);
         fprintf(f, "unsupported: %-12s ", v.warn ? "warn" : "refuse");
-        print_source(f, s, "unsupported", v.us);
+        print_source(f, s, SEINSTALL_SETTING_UNSUPPORTED, v.us);
         fprintf(f, "relabel:     %-12s ", seinstall_relabel_when_to_string(v.relabel));
-        print_source(f, s, "relabel", v.rs);
+        print_source(f, s, SEINSTALL_SETTING_RELABEL_WHEN, v.rs);
 }
 
 /* "SETTING_origin": {"file": F, "line": N, "text": T}, or null when the target's config or the
  * default decided: which file and line (an included file's own) made the decision. */
-static void json_origin(struct json *j, const struct seinstall_settings *s, const char *setting)
+static void json_origin(struct json *j, const struct seinstall_settings *s, const char *key,
+                        enum seinstall_setting setting)
 {
-        _cleanup_free_ char *key = NULL;
         const char *file, *text;
         unsigned line;
 
-        if (asprintf(&key, "%s_origin", setting) < 0) {
-                j->r = j->r < 0 ? j->r : -ENOMEM;
-                return;
-        }
         json_key(j, key);
         if (seinstall_settings_get_origin(s, setting, &file, &line, &text) < 0) {
                 json_null(j);
@@ -126,18 +121,21 @@ void cli_json_settings(struct json *j, const struct seinstall_settings *s, const
         settings_view(s, &v);
         json_object_begin(j);
         json_kv_string(j, "profile", profile);
-        json_kv_string(j, "mode", seinstall_mode_to_string(v.mode));
-        json_kv_bool(j, "trial", seinstall_settings_get_trial(s));
+        /* A trial says the mode it aims at, and that it is a trial. */
+        json_kv_string(j, "mode",
+                       seinstall_mode_to_string(
+                           v.mode == SEINSTALL_MODE_TRIAL ? SEINSTALL_MODE_ENFORCING : v.mode));
+        json_kv_bool(j, "trial", v.mode == SEINSTALL_MODE_TRIAL);
         json_kv_string(j, "mode_source", seinstall_source_to_string(v.ms));
-        json_origin(j, s, "mode");
+        json_origin(j, s, "mode_origin", SEINSTALL_SETTING_MODE);
         json_kv_string(j, "policy", v.policy);
         json_kv_string(j, "policy_source", seinstall_source_to_string(v.ps));
-        json_origin(j, s, "policy");
+        json_origin(j, s, "policy_origin", SEINSTALL_SETTING_POLICY);
         json_kv_string(j, "unsupported", v.warn ? "warn" : "refuse");
         json_kv_string(j, "unsupported_source", seinstall_source_to_string(v.us));
-        json_origin(j, s, "unsupported");
+        json_origin(j, s, "unsupported_origin", SEINSTALL_SETTING_UNSUPPORTED);
         json_kv_string(j, "relabel", seinstall_relabel_when_to_string(v.relabel));
         json_kv_string(j, "relabel_source", seinstall_source_to_string(v.rs));
-        json_origin(j, s, "relabel");
+        json_origin(j, s, "relabel_origin", SEINSTALL_SETTING_RELABEL_WHEN);
         json_object_end(j);
 }

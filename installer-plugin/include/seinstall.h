@@ -5,9 +5,13 @@
  * Conventions (as libmount/libkmod):
  *  - every call that can fail returns 0 (or a positive count) on success and a negative errno on
  *    failure; output parameters are called ret_* and are left untouched on failure;
- *  - objects are opaque; the ones a caller may share (context, settings, check, relabel
- *    result) are reference counted with *_ref() and *_unref(), the ones with a single owner
- *    (apply, status and install results) are released with *_free(); both accept NULL;
+ *  - objects are opaque and released with *_unref() (which accepts NULL and returns NULL);
+ *    what a stage returns is a struct seinstall_STAGE_result; the ones a caller may share
+ *    (context, settings, the check, relabel and verify results an install result holds) also
+ *    have *_ref();
+ *  - a call whose options may grow takes an options object with setters
+ *    (seinstall_relabel_options), so that a new option is a new setter, not a new signature;
+ *    a field of a list item is read by its own getter or an enum, never a string key;
  *  - a list inside an object is read as seinstall_OBJ_get_n_ITEMS() and, for index 0 up to
  *    that minus 1, seinstall_OBJ_get_ITEM[_FIELD](obj, i), which returns NULL (or the type's
  *    "none" value) beyond the end;
@@ -31,12 +35,27 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <seinstall-version.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define SEINSTALL_EXPORT __attribute__((visibility("default")))
 #define SEINSTALL_WUR    __attribute__((warn_unused_result))
+
+/* The objects, each described in its section below. */
+struct seinstall_ctx;
+struct seinstall_settings;
+struct seinstall_check_result;
+struct seinstall_relabel_options;
+struct seinstall_relabel_result;
+struct seinstall_verify_result;
+struct seinstall_apply_result;
+struct seinstall_install_result;
+struct seinstall_status_result;
+struct seinstall_avc_result;
+struct seinstall_trial_result;
 
 /* ===== Context ============================================================================ */
 
@@ -89,6 +108,10 @@ enum seinstall_mode {
         SEINSTALL_MODE_ENFORCING = 0,
         SEINSTALL_MODE_PERMISSIVE,
         SEINSTALL_MODE_DISABLED,
+        /* Permissive until a clean boot, then enforcing (seinstall(8), TRIAL MODE): a value of
+         * the mode setting, ranked and replaced as the others; a check judges it as enforcing,
+         * the mode it aims at. Never a value of SELINUX= (status reads it as no mode). */
+        SEINSTALL_MODE_TRIAL,
 };
 
 enum seinstall_source {
@@ -100,7 +123,8 @@ enum seinstall_source {
         SEINSTALL_SOURCE_BUILTIN, /* seinstall's built-in table (policy only) */
 };
 
-/* "enforcing", "permissive", "disabled" (case-insensitive) or SEINSTALL_MODE_INVALID. */
+/* "enforcing", "permissive", "disabled" (case-insensitive), "trial" (exact) or
+ * SEINSTALL_MODE_INVALID. */
 SEINSTALL_EXPORT enum seinstall_mode seinstall_mode_from_string(const char *s);
 /* Static lower-case name, or NULL for an invalid mode. */
 SEINSTALL_EXPORT const char *seinstall_mode_to_string(enum seinstall_mode mode);
@@ -108,10 +132,7 @@ SEINSTALL_EXPORT const char *seinstall_mode_to_string(enum seinstall_mode mode);
 SEINSTALL_EXPORT const char *seinstall_source_to_string(enum seinstall_source source);
 
 /* ===== Settings: what was chosen, and by whom ============================================= */
-/* (owned by settings.c; loading from profiles, boot options and the target: profile.c,
- * bootopts.c, config.c)
- *
- * The choices an install is made of, each with the source that decided it. A new object holds
+/* The choices an install is made of, each with the source that decided it. A new object holds
  * the built-in defaults: mode enforcing, policy type unset (meaning "the target's, else
  * default"), unsupported filesystems refused. A setter only overrides a value when its source
  * ranks at least as high as the current one (boot > profile > target > default), so sources
@@ -154,19 +175,93 @@ SEINSTALL_EXPORT int seinstall_settings_set_unsupported_warn(struct seinstall_se
 SEINSTALL_EXPORT bool seinstall_settings_get_unsupported_warn(const struct seinstall_settings *s,
                                                               enum seinstall_source *ret_source);
 
-/* The trial mode, "permissive until a clean boot" (seinstall(8), TRIAL MODE): the target boots
- * permissive and seinstall-trial.service makes it enforcing once a settled boot shows no
- * denial caused by a label. It is a value of the mode setting: chosen by a source, it ranks and
- * is replaced as set_mode() values are (a set_mode() that takes effect ends it), and while it
- * holds get_mode() returns enforcing, the mode it aims at (a check judges the mounts as for
- * enforcing). Same return convention as set_mode(). */
-SEINSTALL_EXPORT int seinstall_settings_set_trial(struct seinstall_settings *s,
-                                                  enum seinstall_source source);
-/* Whether the mode setting is the trial (false for a NULL @s). */
-SEINSTALL_EXPORT bool seinstall_settings_get_trial(const struct seinstall_settings *s);
+/* Feed the target's /etc/selinux/config into @s as source "target" (SELINUX= as mode,
+ * SELINUXTYPE= as policy). A missing file or key sets nothing. Returns 0, or -errno when the
+ * file exists but cannot be read. */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_settings_load_target(struct seinstall_settings *s,
+                                                                  struct seinstall_ctx *ctx);
+
+/* When an install labels the target: during the install (default), or at first boot through
+ * /.autorelabel. Chosen by a profile's `%addon org_seinstall --relabel=install|firstboot`. */
+enum seinstall_relabel_when {
+        SEINSTALL_RELABEL_WHEN_INVALID = -1,
+        SEINSTALL_RELABEL_WHEN_INSTALL = 0,
+        SEINSTALL_RELABEL_WHEN_FIRSTBOOT,
+};
+/* "install", "firstboot"; from_string is exact. */
+SEINSTALL_EXPORT const char *seinstall_relabel_when_to_string(enum seinstall_relabel_when r);
+SEINSTALL_EXPORT enum seinstall_relabel_when seinstall_relabel_when_from_string(const char *s);
+/* Same convention as seinstall_settings_set_mode(); the default is "install". */
+SEINSTALL_EXPORT int seinstall_settings_set_relabel_when(struct seinstall_settings *s,
+                                                         enum seinstall_relabel_when when,
+                                                         enum seinstall_source source);
+/* The choice, its source in *ret_source (may be NULL). */
+SEINSTALL_EXPORT enum seinstall_relabel_when
+seinstall_settings_get_relabel_when(const struct seinstall_settings *s,
+                                    enum seinstall_source *ret_source);
+
+/* Which file and line decided @setting ("mode", "policy", "unsupported" or "relabel"): for a
+ * profile the file that holds the line (an included file's own name), for boot options the
+ * command line file; *ret_text is the line or option (may be NULL). Pointers live as long as
+ * @s is unchanged. Returns 0; -ENOENT when the target's config or the default decided;
+ * -EINVAL for an unknown @setting. */
+enum seinstall_setting {
+        SEINSTALL_SETTING_MODE = 0,
+        SEINSTALL_SETTING_POLICY,
+        SEINSTALL_SETTING_UNSUPPORTED,
+        SEINSTALL_SETTING_RELABEL_WHEN,
+};
+SEINSTALL_EXPORT int seinstall_settings_get_origin(const struct seinstall_settings *s,
+                                                   enum seinstall_setting setting,
+                                                   const char **ret_file, unsigned *ret_line,
+                                                   const char **ret_text);
+
+/* Feed the kickstart profile @path (a file of this system, not of the target) into @s as
+ * source "profile", reading it as pykickstart does (seinstall.ks(5): line ends, shlex, sections,
+ * %include and %ksappend followed): the `selinux` command (--enforcing, --permissive, --disabled
+ * and their unambiguous prefixes, case-sensitive, the last one wins; a bare `selinux` keeps an
+ * earlier mode) and `%addon org_seinstall --policy=TYPE --unsupported=refuse|warn
+ * --relabel=install|firstboot`. Other commands are not checked. Records the file and line of
+ * each decision (seinstall_settings_get_origin()). Returns 0; -ENOENT for a missing file;
+ * -EBADMSG for anything pykickstart refuses, a bad org_seinstall addon, or NUL bytes (the
+ * message in @ctx names file and line; nothing is applied). */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_settings_load_profile(struct seinstall_settings *s,
+                                                                   struct seinstall_ctx *ctx,
+                                                                   const char *path);
+
+/* The layout the kickstart @path plans, for seinstall_check_run()'s @plan_file: read as
+ * pykickstart reads it (%include and %ksappend followed) with the options of pykickstart's
+ * newest part/partition, logvol, raid, btrfs, autopart and reqpart, each device given the file
+ * system Anaconda gives it (seinstall.ks(5)): --fstype, else @default_fstype (NULL: "xfs"),
+ * /boot the boot loader's type, a partition at /boot/efi vfat; SEINSTALL_PLAN_EFI plans the EFI
+ * System Partition that reqpart and autopart add on EFI firmware. A device kept with --noformat
+ * or --useexisting is probed ("auto") when it exists here, else left out with a warning. On
+ * success *ret gets fstab-format text (a comment naming the file and line of each entry; free()
+ * it) and the number of entries is returned. -EBADMSG for a file pykickstart refuses or a
+ * storage command with options pykickstart does not take (the message names file and line),
+ * -ENOENT for a missing file, -EINVAL for a bad argument. */
+enum seinstall_plan_flags {
+        SEINSTALL_PLAN_EFI = 1 << 0,
+};
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_profile_plan(struct seinstall_ctx *ctx,
+                                                          const char *path,
+                                                          const char *default_fstype,
+                                                          unsigned flags, char **ret);
+
+/* Feed the installer's kernel command line into @s as source "boot", read as Anaconda reads
+ * it (shell quoting, keys without "inst.", the last value wins): inst.selinux=0 (disabled),
+ * inst.selinux=V (enforcing), inst.noselinux (disabled); seinstall's own: selinux=V and
+ * noselinux without the prefix, the kernel's enforcing=N (0: an enabled or unset mode becomes
+ * permissive), seinstall.mode=M (wins over the others), seinstall.policy=TYPE,
+ * seinstall.unsupported=refuse|warn. Read from @cmdline_file, NULL meaning /proc/cmdline.
+ * When @ret_profile is not NULL it gets the path of inst.ks=file:PATH (allocated) or NULL.
+ * Returns 0; -ENOENT for a missing file; -EBADMSG for an unclosed quote or a bad seinstall.*
+ * value (message names it). */
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_settings_load_boot_options(struct seinstall_settings *s, struct seinstall_ctx *ctx,
+                                     const char *cmdline_file, char **ret_profile);
 
 /* ===== check: can the chosen filesystems carry SELinux labels? ============================ */
-/* (owned by fscheck.c, policy.c, plan.c, mounts.c) */
 
 /* How a filesystem is labeled under the target's policy (seinstall(8), check). */
 enum seinstall_labeling {
@@ -190,7 +285,7 @@ SEINSTALL_EXPORT const char *seinstall_verdict_to_string(enum seinstall_verdict 
 
 /* The result of a check: one entry per mount, each with its labeling class, the one label
  * where there is one, a verdict, and a reason and fix a person can act on. */
-struct seinstall_check;
+struct seinstall_check_result;
 
 /* Check the target of @ctx: the mounts at and below its root (each probed live: can the kernel
  * store security.selinux there?), or, when @plan_file is not NULL, the planned layout in that
@@ -204,70 +299,74 @@ struct seinstall_check;
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_check_run(struct seinstall_ctx *ctx,
                                                        const struct seinstall_settings *settings,
                                                        const char *plan_file,
-                                                       struct seinstall_check **ret);
+                                                       struct seinstall_check_result **ret);
 /* Take another reference (returns @c), or drop one: unref frees the check with the last one,
  * accepts NULL and returns NULL. */
-SEINSTALL_EXPORT struct seinstall_check *seinstall_check_ref(struct seinstall_check *c);
-SEINSTALL_EXPORT struct seinstall_check *seinstall_check_unref(struct seinstall_check *c);
+SEINSTALL_EXPORT struct seinstall_check_result *
+seinstall_check_result_ref(struct seinstall_check_result *c);
+SEINSTALL_EXPORT struct seinstall_check_result *
+seinstall_check_result_unref(struct seinstall_check_result *c);
 
 /* The worst verdict over all mounts (ok < note < warn < refuse). */
 SEINSTALL_EXPORT enum seinstall_verdict
-seinstall_check_get_verdict(const struct seinstall_check *c);
+seinstall_check_result_get_verdict(const struct seinstall_check_result *c);
 /* The mode the install should use and the source that decided it. When seinstall.unsupported
  * =warn turned refusals into warnings, this is permissive (lowered; see get_mode_lowered()),
  * with the source of the unsupported setting. */
-SEINSTALL_EXPORT enum seinstall_mode seinstall_check_get_mode(const struct seinstall_check *c,
-                                                              enum seinstall_source *ret_source);
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_check_result_get_mode(const struct seinstall_check_result *c,
+                                enum seinstall_source *ret_source);
 /* The mode asked for before any lowering. */
 SEINSTALL_EXPORT enum seinstall_mode
-seinstall_check_get_requested_mode(const struct seinstall_check *c);
+seinstall_check_result_get_requested_mode(const struct seinstall_check_result *c);
 /* True when the mode was lowered to permissive because of seinstall.unsupported=warn. */
-SEINSTALL_EXPORT bool seinstall_check_get_mode_lowered(const struct seinstall_check *c);
+SEINSTALL_EXPORT bool
+seinstall_check_result_get_mode_lowered(const struct seinstall_check_result *c);
 /* The policy type used, and where the policy was read: SEINSTALL_SOURCE_TARGET, _HOST or
  * _BUILTIN. Owned by @c. */
-SEINSTALL_EXPORT const char *seinstall_check_get_policy(const struct seinstall_check *c,
-                                                        enum seinstall_source *ret_source);
+SEINSTALL_EXPORT const char *
+seinstall_check_result_get_policy(const struct seinstall_check_result *c,
+                                  enum seinstall_source *ret_source);
 /* Who chose the policy type: boot, profile, target (its config) or default. */
 SEINSTALL_EXPORT enum seinstall_source
-seinstall_check_get_policy_type_source(const struct seinstall_check *c);
+seinstall_check_result_get_policy_type_source(const struct seinstall_check_result *c);
 /* The binary policy file read (a path on this system), NULL for the built-in table. */
-SEINSTALL_EXPORT const char *seinstall_check_get_policy_file(const struct seinstall_check *c);
+SEINSTALL_EXPORT const char *
+seinstall_check_result_get_policy_file(const struct seinstall_check_result *c);
 
 /* Number of mounts; index @i of the calls below runs from 0 to this minus 1, the target's "/"
  * first for a mounted target, plan order for a plan. */
-SEINSTALL_EXPORT size_t seinstall_check_get_n_mounts(const struct seinstall_check *c);
+SEINSTALL_EXPORT size_t seinstall_check_result_get_n_mounts(const struct seinstall_check_result *c);
 /* Per mount, strings owned by @c; NULL for @i out of range. Mount point as seen in the target
  * ("/boot/efi"); source device or image (may be NULL for pseudo filesystems); filesystem type;
  * the one label of a genfs / mount-context / none mount (NULL for xattr and trans); reason;
  * fix ("" when there is nothing to do). */
-SEINSTALL_EXPORT const char *seinstall_check_get_mount_mountpoint(const struct seinstall_check *c,
-                                                                  size_t i);
-SEINSTALL_EXPORT const char *seinstall_check_get_mount_source(const struct seinstall_check *c,
-                                                              size_t i);
-SEINSTALL_EXPORT const char *seinstall_check_get_mount_fstype(const struct seinstall_check *c,
-                                                              size_t i);
-SEINSTALL_EXPORT const char *seinstall_check_get_mount_label(const struct seinstall_check *c,
-                                                             size_t i);
-SEINSTALL_EXPORT const char *seinstall_check_get_mount_reason(const struct seinstall_check *c,
-                                                              size_t i);
-SEINSTALL_EXPORT const char *seinstall_check_get_mount_fix(const struct seinstall_check *c,
-                                                           size_t i);
+SEINSTALL_EXPORT const char *
+seinstall_check_result_get_mount_mountpoint(const struct seinstall_check_result *c, size_t i);
+SEINSTALL_EXPORT const char *
+seinstall_check_result_get_mount_source(const struct seinstall_check_result *c, size_t i);
+SEINSTALL_EXPORT const char *
+seinstall_check_result_get_mount_fstype(const struct seinstall_check_result *c, size_t i);
+SEINSTALL_EXPORT const char *
+seinstall_check_result_get_mount_label(const struct seinstall_check_result *c, size_t i);
+SEINSTALL_EXPORT const char *
+seinstall_check_result_get_mount_reason(const struct seinstall_check_result *c, size_t i);
+SEINSTALL_EXPORT const char *
+seinstall_check_result_get_mount_fix(const struct seinstall_check_result *c, size_t i);
 /* Labeling class and verdict of a mount; SEINSTALL_LABELING_NONE / SEINSTALL_VERDICT_REFUSE
  * for @i out of range. */
 SEINSTALL_EXPORT enum seinstall_labeling
-seinstall_check_get_mount_labeling(const struct seinstall_check *c, size_t i);
+seinstall_check_result_get_mount_labeling(const struct seinstall_check_result *c, size_t i);
 SEINSTALL_EXPORT enum seinstall_verdict
-seinstall_check_get_mount_verdict(const struct seinstall_check *c, size_t i);
+seinstall_check_result_get_mount_verdict(const struct seinstall_check_result *c, size_t i);
 
 /* The check as one JSON document (seinstall(8), JSON OUTPUT; extra keys), newly allocated in
  * *ret; free() it. Returns 0 or -ENOMEM. */
-SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_check_to_json(const struct seinstall_check *c,
-                                                           char **ret);
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_check_result_to_json(const struct seinstall_check_result *c, char **ret);
 
 /* ===== relabel ============================================================================ */
-/* (owned by fcontext.c, relabel.c, walk.c, relabel-result.c)
- *
- * Give every file of the target the label its policy's file contexts assign, as
+/* Give every file of the target the label its policy's file contexts assign, as
  * `setfiles -F -r ROOT FILE_CONTEXTS ROOT` would (full contexts, user and role included), on
  * every mount below the root that keeps per-file labels; other mounts are skipped and listed. */
 
@@ -291,10 +390,31 @@ typedef void (*seinstall_relabel_progress_fn)(void *userdata, unsigned long long
                                               unsigned long long estimated_total,
                                               double elapsed_seconds);
 
-/* Relabel the target of @ctx. @policy_type: a policy under the target's /etc/selinux (NULL: the
- * target's SELINUXTYPE, else "default"); @file_contexts: a file_contexts path on the host to
- * use instead of the target's (its .homedirs/.local/.subs/.subs_dist next to it), or NULL.
- * @threads: 0 means one per online CPU. @flags: SEINSTALL_RELABEL_*. @progress may be NULL.
+/* How a relabel, a verify or an install walks: an options object, one owner, released with
+ * seinstall_relabel_options_unref() (accepts NULL, returns NULL). A new object holds the
+ * defaults; NULL options mean the defaults too. Returns 0 or -ENOMEM (-EINVAL for NULL @ret). */
+struct seinstall_relabel_options;
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_relabel_options_new(struct seinstall_relabel_options **ret);
+SEINSTALL_EXPORT struct seinstall_relabel_options *
+seinstall_relabel_options_unref(struct seinstall_relabel_options *o);
+/* The policy type under the target's /etc/selinux (NULL, the default: the target's
+ * SELINUXTYPE, else "default"); -EINVAL for a type that is no plain directory name. */
+SEINSTALL_EXPORT int seinstall_relabel_options_set_policy(struct seinstall_relabel_options *o,
+                                                          const char *type);
+/* A file_contexts path on the host to use instead of the target's (its .homedirs, .local,
+ * .subs and .subs_dist next to it); NULL, the default: the target's. -EINVAL for "". */
+SEINSTALL_EXPORT int
+seinstall_relabel_options_set_file_contexts(struct seinstall_relabel_options *o, const char *path);
+/* Walking threads; 0, the default: one per online CPU. */
+SEINSTALL_EXPORT int seinstall_relabel_options_set_threads(struct seinstall_relabel_options *o,
+                                                           unsigned threads);
+/* Call @fn with @userdata about four times a second (NULL, the default: never). */
+SEINSTALL_EXPORT int seinstall_relabel_options_set_progress(struct seinstall_relabel_options *o,
+                                                            seinstall_relabel_progress_fn fn,
+                                                            void *userdata);
+
+/* Relabel the target of @ctx with @options (NULL: defaults) and @flags (SEINSTALL_RELABEL_*).
  * Returns 0 when every entry got its label and the boot-critical files verified; -EBADMSG/
  * -ENOENT/-EINVAL for bad file contexts, policy or arguments; -EPERM when the running system
  * refuses the target's contexts (its own policy does not know them: the message says what to
@@ -302,9 +422,8 @@ typedef void (*seinstall_relabel_progress_fn)(void *userdata, unsigned long long
  * *ret_result (if not NULL) is set whenever the walk started, also on failure, so the caller
  * can show what happened; the caller unrefs it. */
 SEINSTALL_EXPORT SEINSTALL_WUR int
-seinstall_relabel(struct seinstall_ctx *ctx, const char *policy_type, const char *file_contexts,
-                  unsigned threads, unsigned flags, seinstall_relabel_progress_fn progress,
-                  void *userdata, struct seinstall_relabel_result **ret_result);
+seinstall_relabel(struct seinstall_ctx *ctx, const struct seinstall_relabel_options *options,
+                  unsigned flags, struct seinstall_relabel_result **ret_result);
 
 /* Take and drop a reference to a result; unref frees it with the last one, accepts NULL and
  * returns NULL. */
@@ -362,9 +481,7 @@ SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_relabel_result_to_json(const struct seinstall_relabel_result *r, char **ret_json);
 
 /* ===== verify ============================================================================= */
-/* (owned by verify.c, over the relabel engine)
- *
- * Compare every file's label with what the target policy's file contexts give it, walking as
+/* Compare every file's label with what the target policy's file contexts give it, walking as
  * a relabel does (the same mounts, the same -F semantics) but writing nothing; with
  * SEINSTALL_VERIFY_FIX the labels that differ, and only those, are written. Files written after
  * the relabel (package scripts, a boot loader install) are what it finds. */
@@ -378,27 +495,28 @@ enum seinstall_verify_flags {
         SEINSTALL_VERIFY_ALL = 1 << 1,
 };
 
-/* Verify the target of @ctx. @policy_type: NULL for the target's SELINUXTYPE (else "default");
- * @threads: 0 means one per online CPU; @flags: SEINSTALL_VERIFY_*; @progress (may be NULL)
- * as for seinstall_relabel(). With FIX, the labels that differed are written, then the same
+/* Verify the target of @ctx with @options (NULL: defaults; as for seinstall_relabel()) and
+ * @flags (SEINSTALL_VERIFY_*). With FIX, the labels that differed are written, then the same
  * entries verified again, writing nothing. Returns 0 when every label matched (with FIX: when
  * the verify after the fix found none different), 1 when labels differ (with FIX: some still
  * did after it; SEINSTALL_VERIFY_REMAINING counts them, their examples are not "fixed"), or a
  * negative errno as
  * seinstall_relabel() (-EIO when some entries could not be read or fixed). *ret_result (if
  * not NULL) is set whenever the walk started, also on failure; the caller unrefs it. */
-SEINSTALL_EXPORT SEINSTALL_WUR int
-seinstall_verify(struct seinstall_ctx *ctx, const char *policy_type, unsigned threads,
-                 unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
-                 struct seinstall_verify_result **ret_result);
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_verify(struct seinstall_ctx *ctx,
+                                                    const struct seinstall_relabel_options *options,
+                                                    unsigned flags,
+                                                    struct seinstall_verify_result **ret_result);
 /* The same on just the entries @paths names (@n_paths absolute paths inside the target, such
  * as the files `seinstall avc` blames on their labels): each entry itself, nothing below a
- * directory, in this thread. An entry that is gone, reached through a symbolic link or not a
- * plain absolute path counts as an error (its message in the result); one on a mount the walk
- * skips is listed as skipped. Returns and sets *ret_result as seinstall_verify(). */
+ * directory, in this thread (the options' threads and progress are not used). An entry that is
+ * gone, reached through a symbolic link or not a plain absolute path counts as an error (its
+ * message in the result); one on a mount the walk skips is listed as skipped. Returns and sets
+ * *ret_result as seinstall_verify(). */
 SEINSTALL_EXPORT SEINSTALL_WUR int
-seinstall_verify_paths(struct seinstall_ctx *ctx, const char *policy_type, const char *const *paths,
-                       size_t n_paths, unsigned flags, struct seinstall_verify_result **ret_result);
+seinstall_verify_paths(struct seinstall_ctx *ctx, const struct seinstall_relabel_options *options,
+                       const char *const *paths, size_t n_paths, unsigned flags,
+                       struct seinstall_verify_result **ret_result);
 /* Take and drop a reference to a result; unref frees it with the last one, accepts NULL and
  * returns NULL. */
 SEINSTALL_EXPORT struct seinstall_verify_result *
@@ -458,14 +576,8 @@ seinstall_verify_result_get_relabel(const struct seinstall_verify_result *r);
 SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_verify_result_to_json(const struct seinstall_verify_result *r, char **ret_json);
 
-/* ===== policy, config, boot loader, profiles, install ===================================== */
-/* (owned by policy.c, config.c, cmdline-*.c, profile.c, bootopts.c, install.c) */
-
 /* ===== configure: SELinux config, kernel command line, relabel, first-boot mark ========== */
-/* (owned by config.c, kconfig.c, cmdline-*.c, autorelabel.c, firstbootmark.c, apply.c,
- * status.c)
- *
- * Files seinstall writes in the target (all inside the root, replaced atomically):
+/* Files seinstall writes in the target (all inside the root, replaced atomically):
  *  - /etc/selinux/config: SELINUX= and SELINUXTYPE= (exactly one each; comments, order and
  *    other keys kept);
  *  - the boot loader's kernel command line: /etc/default/grub (GRUB_CMDLINE_LINUX, and
@@ -523,12 +635,6 @@ enum seinstall_apply_flags {
          * make (and the boot loader regeneration it would run), from the same code with only
          * the writes skipped. The first-boot screen shows it as its prediction. */
         SEINSTALL_APPLY_DRY_RUN = 1 << 4,
-        /* The trial mode (@mode must be enforcing, the mode it aims at): the config says
-         * permissive, the kernel command line is made right for enforcing, the trial state
-         * SEINSTALL_TRIAL_STATE says "pending" and seinstall-trial.service is enabled; the
-         * first-boot mark (if written) says mode=trial. Without this flag, a pending trial
-         * ends as "cancelled": a mode chosen by hand is never changed behind the person. */
-        SEINSTALL_APPLY_TRIAL = 1 << 5,
 };
 
 struct seinstall_apply_result;
@@ -552,7 +658,7 @@ seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char 
                 struct seinstall_apply_result **ret_result);
 /* Free a result of seinstall_apply() (one owner, no ref). Accepts NULL; returns NULL. */
 SEINSTALL_EXPORT struct seinstall_apply_result *
-seinstall_apply_result_free(struct seinstall_apply_result *r);
+seinstall_apply_result_unref(struct seinstall_apply_result *r);
 /* Changes made, in order: the file (target path) and what changed in it. Owned by @r. */
 SEINSTALL_EXPORT size_t
 seinstall_apply_result_get_n_changes(const struct seinstall_apply_result *r);
@@ -594,148 +700,7 @@ SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_policy_ensure(struct seinstall_ctx 
 /* Remove the first-boot mark (0 also when there was none). The first-boot screen calls it. */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_firstboot_mark_remove(struct seinstall_ctx *ctx);
 
-/* ===== status: the target's SELinux state ================================================= */
-
-struct seinstall_status;
-
-/* Read the target's state: config, kernel command line of its boot loader, kernel config,
- * pending relabel, first-boot mark, and (root "/" only) whether SELinux runs now. Returns 0
- * and a new object in *ret, -EBADMSG for a config or boot loader file it cannot parse, -errno
- * for I/O errors. A missing file is not an error (it is part of the state). */
-SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_status_read(struct seinstall_ctx *ctx,
-                                                         struct seinstall_status **ret);
-/* Free a status object (one owner, no ref). Accepts NULL; returns NULL. */
-SEINSTALL_EXPORT struct seinstall_status *seinstall_status_free(struct seinstall_status *st);
-/* The state as one JSON document (the `status --json` document): root, config_mode,
- * config_policy, policy_built, bootloader, cmdline, kernel_args, kernel, kernel_config,
- * boot_mode, relabel_pending, firstboot_pending, firstboot_mode, active. Returns 0 and a string
- * the caller frees, -EINVAL, -ENOMEM. */
-SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_status_to_json(const struct seinstall_status *st,
-                                                            char **ret);
-/* SELINUX= of /etc/selinux/config; SEINSTALL_MODE_INVALID when the file or key is missing. */
-SEINSTALL_EXPORT enum seinstall_mode
-seinstall_status_get_config_mode(const struct seinstall_status *st);
-/* SELINUXTYPE= of the config, or NULL. Owned by @st. */
-SEINSTALL_EXPORT const char *seinstall_status_get_config_policy(const struct seinstall_status *st);
-/* Whether the policy of that type is built (etc/selinux/TYPE/policy/policy.N exists). */
-SEINSTALL_EXPORT bool seinstall_status_get_policy_built(const struct seinstall_status *st);
-/* The boot loader form the command line was read from (NONE when none was found) and that
- * command line (arguments of every form joined, as the kernel would see them), or NULL. */
-SEINSTALL_EXPORT enum seinstall_bootloader
-seinstall_status_get_bootloader(const struct seinstall_status *st);
-SEINSTALL_EXPORT const char *seinstall_status_get_cmdline(const struct seinstall_status *st);
-/* Value of the last kernel argument @name ("selinux", "security", "lsm", "enforcing") on that
- * command line; "" for an argument without "="; NULL when absent. Owned by @st. */
-SEINSTALL_EXPORT const char *seinstall_status_get_kernel_arg(const struct seinstall_status *st,
-                                                             const char *name);
-/* How the target's kernel turns SELinux on and off, from its /boot/config-* (see
- * seinstall_kernel_case). */
-SEINSTALL_EXPORT enum seinstall_kernel_case
-seinstall_status_get_kernel_case(const struct seinstall_status *st);
-/* The /boot/config-* file the case was read from (target path), or NULL. Owned by @st. */
-SEINSTALL_EXPORT const char *seinstall_status_get_kernel_config(const struct seinstall_status *st);
-/* Whether /.autorelabel or /etc/selinux/.autorelabel exists. */
-SEINSTALL_EXPORT bool seinstall_status_get_relabel_pending(const struct seinstall_status *st);
-/* Whether the first-boot mark exists, and its mode= (SEINSTALL_MODE_INVALID when absent). */
-SEINSTALL_EXPORT bool seinstall_status_get_firstboot_pending(const struct seinstall_status *st);
-SEINSTALL_EXPORT enum seinstall_mode
-seinstall_status_get_firstboot_mode(const struct seinstall_status *st);
-/* The mode the target boots in, from the kernel case, command line and config;
- * SEINSTALL_MODE_INVALID when it cannot be told (kernel config unknown and no explicit arg). */
-SEINSTALL_EXPORT enum seinstall_mode
-seinstall_status_get_boot_mode(const struct seinstall_status *st);
-/* SELinux now (from /sys/fs/selinux/enforce): enforcing, permissive, disabled (not active);
- * SEINSTALL_MODE_INVALID when the root is not "/" (the running system is another one). */
-SEINSTALL_EXPORT enum seinstall_mode seinstall_status_get_active(const struct seinstall_status *st);
-/* The trial mode's state as recorded in the target (see seinstall_trial_read()); owned by @st,
- * never NULL for a status that was read (state SEINSTALL_TRIAL_NONE when there was none). */
-struct seinstall_trial;
-SEINSTALL_EXPORT const struct seinstall_trial *
-seinstall_status_get_trial(const struct seinstall_status *st);
-
-/* ===== settings loaders: target config, profile, installer boot options ================== */
-
-/* Feed the target's /etc/selinux/config into @s as source "target" (SELINUX= as mode,
- * SELINUXTYPE= as policy). A missing file or key sets nothing. Returns 0, or -errno when the
- * file exists but cannot be read. */
-SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_settings_load_target(struct seinstall_settings *s,
-                                                                  struct seinstall_ctx *ctx);
-
-/* When an install labels the target: during the install (default), or at first boot through
- * /.autorelabel. Chosen by a profile's `%addon org_seinstall --relabel=install|firstboot`. */
-enum seinstall_relabel_when {
-        SEINSTALL_RELABEL_WHEN_INVALID = -1,
-        SEINSTALL_RELABEL_WHEN_INSTALL = 0,
-        SEINSTALL_RELABEL_WHEN_FIRSTBOOT,
-};
-/* "install", "firstboot"; from_string is exact. */
-SEINSTALL_EXPORT const char *seinstall_relabel_when_to_string(enum seinstall_relabel_when r);
-SEINSTALL_EXPORT enum seinstall_relabel_when seinstall_relabel_when_from_string(const char *s);
-/* Same convention as seinstall_settings_set_mode(); the default is "install". */
-SEINSTALL_EXPORT int seinstall_settings_set_relabel_when(struct seinstall_settings *s,
-                                                         enum seinstall_relabel_when when,
-                                                         enum seinstall_source source);
-/* The choice, its source in *ret_source (may be NULL). */
-SEINSTALL_EXPORT enum seinstall_relabel_when
-seinstall_settings_get_relabel_when(const struct seinstall_settings *s,
-                                    enum seinstall_source *ret_source);
-
-/* Which file and line decided @setting ("mode", "policy", "unsupported" or "relabel"): for a
- * profile the file that holds the line (an included file's own name), for boot options the
- * command line file; *ret_text is the line or option (may be NULL). Pointers live as long as
- * @s is unchanged. Returns 0; -ENOENT when the target's config or the default decided;
- * -EINVAL for an unknown @setting. */
-SEINSTALL_EXPORT int seinstall_settings_get_origin(const struct seinstall_settings *s,
-                                                   const char *setting, const char **ret_file,
-                                                   unsigned *ret_line, const char **ret_text);
-
-/* Feed the kickstart profile @path (a file of this system, not of the target) into @s as
- * source "profile", reading it as pykickstart does (seinstall.ks(5): line ends, shlex, sections,
- * %include and %ksappend followed): the `selinux` command (--enforcing, --permissive, --disabled
- * and their unambiguous prefixes, case-sensitive, the last one wins; a bare `selinux` keeps an
- * earlier mode) and `%addon org_seinstall --policy=TYPE --unsupported=refuse|warn
- * --relabel=install|firstboot`. Other commands are not checked. Records the file and line of
- * each decision (seinstall_settings_get_origin()). Returns 0; -ENOENT for a missing file;
- * -EBADMSG for anything pykickstart refuses, a bad org_seinstall addon, or NUL bytes (the
- * message in @ctx names file and line; nothing is applied). */
-SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_settings_load_profile(struct seinstall_settings *s,
-                                                                   struct seinstall_ctx *ctx,
-                                                                   const char *path);
-
-/* The layout the kickstart @path plans, for seinstall_check_run()'s @plan_file: read as
- * pykickstart reads it (%include and %ksappend followed) with the options of pykickstart's
- * newest part/partition, logvol, raid, btrfs, autopart and reqpart, each device given the file
- * system Anaconda gives it (seinstall.ks(5)): --fstype, else @default_fstype (NULL: "xfs"),
- * /boot the boot loader's type, a partition at /boot/efi vfat; SEINSTALL_PLAN_EFI plans the EFI
- * System Partition that reqpart and autopart add on EFI firmware. A device kept with --noformat
- * or --useexisting is probed ("auto") when it exists here, else left out with a warning. On
- * success *ret gets fstab-format text (a comment naming the file and line of each entry; free()
- * it) and the number of entries is returned. -EBADMSG for a file pykickstart refuses or a
- * storage command with options pykickstart does not take (the message names file and line),
- * -ENOENT for a missing file, -EINVAL for a bad argument. */
-enum seinstall_plan_flags {
-        SEINSTALL_PLAN_EFI = 1 << 0,
-};
-SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_profile_plan(struct seinstall_ctx *ctx,
-                                                          const char *path,
-                                                          const char *default_fstype,
-                                                          unsigned flags, char **ret);
-
-/* Feed the installer's kernel command line into @s as source "boot", read as Anaconda reads
- * it (shell quoting, keys without "inst.", the last value wins): inst.selinux=0 (disabled),
- * inst.selinux=V (enforcing), inst.noselinux (disabled); seinstall's own: selinux=V and
- * noselinux without the prefix, the kernel's enforcing=N (0: an enabled or unset mode becomes
- * permissive), seinstall.mode=M (wins over the others), seinstall.policy=TYPE,
- * seinstall.unsupported=refuse|warn. Read from @cmdline_file, NULL meaning /proc/cmdline.
- * When @ret_profile is not NULL it gets the path of inst.ks=file:PATH (allocated) or NULL.
- * Returns 0; -ENOENT for a missing file; -EBADMSG for an unclosed quote or a bad seinstall.*
- * value (message names it). */
-SEINSTALL_EXPORT SEINSTALL_WUR int
-seinstall_settings_load_boot_options(struct seinstall_settings *s, struct seinstall_ctx *ctx,
-                                     const char *cmdline_file, char **ret_profile);
-
 /* ===== install: check, policy, relabel and configure in one unattended run ================ */
-/* (owned by install.c) */
 
 struct seinstall_install_result;
 
@@ -766,10 +731,10 @@ enum seinstall_install_flags {
  * nothing after the failed stage was done. */
 SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_install(struct seinstall_ctx *ctx, const struct seinstall_settings *settings,
-                  unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
+                  const struct seinstall_relabel_options *options, unsigned flags,
                   struct seinstall_install_result **ret);
 SEINSTALL_EXPORT struct seinstall_install_result *
-seinstall_install_result_free(struct seinstall_install_result *r);
+seinstall_install_result_unref(struct seinstall_install_result *r);
 /* Whether the check refused the target (nothing was changed then). */
 SEINSTALL_EXPORT bool
 seinstall_install_result_get_refused(const struct seinstall_install_result *r);
@@ -784,7 +749,7 @@ seinstall_install_result_get_policy(const struct seinstall_install_result *r);
 SEINSTALL_EXPORT bool
 seinstall_install_result_get_policy_built(const struct seinstall_install_result *r);
 /* The results of the stages, owned by @r (NULL for a stage that did not run). */
-SEINSTALL_EXPORT const struct seinstall_check *
+SEINSTALL_EXPORT const struct seinstall_check_result *
 seinstall_install_result_get_check(const struct seinstall_install_result *r);
 SEINSTALL_EXPORT const struct seinstall_relabel_result *
 seinstall_install_result_get_relabel(const struct seinstall_install_result *r);
@@ -798,13 +763,75 @@ seinstall_install_result_get_relabel_error(const struct seinstall_install_result
  * relabel did not run during the install. Owned by @r. */
 SEINSTALL_EXPORT const struct seinstall_verify_result *
 seinstall_install_result_get_verify(const struct seinstall_install_result *r);
-/* Whether the install set up the trial mode (the config says permissive, the trial is pending;
- * get_mode() returns enforcing, the mode it aims at). */
-SEINSTALL_EXPORT bool seinstall_install_result_get_trial(const struct seinstall_install_result *r);
+/* ===== status: the target's SELinux state ================================================= */
+
+struct seinstall_status_result;
+
+/* Read the target's state: config, kernel command line of its boot loader, kernel config,
+ * pending relabel, first-boot mark, and (root "/" only) whether SELinux runs now. Returns 0
+ * and a new object in *ret, -EBADMSG for a config or boot loader file it cannot parse, -errno
+ * for I/O errors. A missing file is not an error (it is part of the state). */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_status_read(struct seinstall_ctx *ctx,
+                                                         struct seinstall_status_result **ret);
+/* Free a status object (one owner, no ref). Accepts NULL; returns NULL. */
+SEINSTALL_EXPORT struct seinstall_status_result *
+seinstall_status_result_unref(struct seinstall_status_result *st);
+/* The state as one JSON document (the `status --json` document): root, config_mode,
+ * config_policy, policy_built, bootloader, cmdline, kernel_args, kernel, kernel_config,
+ * boot_mode, relabel_pending, firstboot_pending, firstboot_mode, active. Returns 0 and a string
+ * the caller frees, -EINVAL, -ENOMEM. */
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_status_result_to_json(const struct seinstall_status_result *st, char **ret);
+/* SELINUX= of /etc/selinux/config; SEINSTALL_MODE_INVALID when the file or key is missing. */
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_status_result_get_config_mode(const struct seinstall_status_result *st);
+/* SELINUXTYPE= of the config, or NULL. Owned by @st. */
+SEINSTALL_EXPORT const char *
+seinstall_status_result_get_config_policy(const struct seinstall_status_result *st);
+/* Whether the policy of that type is built (etc/selinux/TYPE/policy/policy.N exists). */
+SEINSTALL_EXPORT bool
+seinstall_status_result_get_policy_built(const struct seinstall_status_result *st);
+/* The boot loader form the command line was read from (NONE when none was found) and that
+ * command line (arguments of every form joined, as the kernel would see them), or NULL. */
+SEINSTALL_EXPORT enum seinstall_bootloader
+seinstall_status_result_get_bootloader(const struct seinstall_status_result *st);
+SEINSTALL_EXPORT const char *
+seinstall_status_result_get_cmdline(const struct seinstall_status_result *st);
+/* Value of the last kernel argument @name ("selinux", "security", "lsm", "enforcing") on that
+ * command line; "" for an argument without "="; NULL when absent. Owned by @st. */
+SEINSTALL_EXPORT const char *
+seinstall_status_result_get_kernel_arg(const struct seinstall_status_result *st, const char *name);
+/* How the target's kernel turns SELinux on and off, from its /boot/config-* (see
+ * seinstall_kernel_case). */
+SEINSTALL_EXPORT enum seinstall_kernel_case
+seinstall_status_result_get_kernel_case(const struct seinstall_status_result *st);
+/* The /boot/config-* file the case was read from (target path), or NULL. Owned by @st. */
+SEINSTALL_EXPORT const char *
+seinstall_status_result_get_kernel_config(const struct seinstall_status_result *st);
+/* Whether /.autorelabel or /etc/selinux/.autorelabel exists. */
+SEINSTALL_EXPORT bool
+seinstall_status_result_get_relabel_pending(const struct seinstall_status_result *st);
+/* Whether the first-boot mark exists, and its mode= (SEINSTALL_MODE_INVALID when absent). */
+SEINSTALL_EXPORT bool
+seinstall_status_result_get_firstboot_pending(const struct seinstall_status_result *st);
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_status_result_get_firstboot_mode(const struct seinstall_status_result *st);
+/* The mode the target boots in, from the kernel case, command line and config;
+ * SEINSTALL_MODE_INVALID when it cannot be told (kernel config unknown and no explicit arg). */
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_status_result_get_boot_mode(const struct seinstall_status_result *st);
+/* SELinux now (from /sys/fs/selinux/enforce): enforcing, permissive, disabled (not active);
+ * SEINSTALL_MODE_INVALID when the root is not "/" (the running system is another one). */
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_status_result_get_active(const struct seinstall_status_result *st);
+/* The trial mode's state as recorded in the target (see seinstall_trial_read()); owned by @st,
+ * never NULL for a status that was read (state SEINSTALL_TRIAL_NONE when there was none). */
+SEINSTALL_EXPORT const struct seinstall_trial_result *
+seinstall_status_result_get_trial(const struct seinstall_status_result *st);
 
 /* ===== avc: this boot's denials, each explained by its cause ============================== */
 
-struct seinstall_avc_report;
+struct seinstall_avc_result;
 
 /* Why a denial happened: the object's label differs from what the target's file contexts say
  * (LABEL: relabel that file), or the label is right and the policy denies it (POLICY). */
@@ -821,48 +848,57 @@ enum seinstall_avc_cause {
  * that is not a text log) for a log it cannot use, -EACCES and other -errno when reading
  * fails; seinstall_last_error() says which file and what to do. */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_avc_read(struct seinstall_ctx *ctx, const char *log,
-                                                      struct seinstall_avc_report **ret);
+                                                      struct seinstall_avc_result **ret);
 /* Free a report (one owner). Accepts NULL; returns NULL. */
-SEINSTALL_EXPORT struct seinstall_avc_report *
-seinstall_avc_report_free(struct seinstall_avc_report *rep);
+SEINSTALL_EXPORT struct seinstall_avc_result *
+seinstall_avc_result_unref(struct seinstall_avc_result *rep);
 /* The report as one JSON document (the `avc --json` document): source, denials,
  * caused_by_label, caused_by_policy, and the groups in "label" and "policy", each with count,
- * permissive and the fields of seinstall_avc_report_get_group_field(). Returns 0 and a string the
+ * permissive and the fields of seinstall_avc_result_get_group_field(). Returns 0 and a string the
  * caller frees, -EINVAL, -ENOMEM. */
 SEINSTALL_EXPORT SEINSTALL_WUR int
-seinstall_avc_report_to_json(const struct seinstall_avc_report *rep, char **ret);
+seinstall_avc_result_to_json(const struct seinstall_avc_result *rep, char **ret);
 /* The log that was read (a path). Owned by @rep. */
 SEINSTALL_EXPORT const char *
-seinstall_avc_report_get_source(const struct seinstall_avc_report *rep);
+seinstall_avc_result_get_source(const struct seinstall_avc_result *rep);
 /* How many denials were read, and how many of them a label caused. */
-SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_denials(const struct seinstall_avc_report *rep);
-SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_label(const struct seinstall_avc_report *rep);
+SEINSTALL_EXPORT size_t seinstall_avc_result_get_n_denials(const struct seinstall_avc_result *rep);
+SEINSTALL_EXPORT size_t seinstall_avc_result_get_n_label(const struct seinstall_avc_result *rep);
 /* How many denials name their file only by device and inode and were not searched for: the
  * searches of one log share one budget (a walk of each filesystem, once), used up. */
 SEINSTALL_EXPORT size_t
-seinstall_avc_report_get_n_unsearched(const struct seinstall_avc_report *rep);
+seinstall_avc_result_get_n_unsearched(const struct seinstall_avc_result *rep);
 /* Groups of identical denials, in the order they were first seen. */
-SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_groups(const struct seinstall_avc_report *rep);
+SEINSTALL_EXPORT size_t seinstall_avc_result_get_n_groups(const struct seinstall_avc_result *rep);
 SEINSTALL_EXPORT enum seinstall_avc_cause
-seinstall_avc_report_get_group_cause(const struct seinstall_avc_report *rep, size_t i);
+seinstall_avc_result_get_group_cause(const struct seinstall_avc_result *rep, size_t i);
 /* How many denials the group holds; whether every one was logged with permissive=1. */
 SEINSTALL_EXPORT unsigned
-seinstall_avc_report_get_group_count(const struct seinstall_avc_report *rep, size_t i);
+seinstall_avc_result_get_group_count(const struct seinstall_avc_result *rep, size_t i);
 SEINSTALL_EXPORT bool
-seinstall_avc_report_get_group_permissive(const struct seinstall_avc_report *rep, size_t i);
-/* Fields of group @i, owned by @rep, NULL when unknown: "domain" (the source type), "type"
- * (the object's type), "tclass", "perms" ("read open"), "scontext", "tcontext" (the label the
- * object has), "path" (from path=, auditd's PATH record, or found by device and inode), "name",
- * "comm" (of the first denial), "expected" (the label file contexts give the path; LABEL only),
- * "fix" (a command that fixes it; LABEL only). Any other @field: NULL. */
+seinstall_avc_result_get_group_permissive(const struct seinstall_avc_result *rep, size_t i);
+/* The fields of a group, read with seinstall_avc_result_get_group_field(). */
+enum seinstall_avc_field {
+        SEINSTALL_AVC_FIELD_DOMAIN = 0, /* the source type */
+        SEINSTALL_AVC_FIELD_TYPE,       /* the object's type */
+        SEINSTALL_AVC_FIELD_TCLASS,     /* the object class */
+        SEINSTALL_AVC_FIELD_PERMS,      /* the permissions denied, "read open" */
+        SEINSTALL_AVC_FIELD_SCONTEXT,
+        SEINSTALL_AVC_FIELD_TCONTEXT, /* the label the object has */
+        SEINSTALL_AVC_FIELD_PATH,     /* path=, auditd's PATH record, or found by device+inode */
+        SEINSTALL_AVC_FIELD_NAME,
+        SEINSTALL_AVC_FIELD_COMM,     /* of the first denial */
+        SEINSTALL_AVC_FIELD_EXPECTED, /* the label file contexts give the path (LABEL only) */
+        SEINSTALL_AVC_FIELD_FIX,      /* a command that fixes it (LABEL only) */
+};
+/* Field @field of group @i, owned by @rep; NULL when unknown, for @i out of range or an
+ * unknown @field. */
 SEINSTALL_EXPORT const char *
-seinstall_avc_report_get_group_field(const struct seinstall_avc_report *rep, size_t i,
-                                     const char *field);
+seinstall_avc_result_get_group_field(const struct seinstall_avc_result *rep, size_t i,
+                                     enum seinstall_avc_field field);
 
 /* ===== trial: permissive until a clean boot =============================================== */
-/* (owned by trial.c)
- *
- * A trial install boots permissive. Once a boot has settled, seinstall-trial.service runs
+/* A trial install boots permissive. Once a boot has settled, seinstall-trial.service runs
  * `seinstall trial`: when none of this boot's denials was caused by a label and the
  * boot-critical files (init, the shells, the dynamic loader, /etc/passwd, shadow, group,
  * gshadow, the SELinux config) carry the labels the file contexts give them, the config is
@@ -907,7 +943,7 @@ enum seinstall_trial_flags {
  * the line, and what to do), -ELOOP when it is a symbolic link, -EBADFD when not a regular
  * file, other -errno for I/O errors. */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_trial_read(struct seinstall_ctx *ctx,
-                                                        struct seinstall_trial **ret);
+                                                        struct seinstall_trial_result **ret);
 /* Decide a pending trial from this boot's denials (seinstall_avc_read() with @log, NULL: this
  * boot's log of the running system) and the labels of the boot-critical files now
  * (seinstall_verify_paths()): no denial caused by a label and no such file mislabeled makes
@@ -922,40 +958,58 @@ SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_trial_read(struct seinstall_ctx *ct
  * judge), errors of seinstall_avc_read(), other -errno from writing. */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_trial_decide(struct seinstall_ctx *ctx,
                                                           const char *log, unsigned flags,
-                                                          struct seinstall_trial **ret);
+                                                          struct seinstall_trial_result **ret);
 /* Free a trial state (one owner). Accepts NULL; returns NULL. */
-SEINSTALL_EXPORT struct seinstall_trial *seinstall_trial_free(struct seinstall_trial *t);
+SEINSTALL_EXPORT struct seinstall_trial_result *
+seinstall_trial_result_unref(struct seinstall_trial_result *t);
 SEINSTALL_EXPORT enum seinstall_trial_state
-seinstall_trial_get_state(const struct seinstall_trial *t);
-/* Fields of the state, owned by @t, NULL when not recorded: "policy", "started", "decided",
- * "log". Any other @field: NULL. */
-SEINSTALL_EXPORT const char *seinstall_trial_get_field(const struct seinstall_trial *t,
-                                                       const char *field);
+seinstall_trial_result_get_state(const struct seinstall_trial_result *t);
+/* Fields of the state, owned by @t, NULL when not recorded: the policy type, when the trial was
+ * set up and when it decided (TIME), the log it read; the error: why a state file could not be
+ * read (status only). */
+SEINSTALL_EXPORT const char *
+seinstall_trial_result_get_policy(const struct seinstall_trial_result *t);
+SEINSTALL_EXPORT const char *
+seinstall_trial_result_get_started(const struct seinstall_trial_result *t);
+SEINSTALL_EXPORT const char *
+seinstall_trial_result_get_decided(const struct seinstall_trial_result *t);
+SEINSTALL_EXPORT const char *seinstall_trial_result_get_log(const struct seinstall_trial_result *t);
+SEINSTALL_EXPORT const char *
+seinstall_trial_result_get_error(const struct seinstall_trial_result *t);
 /* Denials the decision read, and how many of them a label caused. */
-SEINSTALL_EXPORT unsigned long long seinstall_trial_get_n_denials(const struct seinstall_trial *t);
 SEINSTALL_EXPORT unsigned long long
-seinstall_trial_get_n_label_denials(const struct seinstall_trial *t);
+seinstall_trial_result_get_n_denials(const struct seinstall_trial_result *t);
+SEINSTALL_EXPORT unsigned long long
+seinstall_trial_result_get_n_label_denials(const struct seinstall_trial_result *t);
 /* Boot-critical files whose label differed from the file contexts' when it decided. */
 SEINSTALL_EXPORT unsigned long long
-seinstall_trial_get_n_mislabeled(const struct seinstall_trial *t);
+seinstall_trial_result_get_n_mislabeled(const struct seinstall_trial_result *t);
 /* The files label denials named, then the mislabeled boot-critical files (at most 100, each
  * once), each with the command that fixes it. Owned by @t; NULL beyond the last index. */
-SEINSTALL_EXPORT size_t seinstall_trial_get_n_paths(const struct seinstall_trial *t);
-SEINSTALL_EXPORT const char *seinstall_trial_get_path(const struct seinstall_trial *t, size_t i);
-SEINSTALL_EXPORT const char *seinstall_trial_get_fix(const struct seinstall_trial *t, size_t i);
+SEINSTALL_EXPORT size_t seinstall_trial_result_get_n_paths(const struct seinstall_trial_result *t);
+SEINSTALL_EXPORT const char *seinstall_trial_result_get_path(const struct seinstall_trial_result *t,
+                                                             size_t i);
+SEINSTALL_EXPORT const char *seinstall_trial_result_get_fix(const struct seinstall_trial_result *t,
+                                                            size_t i);
 /* After a decision to enforce on the running system: whether SELinux was switched to enforcing
  * now, and if it was not, why (a message owned by @t; NULL when switched or not tried). */
-SEINSTALL_EXPORT bool seinstall_trial_get_enforcing_now(const struct seinstall_trial *t);
-SEINSTALL_EXPORT const char *seinstall_trial_get_setenforce_error(const struct seinstall_trial *t);
+SEINSTALL_EXPORT bool
+seinstall_trial_result_get_enforcing_now(const struct seinstall_trial_result *t);
+SEINSTALL_EXPORT const char *
+seinstall_trial_result_get_setenforce_error(const struct seinstall_trial_result *t);
 /* The state as one JSON object (the `trial --json` document and the "trial" member of
  * `status --json`): state, policy, started, decided, log, denials, label_denials, mislabeled, files
  * [{path, fix}], enforcing_now, setenforce_error. Returns 0 and a string the caller frees,
  * -EINVAL, -ENOMEM. */
-SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_trial_to_json(const struct seinstall_trial *t,
-                                                           char **ret);
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_trial_result_to_json(const struct seinstall_trial_result *t, char **ret);
 
-/* ===== first boot ========================================================================= */
-/* (owned by firstboot model in the library where shared with the installer) */
+/* ===== version ============================================================================ */
+/* SEINSTALL_VERSION ("MAJOR.MINOR"), SEINSTALL_VERSION_MAJOR and _MINOR: seinstall-version.h. */
+
+/* The version of the library loaded at run time, "MAJOR.MINOR" (static). SEINSTALL_VERSION
+ * (seinstall-version.h) is the one this program was built against. */
+SEINSTALL_EXPORT const char *seinstall_version(void);
 
 #ifdef __cplusplus
 }

@@ -7,8 +7,9 @@
  * than either the old or the new state on files it has not labeled. A dry run
  * (SEINSTALL_APPLY_DRY_RUN) is the same run with the writes skipped where they happen
  * (rootfs.c), so what it reports and what a real run writes cannot differ.
- * The trial mode (SEINSTALL_APPLY_TRIAL) is enforcing deferred like a pending relabel defers
- * it: the config says permissive, the trial state (trial.c) and its unit take it from there.
+ * The trial mode (SEINSTALL_MODE_TRIAL, SI_APPLY_TRIAL here) is enforcing deferred like a pending
+ * relabel defers it: the config says permissive, the trial state (trial.c) and its unit take it
+ * from there.
  */
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -35,7 +36,7 @@ struct seinstall_apply_result {
 };
 
 SEINSTALL_EXPORT struct seinstall_apply_result *
-seinstall_apply_result_free(struct seinstall_apply_result *r)
+seinstall_apply_result_unref(struct seinstall_apply_result *r)
 {
         if (!r)
                 return NULL;
@@ -218,7 +219,7 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
         enum seinstall_bootloader old_bl;
         enum seinstall_mode was;
         bool enable = mode != SEINSTALL_MODE_DISABLED, lowering, grub_changed = false, deferred;
-        bool trial = flags & SEINSTALL_APPLY_TRIAL;
+        bool trial = flags & SI_APPLY_TRIAL;
         const char *relabel_path = NULL, *link = NULL;
         int r;
 
@@ -335,13 +336,13 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
 out:
         si_kconfig_done(&k);
         if (r < 0) {
-                seinstall_apply_result_free(res);
+                seinstall_apply_result_unref(res);
                 return r;
         }
         if (ret_result)
                 *ret_result = res;
         else
-                seinstall_apply_result_free(res);
+                seinstall_apply_result_unref(res);
         return 0;
 }
 
@@ -351,15 +352,19 @@ SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_m
 {
         const unsigned known = SEINSTALL_APPLY_REGENERATE | SEINSTALL_APPLY_RELABEL |
                                SEINSTALL_APPLY_LABELED | SEINSTALL_APPLY_FIRSTBOOT |
-                               SEINSTALL_APPLY_DRY_RUN | SEINSTALL_APPLY_TRIAL;
+                               SEINSTALL_APPLY_DRY_RUN;
         _cleanup_(si_config_done) struct si_config config = {.mode = SEINSTALL_MODE_INVALID};
         int r;
 
         if (!ctx || !seinstall_mode_to_string(mode) ||
             !seinstall_bootloader_to_string(bootloader) || (flags & ~known) ||
-            ((flags & SEINSTALL_APPLY_RELABEL) && (flags & SEINSTALL_APPLY_LABELED)) ||
-            ((flags & SEINSTALL_APPLY_TRIAL) && mode != SEINSTALL_MODE_ENFORCING))
+            ((flags & SEINSTALL_APPLY_RELABEL) && (flags & SEINSTALL_APPLY_LABELED)))
                 return -EINVAL;
+        /* The trial is enforcing deferred: the run below writes for enforcing, the flag defers. */
+        if (mode == SEINSTALL_MODE_TRIAL) {
+                mode = SEINSTALL_MODE_ENFORCING;
+                flags |= SI_APPLY_TRIAL;
+        }
         if (policy_type && !si_policy_type_valid(policy_type))
                 return si_error(ctx, -EINVAL, "Invalid policy type '%s'", policy_type);
         r = si_config_read(ctx, &config);

@@ -98,7 +98,7 @@ static int classify(struct classifier *c, const struct si_avc *a, struct si_avc_
 }
 
 /* Add denial @a to the report (avc-report.c groups it). */
-static int report_add(struct classifier *c, struct seinstall_avc_report *rep,
+static int report_add(struct classifier *c, struct seinstall_avc_result *rep,
                       const struct si_avc *a)
 {
         struct si_avc_group g = {0};
@@ -135,7 +135,7 @@ static int merge_aux(struct si_avc *a, struct si_avc *x)
 
 int si_avc_classify_text(struct seinstall_ctx *ctx, struct si_fcontext *fc, const char *text,
                          size_t len, unsigned long long since, bool live,
-                         struct seinstall_avc_report *rep)
+                         struct seinstall_avc_result *rep)
 {
         struct classifier c = {.ctx = ctx, .fc = fc, .live = live};
         struct si_avc pending = {0};

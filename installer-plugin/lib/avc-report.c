@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * avc-report.c — the report of `seinstall avc` (struct seinstall_avc_report): the denials counted,
+ * avc-report.c — the report of `seinstall avc` (struct seinstall_avc_result): the denials counted,
  * grouped by cause, domain, type, class, permissions and (label causes) file; its accessors and
  * its JSON document.
  */
@@ -8,7 +8,7 @@
 
 #define AVC_MAX_DENIALS 100000u /* distinct groups kept; more are counted only */
 
-struct seinstall_avc_report {
+struct seinstall_avc_result {
         char *source;
         size_t n_denials;
         size_t n_label;
@@ -35,8 +35,8 @@ void si_avc_group_done(struct si_avc_group *g)
         *g = (struct si_avc_group){0};
 }
 
-SEINSTALL_EXPORT struct seinstall_avc_report *
-seinstall_avc_report_free(struct seinstall_avc_report *rep)
+SEINSTALL_EXPORT struct seinstall_avc_result *
+seinstall_avc_result_unref(struct seinstall_avc_result *rep)
 {
         if (!rep)
                 return NULL;
@@ -49,16 +49,16 @@ seinstall_avc_report_free(struct seinstall_avc_report *rep)
         return NULL;
 }
 
-struct seinstall_avc_report *si_avc_report_new(const char *source)
+struct seinstall_avc_result *si_avc_report_new(const char *source)
 {
-        struct seinstall_avc_report *rep = calloc(1, sizeof(*rep));
+        struct seinstall_avc_result *rep = calloc(1, sizeof(*rep));
 
         if (rep && !(rep->source = strdup(source)))
-                rep = seinstall_avc_report_free(rep);
+                rep = seinstall_avc_result_unref(rep);
         return rep;
 }
 
-void si_avc_report_set_skipped(struct seinstall_avc_report *rep, size_t n)
+void si_avc_report_set_skipped(struct seinstall_avc_result *rep, size_t n)
 {
         rep->n_unsearched = n;
 }
@@ -88,7 +88,7 @@ static bool group_is(const struct si_avc_group *o, const struct si_avc_group *g,
                (g->cause == SEINSTALL_AVC_CAUSE_POLICY || streq_ptr(o->path, g->path));
 }
 
-static size_t *group_slot(const struct seinstall_avc_report *rep, const struct si_avc_group *g,
+static size_t *group_slot(const struct seinstall_avc_result *rep, const struct si_avc_group *g,
                           const struct si_avc *a)
 {
         size_t h = group_hash(g->cause, g->domain, g->type, a->tclass, a->perms, g->path) &
@@ -100,7 +100,7 @@ static size_t *group_slot(const struct seinstall_avc_report *rep, const struct s
 }
 
 /* Room in the hash for one more group. */
-static int heads_reserve(struct seinstall_avc_report *rep)
+static int heads_reserve(struct seinstall_avc_result *rep)
 {
         size_t n = rep->n_heads ? 2 * rep->n_heads : 64, *heads;
 
@@ -124,7 +124,7 @@ static int heads_reserve(struct seinstall_avc_report *rep)
         return 0;
 }
 
-int si_avc_report_add(struct seinstall_avc_report *rep, const struct si_avc *a,
+int si_avc_report_add(struct seinstall_avc_result *rep, const struct si_avc *a,
                       struct si_avc_group *g)
 {
         size_t *slot;
@@ -175,89 +175,97 @@ int si_avc_report_add(struct seinstall_avc_report *rep, const struct si_avc *a,
         return 0;
 }
 
-SEINSTALL_EXPORT const char *seinstall_avc_report_get_source(const struct seinstall_avc_report *rep)
+SEINSTALL_EXPORT const char *seinstall_avc_result_get_source(const struct seinstall_avc_result *rep)
 {
         return rep ? rep->source : NULL;
 }
 
-SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_denials(const struct seinstall_avc_report *rep)
+SEINSTALL_EXPORT size_t seinstall_avc_result_get_n_denials(const struct seinstall_avc_result *rep)
 {
         return rep ? rep->n_denials : 0;
 }
 
-SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_label(const struct seinstall_avc_report *rep)
+SEINSTALL_EXPORT size_t seinstall_avc_result_get_n_label(const struct seinstall_avc_result *rep)
 {
         return rep ? rep->n_label : 0;
 }
 
 SEINSTALL_EXPORT size_t
-seinstall_avc_report_get_n_unsearched(const struct seinstall_avc_report *rep)
+seinstall_avc_result_get_n_unsearched(const struct seinstall_avc_result *rep)
 {
         return rep ? rep->n_unsearched : 0;
 }
 
-SEINSTALL_EXPORT size_t seinstall_avc_report_get_n_groups(const struct seinstall_avc_report *rep)
+SEINSTALL_EXPORT size_t seinstall_avc_result_get_n_groups(const struct seinstall_avc_result *rep)
 {
         return rep ? rep->n_groups : 0;
 }
 
-static const struct si_avc_group *group(const struct seinstall_avc_report *rep, size_t i)
+static const struct si_avc_group *group(const struct seinstall_avc_result *rep, size_t i)
 {
         return rep && i < rep->n_groups ? &rep->groups[i] : NULL;
 }
 
 SEINSTALL_EXPORT enum seinstall_avc_cause
-seinstall_avc_report_get_group_cause(const struct seinstall_avc_report *rep, size_t i)
+seinstall_avc_result_get_group_cause(const struct seinstall_avc_result *rep, size_t i)
 {
         const struct si_avc_group *g = group(rep, i);
         return g ? g->cause : SEINSTALL_AVC_CAUSE_POLICY;
 }
 
 SEINSTALL_EXPORT unsigned
-seinstall_avc_report_get_group_count(const struct seinstall_avc_report *rep, size_t i)
+seinstall_avc_result_get_group_count(const struct seinstall_avc_result *rep, size_t i)
 {
         const struct si_avc_group *g = group(rep, i);
         return g ? g->count : 0;
 }
 
 SEINSTALL_EXPORT bool
-seinstall_avc_report_get_group_permissive(const struct seinstall_avc_report *rep, size_t i)
+seinstall_avc_result_get_group_permissive(const struct seinstall_avc_result *rep, size_t i)
 {
         const struct si_avc_group *g = group(rep, i);
         return g && g->permissive;
 }
 
 SEINSTALL_EXPORT const char *
-seinstall_avc_report_get_group_field(const struct seinstall_avc_report *rep, size_t i,
-                                     const char *field)
+seinstall_avc_result_get_group_field(const struct seinstall_avc_result *rep, size_t i,
+                                     enum seinstall_avc_field field)
 {
         const struct si_avc_group *g = group(rep, i);
-        const struct {
-                const char *name;
-                const char *value;
-        } f[] = {{"domain", g ? g->domain : NULL},
-                 {"type", g ? g->type : NULL},
-                 {"tclass", g ? g->tclass : NULL},
-                 {"perms", g ? g->perms : NULL},
-                 {"scontext", g ? g->scontext : NULL},
-                 {"tcontext", g ? g->tcontext : NULL},
-                 {"path", g ? g->path : NULL},
-                 {"name", g ? g->name : NULL},
-                 {"comm", g ? g->comm : NULL},
-                 {"expected", g ? g->expected : NULL},
-                 {"fix", g ? g->fix : NULL}};
 
-        if (!g || !field)
+        if (!g)
                 return NULL;
-        for (size_t k = 0; k < ELEMENTSOF(f); k++)
-                if (streq(field, f[k].name))
-                        return f[k].value;
+        switch (field) {
+        case SEINSTALL_AVC_FIELD_DOMAIN:
+                return g->domain;
+        case SEINSTALL_AVC_FIELD_TYPE:
+                return g->type;
+        case SEINSTALL_AVC_FIELD_TCLASS:
+                return g->tclass;
+        case SEINSTALL_AVC_FIELD_PERMS:
+                return g->perms;
+        case SEINSTALL_AVC_FIELD_SCONTEXT:
+                return g->scontext;
+        case SEINSTALL_AVC_FIELD_TCONTEXT:
+                return g->tcontext;
+        case SEINSTALL_AVC_FIELD_PATH:
+                return g->path;
+        case SEINSTALL_AVC_FIELD_NAME:
+                return g->name;
+        case SEINSTALL_AVC_FIELD_COMM:
+                return g->comm;
+        case SEINSTALL_AVC_FIELD_EXPECTED:
+                return g->expected;
+        case SEINSTALL_AVC_FIELD_FIX:
+                return g->fix;
+        }
         return NULL;
 }
 
-SEINSTALL_EXPORT int seinstall_avc_report_to_json(const struct seinstall_avc_report *rep,
+SEINSTALL_EXPORT int seinstall_avc_result_to_json(const struct seinstall_avc_result *rep,
                                                   char **ret)
 {
+        /* The members, in the order of enum seinstall_avc_field. */
         static const char *const fields[] = {"domain",   "type",     "tclass", "perms",
                                              "scontext", "tcontext", "path",   "name",
                                              "comm",     "expected", "fix"};
@@ -284,9 +292,9 @@ SEINSTALL_EXPORT int seinstall_avc_report_to_json(const struct seinstall_avc_rep
                         json_kv_uint(&j, "count", rep->groups[i].count);
                         json_kv_bool(&j, "permissive", rep->groups[i].permissive);
                         for (size_t k = 0; k < ELEMENTSOF(fields); k++)
-                                json_kv_string(
-                                    &j, fields[k],
-                                    seinstall_avc_report_get_group_field(rep, i, fields[k]));
+                                json_kv_string(&j, fields[k],
+                                               seinstall_avc_result_get_group_field(
+                                                   rep, i, (enum seinstall_avc_field) k));
                         json_object_end(&j);
                 }
                 json_array_end(&j);

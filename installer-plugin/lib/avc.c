@@ -134,10 +134,10 @@ static int validate(struct seinstall_ctx *ctx, struct si_fcontext *fc, const cha
 }
 
 SEINSTALL_EXPORT int seinstall_avc_read(struct seinstall_ctx *ctx, const char *log,
-                                        struct seinstall_avc_report **ret)
+                                        struct seinstall_avc_result **ret)
 {
         _cleanup_free_ char *text = NULL, *type = NULL;
-        struct seinstall_avc_report *rep;
+        struct seinstall_avc_result *rep;
         struct si_fcontext *fc = NULL;
         unsigned long long since = 0;
         const char *source = log;
@@ -180,7 +180,7 @@ SEINSTALL_EXPORT int seinstall_avc_read(struct seinstall_ctx *ctx, const char *l
         r = si_avc_classify_text(ctx, fc, text, len, since, streq(ctx->root, "/"), rep);
         si_fcontext_free(fc);
         if (r < 0) {
-                seinstall_avc_report_free(rep);
+                seinstall_avc_result_unref(rep);
                 return r;
         }
         *ret = rep;

@@ -19,7 +19,7 @@ void si_avc_group_done(struct si_avc_group *g);
 
 /* Count denial @a in @rep and add its explanation @g (taken over, emptied; NULL: counted only)
  * to the group of like denials, or as a new group. 0 or -ENOMEM. */
-int si_avc_report_add(struct seinstall_avc_report *rep, const struct si_avc *a,
+int si_avc_report_add(struct seinstall_avc_result *rep, const struct si_avc *a,
                       struct si_avc_group *g);
 
 /* What the dev/ino searches of one log may cost in all: entries read plus directory components
@@ -45,6 +45,6 @@ int si_avc_locate_in(struct si_avc_locator *l, size_t fs, const char *name, uint
                      char **ret);
 
 /* Set the number of denials whose file was not searched for. */
-void si_avc_report_set_skipped(struct seinstall_avc_report *rep, size_t n);
+void si_avc_report_set_skipped(struct seinstall_avc_result *rep, size_t n);
 
 #endif

@@ -209,7 +209,6 @@ int si_bootopts_parse(struct seinstall_ctx *ctx, const char *name, const char *t
         struct decision explicit = {SEINSTALL_MODE_INVALID, NULL, 0};
         struct decision enforcing = {SEINSTALL_MODE_INVALID, NULL, 0};
         const struct bootarg *policy = NULL, *unsupported = NULL;
-        bool trial = false; /* the explicit seinstall.mode= says trial */
         int r;
 
         r = parse_args(ctx, name, text, &w, &fixed, &a);
@@ -237,11 +236,8 @@ int si_bootopts_parse(struct seinstall_ctx *ctx, const char *name, const char *t
                 } else if (streq(b->key, "noselinux")) {
                         anaconda = (struct decision){SEINSTALL_MODE_DISABLED, b->word, b->line};
                 } else if (streq(b->key, "seinstall.mode")) {
-                        /* trial: its mode is enforcing, where it ends */
-                        trial = b->val && streq(b->val, "trial");
-                        explicit = (struct decision){trial ? SEINSTALL_MODE_ENFORCING
-                                                           : seinstall_mode_from_string(b->val),
-                                                     b->word, b->line};
+                        explicit =
+                            (struct decision){seinstall_mode_from_string(b->val), b->word, b->line};
                         if (explicit.mode == SEINSTALL_MODE_INVALID)
                                 r = si_error(ctx, -EBADMSG,
                                              "%s:%u: %s: use seinstall.mode=enforcing, "
@@ -281,9 +277,7 @@ int si_bootopts_parse(struct seinstall_ctx *ctx, const char *name, const char *t
                     (enforcing.mode == SEINSTALL_MODE_PERMISSIVE || !d.word))
                         d = enforcing;
                 if (d.word) {
-                        r = explicit.word && trial
-                                ? seinstall_settings_set_trial(s, SEINSTALL_SOURCE_BOOT)
-                                : seinstall_settings_set_mode(s, d.mode, SEINSTALL_SOURCE_BOOT);
+                        r = seinstall_settings_set_mode(s, d.mode, SEINSTALL_SOURCE_BOOT);
                         if (r > 0)
                                 r = si_settings_set_origin(s, SI_SETTING_MODE, name, d.line,
                                                            d.word);

@@ -8,7 +8,7 @@
  */
 #include "seinstall-private.h"
 
-struct seinstall_check {
+struct seinstall_check_result {
         int refcount;
         enum seinstall_mode mode;
         enum seinstall_mode requested_mode;
@@ -24,9 +24,9 @@ struct seinstall_check {
         struct si_mount_list mounts;
 };
 
-static void checkp_unref(struct seinstall_check **c)
+static void checkp_unref(struct seinstall_check_result **c)
 {
-        seinstall_check_unref(*c);
+        seinstall_check_result_unref(*c);
 }
 
 /* The probe only changes an answer where the policy wants per-file labels (the kernel may not
@@ -44,7 +44,7 @@ static bool worth_probing(const struct si_policy *policy, const struct si_mount 
                si_policy_genfs(policy, m->fstype, "/", &label) > 0;
 }
 
-static int judge_all(const struct si_policy *policy, struct seinstall_check *c,
+static int judge_all(const struct si_policy *policy, struct seinstall_check_result *c,
                      enum seinstall_mode mode)
 {
         c->verdict = SEINSTALL_VERDICT_OK;
@@ -61,7 +61,7 @@ static int judge_all(const struct si_policy *policy, struct seinstall_check *c,
 /* seinstall.unsupported=warn: what enforcing would refuse is accepted, with the mode lowered
  * to permissive, and every such mount says so. Never enforcing on files it cannot label. */
 static int lower_mode(const struct si_policy *policy, const struct seinstall_settings *settings,
-                      struct seinstall_check *c)
+                      struct seinstall_check_result *c)
 {
         enum seinstall_source source = SEINSTALL_SOURCE_DEFAULT;
         bool *refused;
@@ -101,9 +101,9 @@ static int lower_mode(const struct si_policy *policy, const struct seinstall_set
 
 int si_check_run(struct seinstall_ctx *ctx, const struct si_decision *d,
                  const struct seinstall_settings *settings, const struct si_policy *policy,
-                 const char *plan_file, struct seinstall_check **ret)
+                 const char *plan_file, struct seinstall_check_result **ret)
 {
-        _cleanup_(checkp_unref) struct seinstall_check *c = NULL;
+        _cleanup_(checkp_unref) struct seinstall_check_result *c = NULL;
         int r;
 
         c = calloc(1, sizeof(*c));
@@ -143,7 +143,7 @@ int si_check_run(struct seinstall_ctx *ctx, const struct si_decision *d,
 
 SEINSTALL_EXPORT int seinstall_check_run(struct seinstall_ctx *ctx,
                                          const struct seinstall_settings *settings,
-                                         const char *plan_file, struct seinstall_check **ret)
+                                         const char *plan_file, struct seinstall_check_result **ret)
 {
         _cleanup_(si_config_done) struct si_config config = {.mode = SEINSTALL_MODE_INVALID};
         _cleanup_(si_decision_done) struct si_decision d = {};
@@ -162,14 +162,16 @@ SEINSTALL_EXPORT int seinstall_check_run(struct seinstall_ctx *ctx,
         return r;
 }
 
-SEINSTALL_EXPORT struct seinstall_check *seinstall_check_ref(struct seinstall_check *c)
+SEINSTALL_EXPORT struct seinstall_check_result *
+seinstall_check_result_ref(struct seinstall_check_result *c)
 {
         if (c)
                 c->refcount++;
         return c;
 }
 
-SEINSTALL_EXPORT struct seinstall_check *seinstall_check_unref(struct seinstall_check *c)
+SEINSTALL_EXPORT struct seinstall_check_result *
+seinstall_check_result_unref(struct seinstall_check_result *c)
 {
         if (!c || --c->refcount > 0)
                 return NULL;
@@ -182,13 +184,15 @@ SEINSTALL_EXPORT struct seinstall_check *seinstall_check_unref(struct seinstall_
         return NULL;
 }
 
-SEINSTALL_EXPORT enum seinstall_verdict seinstall_check_get_verdict(const struct seinstall_check *c)
+SEINSTALL_EXPORT enum seinstall_verdict
+seinstall_check_result_get_verdict(const struct seinstall_check_result *c)
 {
         return c ? c->verdict : SEINSTALL_VERDICT_REFUSE;
 }
 
-SEINSTALL_EXPORT enum seinstall_mode seinstall_check_get_mode(const struct seinstall_check *c,
-                                                              enum seinstall_source *ret_source)
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_check_result_get_mode(const struct seinstall_check_result *c,
+                                enum seinstall_source *ret_source)
 {
         if (!c)
                 return SEINSTALL_MODE_INVALID;
@@ -198,18 +202,20 @@ SEINSTALL_EXPORT enum seinstall_mode seinstall_check_get_mode(const struct seins
 }
 
 SEINSTALL_EXPORT enum seinstall_mode
-seinstall_check_get_requested_mode(const struct seinstall_check *c)
+seinstall_check_result_get_requested_mode(const struct seinstall_check_result *c)
 {
         return c ? c->requested_mode : SEINSTALL_MODE_INVALID;
 }
 
-SEINSTALL_EXPORT bool seinstall_check_get_mode_lowered(const struct seinstall_check *c)
+SEINSTALL_EXPORT bool
+seinstall_check_result_get_mode_lowered(const struct seinstall_check_result *c)
 {
         return c && c->mode_lowered;
 }
 
-SEINSTALL_EXPORT const char *seinstall_check_get_policy(const struct seinstall_check *c,
-                                                        enum seinstall_source *ret_source)
+SEINSTALL_EXPORT const char *
+seinstall_check_result_get_policy(const struct seinstall_check_result *c,
+                                  enum seinstall_source *ret_source)
 {
         if (!c)
                 return NULL;
@@ -219,29 +225,30 @@ SEINSTALL_EXPORT const char *seinstall_check_get_policy(const struct seinstall_c
 }
 
 SEINSTALL_EXPORT enum seinstall_source
-seinstall_check_get_policy_type_source(const struct seinstall_check *c)
+seinstall_check_result_get_policy_type_source(const struct seinstall_check_result *c)
 {
         return c ? c->policy_type_source : SEINSTALL_SOURCE_DEFAULT;
 }
 
-SEINSTALL_EXPORT const char *seinstall_check_get_policy_file(const struct seinstall_check *c)
+SEINSTALL_EXPORT const char *
+seinstall_check_result_get_policy_file(const struct seinstall_check_result *c)
 {
         return c ? c->policy_file : NULL;
 }
 
-SEINSTALL_EXPORT size_t seinstall_check_get_n_mounts(const struct seinstall_check *c)
+SEINSTALL_EXPORT size_t seinstall_check_result_get_n_mounts(const struct seinstall_check_result *c)
 {
         return c ? c->mounts.n : 0;
 }
 
-static const struct si_mount *mount_at(const struct seinstall_check *c, size_t i)
+static const struct si_mount *mount_at(const struct seinstall_check_result *c, size_t i)
 {
         return c && i < c->mounts.n ? &c->mounts.v[i] : NULL;
 }
 
 #define MOUNT_STRING_GETTER(field)                                                                 \
-        SEINSTALL_EXPORT const char *seinstall_check_get_mount_##field(                            \
-            const struct seinstall_check *c, size_t i)                                             \
+        SEINSTALL_EXPORT const char *seinstall_check_result_get_mount_##field(                     \
+            const struct seinstall_check_result *c, size_t i)                                      \
         {                                                                                          \
                 const struct si_mount *m = mount_at(c, i);                                         \
                 return m ? m->field : NULL;                                                        \
@@ -255,14 +262,14 @@ MOUNT_STRING_GETTER(reason)
 MOUNT_STRING_GETTER(fix)
 
 SEINSTALL_EXPORT enum seinstall_labeling
-seinstall_check_get_mount_labeling(const struct seinstall_check *c, size_t i)
+seinstall_check_result_get_mount_labeling(const struct seinstall_check_result *c, size_t i)
 {
         const struct si_mount *m = mount_at(c, i);
         return m ? m->labeling : SEINSTALL_LABELING_NONE;
 }
 
 SEINSTALL_EXPORT enum seinstall_verdict
-seinstall_check_get_mount_verdict(const struct seinstall_check *c, size_t i)
+seinstall_check_result_get_mount_verdict(const struct seinstall_check_result *c, size_t i)
 {
         const struct si_mount *m = mount_at(c, i);
         return m ? m->verdict : SEINSTALL_VERDICT_REFUSE;
@@ -311,7 +318,8 @@ static void json_mount(struct json *j, const struct si_mount *m)
         json_object_end(j);
 }
 
-SEINSTALL_EXPORT int seinstall_check_to_json(const struct seinstall_check *c, char **ret)
+SEINSTALL_EXPORT int seinstall_check_result_to_json(const struct seinstall_check_result *c,
+                                                    char **ret)
 {
         struct json j = {0};
 

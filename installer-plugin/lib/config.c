@@ -49,7 +49,7 @@ int si_config_parse(const char *text, size_t len, struct si_config *ret)
                         _cleanup_free_ char *val = strndup(v, vlen);
                         if (!val)
                                 return -ENOMEM;
-                        c.mode = seinstall_mode_from_string(val);
+                        c.mode = si_config_mode_from_string(val);
                 } else if (!c.type && line_assigns(line, n, "SELINUXTYPE", &v, &vlen) && vlen > 0) {
                         c.type = strndup(v, vlen);
                         if (!c.type)
@@ -111,7 +111,7 @@ int si_config_render(const char *old, size_t len, enum seinstall_mode mode, cons
         bool have_mode = false, have_type = false;
         int r = 0;
 
-        if (!seinstall_mode_to_string(mode) || !si_policy_type_valid(type))
+        if (!si_config_mode_valid(mode) || !si_policy_type_valid(type))
                 return -EINVAL;
         if (!old)
                 r = sbuf_puts(&b, new_config_header);

@@ -32,7 +32,7 @@ int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *
                 if (!l)
                         return -ENOMEM;
                 if ((v = startswith(l, "mode="))) {
-                        m.mode = seinstall_mode_from_string(v);
+                        m.mode = si_config_mode_from_string(v);
                         m.trial = streq(v, "trial");
                 } else if ((v = startswith(l, "relabel=")))
                         m.relabel = streq(v, "pending");

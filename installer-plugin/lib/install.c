@@ -36,7 +36,7 @@ struct seinstall_install_result {
         bool trial; /* the trial mode: config permissive, the trial pending */
         char *policy;
         bool policy_built;
-        struct seinstall_check *check;
+        struct seinstall_check_result *check;
         struct seinstall_relabel_result *relabel;
         char *relabel_error;
         struct seinstall_apply_result *apply;
@@ -47,9 +47,8 @@ struct seinstall_install_result {
 struct pipeline {
         struct seinstall_ctx *ctx;
         const struct seinstall_settings *settings;
-        unsigned flags; /* SEINSTALL_INSTALL_* */
-        seinstall_relabel_progress_fn progress;
-        void *userdata;
+        unsigned flags;                                  /* SEINSTALL_INSTALL_* */
+        const struct seinstall_relabel_options *options; /* never NULL */
 
         struct si_config config;     /* plan: the target's /etc/selinux/config as found */
         struct si_decision decision; /* plan: mode and policy type asked for */
@@ -62,15 +61,15 @@ struct pipeline {
 #define STOP 1
 
 SEINSTALL_EXPORT struct seinstall_install_result *
-seinstall_install_result_free(struct seinstall_install_result *r)
+seinstall_install_result_unref(struct seinstall_install_result *r)
 {
         if (!r)
                 return NULL;
         free(r->policy);
-        seinstall_check_unref(r->check);
+        seinstall_check_result_unref(r->check);
         seinstall_relabel_result_unref(r->relabel);
         free(r->relabel_error);
-        seinstall_apply_result_free(r->apply);
+        seinstall_apply_result_unref(r->apply);
         seinstall_verify_result_unref(r->verify);
         free(r);
         return NULL;
@@ -97,12 +96,12 @@ static int stage_check(struct pipeline *p)
         r = si_check_run(p->ctx, &p->decision, p->settings, p->policy, NULL, &res->check);
         if (r < 0)
                 return r;
-        res->mode = seinstall_check_get_mode(res->check, &res->mode_source);
-        policy = seinstall_check_get_policy(res->check, NULL);
+        res->mode = seinstall_check_result_get_mode(res->check, &res->mode_source);
+        policy = seinstall_check_result_get_policy(res->check, NULL);
         res->policy = strdup(policy ? policy : "default");
         if (!res->policy)
                 return -ENOMEM;
-        if (seinstall_check_get_verdict(res->check) == SEINSTALL_VERDICT_REFUSE) {
+        if (seinstall_check_result_get_verdict(res->check) == SEINSTALL_VERDICT_REFUSE) {
                 res->refused = true;
                 return STOP;
         }
@@ -169,10 +168,10 @@ static int stage_relabel(struct pipeline *p)
         if (r == -EBADMSG)
                 return r;
         if (r >= 0)
-                r = si_relabel_run(p->ctx, &in, 0,
+                r = si_relabel_run(p->ctx, &in, p->options->threads,
                                    p->flags & SEINSTALL_INSTALL_DRY_RUN ? SEINSTALL_RELABEL_DRY_RUN
                                                                         : 0,
-                                   p->progress, p->userdata, &res->relabel);
+                                   p->options->progress, p->options->userdata, &res->relabel);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
@@ -191,9 +190,9 @@ static int stage_configure(struct pipeline *p)
                 flags |= SEINSTALL_APPLY_REGENERATE;
         /* The trial aims at enforcing: a mode lowered by unsupported=warn can never get there. */
         res->trial = p->decision.trial && res->mode == SEINSTALL_MODE_ENFORCING &&
-                     !seinstall_check_get_mode_lowered(res->check);
+                     !seinstall_check_result_get_mode_lowered(res->check);
         if (res->trial)
-                flags |= SEINSTALL_APPLY_TRIAL;
+                flags |= SI_APPLY_TRIAL;
         /* What it writes is labeled with the file contexts the relabel used (label.c); a
          * target that relabels at first boot is labeled then. */
         r = si_labels_use(p->ctx, p->apply_flags & SEINSTALL_APPLY_LABELED ? p->fc : NULL);
@@ -248,8 +247,8 @@ static int stage_verify(struct pipeline *p)
         if (!(p->apply_flags & SEINSTALL_APPLY_LABELED) || !p->fc ||
             (p->flags & SEINSTALL_INSTALL_DRY_RUN))
                 return 0;
-        r = si_verify_run(p->ctx, &in, 0, SEINSTALL_VERIFY_FIX, p->progress, p->userdata,
-                          &res->verify);
+        r = si_verify_run(p->ctx, &in, p->options->threads, SEINSTALL_VERIFY_FIX,
+                          p->options->progress, p->options->userdata, &res->verify);
         if (r < 0)
                 return si_error_run(
                     p->ctx, r, shell_command(p->ctx->root, "seinstall verify%r --fix"),
@@ -280,16 +279,15 @@ static const struct stage {
 };
 
 SEINSTALL_EXPORT int seinstall_install(struct seinstall_ctx *ctx,
-                                       const struct seinstall_settings *settings, unsigned flags,
-                                       seinstall_relabel_progress_fn progress, void *userdata,
-                                       struct seinstall_install_result **ret)
+                                       const struct seinstall_settings *settings,
+                                       const struct seinstall_relabel_options *options,
+                                       unsigned flags, struct seinstall_install_result **ret)
 {
         struct pipeline p = {
             .ctx = ctx,
             .settings = settings,
             .flags = flags,
-            .progress = progress,
-            .userdata = userdata,
+            .options = si_relabel_options_or_defaults(options),
             .config = {.mode = SEINSTALL_MODE_INVALID},
         };
         int r = 0;
@@ -297,6 +295,11 @@ SEINSTALL_EXPORT int seinstall_install(struct seinstall_ctx *ctx,
         if (!ctx || !ret ||
             (flags & ~(unsigned) (SEINSTALL_INSTALL_REGENERATE | SEINSTALL_INSTALL_DRY_RUN)))
                 return -EINVAL;
+        /* the settings choose the policy, and the target's own file contexts label it */
+        if (p.options->policy || p.options->file_contexts)
+                return si_error(ctx, -EINVAL,
+                                "install: the policy type comes from the settings, the file "
+                                "contexts from the target: leave them unset in the options");
         p.res = calloc(1, sizeof(*p.res));
         if (!p.res)
                 return -ENOMEM;
@@ -310,7 +313,7 @@ SEINSTALL_EXPORT int seinstall_install(struct seinstall_ctx *ctx,
         si_policy_free(p.policy);
         si_fcontext_free(p.fc);
         if (r < 0) {
-                seinstall_install_result_free(p.res);
+                seinstall_install_result_unref(p.res);
                 return r;
         }
         *ret = p.res;
@@ -330,12 +333,7 @@ seinstall_install_result_get_mode(const struct seinstall_install_result *r,
                 return SEINSTALL_MODE_INVALID;
         if (ret_source)
                 *ret_source = r->mode_source;
-        return r->mode;
-}
-
-SEINSTALL_EXPORT bool seinstall_install_result_get_trial(const struct seinstall_install_result *r)
-{
-        return r && r->trial;
+        return r->trial ? SEINSTALL_MODE_TRIAL : r->mode;
 }
 
 SEINSTALL_EXPORT const char *
@@ -350,7 +348,7 @@ seinstall_install_result_get_policy_built(const struct seinstall_install_result 
         return r && r->policy_built;
 }
 
-SEINSTALL_EXPORT const struct seinstall_check *
+SEINSTALL_EXPORT const struct seinstall_check_result *
 seinstall_install_result_get_check(const struct seinstall_install_result *r)
 {
         return r ? r->check : NULL;

@@ -14,14 +14,18 @@ static const char *const mode_names[] = {
     [SEINSTALL_MODE_ENFORCING] = "enforcing",
     [SEINSTALL_MODE_PERMISSIVE] = "permissive",
     [SEINSTALL_MODE_DISABLED] = "disabled",
+    [SEINSTALL_MODE_TRIAL] = "trial",
 };
 
 SEINSTALL_EXPORT enum seinstall_mode seinstall_mode_from_string(const char *s)
 {
         if (!s)
                 return SEINSTALL_MODE_INVALID;
+        /* SELINUX= is read case-insensitively; "trial" is seinstall's own word, exact. */
+        if (streq(s, mode_names[SEINSTALL_MODE_TRIAL]))
+                return SEINSTALL_MODE_TRIAL;
         for (size_t i = 0; i < ELEMENTSOF(mode_names); i++)
-                if (strcasecmp(s, mode_names[i]) == 0)
+                if (i != SEINSTALL_MODE_TRIAL && strcasecmp(s, mode_names[i]) == 0)
                         return (enum seinstall_mode) i;
         return SEINSTALL_MODE_INVALID;
 }
@@ -29,6 +33,18 @@ SEINSTALL_EXPORT enum seinstall_mode seinstall_mode_from_string(const char *s)
 SEINSTALL_EXPORT const char *seinstall_mode_to_string(enum seinstall_mode mode)
 {
         return name_of(mode_names, ELEMENTSOF(mode_names), mode);
+}
+
+enum seinstall_mode si_config_mode_from_string(const char *s)
+{
+        enum seinstall_mode m = seinstall_mode_from_string(s);
+
+        return m == SEINSTALL_MODE_TRIAL ? SEINSTALL_MODE_INVALID : m;
+}
+
+bool si_config_mode_valid(enum seinstall_mode mode)
+{
+        return mode >= SEINSTALL_MODE_ENFORCING && mode <= SEINSTALL_MODE_DISABLED;
 }
 
 SEINSTALL_EXPORT const char *seinstall_source_to_string(enum seinstall_source source)

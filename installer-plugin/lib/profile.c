@@ -271,7 +271,7 @@ static int apply(struct profile *pf, struct seinstall_settings *s)
         int r = 0;
 
         if (pf->trial)
-                r = seinstall_settings_set_trial(s, SEINSTALL_SOURCE_PROFILE);
+                r = seinstall_settings_set_mode(s, SEINSTALL_MODE_TRIAL, SEINSTALL_SOURCE_PROFILE);
         else if (pf->mode != SEINSTALL_MODE_INVALID)
                 r = seinstall_settings_set_mode(s, pf->mode, SEINSTALL_SOURCE_PROFILE);
         if (r > 0)

@@ -284,7 +284,8 @@ static int verify(struct relabel *rl, const char *type)
 
 /* Classify the target's mounts as `seinstall check` does. When the check itself cannot run,
  * say so and decide by filesystem type instead. */
-static int check_mounts(struct seinstall_ctx *ctx, const char *type, struct seinstall_check **ret)
+static int check_mounts(struct seinstall_ctx *ctx, const char *type,
+                        struct seinstall_check_result **ret)
 {
         struct seinstall_settings *settings = NULL;
         int r = seinstall_settings_new(&settings);
@@ -424,7 +425,7 @@ void si_relabel_prepared_done(struct si_relabel_prepared *p)
 {
         free(p->type);
         si_fcontext_free(p->fc);
-        seinstall_check_unref(p->check);
+        seinstall_check_result_unref(p->check);
         *p = (struct si_relabel_prepared){0};
 }
 
@@ -467,12 +468,14 @@ int si_relabel_prepare(struct seinstall_ctx *ctx, const char *policy_type,
         return 0;
 }
 
-int seinstall_relabel(struct seinstall_ctx *ctx, const char *policy_type, const char *file_contexts,
-                      unsigned threads, unsigned flags, seinstall_relabel_progress_fn progress,
-                      void *userdata, struct seinstall_relabel_result **ret_result)
+int seinstall_relabel(struct seinstall_ctx *ctx, const struct seinstall_relabel_options *options,
+                      unsigned flags, struct seinstall_relabel_result **ret_result)
 {
         _cleanup_(si_relabel_prepared_done) struct si_relabel_prepared p = {0};
         _cleanup_(seinstall_relabel_result_unrefp) struct seinstall_relabel_result *res = NULL;
+        const struct seinstall_relabel_options *o = si_relabel_options_or_defaults(options);
+        const char *policy_type = o->policy, *file_contexts = o->file_contexts;
+        unsigned threads = o->threads;
         double start;
         int r;
 
@@ -485,8 +488,8 @@ int seinstall_relabel(struct seinstall_ctx *ctx, const char *policy_type, const 
         const struct si_relabel_input in = {
             .type = p.type, .file_contexts = file_contexts, .fc = p.fc, .check = p.check};
         start = si_walk_now();
-        r = si_relabel_run(ctx, &in, threads, flags & ~SEINSTALL_RELABEL_UNDER_MOUNTS, progress,
-                           userdata, &res);
+        r = si_relabel_run(ctx, &in, threads, flags & ~SEINSTALL_RELABEL_UNDER_MOUNTS, o->progress,
+                           o->userdata, &res);
         /* the same compiled file contexts for what the mounts hide */
         if (r == 0 && res && (flags & SEINSTALL_RELABEL_UNDER_MOUNTS)) {
                 r = si_relabel_under_mounts(ctx, &in, default_threads(threads), flags, res);

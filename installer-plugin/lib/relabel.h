@@ -16,7 +16,7 @@
 struct si_relabel_prepared {
         char *type;
         struct si_fcontext *fc;
-        struct seinstall_check *check;
+        struct seinstall_check_result *check;
 };
 int si_relabel_prepare(struct seinstall_ctx *ctx, const char *policy_type,
                        const char *file_contexts, unsigned fc_flags,

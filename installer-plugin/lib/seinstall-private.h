@@ -64,14 +64,13 @@ int si_error_run(struct seinstall_ctx *ctx, int err, char *command, const char *
  * not starting with "." or "-", shorter than 256 bytes (no "/", blank, quote or control). */
 bool si_policy_type_valid(const char *type);
 
-/* The settings whose deciding line is tracked. */
-enum si_setting {
-        SI_SETTING_MODE,
-        SI_SETTING_POLICY,
-        SI_SETTING_UNSUPPORTED,
-        SI_SETTING_RELABEL,
-        _SI_SETTING_MAX,
-};
+/* The settings whose deciding line is tracked: the public enum seinstall_setting. */
+#define si_setting             seinstall_setting
+#define SI_SETTING_MODE        SEINSTALL_SETTING_MODE
+#define SI_SETTING_POLICY      SEINSTALL_SETTING_POLICY
+#define SI_SETTING_UNSUPPORTED SEINSTALL_SETTING_UNSUPPORTED
+#define SI_SETTING_RELABEL     SEINSTALL_SETTING_RELABEL_WHEN
+#define _SI_SETTING_MAX        (SEINSTALL_SETTING_RELABEL_WHEN + 1)
 /* Record that @file:@line (@text: the line or option, may be NULL) decided @which; call it
  * right after the setter applied the value (a setter that applies clears the origin). */
 int si_settings_set_origin(struct seinstall_settings *s, enum si_setting which, const char *file,
@@ -391,9 +390,21 @@ int si_fscheck_mount(const struct si_policy *policy, enum seinstall_mode mode, s
  * @plan_file) in the decided mode under @policy, which the caller loaded for d->policy. */
 int si_check_run(struct seinstall_ctx *ctx, const struct si_decision *d,
                  const struct seinstall_settings *settings, const struct si_policy *policy,
-                 const char *plan_file, struct seinstall_check **ret);
+                 const char *plan_file, struct seinstall_check_result **ret);
 
 /* ---- the relabel stage (relabel.c) ------------------------------------------------------ */
+
+/* The options of a relabel, verify or install (relabel-options.c); every member may be unset. */
+struct seinstall_relabel_options {
+        char *policy;        /* policy type; NULL: the target's */
+        char *file_contexts; /* a host file_contexts to use instead of the target's, or NULL */
+        unsigned threads;    /* 0: one per online CPU */
+        seinstall_relabel_progress_fn progress;
+        void *userdata;
+};
+/* @o, or the defaults for NULL: the callers read the members without testing for NULL. */
+const struct seinstall_relabel_options *
+si_relabel_options_or_defaults(const struct seinstall_relabel_options *o);
 
 struct si_fcontext;
 
@@ -405,11 +416,11 @@ typedef int (*si_relabel_mismatch_fn)(void *data, const char *path, const char *
                                       const char *expected, bool fixed);
 
 struct si_relabel_input {
-        const char *type;                    /* the policy type */
-        const char *file_contexts;           /* a host file used instead of the target's, or NULL */
-        struct si_fcontext *fc;              /* compiled, validated (si_relabel_validate) */
-        const struct seinstall_check *check; /* which mounts to label; NULL: by fs type */
-        si_relabel_mismatch_fn mismatch;     /* told of each label that differed, or NULL */
+        const char *type;          /* the policy type */
+        const char *file_contexts; /* a host file used instead of the target's, or NULL */
+        struct si_fcontext *fc;    /* compiled, validated (si_relabel_validate) */
+        const struct seinstall_check_result *check; /* which mounts to label; NULL: by fs type */
+        si_relabel_mismatch_fn mismatch;            /* told of each label that differed, or NULL */
         void *mismatch_data;
 };
 /* Mark the contexts of @fc the target's policy @policy (loaded for @type) does not define;
@@ -460,12 +471,12 @@ void si_avc_done(struct si_avc *a);
 /* Classify every denial of the log text @text into @rep against the file contexts @fc (NULL:
  * only unlabeled types count as labels). Records stamped before @since (seconds; 0: all) are
  * skipped; @live lets a name= denial be found on this system by device and inode. */
-struct seinstall_avc_report;
+struct seinstall_avc_result;
 int si_avc_classify_text(struct seinstall_ctx *ctx, struct si_fcontext *fc, const char *text,
                          size_t len, unsigned long long since, bool live,
-                         struct seinstall_avc_report *rep);
-/* An empty report of the log @source (free with seinstall_avc_report_free()), or NULL. */
-struct seinstall_avc_report *si_avc_report_new(const char *source);
+                         struct seinstall_avc_result *rep);
+/* An empty report of the log @source (free with seinstall_avc_result_unref()), or NULL. */
+struct seinstall_avc_result *si_avc_report_new(const char *source);
 
 /* ---- the verify stage (verify.c) -------------------------------------------------------- */
 
@@ -475,6 +486,11 @@ int si_verify_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in, 
                   struct seinstall_verify_result **ret_result);
 
 /* ---- /etc/selinux/config (config.c) ------------------------------------------------------ */
+
+/* A mode SELINUX= can say (names.c): seinstall_mode_from_string() without "trial", which is no
+ * value of the config (nor of the first-boot mark's mode= as a mode). */
+enum seinstall_mode si_config_mode_from_string(const char *s);
+bool si_config_mode_valid(enum seinstall_mode mode);
 
 #define SI_CONFIG_PATH "/etc/selinux/config"
 
@@ -549,6 +565,10 @@ int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode,
 
 /* ---- the configure stage (apply.c) ------------------------------------------------------ */
 
+/* si_apply_run()'s own flag beside SEINSTALL_APPLY_*: the trial mode (seinstall_apply() with
+ * SEINSTALL_MODE_TRIAL), run with mode enforcing, the mode it aims at. */
+#define SI_APPLY_TRIAL (1u << 16)
+
 /* seinstall_apply() (arguments checked by the caller) with the target's config @config
  * already read: the install pipeline reads it once, in its plan stage. */
 int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
@@ -599,18 +619,19 @@ struct si_trial_evidence {
  * (enforced when no denial was caused by a label and no boot-critical file is mislabeled, else
  * kept-permissive with the files) and 1;
  * any other @cur decides nothing: 0 and *ret NULL. */
-int si_trial_decide_from(const struct seinstall_trial *cur, const struct si_trial_evidence *ev,
-                         const char *now, struct seinstall_trial **ret);
+int si_trial_decide_from(const struct seinstall_trial_result *cur,
+                         const struct si_trial_evidence *ev, const char *now,
+                         struct seinstall_trial_result **ret);
 /* A new, empty state; a file appended to one (listed once, at most 100). */
-int si_trial_new(enum seinstall_trial_state state, struct seinstall_trial **ret);
-int si_trial_add_path(struct seinstall_trial *t, const char *path, const char *fix);
+int si_trial_new(enum seinstall_trial_state state, struct seinstall_trial_result **ret);
+int si_trial_add_path(struct seinstall_trial_result *t, const char *path, const char *fix);
 /* The state file's text of @t, and back (@name, the file, for messages; -EBADMSG). */
-int si_trial_render(const struct seinstall_trial *t, char **ret);
+int si_trial_render(const struct seinstall_trial_result *t, char **ret);
 int si_trial_parse(struct seinstall_ctx *ctx, const char *name, const char *text, size_t len,
-                   struct seinstall_trial **ret);
+                   struct seinstall_trial_result **ret);
 /* seinstall_trial_read(), but a state file that cannot be read or parsed gives state NONE with
  * the reason in the "error" field (status shows the rest of the state anyway). */
-int si_trial_read_for_status(struct seinstall_ctx *ctx, struct seinstall_trial **ret);
+int si_trial_read_for_status(struct seinstall_ctx *ctx, struct seinstall_trial_result **ret);
 /* Record a pending trial for @policy: 1 written, 0 already pending for it, -errno. */
 int si_trial_start(struct seinstall_ctx *ctx, const char *policy);
 /* A pending trial ends as "cancelled" (a mode chosen by hand): 1 written, 0 none pending. */

@@ -18,7 +18,6 @@ struct seinstall_settings {
         struct origin origins[_SI_SETTING_MAX];
         enum seinstall_mode mode;
         enum seinstall_source mode_source;
-        bool trial; /* the mode is the trial: permissive until a clean boot, then @mode */
         char *policy;
         enum seinstall_source policy_source;
         bool unsupported_warn;
@@ -60,13 +59,6 @@ static void origin_clear(struct origin *o)
         *o = (struct origin){};
 }
 
-static const char *const setting_names[_SI_SETTING_MAX] = {
-    [SI_SETTING_MODE] = "mode",
-    [SI_SETTING_POLICY] = "policy",
-    [SI_SETTING_UNSUPPORTED] = "unsupported",
-    [SI_SETTING_RELABEL] = "relabel",
-};
-
 int si_settings_set_origin(struct seinstall_settings *s, enum si_setting which, const char *file,
                            unsigned line, const char *text)
 {
@@ -87,23 +79,24 @@ int si_settings_set_origin(struct seinstall_settings *s, enum si_setting which, 
 }
 
 SEINSTALL_EXPORT int seinstall_settings_get_origin(const struct seinstall_settings *s,
-                                                   const char *setting, const char **ret_file,
-                                                   unsigned *ret_line, const char **ret_text)
+                                                   enum seinstall_setting setting,
+                                                   const char **ret_file, unsigned *ret_line,
+                                                   const char **ret_text)
 {
-        for (int i = 0; s && setting && i < _SI_SETTING_MAX; i++) {
-                if (!streq(setting, setting_names[i]))
-                        continue;
-                if (!s->origins[i].file)
-                        return -ENOENT;
-                if (ret_file)
-                        *ret_file = s->origins[i].file;
-                if (ret_line)
-                        *ret_line = s->origins[i].line;
-                if (ret_text)
-                        *ret_text = s->origins[i].text;
-                return 0;
-        }
-        return -EINVAL;
+        const struct origin *o;
+
+        if (!s || setting < 0 || setting >= _SI_SETTING_MAX)
+                return -EINVAL;
+        o = &s->origins[setting];
+        if (!o->file)
+                return -ENOENT;
+        if (ret_file)
+                *ret_file = o->file;
+        if (ret_line)
+                *ret_line = o->line;
+        if (ret_text)
+                *ret_text = o->text;
+        return 0;
 }
 
 SEINSTALL_EXPORT int seinstall_settings_new(struct seinstall_settings **ret)
@@ -153,24 +146,7 @@ SEINSTALL_EXPORT int seinstall_settings_set_mode(struct seinstall_settings *s,
         origin_clear(&s->origins[SI_SETTING_MODE]);
         s->mode = mode;
         s->mode_source = source;
-        s->trial = false;
         return 1;
-}
-
-SEINSTALL_EXPORT int seinstall_settings_set_trial(struct seinstall_settings *s,
-                                                  enum seinstall_source source)
-{
-        /* The trial is one value of the mode setting: it ranks as any other mode does. */
-        int r = seinstall_settings_set_mode(s, SEINSTALL_MODE_ENFORCING, source);
-
-        if (r > 0)
-                s->trial = true;
-        return r;
-}
-
-SEINSTALL_EXPORT bool seinstall_settings_get_trial(const struct seinstall_settings *s)
-{
-        return s && s->trial;
 }
 
 SEINSTALL_EXPORT enum seinstall_mode seinstall_settings_get_mode(const struct seinstall_settings *s,
@@ -293,7 +269,10 @@ int si_settings_decide(const struct seinstall_settings *settings, const struct s
 
         if (settings) {
                 d.mode = seinstall_settings_get_mode(settings, &d.mode_source);
-                d.trial = seinstall_settings_get_trial(settings);
+                /* The trial is judged and planned as enforcing, the mode it aims at. */
+                d.trial = d.mode == SEINSTALL_MODE_TRIAL;
+                if (d.trial)
+                        d.mode = SEINSTALL_MODE_ENFORCING;
                 type = seinstall_settings_get_policy(settings, &d.policy_source);
         }
         if (d.mode_source == SEINSTALL_SOURCE_DEFAULT && config->mode != SEINSTALL_MODE_INVALID) {

@@ -9,7 +9,7 @@
 
 #include "cmdline.h"
 
-struct seinstall_status {
+struct seinstall_status_result {
         char *root; /* the target, as given to seinstall_new() */
         struct si_config config;
         bool policy_built;
@@ -21,12 +21,13 @@ struct seinstall_status {
         struct si_firstboot_mark mark;
         enum seinstall_mode boot_mode;
         enum seinstall_mode active;
-        struct seinstall_trial *trial;
+        struct seinstall_trial_result *trial;
 };
 
 static const char *const arg_names[] = {"selinux", "security", "lsm", "enforcing"};
 
-SEINSTALL_EXPORT struct seinstall_status *seinstall_status_free(struct seinstall_status *st)
+SEINSTALL_EXPORT struct seinstall_status_result *
+seinstall_status_result_unref(struct seinstall_status_result *st)
 {
         if (!st)
                 return NULL;
@@ -36,7 +37,7 @@ SEINSTALL_EXPORT struct seinstall_status *seinstall_status_free(struct seinstall
         for (size_t i = 0; i < ELEMENTSOF(st->args); i++)
                 free(st->args[i]);
         si_kconfig_done(&st->kconfig);
-        seinstall_trial_free(st->trial);
+        seinstall_trial_result_unref(st->trial);
         free(st);
         return NULL;
 }
@@ -53,9 +54,10 @@ static enum seinstall_mode active_mode(struct seinstall_ctx *ctx)
         return v[0] == '1' ? SEINSTALL_MODE_ENFORCING : SEINSTALL_MODE_PERMISSIVE;
 }
 
-SEINSTALL_EXPORT int seinstall_status_read(struct seinstall_ctx *ctx, struct seinstall_status **ret)
+SEINSTALL_EXPORT int seinstall_status_read(struct seinstall_ctx *ctx,
+                                           struct seinstall_status_result **ret)
 {
-        struct seinstall_status *st;
+        struct seinstall_status_result *st;
         int r;
 
         if (!ctx || !ret)
@@ -80,7 +82,7 @@ SEINSTALL_EXPORT int seinstall_status_read(struct seinstall_ctx *ctx, struct sei
         if (r >= 0)
                 r = si_trial_read_for_status(ctx, &st->trial);
         if (r < 0) {
-                seinstall_status_free(st);
+                seinstall_status_result_unref(st);
                 return r;
         }
         st->policy_built = si_policy_built(ctx, st->config.type ? st->config.type : "default");
@@ -95,34 +97,37 @@ SEINSTALL_EXPORT int seinstall_status_read(struct seinstall_ctx *ctx, struct sei
 }
 
 SEINSTALL_EXPORT enum seinstall_mode
-seinstall_status_get_config_mode(const struct seinstall_status *st)
+seinstall_status_result_get_config_mode(const struct seinstall_status_result *st)
 {
         return st ? st->config.mode : SEINSTALL_MODE_INVALID;
 }
 
-SEINSTALL_EXPORT const char *seinstall_status_get_config_policy(const struct seinstall_status *st)
+SEINSTALL_EXPORT const char *
+seinstall_status_result_get_config_policy(const struct seinstall_status_result *st)
 {
         return st ? st->config.type : NULL;
 }
 
-SEINSTALL_EXPORT bool seinstall_status_get_policy_built(const struct seinstall_status *st)
+SEINSTALL_EXPORT bool
+seinstall_status_result_get_policy_built(const struct seinstall_status_result *st)
 {
         return st && st->policy_built;
 }
 
 SEINSTALL_EXPORT enum seinstall_bootloader
-seinstall_status_get_bootloader(const struct seinstall_status *st)
+seinstall_status_result_get_bootloader(const struct seinstall_status_result *st)
 {
         return st ? st->bootloader : SEINSTALL_BOOTLOADER_NONE;
 }
 
-SEINSTALL_EXPORT const char *seinstall_status_get_cmdline(const struct seinstall_status *st)
+SEINSTALL_EXPORT const char *
+seinstall_status_result_get_cmdline(const struct seinstall_status_result *st)
 {
         return st ? st->cmdline : NULL;
 }
 
-SEINSTALL_EXPORT const char *seinstall_status_get_kernel_arg(const struct seinstall_status *st,
-                                                             const char *name)
+SEINSTALL_EXPORT const char *
+seinstall_status_result_get_kernel_arg(const struct seinstall_status_result *st, const char *name)
 {
         for (size_t i = 0; st && name && i < ELEMENTSOF(arg_names); i++)
                 if (streq(name, arg_names[i]))
@@ -131,50 +136,55 @@ SEINSTALL_EXPORT const char *seinstall_status_get_kernel_arg(const struct seinst
 }
 
 SEINSTALL_EXPORT enum seinstall_kernel_case
-seinstall_status_get_kernel_case(const struct seinstall_status *st)
+seinstall_status_result_get_kernel_case(const struct seinstall_status_result *st)
 {
         return st ? st->kconfig.kcase : SEINSTALL_KERNEL_UNKNOWN;
 }
 
-SEINSTALL_EXPORT const char *seinstall_status_get_kernel_config(const struct seinstall_status *st)
+SEINSTALL_EXPORT const char *
+seinstall_status_result_get_kernel_config(const struct seinstall_status_result *st)
 {
         return st ? st->kconfig.file : NULL;
 }
 
-SEINSTALL_EXPORT bool seinstall_status_get_relabel_pending(const struct seinstall_status *st)
+SEINSTALL_EXPORT bool
+seinstall_status_result_get_relabel_pending(const struct seinstall_status_result *st)
 {
         return st && st->relabel_pending;
 }
 
-SEINSTALL_EXPORT bool seinstall_status_get_firstboot_pending(const struct seinstall_status *st)
+SEINSTALL_EXPORT bool
+seinstall_status_result_get_firstboot_pending(const struct seinstall_status_result *st)
 {
         return st && st->mark.present;
 }
 
 SEINSTALL_EXPORT enum seinstall_mode
-seinstall_status_get_firstboot_mode(const struct seinstall_status *st)
+seinstall_status_result_get_firstboot_mode(const struct seinstall_status_result *st)
 {
         return st ? st->mark.mode : SEINSTALL_MODE_INVALID;
 }
 
 SEINSTALL_EXPORT enum seinstall_mode
-seinstall_status_get_boot_mode(const struct seinstall_status *st)
+seinstall_status_result_get_boot_mode(const struct seinstall_status_result *st)
 {
         return st ? st->boot_mode : SEINSTALL_MODE_INVALID;
 }
 
-SEINSTALL_EXPORT enum seinstall_mode seinstall_status_get_active(const struct seinstall_status *st)
+SEINSTALL_EXPORT enum seinstall_mode
+seinstall_status_result_get_active(const struct seinstall_status_result *st)
 {
         return st ? st->active : SEINSTALL_MODE_INVALID;
 }
 
-SEINSTALL_EXPORT const struct seinstall_trial *
-seinstall_status_get_trial(const struct seinstall_status *st)
+SEINSTALL_EXPORT const struct seinstall_trial_result *
+seinstall_status_result_get_trial(const struct seinstall_status_result *st)
 {
         return st ? st->trial : NULL;
 }
 
-SEINSTALL_EXPORT int seinstall_status_to_json(const struct seinstall_status *st, char **ret)
+SEINSTALL_EXPORT int seinstall_status_result_to_json(const struct seinstall_status_result *st,
+                                                     char **ret)
 {
         _cleanup_free_ char *trial = NULL;
         struct json j = {0};
@@ -182,7 +192,7 @@ SEINSTALL_EXPORT int seinstall_status_to_json(const struct seinstall_status *st,
 
         if (!st || !ret)
                 return -EINVAL;
-        r = seinstall_trial_to_json(st->trial, &trial);
+        r = seinstall_trial_result_to_json(st->trial, &trial);
         if (r < 0)
                 return r;
         json_object_begin(&j);
@@ -203,7 +213,7 @@ SEINSTALL_EXPORT int seinstall_status_to_json(const struct seinstall_status *st,
         json_kv_bool(&j, "relabel_pending", st->relabel_pending);
         json_kv_bool(&j, "firstboot_pending", st->mark.present);
         json_kv_string(&j, "firstboot_mode",
-                       seinstall_mode_to_string(seinstall_status_get_firstboot_mode(st)));
+                       seinstall_mode_to_string(seinstall_status_result_get_firstboot_mode(st)));
         json_kv_string(&j, "active", seinstall_mode_to_string(st->active));
         json_key(&j, "trial");
         json_raw(&j, trial);

@@ -31,7 +31,8 @@ static enum seinstall_trial_state state_from_string(const char *s)
         return SEINSTALL_TRIAL_NONE;
 }
 
-SEINSTALL_EXPORT struct seinstall_trial *seinstall_trial_free(struct seinstall_trial *t)
+SEINSTALL_EXPORT struct seinstall_trial_result *
+seinstall_trial_result_unref(struct seinstall_trial_result *t)
 {
         if (!t)
                 return NULL;
@@ -47,9 +48,9 @@ SEINSTALL_EXPORT struct seinstall_trial *seinstall_trial_free(struct seinstall_t
         return NULL;
 }
 
-int si_trial_new(enum seinstall_trial_state state, struct seinstall_trial **ret)
+int si_trial_new(enum seinstall_trial_state state, struct seinstall_trial_result **ret)
 {
-        struct seinstall_trial *t = calloc(1, sizeof(*t));
+        struct seinstall_trial_result *t = calloc(1, sizeof(*t));
 
         if (!t)
                 return -ENOMEM;
@@ -59,7 +60,7 @@ int si_trial_new(enum seinstall_trial_state state, struct seinstall_trial **ret)
 }
 
 /* Append a file a label denial named; a path already listed is not listed again. */
-int si_trial_add_path(struct seinstall_trial *t, const char *path, const char *fix)
+int si_trial_add_path(struct seinstall_trial_result *t, const char *path, const char *fix)
 {
         char **p, **f;
 
@@ -169,7 +170,7 @@ static int render_kv(struct sbuf *b, const char *key, const char *value)
         return r;
 }
 
-int si_trial_render(const struct seinstall_trial *t, char **ret)
+int si_trial_render(const struct seinstall_trial_result *t, char **ret)
 {
         struct sbuf b = {};
         int r;
@@ -218,12 +219,12 @@ static int parse_number(const char *v, unsigned long long *ret)
 
 /* Parse the state file's text (@name for messages: the path with the root). */
 int si_trial_parse(struct seinstall_ctx *ctx, const char *name, const char *text, size_t len,
-                   struct seinstall_trial **ret)
+                   struct seinstall_trial_result **ret)
 {
         static const char what_to_do[] =
             "not a trial state seinstall wrote: remove it to end the trial, or run 'seinstall "
             "apply --mode=trial' to start a new one";
-        _cleanup_(seinstall_trial_freep) struct seinstall_trial *t = NULL;
+        _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *t = NULL;
         const char *pos = text, *end = text + len, *line;
         bool fix_allowed = false;
         unsigned lineno = 0;
@@ -308,7 +309,7 @@ int si_trial_parse(struct seinstall_ctx *ctx, const char *name, const char *text
 }
 
 /* The recorded state; NONE when there is no state file. */
-int si_trial_read_state(struct seinstall_ctx *ctx, struct seinstall_trial **ret)
+int si_trial_read_state(struct seinstall_ctx *ctx, struct seinstall_trial_result **ret)
 {
         _cleanup_free_ char *text = NULL, *name = NULL;
         size_t len;
@@ -331,14 +332,15 @@ int si_trial_read_state(struct seinstall_ctx *ctx, struct seinstall_trial **ret)
         return si_trial_parse(ctx, name, text, len, ret);
 }
 
-SEINSTALL_EXPORT int seinstall_trial_read(struct seinstall_ctx *ctx, struct seinstall_trial **ret)
+SEINSTALL_EXPORT int seinstall_trial_read(struct seinstall_ctx *ctx,
+                                          struct seinstall_trial_result **ret)
 {
         if (!ctx || !ret)
                 return -EINVAL;
         return si_trial_read_state(ctx, ret);
 }
 
-int si_trial_read_for_status(struct seinstall_ctx *ctx, struct seinstall_trial **ret)
+int si_trial_read_for_status(struct seinstall_ctx *ctx, struct seinstall_trial_result **ret)
 {
         int r = si_trial_read_state(ctx, ret);
 
@@ -347,13 +349,13 @@ int si_trial_read_for_status(struct seinstall_ctx *ctx, struct seinstall_trial *
         /* The rest of the state is still worth showing: the trial says why it is unknown. */
         r = si_trial_new(SEINSTALL_TRIAL_NONE, ret);
         if (r >= 0 && si_trial_set_str(&(*ret)->error, seinstall_last_error(ctx)) < 0) {
-                *ret = seinstall_trial_free(*ret);
+                *ret = seinstall_trial_result_unref(*ret);
                 return -ENOMEM;
         }
         return r;
 }
 
-int si_trial_write_state(struct seinstall_ctx *ctx, const struct seinstall_trial *t)
+int si_trial_write_state(struct seinstall_ctx *ctx, const struct seinstall_trial_result *t)
 {
         _cleanup_free_ char *text = NULL;
         int r;
@@ -383,67 +385,89 @@ int si_trial_now_utc(char buf[static 32])
  */
 
 SEINSTALL_EXPORT enum seinstall_trial_state
-seinstall_trial_get_state(const struct seinstall_trial *t)
+seinstall_trial_result_get_state(const struct seinstall_trial_result *t)
 {
         return t ? t->state : SEINSTALL_TRIAL_NONE;
 }
 
-SEINSTALL_EXPORT const char *seinstall_trial_get_field(const struct seinstall_trial *t,
-                                                       const char *field)
+SEINSTALL_EXPORT const char *
+seinstall_trial_result_get_policy(const struct seinstall_trial_result *t)
 {
-        if (!t || !field)
-                return NULL;
-        return streq(field, "policy")    ? t->policy
-               : streq(field, "started") ? t->started
-               : streq(field, "decided") ? t->decided
-               : streq(field, "log")     ? t->log
-               : streq(field, "error")   ? t->error
-                                         : NULL;
+        return t ? t->policy : NULL;
 }
 
-SEINSTALL_EXPORT unsigned long long seinstall_trial_get_n_denials(const struct seinstall_trial *t)
+SEINSTALL_EXPORT const char *
+seinstall_trial_result_get_started(const struct seinstall_trial_result *t)
+{
+        return t ? t->started : NULL;
+}
+
+SEINSTALL_EXPORT const char *
+seinstall_trial_result_get_decided(const struct seinstall_trial_result *t)
+{
+        return t ? t->decided : NULL;
+}
+
+SEINSTALL_EXPORT const char *seinstall_trial_result_get_log(const struct seinstall_trial_result *t)
+{
+        return t ? t->log : NULL;
+}
+
+SEINSTALL_EXPORT const char *
+seinstall_trial_result_get_error(const struct seinstall_trial_result *t)
+{
+        return t ? t->error : NULL;
+}
+
+SEINSTALL_EXPORT unsigned long long
+seinstall_trial_result_get_n_denials(const struct seinstall_trial_result *t)
 {
         return t ? t->denials : 0;
 }
 
 SEINSTALL_EXPORT unsigned long long
-seinstall_trial_get_n_label_denials(const struct seinstall_trial *t)
+seinstall_trial_result_get_n_label_denials(const struct seinstall_trial_result *t)
 {
         return t ? t->label_denials : 0;
 }
 
 SEINSTALL_EXPORT unsigned long long
-seinstall_trial_get_n_mislabeled(const struct seinstall_trial *t)
+seinstall_trial_result_get_n_mislabeled(const struct seinstall_trial_result *t)
 {
         return t ? t->mislabeled : 0;
 }
 
-SEINSTALL_EXPORT size_t seinstall_trial_get_n_paths(const struct seinstall_trial *t)
+SEINSTALL_EXPORT size_t seinstall_trial_result_get_n_paths(const struct seinstall_trial_result *t)
 {
         return t ? t->n_paths : 0;
 }
 
-SEINSTALL_EXPORT const char *seinstall_trial_get_path(const struct seinstall_trial *t, size_t i)
+SEINSTALL_EXPORT const char *seinstall_trial_result_get_path(const struct seinstall_trial_result *t,
+                                                             size_t i)
 {
         return t && i < t->n_paths ? t->paths[i] : NULL;
 }
 
-SEINSTALL_EXPORT const char *seinstall_trial_get_fix(const struct seinstall_trial *t, size_t i)
+SEINSTALL_EXPORT const char *seinstall_trial_result_get_fix(const struct seinstall_trial_result *t,
+                                                            size_t i)
 {
         return t && i < t->n_paths ? t->fixes[i] : NULL;
 }
 
-SEINSTALL_EXPORT bool seinstall_trial_get_enforcing_now(const struct seinstall_trial *t)
+SEINSTALL_EXPORT bool
+seinstall_trial_result_get_enforcing_now(const struct seinstall_trial_result *t)
 {
         return t && t->enforcing_now;
 }
 
-SEINSTALL_EXPORT const char *seinstall_trial_get_setenforce_error(const struct seinstall_trial *t)
+SEINSTALL_EXPORT const char *
+seinstall_trial_result_get_setenforce_error(const struct seinstall_trial_result *t)
 {
         return t ? t->setenforce_error : NULL;
 }
 
-SEINSTALL_EXPORT int seinstall_trial_to_json(const struct seinstall_trial *t, char **ret)
+SEINSTALL_EXPORT int seinstall_trial_result_to_json(const struct seinstall_trial_result *t,
+                                                    char **ret)
 {
         struct json j = {0};
 

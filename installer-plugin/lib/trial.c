@@ -19,7 +19,8 @@
 
 int si_trial_start(struct seinstall_ctx *ctx, const char *policy)
 {
-        _cleanup_(seinstall_trial_freep) struct seinstall_trial *cur = NULL, *t = NULL;
+        _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *cur = NULL,
+                                                                               *t = NULL;
         char now[32];
         int r;
 
@@ -43,7 +44,7 @@ int si_trial_start(struct seinstall_ctx *ctx, const char *policy)
 
 int si_trial_cancel(struct seinstall_ctx *ctx)
 {
-        _cleanup_(seinstall_trial_freep) struct seinstall_trial *t = NULL;
+        _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *t = NULL;
         char now[32];
         int r;
 
@@ -97,10 +98,11 @@ int si_trial_enable_unit(struct seinstall_ctx *ctx, const char **ret_path)
 
 /* ---- the decision --------------------------------------------------------------------------- */
 
-int si_trial_decide_from(const struct seinstall_trial *cur, const struct si_trial_evidence *ev,
-                         const char *now, struct seinstall_trial **ret)
+int si_trial_decide_from(const struct seinstall_trial_result *cur,
+                         const struct si_trial_evidence *ev, const char *now,
+                         struct seinstall_trial_result **ret)
 {
-        _cleanup_(seinstall_trial_freep) struct seinstall_trial *t = NULL;
+        _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *t = NULL;
         int r;
 
         /* Once decided (or cancelled, or never set up), a trial never decides again. */
@@ -181,12 +183,12 @@ static void fixes_free(char ***p)
 /* The evidence in a classified report and the boot-critical files' labels: the counts, each
  * file a label denial named, then each mislabeled boot-critical file (fix strings in
  * *ret_fixes). */
-static int evidence_of(const char *root, const struct seinstall_avc_report *rep,
+static int evidence_of(const char *root, const struct seinstall_avc_result *rep,
                        const char *const *bad, size_t n_bad, unsigned long long mislabeled,
                        struct si_trial_evidence *ev, struct si_trial_file **ret_files,
                        char ***ret_fixes)
 {
-        size_t n = seinstall_avc_report_get_n_groups(rep), k = 0;
+        size_t n = seinstall_avc_result_get_n_groups(rep), k = 0;
         struct si_trial_file *files = calloc(n + n_bad + 1, sizeof(*files));
         char **fixes = calloc(n_bad + 1, sizeof(*fixes));
 
@@ -198,13 +200,16 @@ static int evidence_of(const char *root, const struct seinstall_avc_report *rep,
         *ret_files = files;
         *ret_fixes = fixes;
         for (size_t i = 0; i < n; i++) {
-                const char *path = seinstall_avc_report_get_group_field(rep, i, "path");
-                if (seinstall_avc_report_get_group_cause(rep, i) != SEINSTALL_AVC_CAUSE_LABEL)
+                const char *path =
+                    seinstall_avc_result_get_group_field(rep, i, SEINSTALL_AVC_FIELD_PATH);
+                if (seinstall_avc_result_get_group_cause(rep, i) != SEINSTALL_AVC_CAUSE_LABEL)
                         continue;
                 if (!path)
-                        path = seinstall_avc_report_get_group_field(rep, i, "name");
+                        path =
+                            seinstall_avc_result_get_group_field(rep, i, SEINSTALL_AVC_FIELD_NAME);
                 files[k].path = path ? path : "(a file the log does not name)";
-                files[k].fix = seinstall_avc_report_get_group_field(rep, i, "fix");
+                files[k].fix =
+                    seinstall_avc_result_get_group_field(rep, i, SEINSTALL_AVC_FIELD_FIX);
                 k++;
         }
         for (size_t i = 0; i < n_bad; i++) {
@@ -213,18 +218,18 @@ static int evidence_of(const char *root, const struct seinstall_avc_report *rep,
                 files[k++] = (struct si_trial_file){.path = bad[i], .fix = fixes[i]};
         }
         *ev = (struct si_trial_evidence){
-            .denials = seinstall_avc_report_get_n_denials(rep),
-            .label_denials = seinstall_avc_report_get_n_label(rep),
+            .denials = seinstall_avc_result_get_n_denials(rep),
+            .label_denials = seinstall_avc_result_get_n_label(rep),
             .mislabeled = mislabeled,
             .files = files,
             .n_files = k,
-            .log = seinstall_avc_report_get_source(rep),
+            .log = seinstall_avc_result_get_source(rep),
         };
         return 0;
 }
 
 /* Switch the running system to enforcing now, where SELinux runs and the policy lets us. */
-static void enforce_now(struct seinstall_trial *t)
+static void enforce_now(struct seinstall_trial_result *t)
 {
         int r;
 
@@ -246,13 +251,14 @@ static void enforce_now(struct seinstall_trial *t)
         t->enforcing_now = true;
 }
 
-DEFINE_CLEANUP_FUNC(struct seinstall_avc_report *, seinstall_avc_report_free)
+DEFINE_CLEANUP_FUNC(struct seinstall_avc_result *, seinstall_avc_result_unref)
 
 SEINSTALL_EXPORT int seinstall_trial_decide(struct seinstall_ctx *ctx, const char *log,
-                                            unsigned flags, struct seinstall_trial **ret)
+                                            unsigned flags, struct seinstall_trial_result **ret)
 {
-        _cleanup_(seinstall_trial_freep) struct seinstall_trial *cur = NULL, *t = NULL;
-        _cleanup_(seinstall_avc_report_freep) struct seinstall_avc_report *rep = NULL;
+        _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *cur = NULL,
+                                                                               *t = NULL;
+        _cleanup_(seinstall_avc_result_unrefp) struct seinstall_avc_result *rep = NULL;
         _cleanup_(seinstall_verify_result_unrefp) struct seinstall_verify_result *checked = NULL;
         _cleanup_free_ struct si_trial_file *files = NULL;
         _cleanup_(fixes_free) char **fixes = NULL;

@@ -10,7 +10,7 @@
 #define TRIAL_WANTS     "/etc/systemd/system/multi-user.target.wants/" SEINSTALL_TRIAL_UNIT
 #define TRIAL_UNIT_LINK "/lib/systemd/system/" SEINSTALL_TRIAL_UNIT
 
-struct seinstall_trial {
+struct seinstall_trial_result {
         enum seinstall_trial_state state;
         char *policy, *started, *decided, *log;
         unsigned long long denials, label_denials, mislabeled;
@@ -21,14 +21,14 @@ struct seinstall_trial {
         char *error; /* status only: why the state file could not be read */
 };
 
-DEFINE_CLEANUP_FUNC(struct seinstall_trial *, seinstall_trial_free)
+DEFINE_CLEANUP_FUNC(struct seinstall_trial_result *, seinstall_trial_result_unref)
 
 /* Replace *@to with a copy of @s (may be NULL). */
 int si_trial_set_str(char **to, const char *s);
 /* The recorded state; NONE when there is no state file. */
-int si_trial_read_state(struct seinstall_ctx *ctx, struct seinstall_trial **ret);
+int si_trial_read_state(struct seinstall_ctx *ctx, struct seinstall_trial_result **ret);
 /* Write @t as the state file (atomically); 0 when it already says that, 1 when written. */
-int si_trial_write_state(struct seinstall_ctx *ctx, const struct seinstall_trial *t);
+int si_trial_write_state(struct seinstall_ctx *ctx, const struct seinstall_trial_result *t);
 /* Now, as the state file records times (UTC, ISO 8601). */
 int si_trial_now_utc(char buf[static 32]);
 

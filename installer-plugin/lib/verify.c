@@ -346,41 +346,48 @@ int si_verify_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in, 
         return verify_run(ctx, in, false, NULL, 0, threads, flags, progress, userdata, ret_result);
 }
 
-SEINSTALL_EXPORT int seinstall_verify(struct seinstall_ctx *ctx, const char *policy_type,
-                                      unsigned threads, unsigned flags,
-                                      seinstall_relabel_progress_fn progress, void *userdata,
-                                      struct seinstall_verify_result **ret_result)
+SEINSTALL_EXPORT int seinstall_verify(struct seinstall_ctx *ctx,
+                                      const struct seinstall_relabel_options *options,
+                                      unsigned flags, struct seinstall_verify_result **ret_result)
 {
         _cleanup_(si_relabel_prepared_done) struct si_relabel_prepared p = {0};
+        const struct seinstall_relabel_options *o = si_relabel_options_or_defaults(options);
         int r;
 
         if (!ctx || (flags & ~(unsigned) (SEINSTALL_VERIFY_FIX | SEINSTALL_VERIFY_ALL)))
                 return -EINVAL;
-        r = si_relabel_prepare(ctx, policy_type, NULL, 0, &p);
+        r = si_relabel_prepare(ctx, o->policy, o->file_contexts, 0, &p);
         if (r < 0)
                 return r;
         return si_verify_run(
-            ctx, &(const struct si_relabel_input){.type = p.type, .fc = p.fc, .check = p.check},
-            threads, flags, progress, userdata, ret_result);
+            ctx,
+            &(const struct si_relabel_input){
+                .type = p.type, .file_contexts = o->file_contexts, .fc = p.fc, .check = p.check},
+            o->threads, flags, o->progress, o->userdata, ret_result);
 }
 
-SEINSTALL_EXPORT int seinstall_verify_paths(struct seinstall_ctx *ctx, const char *policy_type,
+SEINSTALL_EXPORT int seinstall_verify_paths(struct seinstall_ctx *ctx,
+                                            const struct seinstall_relabel_options *options,
                                             const char *const *paths, size_t n_paths,
                                             unsigned flags,
                                             struct seinstall_verify_result **ret_result)
 {
         _cleanup_(si_relabel_prepared_done) struct si_relabel_prepared p = {0};
+        const struct seinstall_relabel_options *o = si_relabel_options_or_defaults(options);
+        const char *policy_type = o->policy;
         int r;
 
         if (!ctx || (n_paths > 0 && !paths) ||
             (flags & ~(unsigned) (SEINSTALL_VERIFY_FIX | SEINSTALL_VERIFY_ALL)))
                 return -EINVAL;
         /* a lookup per path: the interpreter (fcontext.h) */
-        r = si_relabel_prepare(ctx, policy_type, NULL, SI_FC_NO_JIT, &p);
+        r = si_relabel_prepare(ctx, policy_type, o->file_contexts, SI_FC_NO_JIT, &p);
         if (r < 0)
                 return r;
         return verify_run(
-            ctx, &(const struct si_relabel_input){.type = p.type, .fc = p.fc, .check = p.check},
+            ctx,
+            &(const struct si_relabel_input){
+                .type = p.type, .file_contexts = o->file_contexts, .fc = p.fc, .check = p.check},
             true, paths, n_paths, 1, flags, NULL, NULL, ret_result);
 }
 

@@ -80,18 +80,18 @@ char *si_walk_mounted_outside(struct seinstall_ctx *ctx, const char *path)
         return reason;
 }
 
-bool si_walk_mount_labelable(const struct seinstall_check *check, const char *path, int fd,
+bool si_walk_mount_labelable(const struct seinstall_check_result *check, const char *path, int fd,
                              const char **ret_fstype, const char **ret_reason)
 {
         const char *mp = *path ? path : "/";
 
-        for (size_t i = 0; check && i < seinstall_check_get_n_mounts(check); i++) {
+        for (size_t i = 0; check && i < seinstall_check_result_get_n_mounts(check); i++) {
                 enum seinstall_labeling l;
-                if (!streq_ptr(seinstall_check_get_mount_mountpoint(check, i), mp))
+                if (!streq_ptr(seinstall_check_result_get_mount_mountpoint(check, i), mp))
                         continue;
-                l = seinstall_check_get_mount_labeling(check, i);
-                *ret_fstype = seinstall_check_get_mount_fstype(check, i);
-                *ret_reason = seinstall_check_get_mount_reason(check, i);
+                l = seinstall_check_result_get_mount_labeling(check, i);
+                *ret_fstype = seinstall_check_result_get_mount_fstype(check, i);
+                *ret_reason = seinstall_check_result_get_mount_reason(check, i);
                 if (!*ret_fstype)
                         *ret_fstype = "unknown";
                 if (!*ret_reason || !**ret_reason)

@@ -43,8 +43,8 @@ struct si_walk {
         /* set by the caller before si_walk_init() */
         struct seinstall_ctx *ctx;
         struct si_fcontext *fc;
-        struct seinstall_relabel_result *res; /* errors and skipped mounts go here */
-        const struct seinstall_check *check;  /* how `check` classified the mounts, or NULL */
+        struct seinstall_relabel_result *res;       /* errors and skipped mounts go here */
+        const struct seinstall_check_result *check; /* how `check` classified the mounts, or NULL */
         si_walk_visit_fn visit;
         unsigned nthreads;
 
@@ -113,7 +113,7 @@ const char *si_walk_xattr_name(struct si_walker *w, int dfd, const char *name);
 /* Whether the mount at @path (inside the target, "" for its root), whose root directory is
  * open as @fd, is to be labeled: as @check classified it when it knows the mount, else by
  * filesystem type. On "no", *ret_fstype and *ret_reason say why (static or owned by @check). */
-bool si_walk_mount_labelable(const struct seinstall_check *check, const char *path, int fd,
+bool si_walk_mount_labelable(const struct seinstall_check_result *check, const char *path, int fd,
                              const char **ret_fstype, const char **ret_reason);
 
 /* CLOCK_MONOTONIC in seconds. */

@@ -2,7 +2,8 @@
 /*
  * consumer.c — an installer's view of libseinstall: built against an installed tree with
  * `pkg-config --cflags --libs seinstall` only (tests/integration/consumer-pkgconfig.sh), it
- * uses nothing but the public header. Usage: consumer ROOT [PLAN | --install]
+ * uses nothing but the public header. Usage: consumer ROOT [PLAN | --install], or
+ * consumer --version (prints SEINSTALL_VERSION, MAJOR.MINOR and seinstall_version())
  *
  * It opens a context on the target, routes the library's messages to its own log function,
  * decides settings with sources as an installer does, checks the error convention on a root
@@ -68,7 +69,7 @@ static void settings_like_an_installer(void)
 static void check_plan(struct seinstall_ctx *ctx, const char *plan)
 {
         struct seinstall_settings *s = NULL;
-        struct seinstall_check *c = NULL;
+        struct seinstall_check_result *c = NULL;
         enum seinstall_source src;
         char *json = NULL;
         int r;
@@ -86,36 +87,38 @@ static void check_plan(struct seinstall_ctx *ctx, const char *plan)
                 seinstall_settings_unref(s);
                 return;
         }
-        enum seinstall_mode m = seinstall_check_get_mode(c, &src);
+        enum seinstall_mode m = seinstall_check_result_get_mode(c, &src);
         expect(m == SEINSTALL_MODE_ENFORCING && src == SEINSTALL_SOURCE_PROFILE,
                "check mode %s from %s, expected enforcing from profile",
                seinstall_mode_to_string(m), seinstall_source_to_string(src));
         printf("consumer: check verdict=%s mode=%s mode_source=%s policy=%s\n",
-               seinstall_verdict_to_string(seinstall_check_get_verdict(c)),
+               seinstall_verdict_to_string(seinstall_check_result_get_verdict(c)),
                seinstall_mode_to_string(m), seinstall_source_to_string(src),
-               seinstall_check_get_policy(c, NULL));
-        size_t n = seinstall_check_get_n_mounts(c);
+               seinstall_check_result_get_policy(c, NULL));
+        size_t n = seinstall_check_result_get_n_mounts(c);
         expect(n > 0, "the check has no mounts");
         for (size_t i = 0; i < n; i++) {
-                const char *label = seinstall_check_get_mount_label(c, i);
+                const char *label = seinstall_check_result_get_mount_label(c, i);
 
-                printf("consumer: mount %s %s labeling=%s label=%s verdict=%s\n"
-                       "consumer:   reason: %s\nconsumer:   fix: %s\n",
-                       seinstall_check_get_mount_mountpoint(c, i),
-                       seinstall_check_get_mount_fstype(c, i),
-                       seinstall_labeling_to_string(seinstall_check_get_mount_labeling(c, i)),
-                       label ? label : "-",
-                       seinstall_verdict_to_string(seinstall_check_get_mount_verdict(c, i)),
-                       seinstall_check_get_mount_reason(c, i), seinstall_check_get_mount_fix(c, i));
+                printf(
+                    "consumer: mount %s %s labeling=%s label=%s verdict=%s\n"
+                    "consumer:   reason: %s\nconsumer:   fix: %s\n",
+                    seinstall_check_result_get_mount_mountpoint(c, i),
+                    seinstall_check_result_get_mount_fstype(c, i),
+                    seinstall_labeling_to_string(seinstall_check_result_get_mount_labeling(c, i)),
+                    label ? label : "-",
+                    seinstall_verdict_to_string(seinstall_check_result_get_mount_verdict(c, i)),
+                    seinstall_check_result_get_mount_reason(c, i),
+                    seinstall_check_result_get_mount_fix(c, i));
         }
-        expect(seinstall_check_get_mount_mountpoint(c, n) == NULL, "mount index %zu out of range",
-               n);
-        r = seinstall_check_to_json(c, &json);
-        expect(r == 0 && json && json[0] == '{', "seinstall_check_to_json: %d", r);
+        expect(seinstall_check_result_get_mount_mountpoint(c, n) == NULL,
+               "mount index %zu out of range", n);
+        r = seinstall_check_result_to_json(c, &json);
+        expect(r == 0 && json && json[0] == '{', "seinstall_check_result_to_json: %d", r);
         if (json)
                 printf("consumer: check as JSON, %zu bytes\n", strlen(json));
         free(json);
-        expect(seinstall_check_unref(c) == NULL, "check_unref did not return NULL");
+        expect(seinstall_check_result_unref(c) == NULL, "check_unref did not return NULL");
         seinstall_settings_unref(s);
 }
 
@@ -134,7 +137,7 @@ static void install_target(struct seinstall_ctx *ctx)
         expect(r == 1, "set_mode(profile) returned %d", r);
         r = seinstall_settings_set_policy(s, "default", SEINSTALL_SOURCE_PROFILE);
         expect(r == 1, "set_policy(profile) returned %d", r);
-        r = seinstall_install(ctx, s, 0, NULL, NULL, &res);
+        r = seinstall_install(ctx, s, NULL, 0, &res);
         expect(r == 0 && res, "seinstall_install: %s: %s", strerror(-r),
                seinstall_last_error(ctx) ? seinstall_last_error(ctx) : "no message");
         if (r == 0) {
@@ -148,7 +151,7 @@ static void install_target(struct seinstall_ctx *ctx)
                        seinstall_install_result_get_policy(res), err ? err : "done");
                 expect(seinstall_install_result_get_check(res) != NULL,
                        "the install result has no check");
-                expect(seinstall_install_result_free(res) == NULL,
+                expect(seinstall_install_result_unref(res) == NULL,
                        "install_result_free did not return NULL");
         }
         seinstall_settings_unref(s);
@@ -160,6 +163,18 @@ int main(int argc, char **argv)
         unsigned messages = 0;
         int r;
 
+        /* The version: the macros it was built with and the library it runs with agree. */
+        if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+                char built[32];
+
+                snprintf(built, sizeof(built), "%d.%d", SEINSTALL_VERSION_MAJOR,
+                         SEINSTALL_VERSION_MINOR);
+                printf("%s %s %s\n", SEINSTALL_VERSION, built, seinstall_version());
+                return strcmp(SEINSTALL_VERSION, seinstall_version()) == 0 &&
+                               strcmp(built, seinstall_version()) == 0
+                           ? 0
+                           : 1;
+        }
         if (argc != 2 && argc != 3) {
                 fprintf(stderr, "usage: consumer ROOT [PLAN | --install]\n");
                 return 2;

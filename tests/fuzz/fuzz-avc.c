@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
         _cleanup_free_ char *text = NULL;
         struct seinstall_ctx *ctx = NULL;
-        struct seinstall_avc_report *rep;
+        struct seinstall_avc_result *rep;
         struct si_avc a = {0};
 
         if (size > 65536)
@@ -37,15 +37,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (rep) {
                 size_t groups = 0, total = 0;
                 if (si_avc_classify_text(ctx, NULL, text, size, 0, false, rep) == 0) {
-                        groups = seinstall_avc_report_get_n_groups(rep);
+                        groups = seinstall_avc_result_get_n_groups(rep);
                         for (size_t i = 0; i < groups; i++)
-                                total += seinstall_avc_report_get_group_count(rep, i);
-                        if (total > seinstall_avc_report_get_n_denials(rep) ||
-                            seinstall_avc_report_get_n_label(rep) >
-                                seinstall_avc_report_get_n_denials(rep))
+                                total += seinstall_avc_result_get_group_count(rep, i);
+                        if (total > seinstall_avc_result_get_n_denials(rep) ||
+                            seinstall_avc_result_get_n_label(rep) >
+                                seinstall_avc_result_get_n_denials(rep))
                                 abort();
                 }
-                seinstall_avc_report_free(rep);
+                seinstall_avc_result_unref(rep);
         }
         seinstall_unref(ctx);
         return 0;

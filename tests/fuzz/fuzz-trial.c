@@ -6,12 +6,13 @@
 
 #include "seinstall-private.h"
 
-DEFINE_CLEANUP_FUNC(struct seinstall_trial *, seinstall_trial_free)
+DEFINE_CLEANUP_FUNC(struct seinstall_trial_result *, seinstall_trial_result_unref)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
         static struct seinstall_ctx *ctx;
-        _cleanup_(seinstall_trial_freep) struct seinstall_trial *t = NULL, *back = NULL;
+        _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *t = NULL,
+                                                                               *back = NULL;
         _cleanup_free_ char *text = NULL, *once = NULL, *twice = NULL;
         int r;
 
@@ -34,19 +35,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
         if (si_trial_parse(ctx, "once", once, strlen(once), &back) < 0)
                 abort();
-        if (seinstall_trial_get_state(back) != seinstall_trial_get_state(t) ||
-            seinstall_trial_get_n_paths(back) != seinstall_trial_get_n_paths(t))
+        if (seinstall_trial_result_get_state(back) != seinstall_trial_result_get_state(t) ||
+            seinstall_trial_result_get_n_paths(back) != seinstall_trial_result_get_n_paths(t))
                 abort();
         /* counts are written only for decided states */
-        if (seinstall_trial_get_state(t) == SEINSTALL_TRIAL_ENFORCED ||
-            seinstall_trial_get_state(t) == SEINSTALL_TRIAL_KEPT_PERMISSIVE)
-                if (seinstall_trial_get_n_denials(back) != seinstall_trial_get_n_denials(t) ||
-                    seinstall_trial_get_n_label_denials(back) !=
-                        seinstall_trial_get_n_label_denials(t))
+        if (seinstall_trial_result_get_state(t) == SEINSTALL_TRIAL_ENFORCED ||
+            seinstall_trial_result_get_state(t) == SEINSTALL_TRIAL_KEPT_PERMISSIVE)
+                if (seinstall_trial_result_get_n_denials(back) !=
+                        seinstall_trial_result_get_n_denials(t) ||
+                    seinstall_trial_result_get_n_label_denials(back) !=
+                        seinstall_trial_result_get_n_label_denials(t))
                         abort();
-        for (size_t i = 0; i < seinstall_trial_get_n_paths(t); i++)
-                if (!streq(seinstall_trial_get_path(back, i), seinstall_trial_get_path(t, i)) ||
-                    !streq_ptr(seinstall_trial_get_fix(back, i), seinstall_trial_get_fix(t, i)))
+        for (size_t i = 0; i < seinstall_trial_result_get_n_paths(t); i++)
+                if (!streq(seinstall_trial_result_get_path(back, i),
+                           seinstall_trial_result_get_path(t, i)) ||
+                    !streq_ptr(seinstall_trial_result_get_fix(back, i),
+                               seinstall_trial_result_get_fix(t, i)))
                         abort();
         if (si_trial_render(back, &twice) < 0 || !streq(once, twice))
                 abort();

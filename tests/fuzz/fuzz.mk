@@ -7,7 +7,7 @@ FUZZ_SECONDS ?= 30
 PKGS    := blkid mount libselinux libsepol libsemanage libpcre2-8
 FCC     := clang
 FCFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
-           -fno-sanitize-recover=all -Iinstaller-plugin/include -Iinstaller-plugin/lib \
+           -fno-sanitize-recover=all -Ibuild/include -Iinstaller-plugin/include -Iinstaller-plugin/lib \
            $(shell pkg-config --cflags $(PKGS))
 FLIBS   := $(shell pkg-config --libs $(PKGS)) -lpthread
 FDIR    := build/fuzz

@@ -32,7 +32,7 @@ int main(int argc, char **argv)
                 r = seinstall_settings_set_relabel_when(s, SEINSTALL_RELABEL_WHEN_FIRSTBOOT,
                                                         SEINSTALL_SOURCE_PROFILE);
         if (r >= 0)
-                r = seinstall_install(ctx, s, 0, NULL, NULL, &res);
+                r = seinstall_install(ctx, s, NULL, 0, &res);
         if (r < 0) {
                 const char *msg = ctx ? seinstall_last_error(ctx) : NULL;
                 fprintf(stderr, "install-counts: %s\n", msg ? msg : strerror(-r));
@@ -41,7 +41,7 @@ int main(int argc, char **argv)
                        seinstall_install_result_get_refused(res), ctx->counters.policy_loads,
                        ctx->counters.fc_compiles, ctx->counters.config_reads, ctx->counters.checks);
         }
-        seinstall_install_result_free(res);
+        seinstall_install_result_unref(res);
         seinstall_settings_unref(s);
         seinstall_unref(ctx);
         return cli_exit_status(r);

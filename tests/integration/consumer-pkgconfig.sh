@@ -28,6 +28,17 @@ gcc -std=c11 -pedantic -Wall -Wextra -Werror $SAN_FLAGS -o "$d/consumer" \
         "$TOP/tests/consumer/consumer.c" $cflags $libs -Wl,-rpath,"$libdir" 2>"$d/cc.err" ||
         fail "building the consumer with pkg-config's flags: $(cat "$d/cc.err")"
 echo "ok: consumer built with: $cflags $libs"
+
+# One version everywhere: the header's macros, seinstall_version() of the installed library,
+# pkg-config and the command (all from the Makefile's VERSION).
+expect_exit 0 "$d/consumer" --version
+modversion=$(pkg-config --modversion seinstall)
+assert_eq "SEINSTALL_VERSION, MAJOR.MINOR, seinstall_version()" \
+        "$modversion $modversion $modversion" "$OUT"
+assert_eq "seinstall --version" "seinstall $modversion" \
+        "$(LD_LIBRARY_PATH=$libdir "$dest/usr/sbin/seinstall" --version)"
+assert_eq "the Makefile's VERSION" "$modversion" "$(sed -n 's/^VERSION *:= *//p' "$TOP/Makefile")"
+echo "ok: version $modversion from the header, the library, pkg-config and seinstall --version"
 used=$(ldd "$d/consumer" | awk '/libseinstall/ {print $3}')
 assert_eq "consumer loads" "$libdir/libseinstall.so.0" "$used"
 

@@ -89,7 +89,7 @@ assert_contains "libseinstall0's shlibs file" "$(dpkg-deb --ctrl-tarfile "$l" | 
         "libseinstall 0 libseinstall0"
 
 dev=$(pkg libseinstall-dev)
-has "$dev" /usr/include/seinstall.h "/usr/lib/$multiarch/libseinstall.so" \
+has "$dev" /usr/include/seinstall.h /usr/include/seinstall-version.h "/usr/lib/$multiarch/libseinstall.so" \
         "/usr/lib/$multiarch/pkgconfig/seinstall.pc"
 assert_contains "libseinstall-dev's dependencies" "$(field "$dev" Depends)" "libseinstall0 (= $version)"
 assert_contains "libseinstall-dev's dependencies" "$(field "$dev" Depends)" "libsemanage-dev"

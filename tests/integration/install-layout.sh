@@ -19,6 +19,7 @@ expected=$d/expected
         echo "$lib/libseinstall.so"
         echo "$lib/pkgconfig/seinstall.pc"
         echo /usr/include/seinstall.h
+        echo /usr/include/seinstall-version.h
         echo /usr/sbin/seinstall
         echo /usr/share/man/man8/seinstall.8
         echo /usr/share/man/man8/seinstall-firstboot.8

@@ -88,7 +88,7 @@ START_TEST(test_debian_enforcing)
         ck_assert_uint_eq(seinstall_apply_result_get_n_changes(res), 4);
         /* the config is the last change */
         ck_assert_str_eq(seinstall_apply_result_get_change_file(res, 3), "/etc/selinux/config");
-        seinstall_apply_result_free(res);
+        seinstall_apply_result_unref(res);
         cfg = get("etc/selinux/config");
         grub = get("etc/default/grub");
         rel = get(".autorelabel");
@@ -105,14 +105,14 @@ START_TEST(test_debian_enforcing)
                                          &res),
                          0);
         ck_assert_uint_eq(seinstall_apply_result_get_n_changes(res), 0);
-        seinstall_apply_result_free(res);
+        seinstall_apply_result_unref(res);
 }
 END_TEST
 
 START_TEST(test_labeled_enforcing_and_status)
 {
         struct seinstall_apply_result *res = NULL;
-        struct seinstall_status *st = NULL;
+        struct seinstall_status_result *st = NULL;
         _cleanup_free_ char *cfg = NULL;
 
         debian_target();
@@ -121,26 +121,28 @@ START_TEST(test_labeled_enforcing_and_status)
                                          SEINSTALL_BOOTLOADER_AUTO, SEINSTALL_APPLY_LABELED, &res),
                          0);
         ck_assert(!seinstall_apply_result_get_relabel(res));
-        seinstall_apply_result_free(res);
+        seinstall_apply_result_unref(res);
         cfg = get("etc/selinux/config");
         ck_assert_str_eq(cfg, "# mine\nSELINUX=enforcing\nSELINUXTYPE=default\nFOO=bar\n");
         ck_assert(!exists(".autorelabel"));
 
         ck_assert_int_eq(seinstall_status_read(ctx, &st), 0);
-        ck_assert_int_eq(seinstall_status_get_config_mode(st), SEINSTALL_MODE_ENFORCING);
-        ck_assert_str_eq(seinstall_status_get_config_policy(st), "default");
-        ck_assert(seinstall_status_get_policy_built(st));
-        ck_assert_int_eq(seinstall_status_get_bootloader(st), SEINSTALL_BOOTLOADER_GRUB);
-        ck_assert_str_eq(seinstall_status_get_kernel_arg(st, "security"), "selinux");
-        ck_assert_ptr_null(seinstall_status_get_kernel_arg(st, "enforcing"));
-        ck_assert_int_eq(seinstall_status_get_kernel_case(st), SEINSTALL_KERNEL_SELINUX_OPTIN);
-        ck_assert_str_eq(seinstall_status_get_kernel_config(st), "/boot/config-6.1.0-13-amd64");
-        ck_assert_int_eq(seinstall_status_get_boot_mode(st), SEINSTALL_MODE_ENFORCING);
-        ck_assert(!seinstall_status_get_relabel_pending(st));
-        ck_assert(!seinstall_status_get_firstboot_pending(st));
+        ck_assert_int_eq(seinstall_status_result_get_config_mode(st), SEINSTALL_MODE_ENFORCING);
+        ck_assert_str_eq(seinstall_status_result_get_config_policy(st), "default");
+        ck_assert(seinstall_status_result_get_policy_built(st));
+        ck_assert_int_eq(seinstall_status_result_get_bootloader(st), SEINSTALL_BOOTLOADER_GRUB);
+        ck_assert_str_eq(seinstall_status_result_get_kernel_arg(st, "security"), "selinux");
+        ck_assert_ptr_null(seinstall_status_result_get_kernel_arg(st, "enforcing"));
+        ck_assert_int_eq(seinstall_status_result_get_kernel_case(st),
+                         SEINSTALL_KERNEL_SELINUX_OPTIN);
+        ck_assert_str_eq(seinstall_status_result_get_kernel_config(st),
+                         "/boot/config-6.1.0-13-amd64");
+        ck_assert_int_eq(seinstall_status_result_get_boot_mode(st), SEINSTALL_MODE_ENFORCING);
+        ck_assert(!seinstall_status_result_get_relabel_pending(st));
+        ck_assert(!seinstall_status_result_get_firstboot_pending(st));
         /* the target is not the running system */
-        ck_assert_int_eq(seinstall_status_get_active(st), SEINSTALL_MODE_INVALID);
-        seinstall_status_free(st);
+        ck_assert_int_eq(seinstall_status_result_get_active(st), SEINSTALL_MODE_INVALID);
+        seinstall_status_result_unref(st);
 
         /* and back to disabled: security=selinux removed, nothing added (opt-in kernel) */
         ck_assert_int_eq(
@@ -151,8 +153,8 @@ START_TEST(test_labeled_enforcing_and_status)
         ck_assert_str_eq(cfg, "GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX_DEFAULT=\"quiet\"\n"
                               "GRUB_CMDLINE_LINUX=\"\"\n");
         ck_assert_int_eq(seinstall_status_read(ctx, &st), 0);
-        ck_assert_int_eq(seinstall_status_get_boot_mode(st), SEINSTALL_MODE_DISABLED);
-        seinstall_status_free(st);
+        ck_assert_int_eq(seinstall_status_result_get_boot_mode(st), SEINSTALL_MODE_DISABLED);
+        seinstall_status_result_unref(st);
 }
 END_TEST
 
@@ -301,7 +303,7 @@ START_TEST(test_readonly_root_and_mark)
                                          SEINSTALL_BOOTLOADER_AUTO, 0, &res),
                          0);
         ck_assert(seinstall_apply_result_get_relabel(res));
-        seinstall_apply_result_free(res);
+        seinstall_apply_result_unref(res);
         ck_assert_ptr_null(get(".autorelabel"));
         ck_assert_str_eq(mark = get("etc/selinux/.autorelabel"), "-F\n");
         /* permissive needs no deferral: no mark unless asked */
@@ -546,8 +548,8 @@ START_TEST(test_dry_run_is_the_run)
                                         snapshot_free(&before);
                                         snapshot_free(&after_dry);
                                         snapshot_free(&after);
-                                        seinstall_apply_result_free(dry);
-                                        seinstall_apply_result_free(real);
+                                        seinstall_apply_result_unref(dry);
+                                        seinstall_apply_result_unref(real);
                                 }
         /* only enabling on a kernel without SELinux fails */
         ck_assert_uint_ge(n, ELEMENTSOF(cmdlines) * ELEMENTSOF(configs) * ELEMENTSOF(flag_sets));

@@ -206,11 +206,11 @@ static char *target(void)
         return d;
 }
 
-static struct seinstall_avc_report *classify(const char *root, const char *log)
+static struct seinstall_avc_result *classify(const char *root, const char *log)
 {
         _cleanup_free_ char *f = NULL;
         struct seinstall_ctx *ctx = NULL;
-        struct seinstall_avc_report *rep = NULL;
+        struct seinstall_avc_result *rep = NULL;
 
         ck_assert_int_ge(asprintf(&f, "%s/log", root), 0);
         write_file(f, log);
@@ -220,16 +220,16 @@ static struct seinstall_avc_report *classify(const char *root, const char *log)
         return rep;
 }
 
-static const char *get(const struct seinstall_avc_report *r, size_t i, const char *f)
+static const char *get(const struct seinstall_avc_result *r, size_t i, enum seinstall_avc_field f)
 {
-        return seinstall_avc_report_get_group_field(r, i, f);
+        return seinstall_avc_result_get_group_field(r, i, f);
 }
 
 START_TEST(test_classify)
 {
         _cleanup_(tmpdir_removep) char *root = target();
         _cleanup_free_ char *fix = NULL;
-        struct seinstall_avc_report *r = classify(
+        struct seinstall_avc_result *r = classify(
             root,
             /* /etc/shadow with etc_t: a label; its name resolved through auditd's PATH record */
             "type=AVC msg=audit(1733270000.123:101): avc:  denied  { read } for  pid=812 "
@@ -275,49 +275,50 @@ START_TEST(test_classify)
             "comm=\"setenforce\" scontext=u:r:a_t:s0 tcontext=u:object_r:security_t:s0 "
             "tclass=security\n");
 
-        ck_assert_uint_eq(seinstall_avc_report_get_n_denials(r), 7);
-        ck_assert_uint_eq(seinstall_avc_report_get_n_label(r), 4);
-        ck_assert_uint_eq(seinstall_avc_report_get_n_groups(r), 5);
+        ck_assert_uint_eq(seinstall_avc_result_get_n_denials(r), 7);
+        ck_assert_uint_eq(seinstall_avc_result_get_n_label(r), 4);
+        ck_assert_uint_eq(seinstall_avc_result_get_n_groups(r), 5);
         /* 0: /etc/shadow, twice */
-        ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 0), SEINSTALL_AVC_CAUSE_LABEL);
-        ck_assert_uint_eq(seinstall_avc_report_get_group_count(r, 0), 2);
-        ck_assert(seinstall_avc_report_get_group_permissive(r, 0));
-        ck_assert_str_eq(get(r, 0, "path"), "/etc/shadow");
-        ck_assert_str_eq(get(r, 0, "tcontext"), "system_u:object_r:etc_t:s0");
-        ck_assert_str_eq(get(r, 0, "expected"), "system_u:object_r:shadow_t:s0");
+        ck_assert_int_eq(seinstall_avc_result_get_group_cause(r, 0), SEINSTALL_AVC_CAUSE_LABEL);
+        ck_assert_uint_eq(seinstall_avc_result_get_group_count(r, 0), 2);
+        ck_assert(seinstall_avc_result_get_group_permissive(r, 0));
+        ck_assert_str_eq(get(r, 0, SEINSTALL_AVC_FIELD_PATH), "/etc/shadow");
+        ck_assert_str_eq(get(r, 0, SEINSTALL_AVC_FIELD_TCONTEXT), "system_u:object_r:etc_t:s0");
+        ck_assert_str_eq(get(r, 0, SEINSTALL_AVC_FIELD_EXPECTED), "system_u:object_r:shadow_t:s0");
         /* the log is the target's (--root): the fix relabels the file of that tree */
         ck_assert_ptr_nonnull(fix =
                                   shell_command(NULL, "chroot %q restorecon -F /etc/shadow", root));
-        ck_assert_str_eq(get(r, 0, "fix"), fix);
-        ck_assert_str_eq(get(r, 0, "domain"), "passwd_t");
+        ck_assert_str_eq(get(r, 0, SEINSTALL_AVC_FIELD_FIX), fix);
+        ck_assert_str_eq(get(r, 0, SEINSTALL_AVC_FIELD_DOMAIN), "passwd_t");
         /* 1: the policy's write to var_log_t, twice, enforcing */
-        ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 1), SEINSTALL_AVC_CAUSE_POLICY);
-        ck_assert_uint_eq(seinstall_avc_report_get_group_count(r, 1), 2);
-        ck_assert(!seinstall_avc_report_get_group_permissive(r, 1));
-        ck_assert_str_eq(get(r, 1, "domain"), "logrotate_t");
-        ck_assert_str_eq(get(r, 1, "type"), "var_log_t");
-        ck_assert_str_eq(get(r, 1, "perms"), "write");
-        ck_assert_ptr_null(get(r, 1, "fix"));
+        ck_assert_int_eq(seinstall_avc_result_get_group_cause(r, 1), SEINSTALL_AVC_CAUSE_POLICY);
+        ck_assert_uint_eq(seinstall_avc_result_get_group_count(r, 1), 2);
+        ck_assert(!seinstall_avc_result_get_group_permissive(r, 1));
+        ck_assert_str_eq(get(r, 1, SEINSTALL_AVC_FIELD_DOMAIN), "logrotate_t");
+        ck_assert_str_eq(get(r, 1, SEINSTALL_AVC_FIELD_TYPE), "var_log_t");
+        ck_assert_str_eq(get(r, 1, SEINSTALL_AVC_FIELD_PERMS), "write");
+        ck_assert_ptr_null(get(r, 1, SEINSTALL_AVC_FIELD_FIX));
         /* 2: the file with spaces in its name, in a home directory */
-        ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 2), SEINSTALL_AVC_CAUSE_LABEL);
-        ck_assert_str_eq(get(r, 2, "path"), "/home/user/notes a b.txt");
-        ck_assert_str_eq(get(r, 2, "expected"), "system_u:object_r:user_home_t:s0");
+        ck_assert_int_eq(seinstall_avc_result_get_group_cause(r, 2), SEINSTALL_AVC_CAUSE_LABEL);
+        ck_assert_str_eq(get(r, 2, SEINSTALL_AVC_FIELD_PATH), "/home/user/notes a b.txt");
+        ck_assert_str_eq(get(r, 2, SEINSTALL_AVC_FIELD_EXPECTED),
+                         "system_u:object_r:user_home_t:s0");
         free(fix);
         fix = shell_command(NULL, "chroot %q restorecon -F '/home/user/notes a b.txt'", root);
-        ck_assert_str_eq(get(r, 2, "fix"), fix);
+        ck_assert_str_eq(get(r, 2, SEINSTALL_AVC_FIELD_FIX), fix);
         /* 3: unlabeled, no path: the whole-system fix */
-        ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 3), SEINSTALL_AVC_CAUSE_LABEL);
-        ck_assert_ptr_null(get(r, 3, "path"));
+        ck_assert_int_eq(seinstall_avc_result_get_group_cause(r, 3), SEINSTALL_AVC_CAUSE_LABEL);
+        ck_assert_ptr_null(get(r, 3, SEINSTALL_AVC_FIELD_PATH));
         free(fix);
         fix = shell_command(root, "seinstall verify%r --fix");
-        ck_assert_str_eq(get(r, 3, "fix"), fix);
+        ck_assert_str_eq(get(r, 3, SEINSTALL_AVC_FIELD_FIX), fix);
         ck_assert_ptr_nonnull(strstr(fix, " --root "));
         /* 4: a capability */
-        ck_assert_int_eq(seinstall_avc_report_get_group_cause(r, 4), SEINSTALL_AVC_CAUSE_POLICY);
-        ck_assert_str_eq(get(r, 4, "tclass"), "capability");
-        ck_assert_ptr_null(get(r, 4, "nonsense"));
-        ck_assert_ptr_null(get(r, 9, "path"));
-        seinstall_avc_report_free(r);
+        ck_assert_int_eq(seinstall_avc_result_get_group_cause(r, 4), SEINSTALL_AVC_CAUSE_POLICY);
+        ck_assert_str_eq(get(r, 4, SEINSTALL_AVC_FIELD_TCLASS), "capability");
+        ck_assert_ptr_null(get(r, 4, (enum seinstall_avc_field) 99));
+        ck_assert_ptr_null(get(r, 9, SEINSTALL_AVC_FIELD_PATH));
+        seinstall_avc_result_unref(r);
 }
 END_TEST
 
@@ -326,7 +327,7 @@ START_TEST(test_unreadable_logs)
         _cleanup_(tmpdir_removep) char *root = target();
         _cleanup_free_ char *f = NULL, *missing = NULL;
         struct seinstall_ctx *ctx = NULL;
-        struct seinstall_avc_report *rep = NULL;
+        struct seinstall_avc_result *rep = NULL;
 
         ck_assert_int_eq(seinstall_new(root, &ctx), 0);
         ck_assert_int_ge(asprintf(&missing, "%s/no-such-log", root), 0);
@@ -353,7 +354,7 @@ START_TEST(test_live_dev_ino)
         _cleanup_(tmpdir_removep) char *d = make_tmpdir();
         _cleanup_free_ char *f = NULL, *ue = NULL, *log = NULL, *line = NULL, *devname = NULL;
         struct seinstall_ctx *ctx = NULL;
-        struct seinstall_avc_report *rep = NULL;
+        struct seinstall_avc_result *rep = NULL;
         struct stat st;
         size_t len;
 
@@ -382,11 +383,11 @@ START_TEST(test_live_dev_ino)
         }
         ck_assert_int_eq(seinstall_new("/", &ctx), 0);
         ck_assert_int_eq(seinstall_avc_read(ctx, log, &rep), 0);
-        ck_assert_uint_eq(seinstall_avc_report_get_n_groups(rep), 1);
+        ck_assert_uint_eq(seinstall_avc_result_get_n_groups(rep), 1);
         /* the search is bounded: on a huge filesystem it may give up, never name another file */
-        if (get(rep, 0, "path"))
-                ck_assert_str_eq(get(rep, 0, "path"), f);
-        seinstall_avc_report_free(rep);
+        if (get(rep, 0, SEINSTALL_AVC_FIELD_PATH))
+                ck_assert_str_eq(get(rep, 0, SEINSTALL_AVC_FIELD_PATH), f);
+        seinstall_avc_result_unref(rep);
         seinstall_unref(ctx);
 }
 END_TEST

@@ -60,7 +60,7 @@ static void put(const char *root, const char *rel, const char *content)
 static void target(struct target *t, const char *kconfig, const char *cmdline,
                    enum seinstall_mode from, bool active, bool pending)
 {
-        struct seinstall_status *status = NULL;
+        struct seinstall_status_result *status = NULL;
         char *grub;
 
         *t = (struct target){.root = make_tmpdir()};
@@ -84,16 +84,16 @@ static void target(struct target *t, const char *kconfig, const char *cmdline,
         ck_assert_int_eq(seinstall_new(t->root, &t->ctx), 0);
         ck_assert_int_eq(seinstall_status_read(t->ctx, &status), 0);
         t->st = (struct fb_state){
-            .config_mode = seinstall_status_get_config_mode(status),
-            .boot_mode = seinstall_status_get_boot_mode(status),
+            .config_mode = seinstall_status_result_get_config_mode(status),
+            .boot_mode = seinstall_status_result_get_boot_mode(status),
             .policy_type = "default",
             .running = true,
             .active = active,
             .enforce_now = active && from != P, /* disabled, not rebooted: still enforcing */
-            .relabel_pending = seinstall_status_get_relabel_pending(status),
+            .relabel_pending = seinstall_status_result_get_relabel_pending(status),
             .firstboot_mark = false,
         };
-        seinstall_status_free(status);
+        seinstall_status_result_unref(status);
 }
 
 /* Predict and plan @to on @t. */
@@ -414,7 +414,7 @@ START_TEST(test_no_selinux_kernel_and_invalid)
 }
 END_TEST
 
-/* The trial, the fourth choice: the library's apply of enforcing with SEINSTALL_APPLY_TRIAL.
+/* The trial, the fourth choice: the library's apply of SEINSTALL_MODE_TRIAL.
  * The config says permissive, the trial state and its unit are the library's changes (told by
  * the plan's sentence, not listed as boot loader edits), nothing switches now, and it needs a
  * reboot on the running system; from Disabled it relabels first as enforcing would. */
@@ -423,19 +423,17 @@ START_TEST(test_trial)
         struct target t;
         bool state = false, unit = false;
 
-        ck_assert_int_eq(fb_apply_mode(FB_MODE_TRIAL), E);
+        ck_assert_int_eq(fb_apply_mode(SEINSTALL_MODE_TRIAL), E);
         ck_assert_int_eq(fb_apply_mode(P), P);
 
         /* enforcing now, active: the next boot starts the trial */
         target(&t, kconfig_opt_in, "quiet security=selinux", E, true, false);
-        ck_assert(fb_apply_flags(&t.st, FB_MODE_TRIAL) & SEINSTALL_APPLY_TRIAL);
-        ck_assert(!(fb_apply_flags(&t.st, E) & SEINSTALL_APPLY_TRIAL));
-        ck_assert(!(fb_apply_flags(&t.st, FB_MODE_TRIAL) & SEINSTALL_APPLY_RELABEL));
-        choose(&t, FB_MODE_TRIAL);
+        ck_assert(!(fb_apply_flags(&t.st, SEINSTALL_MODE_TRIAL) & SEINSTALL_APPLY_RELABEL));
+        choose(&t, SEINSTALL_MODE_TRIAL);
         ck_assert(t.plan.possible);
         ck_assert_int_eq(t.plan.error, 0);
         ck_assert(t.plan.trial);
-        ck_assert_int_eq(t.plan.mode, FB_MODE_TRIAL);
+        ck_assert_int_eq(t.plan.mode, SEINSTALL_MODE_TRIAL);
         ck_assert_int_eq(t.plan.config_mode, P);
         ck_assert(t.plan.config_change);
         ck_assert(!t.plan.switch_now);
@@ -461,8 +459,8 @@ START_TEST(test_trial)
 
         /* from Disabled: files lack labels, so a relabel comes first, as for enforcing */
         target(&t, kconfig_opt_in, "quiet", D, false, false);
-        ck_assert(fb_apply_flags(&t.st, FB_MODE_TRIAL) & SEINSTALL_APPLY_RELABEL);
-        choose(&t, FB_MODE_TRIAL);
+        ck_assert(fb_apply_flags(&t.st, SEINSTALL_MODE_TRIAL) & SEINSTALL_APPLY_RELABEL);
+        choose(&t, SEINSTALL_MODE_TRIAL);
         ck_assert(t.plan.trial);
         ck_assert(t.plan.relabel);
         ck_assert_int_eq(t.plan.config_mode, P);
@@ -471,7 +469,7 @@ START_TEST(test_trial)
 
         /* a kernel without SELinux: not possible, as enforcing */
         target(&t, kconfig_none, "quiet", D, false, false);
-        choose(&t, FB_MODE_TRIAL);
+        choose(&t, SEINSTALL_MODE_TRIAL);
         ck_assert(!t.plan.possible);
         target_done(&t);
 }

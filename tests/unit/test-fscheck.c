@@ -286,14 +286,14 @@ START_TEST(test_probe)
 END_TEST
 
 /* A plan in a fresh target directory: check_run with settings, JSON shape. */
-static struct seinstall_check *run_plan(const char *plan_text, enum seinstall_mode mode,
-                                        bool unsupported_warn, char **root_out)
+static struct seinstall_check_result *run_plan(const char *plan_text, enum seinstall_mode mode,
+                                               bool unsupported_warn, char **root_out)
 {
         char *root = make_tmpdir();
         _cleanup_free_ char *plan = path_join(root, "plan.fstab");
         struct seinstall_settings *s = NULL;
         struct seinstall_ctx *ctx = NULL;
-        struct seinstall_check *c = NULL;
+        struct seinstall_check_result *c = NULL;
 
         write_file(plan, plan_text);
         ck_assert_int_eq(seinstall_settings_new(&s), 0);
@@ -317,66 +317,71 @@ static const char seed_plan[] = "# the seed's layout\n"
 START_TEST(test_check_run_plan)
 {
         _cleanup_(tmpdir_removep) char *root = NULL;
-        struct seinstall_check *c = run_plan(seed_plan, SEINSTALL_MODE_ENFORCING, false, &root);
+        struct seinstall_check_result *c =
+            run_plan(seed_plan, SEINSTALL_MODE_ENFORCING, false, &root);
         enum seinstall_source src;
 
-        ck_assert_int_eq(seinstall_check_get_verdict(c), SEINSTALL_VERDICT_REFUSE);
-        ck_assert_int_eq(seinstall_check_get_mode(c, &src), SEINSTALL_MODE_ENFORCING);
+        ck_assert_int_eq(seinstall_check_result_get_verdict(c), SEINSTALL_VERDICT_REFUSE);
+        ck_assert_int_eq(seinstall_check_result_get_mode(c, &src), SEINSTALL_MODE_ENFORCING);
         ck_assert_int_eq(src, SEINSTALL_SOURCE_PROFILE);
-        ck_assert(!seinstall_check_get_mode_lowered(c));
+        ck_assert(!seinstall_check_result_get_mode_lowered(c));
         /* The empty target has no policy: the host's is used and reported. */
-        ck_assert_str_eq(seinstall_check_get_policy(c, &src), "default");
+        ck_assert_str_eq(seinstall_check_result_get_policy(c, &src), "default");
         ck_assert_int_eq(src, SEINSTALL_SOURCE_HOST);
-        ck_assert_int_eq(seinstall_check_get_policy_type_source(c), SEINSTALL_SOURCE_DEFAULT);
-        ck_assert_int_eq(seinstall_check_get_n_mounts(c), 3);
-        ck_assert_str_eq(seinstall_check_get_mount_mountpoint(c, 0), "/");
-        ck_assert_str_eq(seinstall_check_get_mount_source(c, 0), "/dev/vda2");
-        ck_assert_str_eq(seinstall_check_get_mount_fstype(c, 0), "reiserfs");
-        ck_assert_int_eq(seinstall_check_get_mount_labeling(c, 0), SEINSTALL_LABELING_GENFS);
-        ck_assert_str_eq(seinstall_check_get_mount_label(c, 0), "system_u:object_r:nfs_t:s0");
-        ck_assert_int_eq(seinstall_check_get_mount_verdict(c, 0), SEINSTALL_VERDICT_REFUSE);
-        ck_assert_int_eq(seinstall_check_get_mount_verdict(c, 1), SEINSTALL_VERDICT_OK);
-        ck_assert_int_eq(seinstall_check_get_mount_verdict(c, 2), SEINSTALL_VERDICT_OK);
-        ck_assert_ptr_null(seinstall_check_get_mount_mountpoint(c, 3));
-        ck_assert_int_eq(seinstall_check_get_mount_verdict(c, 3), SEINSTALL_VERDICT_REFUSE);
-        seinstall_check_unref(c);
+        ck_assert_int_eq(seinstall_check_result_get_policy_type_source(c),
+                         SEINSTALL_SOURCE_DEFAULT);
+        ck_assert_int_eq(seinstall_check_result_get_n_mounts(c), 3);
+        ck_assert_str_eq(seinstall_check_result_get_mount_mountpoint(c, 0), "/");
+        ck_assert_str_eq(seinstall_check_result_get_mount_source(c, 0), "/dev/vda2");
+        ck_assert_str_eq(seinstall_check_result_get_mount_fstype(c, 0), "reiserfs");
+        ck_assert_int_eq(seinstall_check_result_get_mount_labeling(c, 0), SEINSTALL_LABELING_GENFS);
+        ck_assert_str_eq(seinstall_check_result_get_mount_label(c, 0),
+                         "system_u:object_r:nfs_t:s0");
+        ck_assert_int_eq(seinstall_check_result_get_mount_verdict(c, 0), SEINSTALL_VERDICT_REFUSE);
+        ck_assert_int_eq(seinstall_check_result_get_mount_verdict(c, 1), SEINSTALL_VERDICT_OK);
+        ck_assert_int_eq(seinstall_check_result_get_mount_verdict(c, 2), SEINSTALL_VERDICT_OK);
+        ck_assert_ptr_null(seinstall_check_result_get_mount_mountpoint(c, 3));
+        ck_assert_int_eq(seinstall_check_result_get_mount_verdict(c, 3), SEINSTALL_VERDICT_REFUSE);
+        seinstall_check_result_unref(c);
 }
 END_TEST
 
 START_TEST(test_check_unsupported_warn)
 {
         _cleanup_(tmpdir_removep) char *root = NULL;
-        struct seinstall_check *c = run_plan(seed_plan, SEINSTALL_MODE_ENFORCING, true, &root);
+        struct seinstall_check_result *c =
+            run_plan(seed_plan, SEINSTALL_MODE_ENFORCING, true, &root);
         enum seinstall_source src;
 
-        ck_assert_int_eq(seinstall_check_get_verdict(c), SEINSTALL_VERDICT_WARN);
-        ck_assert_int_eq(seinstall_check_get_mode(c, &src), SEINSTALL_MODE_PERMISSIVE);
+        ck_assert_int_eq(seinstall_check_result_get_verdict(c), SEINSTALL_VERDICT_WARN);
+        ck_assert_int_eq(seinstall_check_result_get_mode(c, &src), SEINSTALL_MODE_PERMISSIVE);
         ck_assert_int_eq(src, SEINSTALL_SOURCE_BOOT);
-        ck_assert_int_eq(seinstall_check_get_requested_mode(c), SEINSTALL_MODE_ENFORCING);
-        ck_assert(seinstall_check_get_mode_lowered(c));
-        ck_assert_int_eq(seinstall_check_get_mount_verdict(c, 0), SEINSTALL_VERDICT_WARN);
-        ck_assert_ptr_nonnull(strstr(seinstall_check_get_mount_reason(c, 0),
+        ck_assert_int_eq(seinstall_check_result_get_requested_mode(c), SEINSTALL_MODE_ENFORCING);
+        ck_assert(seinstall_check_result_get_mode_lowered(c));
+        ck_assert_int_eq(seinstall_check_result_get_mount_verdict(c, 0), SEINSTALL_VERDICT_WARN);
+        ck_assert_ptr_nonnull(strstr(seinstall_check_result_get_mount_reason(c, 0),
                                      "seinstall.unsupported=warn accepts it and lowers the mode "
                                      "from enforcing to permissive"));
-        seinstall_check_unref(c);
+        seinstall_check_result_unref(c);
 
         /* Nothing refused: unsupported=warn changes nothing. */
         _cleanup_(tmpdir_removep) char *root2 = NULL;
         c = run_plan("/dev/vda2 / ext4 defaults\n", SEINSTALL_MODE_ENFORCING, true, &root2);
-        ck_assert_int_eq(seinstall_check_get_mode(c, NULL), SEINSTALL_MODE_ENFORCING);
-        ck_assert(!seinstall_check_get_mode_lowered(c));
-        seinstall_check_unref(c);
+        ck_assert_int_eq(seinstall_check_result_get_mode(c, NULL), SEINSTALL_MODE_ENFORCING);
+        ck_assert(!seinstall_check_result_get_mode_lowered(c));
+        seinstall_check_result_unref(c);
 }
 END_TEST
 
 START_TEST(test_check_json)
 {
         _cleanup_(tmpdir_removep) char *root = NULL;
-        struct seinstall_check *c = run_plan(seed_plan, SEINSTALL_MODE_DISABLED, false, &root);
+        struct seinstall_check_result *c =
+            run_plan(seed_plan, SEINSTALL_MODE_DISABLED, false, &root);
         _cleanup_free_ char *json = NULL;
 
-        ck_assert_int_eq(seinstall_check_get_verdict(c), SEINSTALL_VERDICT_NOTE);
-        ck_assert_int_eq(seinstall_check_to_json(c, &json), 0);
+        ck_assert_int_eq(seinstall_check_result_get_verdict(c), SEINSTALL_VERDICT_NOTE);
+        ck_assert_int_eq(seinstall_check_result_to_json(c, &json), 0);
         ck_assert_ptr_nonnull(strstr(json, "{\"mode\": \"disabled\", \"mode_source\": \"profile\", "
                                            "\"policy\": \"default\", \"policy_source\": \"host\""));
         ck_assert_ptr_nonnull(strstr(json, "\"verdict\": \"note\""));
@@ -387,7 +392,7 @@ START_TEST(test_check_json)
                                      "\"system_u:object_r:nfs_t:s0\", \"verdict\": \"note\""));
         ck_assert_ptr_nonnull(strstr(json, "\"labeling\": \"xattr\", \"label\": null"));
         ck_assert_ptr_nonnull(strstr(json, "\"plan_line\": 2"));
-        seinstall_check_unref(c);
+        seinstall_check_result_unref(c);
 }
 END_TEST
 

@@ -223,12 +223,16 @@ START_TEST(test_includes)
         ck_assert_int_eq(seinstall_settings_new(&s), 0);
         ck_assert_int_eq(seinstall_settings_load_profile(s, ctx, main), 0);
         ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_PERMISSIVE);
-        ck_assert_int_eq(seinstall_settings_get_origin(s, "mode", &file, &line, &text), 0);
+        ck_assert_int_eq(
+            seinstall_settings_get_origin(s, SEINSTALL_SETTING_MODE, &file, &line, &text), 0);
         ck_assert_str_eq(file, b);
         ck_assert_int_eq(line, 3);
         ck_assert_str_eq(text, "selinux --permissive");
-        ck_assert_int_eq(seinstall_settings_get_origin(s, "policy", &file, NULL, NULL), -ENOENT);
-        ck_assert_int_eq(seinstall_settings_get_origin(s, "nope", &file, NULL, NULL), -EINVAL);
+        ck_assert_int_eq(
+            seinstall_settings_get_origin(s, SEINSTALL_SETTING_POLICY, &file, NULL, NULL), -ENOENT);
+        ck_assert_int_eq(
+            seinstall_settings_get_origin(s, (enum seinstall_setting) 99, &file, NULL, NULL),
+            -EINVAL);
 
         /* a cycle names the chain */
         write_file(loop, "selinux --disabled\n%include c.ks\n");
@@ -263,7 +267,8 @@ START_TEST(test_includes)
         ck_assert_int_eq(seinstall_settings_new(&s), 0);
         ck_assert_int_eq(seinstall_settings_load_profile(s, ctx, main), 0);
         ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_PERMISSIVE);
-        ck_assert_int_eq(seinstall_settings_get_origin(s, "mode", &file, &line, NULL), 0);
+        ck_assert_int_eq(
+            seinstall_settings_get_origin(s, SEINSTALL_SETTING_MODE, &file, &line, NULL), 0);
         ck_assert_str_eq(file, "app.ks");
         ck_assert_int_eq(line, 2);
         write_file(main, "%ksappend\n");
@@ -451,11 +456,11 @@ START_TEST(test_trial)
                 ck_assert_int_eq(boot(rows[i].boot, NULL), 0);
                 ck_assert_msg(ks(rows[i].profile) == 0, "row %zu: %s", i,
                               seinstall_last_error(ctx));
-                ck_assert_msg(seinstall_settings_get_trial(s) == rows[i].trial &&
-                                  seinstall_settings_get_mode(s, &src) == rows[i].mode &&
+                /* the trial is a mode of its own, aiming at enforcing */
+                ck_assert_msg(seinstall_settings_get_mode(s, &src) ==
+                                      (rows[i].trial ? SEINSTALL_MODE_TRIAL : rows[i].mode) &&
                                   src == rows[i].source,
-                              "row %zu: got trial=%d %s from %s", i,
-                              seinstall_settings_get_trial(s),
+                              "row %zu: got %s from %s", i,
                               seinstall_mode_to_string(seinstall_settings_get_mode(s, NULL)),
                               seinstall_source_to_string(src));
         }
@@ -464,7 +469,8 @@ START_TEST(test_trial)
         s = seinstall_settings_unref(s);
         ck_assert_int_eq(seinstall_settings_new(&s), 0);
         ck_assert_int_eq(ks("selinux --enforcing\n\n%addon org_seinstall --trial\n%end\n"), 0);
-        ck_assert_int_eq(seinstall_settings_get_origin(s, "mode", &file, &line, NULL), 0);
+        ck_assert_int_eq(
+            seinstall_settings_get_origin(s, SEINSTALL_SETTING_MODE, &file, &line, NULL), 0);
         ck_assert_str_eq(file, "test.ks");
         ck_assert_uint_eq(line, 3);
 
@@ -472,26 +478,32 @@ START_TEST(test_trial)
         ks_bad("selinux --disabled\n%addon org_seinstall --trial\n%end\n",
                "test.ks:2: %addon org_seinstall --trial contradicts 'selinux --disabled' at "
                "test.ks:1");
-        ck_assert(!seinstall_settings_get_trial(s));
+        ck_assert_int_ne(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_TRIAL);
         ks_bad("%addon org_seinstall --trial\n%end\nselinux --dis\n",
                "contradicts 'selinux --dis'");
         ks_bad("%addon org_seinstall --trial=yes\n%end\n", "--trial takes no value");
         /* the selinux line that counts is the last one */
         ck_assert_int_eq(ks_mode("selinux --disabled\nselinux --enforcing\n%addon org_seinstall "
                                  "--trial\n%end\n"),
-                         SEINSTALL_MODE_ENFORCING);
-        ck_assert(seinstall_settings_get_trial(s));
+                         SEINSTALL_MODE_TRIAL);
 
         /* seinstall.mode= takes trial; a typo is still an error */
         ck_assert_int_eq(boot("seinstall.mode=Trial", NULL), -EBADMSG);
         ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "disabled or trial"));
         /* a plain mode of equal rank ends the trial */
-        ck_assert_int_eq(seinstall_settings_set_trial(s, SEINSTALL_SOURCE_PROFILE), 1);
+        ck_assert_int_eq(
+            seinstall_settings_set_mode(s, SEINSTALL_MODE_TRIAL, SEINSTALL_SOURCE_PROFILE), 1);
         ck_assert_int_eq(
             seinstall_settings_set_mode(s, SEINSTALL_MODE_PERMISSIVE, SEINSTALL_SOURCE_PROFILE), 1);
-        ck_assert(!seinstall_settings_get_trial(s));
-        ck_assert_int_eq(seinstall_settings_set_trial(s, SEINSTALL_SOURCE_TARGET), 0);
-        ck_assert(!seinstall_settings_get_trial(s));
+        ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_PERMISSIVE);
+        ck_assert_int_eq(
+            seinstall_settings_set_mode(s, SEINSTALL_MODE_TRIAL, SEINSTALL_SOURCE_TARGET), 0);
+        ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_PERMISSIVE);
+        /* the names: "trial" is exact, the config's modes are not */
+        ck_assert_int_eq(seinstall_mode_from_string("trial"), SEINSTALL_MODE_TRIAL);
+        ck_assert_int_eq(seinstall_mode_from_string("Trial"), SEINSTALL_MODE_INVALID);
+        ck_assert_int_eq(seinstall_mode_from_string("Permissive"), SEINSTALL_MODE_PERMISSIVE);
+        ck_assert_str_eq(seinstall_mode_to_string(SEINSTALL_MODE_TRIAL), "trial");
 }
 END_TEST
 

@@ -162,6 +162,23 @@ static void install_file_contexts(void)
         write_file(at("etc/selinux/default/contexts/files/file_contexts"), fc_text);
 }
 
+/* Options for one call: @policy, @file_contexts, @threads, @progress (the previous call's are
+ * released here, so a test needs no cleanup). */
+static struct seinstall_relabel_options *opts(const char *policy, const char *file_contexts,
+                                              unsigned threads,
+                                              seinstall_relabel_progress_fn progress)
+{
+        static struct seinstall_relabel_options *o;
+
+        o = seinstall_relabel_options_unref(o);
+        ck_assert_int_eq(seinstall_relabel_options_new(&o), 0);
+        ck_assert_int_eq(seinstall_relabel_options_set_policy(o, policy), 0);
+        ck_assert_int_eq(seinstall_relabel_options_set_file_contexts(o, file_contexts), 0);
+        ck_assert_int_eq(seinstall_relabel_options_set_threads(o, threads), 0);
+        ck_assert_int_eq(seinstall_relabel_options_set_progress(o, progress, NULL), 0);
+        return o;
+}
+
 static int relabel(unsigned flags, struct seinstall_relabel_result **ret)
 {
         struct seinstall_ctx *ctx = NULL;
@@ -170,7 +187,7 @@ static int relabel(unsigned flags, struct seinstall_relabel_result **ret)
         ck_assert_int_eq(seinstall_new(root, &ctx), 0);
         seinstall_set_log_fn(ctx, on_log, NULL);
         seinstall_set_log_priority(ctx, SEINSTALL_LOG_DEBUG);
-        r = seinstall_relabel(ctx, NULL, fc, 4, flags, on_progress, NULL, ret);
+        r = seinstall_relabel(ctx, opts(NULL, fc, 4, on_progress), flags, ret);
         if (r < 0)
                 ck_assert_ptr_nonnull(seinstall_last_error(ctx));
         if (r == -EPERM)
@@ -278,7 +295,7 @@ START_TEST(test_verify)
         ck_assert_int_eq(seinstall_new(root, &ctx), 0);
         seinstall_set_log_fn(ctx, on_log, NULL);
 
-        ck_assert_int_eq(seinstall_verify(ctx, NULL, 4, 0, on_progress, NULL, &vr), 1);
+        ck_assert_int_eq(seinstall_verify(ctx, opts(NULL, NULL, 4, on_progress), 0, &vr), 1);
         ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_MISMATCHED), 2);
         ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_FIXED), 0);
         ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_ERRORS), 0);
@@ -304,7 +321,8 @@ START_TEST(test_verify)
         ck_assert_str_eq(label_of("etc/shadow"), wrong);
         ck_assert_ptr_null(label_of("var/lib/a/b/new"));
 
-        ck_assert_int_eq(seinstall_verify(ctx, NULL, 4, SEINSTALL_VERIFY_FIX, NULL, NULL, &vr), 0);
+        ck_assert_int_eq(
+            seinstall_verify(ctx, opts(NULL, NULL, 4, NULL), SEINSTALL_VERIFY_FIX, &vr), 0);
         ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_MISMATCHED), 2);
         ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_FIXED), 2);
         ck_assert_str_eq(seinstall_verify_result_get_dir_path(vr, 0), "/etc");
@@ -314,11 +332,11 @@ START_TEST(test_verify)
         ck_assert_str_eq(label_of("etc/shadow"), "system_u:object_r:shadow_t:s0");
         ck_assert_str_eq(label_of("var/lib/a/b/new"), "system_u:object_r:var_lib_t:s0");
 
-        ck_assert_int_eq(seinstall_verify(ctx, NULL, 4, 0, NULL, NULL, &vr), 0);
+        ck_assert_int_eq(seinstall_verify(ctx, opts(NULL, NULL, 4, NULL), 0, &vr), 0);
         ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_MISMATCHED), 0);
         ck_assert_uint_eq(seinstall_verify_result_get_n_dirs(vr), 0);
         vr = seinstall_verify_result_unref(vr);
-        ck_assert_int_eq(seinstall_verify(ctx, NULL, 4, 1u << 5, NULL, NULL, &vr), -EINVAL);
+        ck_assert_int_eq(seinstall_verify(ctx, opts(NULL, NULL, 4, NULL), 1u << 5, &vr), -EINVAL);
         ck_assert_ptr_null(vr);
         seinstall_unref(ctx);
         ck_assert_uint_eq(wrong_thread, 0);
@@ -340,8 +358,9 @@ START_TEST(test_verify_fix_checks_after)
         atomic_store(&ignore_one, true);
         ck_assert_int_eq(seinstall_new(root, &ctx), 0);
         for (unsigned all = 0; all <= SEINSTALL_VERIFY_ALL; all += SEINSTALL_VERIFY_ALL) {
-                ck_assert_int_eq(
-                    seinstall_verify(ctx, NULL, 4, SEINSTALL_VERIFY_FIX | all, NULL, NULL, &vr), 1);
+                ck_assert_int_eq(seinstall_verify(ctx, opts(NULL, NULL, 4, NULL),
+                                                  SEINSTALL_VERIFY_FIX | all, &vr),
+                                 1);
                 ck_assert_uint_eq(
                     seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_MISMATCHED),
                     all ? 1 : 2);
@@ -363,7 +382,8 @@ START_TEST(test_verify_fix_checks_after)
         ck_assert_str_eq(label_of("etc/zz-new"), "system_u:object_r:etc_t:s0");
         /* once the filesystem keeps it, FIX is done */
         atomic_store(&ignore_one, false);
-        ck_assert_int_eq(seinstall_verify(ctx, NULL, 4, SEINSTALL_VERIFY_FIX, NULL, NULL, &vr), 0);
+        ck_assert_int_eq(
+            seinstall_verify(ctx, opts(NULL, NULL, 4, NULL), SEINSTALL_VERIFY_FIX, &vr), 0);
         ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_REMAINING), 0);
         vr = seinstall_verify_result_unref(vr);
         seinstall_unref(ctx);
@@ -385,7 +405,7 @@ START_TEST(test_verify_examples_sorted)
                 write_file(at(name), "");
         }
         ck_assert_int_eq(seinstall_new(root, &ctx), 0);
-        ck_assert_int_eq(seinstall_verify(ctx, NULL, 4, 0, NULL, NULL, &vr), 1);
+        ck_assert_int_eq(seinstall_verify(ctx, opts(NULL, NULL, 4, NULL), 0, &vr), 1);
         ck_assert_uint_eq(seinstall_verify_result_get_n_dirs(vr), 1);
         ck_assert_str_eq(seinstall_verify_result_get_dir_path(vr, 0), "/srv/d1");
         ck_assert_uint_eq(seinstall_verify_result_get_dir_mismatched(vr, 0), 40);
@@ -494,10 +514,18 @@ START_TEST(test_relabel_bad_arguments)
         struct seinstall_ctx *ctx = NULL;
         struct seinstall_relabel_result *res = NULL;
 
-        ck_assert_int_eq(seinstall_relabel(NULL, NULL, fc, 1, 0, NULL, NULL, &res), -EINVAL);
+        ck_assert_int_eq(seinstall_relabel(NULL, opts(NULL, fc, 1, NULL), 0, &res), -EINVAL);
         ck_assert_int_eq(seinstall_new(root, &ctx), 0);
-        ck_assert_int_eq(seinstall_relabel(ctx, NULL, fc, 1, 1u << 7, NULL, NULL, &res), -EINVAL);
-        ck_assert_int_eq(seinstall_relabel(ctx, "../x", fc, 1, 0, NULL, NULL, &res), -EINVAL);
+        ck_assert_int_eq(seinstall_relabel(ctx, opts(NULL, fc, 1, NULL), 1u << 7, &res), -EINVAL);
+        /* a policy type that is no directory name is refused by the options already */
+        {
+                struct seinstall_relabel_options *o = opts(NULL, fc, 1, NULL);
+
+                ck_assert_int_eq(seinstall_relabel_options_set_policy(o, "../x"), -EINVAL);
+                ck_assert_int_eq(seinstall_relabel_options_set_file_contexts(o, ""), -EINVAL);
+                ck_assert_int_eq(seinstall_relabel_options_set_threads(NULL, 1), -EINVAL);
+                ck_assert_ptr_null(seinstall_relabel_options_unref(NULL));
+        }
         ck_assert_ptr_null(res);
         seinstall_unref(ctx);
 }

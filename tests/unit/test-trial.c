@@ -11,11 +11,11 @@
 #include "seinstall-private.h"
 #include "testutil.h"
 
-DEFINE_CLEANUP_FUNC(struct seinstall_trial *, seinstall_trial_free)
+DEFINE_CLEANUP_FUNC(struct seinstall_trial_result *, seinstall_trial_result_unref)
 
-static struct seinstall_trial *pending(void)
+static struct seinstall_trial_result *pending(void)
 {
-        struct seinstall_trial *t = NULL;
+        struct seinstall_trial_result *t = NULL;
         struct seinstall_ctx *ctx = NULL;
         static const char text[] = "state=pending\npolicy=default\nstarted=2026-12-05T00:00:00Z\n";
 
@@ -27,46 +27,50 @@ static struct seinstall_trial *pending(void)
 
 START_TEST(test_decide_clean)
 {
-        _cleanup_(seinstall_trial_freep) struct seinstall_trial *cur = pending(), *t = NULL;
+        _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *cur = pending(),
+                                                                               *t = NULL;
         const struct si_trial_evidence ev = {.denials = 0, .log = "/dev/kmsg"};
 
         ck_assert_int_eq(si_trial_decide_from(cur, &ev, "2026-12-05T01:00:00Z", &t), 1);
-        ck_assert_int_eq(seinstall_trial_get_state(t), SEINSTALL_TRIAL_ENFORCED);
-        ck_assert_str_eq(seinstall_trial_get_field(t, "decided"), "2026-12-05T01:00:00Z");
-        ck_assert_str_eq(seinstall_trial_get_field(t, "started"), "2026-12-05T00:00:00Z");
-        ck_assert_str_eq(seinstall_trial_get_field(t, "policy"), "default");
-        ck_assert_str_eq(seinstall_trial_get_field(t, "log"), "/dev/kmsg");
-        ck_assert_uint_eq(seinstall_trial_get_n_paths(t), 0);
+        ck_assert_int_eq(seinstall_trial_result_get_state(t), SEINSTALL_TRIAL_ENFORCED);
+        ck_assert_str_eq(seinstall_trial_result_get_decided(t), "2026-12-05T01:00:00Z");
+        ck_assert_str_eq(seinstall_trial_result_get_started(t), "2026-12-05T00:00:00Z");
+        ck_assert_str_eq(seinstall_trial_result_get_policy(t), "default");
+        ck_assert_str_eq(seinstall_trial_result_get_log(t), "/dev/kmsg");
+        ck_assert_uint_eq(seinstall_trial_result_get_n_paths(t), 0);
 }
 END_TEST
 
 START_TEST(test_decide_policy_only)
 {
-        _cleanup_(seinstall_trial_freep) struct seinstall_trial *cur = pending(), *t = NULL;
+        _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *cur = pending(),
+                                                                               *t = NULL;
         const struct si_trial_evidence ev = {.denials = 12, .label_denials = 0, .log = "a.log"};
 
         ck_assert_int_eq(si_trial_decide_from(cur, &ev, "now", &t), 1);
-        ck_assert_int_eq(seinstall_trial_get_state(t), SEINSTALL_TRIAL_ENFORCED);
-        ck_assert_uint_eq(seinstall_trial_get_n_denials(t), 12);
-        ck_assert_uint_eq(seinstall_trial_get_n_label_denials(t), 0);
+        ck_assert_int_eq(seinstall_trial_result_get_state(t), SEINSTALL_TRIAL_ENFORCED);
+        ck_assert_uint_eq(seinstall_trial_result_get_n_denials(t), 12);
+        ck_assert_uint_eq(seinstall_trial_result_get_n_label_denials(t), 0);
 }
 END_TEST
 
 /* No label denial, but a boot-critical file found mislabeled: kept permissive. */
 START_TEST(test_decide_mislabeled)
 {
-        _cleanup_(seinstall_trial_freep) struct seinstall_trial *cur = pending(), *t = NULL;
+        _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *cur = pending(),
+                                                                               *t = NULL;
         const struct si_trial_evidence ev = {.denials = 2, .mislabeled = 1, .log = "a.log"};
 
         ck_assert_int_eq(si_trial_decide_from(cur, &ev, "now", &t), 1);
-        ck_assert_int_eq(seinstall_trial_get_state(t), SEINSTALL_TRIAL_KEPT_PERMISSIVE);
-        ck_assert_uint_eq(seinstall_trial_get_n_mislabeled(t), 1);
+        ck_assert_int_eq(seinstall_trial_result_get_state(t), SEINSTALL_TRIAL_KEPT_PERMISSIVE);
+        ck_assert_uint_eq(seinstall_trial_result_get_n_mislabeled(t), 1);
 }
 END_TEST
 
 START_TEST(test_decide_label)
 {
-        _cleanup_(seinstall_trial_freep) struct seinstall_trial *cur = pending(), *t = NULL;
+        _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *cur = pending(),
+                                                                               *t = NULL;
         const struct si_trial_file files[] = {
             {"/etc/shadow", "restorecon -F /etc/shadow"},
             {"/var/lib/x", "restorecon -F /var/lib/x"},
@@ -76,13 +80,13 @@ START_TEST(test_decide_label)
             .denials = 5, .label_denials = 3, .files = files, .n_files = 3, .log = "a.log"};
 
         ck_assert_int_eq(si_trial_decide_from(cur, &ev, "now", &t), 1);
-        ck_assert_int_eq(seinstall_trial_get_state(t), SEINSTALL_TRIAL_KEPT_PERMISSIVE);
-        ck_assert_uint_eq(seinstall_trial_get_n_label_denials(t), 3);
-        ck_assert_uint_eq(seinstall_trial_get_n_paths(t), 2);
-        ck_assert_str_eq(seinstall_trial_get_path(t, 0), "/etc/shadow");
-        ck_assert_str_eq(seinstall_trial_get_fix(t, 0), "restorecon -F /etc/shadow");
-        ck_assert_str_eq(seinstall_trial_get_path(t, 1), "/var/lib/x");
-        ck_assert_ptr_null(seinstall_trial_get_path(t, 2));
+        ck_assert_int_eq(seinstall_trial_result_get_state(t), SEINSTALL_TRIAL_KEPT_PERMISSIVE);
+        ck_assert_uint_eq(seinstall_trial_result_get_n_label_denials(t), 3);
+        ck_assert_uint_eq(seinstall_trial_result_get_n_paths(t), 2);
+        ck_assert_str_eq(seinstall_trial_result_get_path(t, 0), "/etc/shadow");
+        ck_assert_str_eq(seinstall_trial_result_get_fix(t, 0), "restorecon -F /etc/shadow");
+        ck_assert_str_eq(seinstall_trial_result_get_path(t, 1), "/var/lib/x");
+        ck_assert_ptr_null(seinstall_trial_result_get_path(t, 2));
 }
 END_TEST
 
@@ -102,8 +106,8 @@ START_TEST(test_decide_once)
                                                              };
 
         for (size_t i = 0; i < ELEMENTSOF(done); i++) {
-                _cleanup_(seinstall_trial_freep) struct seinstall_trial *cur = NULL;
-                struct seinstall_trial *t = (void *) 1;
+                _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *cur = NULL;
+                struct seinstall_trial_result *t = (void *) 1;
 
                 ck_assert_int_eq(si_trial_new(done[i], &cur), 0);
                 ck_assert_int_eq(si_trial_decide_from(cur, &clean, "now", &t), 0);
@@ -117,8 +121,9 @@ END_TEST
 /* What is written reads back the same, names with any byte included. */
 START_TEST(test_state_roundtrip)
 {
-        _cleanup_(seinstall_trial_freep) struct seinstall_trial *cur = pending(), *t = NULL,
-                                                                *back = NULL;
+        _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *cur = pending(),
+                                                                               *t = NULL,
+                                                                               *back = NULL;
         const struct si_trial_file files[] = {
             {"/etc/new\nline", "restorecon -F '/etc/new\nline'"},
             {"/a\\b c\x7f\xc3\xa9", NULL},
@@ -140,15 +145,15 @@ START_TEST(test_state_roundtrip)
         ck_assert_int_eq(seinstall_new("/", &ctx), 0);
         ck_assert_int_eq(si_trial_parse(ctx, "t", text, strlen(text), &back), 0);
         seinstall_unref(ctx);
-        ck_assert_int_eq(seinstall_trial_get_state(back), SEINSTALL_TRIAL_KEPT_PERMISSIVE);
-        ck_assert_uint_eq(seinstall_trial_get_n_denials(back), 7);
-        ck_assert_uint_eq(seinstall_trial_get_n_label_denials(back), 2);
-        ck_assert_uint_eq(seinstall_trial_get_n_mislabeled(back), 3);
-        ck_assert_uint_eq(seinstall_trial_get_n_paths(back), 2);
-        ck_assert_str_eq(seinstall_trial_get_path(back, 0), "/etc/new\nline");
-        ck_assert_str_eq(seinstall_trial_get_fix(back, 0), "restorecon -F '/etc/new\nline'");
-        ck_assert_str_eq(seinstall_trial_get_path(back, 1), "/a\\b c\x7f\xc3\xa9");
-        ck_assert_ptr_null(seinstall_trial_get_fix(back, 1));
+        ck_assert_int_eq(seinstall_trial_result_get_state(back), SEINSTALL_TRIAL_KEPT_PERMISSIVE);
+        ck_assert_uint_eq(seinstall_trial_result_get_n_denials(back), 7);
+        ck_assert_uint_eq(seinstall_trial_result_get_n_label_denials(back), 2);
+        ck_assert_uint_eq(seinstall_trial_result_get_n_mislabeled(back), 3);
+        ck_assert_uint_eq(seinstall_trial_result_get_n_paths(back), 2);
+        ck_assert_str_eq(seinstall_trial_result_get_path(back, 0), "/etc/new\nline");
+        ck_assert_str_eq(seinstall_trial_result_get_fix(back, 0), "restorecon -F '/etc/new\nline'");
+        ck_assert_str_eq(seinstall_trial_result_get_path(back, 1), "/a\\b c\x7f\xc3\xa9");
+        ck_assert_ptr_null(seinstall_trial_result_get_fix(back, 1));
         ck_assert_int_eq(si_trial_render(back, &again), 0);
         ck_assert_str_eq(again, text);
 }
@@ -182,7 +187,7 @@ START_TEST(test_state_corrupt)
 
         ck_assert_int_eq(seinstall_new("/", &ctx), 0);
         for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
-                struct seinstall_trial *t = NULL;
+                struct seinstall_trial_result *t = NULL;
                 size_t len = bad[i].len ? bad[i].len : strlen(bad[i].text);
 
                 ck_assert_msg(si_trial_parse(ctx, "t", bad[i].text, len, &t) == -EBADMSG,
@@ -280,7 +285,7 @@ static void tree_teardown(void)
         tmpdir_removep(&root);
 }
 
-static int decide(const char *log, struct seinstall_trial **ret)
+static int decide(const char *log, struct seinstall_trial_result **ret)
 {
         _cleanup_free_ char *l = at(log);
         struct seinstall_ctx *ctx = NULL;
@@ -294,12 +299,13 @@ static int decide(const char *log, struct seinstall_trial **ret)
 
 START_TEST(test_tree_enforce_then_nothing)
 {
-        _cleanup_(seinstall_trial_freep) struct seinstall_trial *t = NULL, *again = NULL;
+        _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *t = NULL,
+                                                                               *again = NULL;
         _cleanup_free_ char *config = NULL, *state = NULL, *state2 = NULL;
 
         ck_assert_int_eq(decide("policy.log", &t), 1);
-        ck_assert_int_eq(seinstall_trial_get_state(t), SEINSTALL_TRIAL_ENFORCED);
-        ck_assert(!seinstall_trial_get_enforcing_now(t)); /* not the running system */
+        ck_assert_int_eq(seinstall_trial_result_get_state(t), SEINSTALL_TRIAL_ENFORCED);
+        ck_assert(!seinstall_trial_result_get_enforcing_now(t)); /* not the running system */
         config = get("etc/selinux/config");
         ck_assert_str_eq(config, "# kept\nSELINUX=enforcing\nSELINUXTYPE=default\n");
         state = get("var/lib/seinstall/trial");
@@ -308,7 +314,7 @@ START_TEST(test_tree_enforce_then_nothing)
         /* a later boot's label denial changes nothing */
         put("etc/selinux/config", "SELINUX=permissive\n");
         ck_assert_int_eq(decide("label.log", &again), 0);
-        ck_assert_int_eq(seinstall_trial_get_state(again), SEINSTALL_TRIAL_ENFORCED);
+        ck_assert_int_eq(seinstall_trial_result_get_state(again), SEINSTALL_TRIAL_ENFORCED);
         free(config);
         config = get("etc/selinux/config");
         ck_assert_str_eq(config, "SELINUX=permissive\n");
@@ -319,15 +325,15 @@ END_TEST
 
 START_TEST(test_tree_keep)
 {
-        _cleanup_(seinstall_trial_freep) struct seinstall_trial *t = NULL;
+        _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *t = NULL;
         _cleanup_free_ char *config = NULL, *state = NULL, *fix = NULL;
 
         ck_assert_int_eq(decide("label.log", &t), 1);
-        ck_assert_int_eq(seinstall_trial_get_state(t), SEINSTALL_TRIAL_KEPT_PERMISSIVE);
-        ck_assert_uint_eq(seinstall_trial_get_n_paths(t), 1);
-        ck_assert_str_eq(seinstall_trial_get_path(t, 0), "/etc/shadow");
+        ck_assert_int_eq(seinstall_trial_result_get_state(t), SEINSTALL_TRIAL_KEPT_PERMISSIVE);
+        ck_assert_uint_eq(seinstall_trial_result_get_n_paths(t), 1);
+        ck_assert_str_eq(seinstall_trial_result_get_path(t, 0), "/etc/shadow");
         ck_assert_ptr_nonnull(fix = shell_relabel_command(root, "/etc/shadow"));
-        ck_assert_str_eq(seinstall_trial_get_fix(t, 0), fix);
+        ck_assert_str_eq(seinstall_trial_result_get_fix(t, 0), fix);
         config = get("etc/selinux/config");
         ck_assert_str_eq(config, "# kept\nSELINUX=permissive\nSELINUXTYPE=default\n");
         state = get("var/lib/seinstall/trial");
@@ -340,18 +346,18 @@ END_TEST
  * not run yet, a rate-limited audit line): kept permissive, the file named with its fix. */
 START_TEST(test_tree_mislabeled)
 {
-        _cleanup_(seinstall_trial_freep) struct seinstall_trial *t = NULL;
+        _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *t = NULL;
         _cleanup_free_ char *config = NULL, *state = NULL, *fix = NULL;
 
         set_label("etc/shadow", "system_u:object_r:etc_t:s0");
         ck_assert_int_eq(decide("policy.log", &t), 1);
-        ck_assert_int_eq(seinstall_trial_get_state(t), SEINSTALL_TRIAL_KEPT_PERMISSIVE);
-        ck_assert_uint_eq(seinstall_trial_get_n_label_denials(t), 0);
-        ck_assert_uint_eq(seinstall_trial_get_n_mislabeled(t), 1);
-        ck_assert_uint_eq(seinstall_trial_get_n_paths(t), 1);
-        ck_assert_str_eq(seinstall_trial_get_path(t, 0), "/etc/shadow");
+        ck_assert_int_eq(seinstall_trial_result_get_state(t), SEINSTALL_TRIAL_KEPT_PERMISSIVE);
+        ck_assert_uint_eq(seinstall_trial_result_get_n_label_denials(t), 0);
+        ck_assert_uint_eq(seinstall_trial_result_get_n_mislabeled(t), 1);
+        ck_assert_uint_eq(seinstall_trial_result_get_n_paths(t), 1);
+        ck_assert_str_eq(seinstall_trial_result_get_path(t, 0), "/etc/shadow");
         ck_assert_ptr_nonnull(fix = shell_relabel_command(root, "/etc/shadow"));
-        ck_assert_str_eq(seinstall_trial_get_fix(t, 0), fix);
+        ck_assert_str_eq(seinstall_trial_result_get_fix(t, 0), fix);
         config = get("etc/selinux/config");
         ck_assert_str_eq(config, "# kept\nSELINUX=permissive\nSELINUXTYPE=default\n");
         state = get("var/lib/seinstall/trial");
@@ -367,7 +373,7 @@ START_TEST(test_tree_cannot_check_labels)
 {
         _cleanup_free_ char *pol = at("etc/selinux/default/policy/policy.33"), *config = NULL,
                             *state = NULL;
-        struct seinstall_trial *t = NULL;
+        struct seinstall_trial_result *t = NULL;
 
         ck_assert_int_eq(unlink(pol), 0);
         ck_assert_int_eq(decide("policy.log", &t), -ENOPKG);
@@ -382,15 +388,15 @@ END_TEST
 /* The same file named by a denial and found mislabeled: listed once. */
 START_TEST(test_tree_denied_and_mislabeled)
 {
-        _cleanup_(seinstall_trial_freep) struct seinstall_trial *t = NULL;
+        _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *t = NULL;
 
         set_label("etc/shadow", "system_u:object_r:etc_t:s0");
         ck_assert_int_eq(decide("label.log", &t), 1);
-        ck_assert_int_eq(seinstall_trial_get_state(t), SEINSTALL_TRIAL_KEPT_PERMISSIVE);
-        ck_assert_uint_eq(seinstall_trial_get_n_label_denials(t), 1);
-        ck_assert_uint_eq(seinstall_trial_get_n_mislabeled(t), 1);
-        ck_assert_uint_eq(seinstall_trial_get_n_paths(t), 1);
-        ck_assert_str_eq(seinstall_trial_get_path(t, 0), "/etc/shadow");
+        ck_assert_int_eq(seinstall_trial_result_get_state(t), SEINSTALL_TRIAL_KEPT_PERMISSIVE);
+        ck_assert_uint_eq(seinstall_trial_result_get_n_label_denials(t), 1);
+        ck_assert_uint_eq(seinstall_trial_result_get_n_mislabeled(t), 1);
+        ck_assert_uint_eq(seinstall_trial_result_get_n_paths(t), 1);
+        ck_assert_str_eq(seinstall_trial_result_get_path(t, 0), "/etc/shadow");
 }
 END_TEST
 
@@ -401,7 +407,7 @@ START_TEST(test_tree_symlink)
         _cleanup_free_ char *state = at("var/lib/seinstall/trial"), *outside = NULL, *config = NULL,
                             *back = NULL;
         _cleanup_(tmpdir_removep) char *other = make_tmpdir();
-        struct seinstall_trial *t = NULL;
+        struct seinstall_trial_result *t = NULL;
         struct seinstall_ctx *ctx = NULL;
         char link[4096];
         ssize_t n;
@@ -423,9 +429,9 @@ START_TEST(test_tree_symlink)
         /* status still reads, and says why the trial is unknown */
         ck_assert_int_eq(seinstall_new(root, &ctx), 0);
         ck_assert_int_eq(si_trial_read_for_status(ctx, &t), 0);
-        ck_assert_int_eq(seinstall_trial_get_state(t), SEINSTALL_TRIAL_NONE);
-        ck_assert_ptr_nonnull(strstr(seinstall_trial_get_field(t, "error"), "symbolic link"));
-        seinstall_trial_free(t);
+        ck_assert_int_eq(seinstall_trial_result_get_state(t), SEINSTALL_TRIAL_NONE);
+        ck_assert_ptr_nonnull(strstr(seinstall_trial_result_get_error(t), "symbolic link"));
+        seinstall_trial_result_unref(t);
         seinstall_unref(ctx);
 }
 END_TEST
@@ -433,7 +439,7 @@ END_TEST
 START_TEST(test_tree_corrupt)
 {
         _cleanup_free_ char *config = NULL, *state = NULL;
-        struct seinstall_trial *t = NULL;
+        struct seinstall_trial_result *t = NULL;
 
         put("var/lib/seinstall/trial", "state=pending\npath=\\z\n");
         ck_assert_int_eq(decide("policy.log", &t), -EBADMSG);
@@ -448,11 +454,11 @@ END_TEST
 START_TEST(test_tree_none)
 {
         _cleanup_free_ char *state = at("var/lib/seinstall/trial");
-        _cleanup_(seinstall_trial_freep) struct seinstall_trial *t = NULL;
+        _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *t = NULL;
 
         ck_assert_int_eq(unlink(state), 0);
         ck_assert_int_eq(decide("policy.log", &t), 0);
-        ck_assert_int_eq(seinstall_trial_get_state(t), SEINSTALL_TRIAL_NONE);
+        ck_assert_int_eq(seinstall_trial_result_get_state(t), SEINSTALL_TRIAL_NONE);
         ck_assert_int_eq(access(state, F_OK), -1);
 }
 END_TEST
@@ -460,7 +466,7 @@ END_TEST
 /* A pending relabel: the trial waits for the boot after it. */
 START_TEST(test_tree_relabel_pending)
 {
-        struct seinstall_trial *t = NULL;
+        struct seinstall_trial_result *t = NULL;
 
         put(".autorelabel", "-F\n");
         ck_assert_int_eq(decide("policy.log", &t), -EBUSY);
