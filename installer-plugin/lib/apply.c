@@ -126,7 +126,7 @@ static const char *const *grub_regen_command(struct seinstall_ctx *ctx, bool *re
 
         *ret_installed = false;
         for (size_t i = 0; i < ELEMENTSOF(all); i++) {
-                _cleanup_close_ int fd = root_open(ctx, all[i][0], O_PATH, 0);
+                _cleanup_close_ int fd = si_root_open(ctx, all[i][0], O_PATH, 0);
                 _cleanup_free_ char *dir = NULL;
                 if (fd < 0)
                         continue;
@@ -134,7 +134,7 @@ static const char *const *grub_regen_command(struct seinstall_ctx *ctx, bool *re
                 if (!dir)
                         return NULL;
                 *strrchr(dir, '/') = '\0';
-                _cleanup_close_ int dfd = root_open(ctx, dir, O_PATH | O_DIRECTORY, 0);
+                _cleanup_close_ int dfd = si_root_open(ctx, dir, O_PATH | O_DIRECTORY, 0);
                 *ret_installed = dfd >= 0;
                 return all[i];
         }

@@ -34,8 +34,8 @@ static void tfiles_free(struct tfile *f, size_t n)
  * (reading only, the link is followed inside the target as the boot loader's tools do). */
 static int read_tfile(struct seinstall_ctx *ctx, struct tfile *f, bool edit)
 {
-        int r = edit ? root_read_replaced(ctx, f->path, SI_TEXT_FILE_MAX, &f->text, &f->len)
-                     : root_read_file(ctx, f->path, SI_TEXT_FILE_MAX, &f->text, &f->len);
+        int r = edit ? si_root_read_replaced(ctx, f->path, SI_TEXT_FILE_MAX, &f->text, &f->len)
+                     : si_root_read_file(ctx, f->path, SI_TEXT_FILE_MAX, &f->text, &f->len);
 
         if (r == -ENOENT)
                 return 0;
@@ -101,7 +101,7 @@ static int grub_files(struct seinstall_ctx *ctx, struct tfile **ret, size_t *ret
 static int write_reported(struct seinstall_ctx *ctx, const char *path, const char *text,
                           struct sbuf *what, si_report_fn report, void *userdata)
 {
-        int r = root_write_atomic(ctx, path, text, strlen(text), 0644);
+        int r = si_root_write_atomic(ctx, path, text, strlen(text), 0644);
 
         if (r < 0)
                 return si_error(ctx, r, "Could not write %s%s: %s", ctx->root, path,

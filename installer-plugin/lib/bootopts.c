@@ -18,7 +18,7 @@
 #include <ctype.h>
 
 #include "seinstall-private.h"
-#include "kslex.h"
+#include "kickstart.h"
 
 #define CMDLINE_MAX (256 * 1024)
 

@@ -16,7 +16,7 @@ int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *
         size_t len, n;
         int r;
 
-        r = root_read_replaced(ctx, SEINSTALL_FIRSTBOOT_MARK, 64 * 1024, &text, &len);
+        r = si_root_read_replaced(ctx, SEINSTALL_FIRSTBOOT_MARK, 64 * 1024, &text, &len);
         if (r == -ENOENT) {
                 *ret = m;
                 return 0;
@@ -51,7 +51,7 @@ int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode,
                      trial ? "trial" : seinstall_mode_to_string(mode), policy,
                      relabel ? "pending" : "done") < 0)
                 return -ENOMEM;
-        r = root_write_if_changed(ctx, SEINSTALL_FIRSTBOOT_MARK, text, 64 * 1024);
+        r = si_root_write_if_changed(ctx, SEINSTALL_FIRSTBOOT_MARK, text, 64 * 1024);
         if (r < 0)
                 return si_error(ctx, r, "Could not write the first-boot mark %s%s: %s", ctx->root,
                                 SEINSTALL_FIRSTBOOT_MARK, si_file_strerror(r));
@@ -64,7 +64,7 @@ SEINSTALL_EXPORT int seinstall_firstboot_mark_remove(struct seinstall_ctx *ctx)
 
         if (!ctx)
                 return -EINVAL;
-        r = root_unlink(ctx, SEINSTALL_FIRSTBOOT_MARK);
+        r = si_root_unlink(ctx, SEINSTALL_FIRSTBOOT_MARK);
         if (r < 0)
                 return si_error(ctx, r, "Could not remove %s%s: %s", ctx->root,
                                 SEINSTALL_FIRSTBOOT_MARK, si_file_strerror(r));

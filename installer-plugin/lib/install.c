@@ -7,9 +7,9 @@
  *   plan       settings.c      the target's /etc/selinux/config (read here, once) under the
  *                              settings: mode and policy type, and who chose them
  *   check      check.c         the policy (policy.c, loaded once) judges every mount
- *                              (fscheck.c, mounts.c); a refusal ends the install here,
+ *                              (check-classify.c, check-mounts.c); a refusal ends the install here,
  *                              before anything in the target changed
- *   policy     policybuild.c   the target's policy is built from its modules when missing
+ *   policy     policy-build.c   the target's policy is built from its modules when missing
  *   relabel    relabel.c       the target's file_contexts (fcontext.c, compiled once) label
  *                              every mount the check found labelable; when that cannot run,
  *                              the target relabels at first boot and boots permissive until then
@@ -266,7 +266,7 @@ static const struct stage {
 } stages[] = {
     {"plan", stage_plan},           /* settings.c, config.c */
     {"check", stage_check},         /* policy.c, check.c */
-    {"policy", stage_policy},       /* policybuild.c */
+    {"policy", stage_policy},       /* policy-build.c */
     {"relabel", stage_relabel},     /* fcontext.c, relabel.c */
     {"configure", stage_configure}, /* apply.c */
     {"verify", stage_verify},       /* verify.c */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * ksfile.c — the files of a kickstart read: a host file read as a regular file, its text cut
- * into lines each named by its origin (file and line), and preprocessKickstart()'s merging of the
- * %ksappend files into the main file.
+ * kickstart-file.c — the files of a kickstart read: a host file read as a regular file, its text
+ * cut into lines each named by its origin (file and line), and preprocessKickstart()'s merging of
+ * the %ksappend files into the main file.
  */
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "ksreader.h"
+#include "kickstart-internal.h"
 
 /* Split @f->text into lines as str.splitlines(True) does, plus the end marker; each line is
  * named by the segment (file and first line) its first byte came from. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * kslex.c — the kickstart reader's state machine: walks a kickstart file, the %ksappend files
- * merged into it and the %include files it pulls in, and hands commands, section headers,
+ * kickstart-lex.c — the kickstart reader's state machine: walks a kickstart file, the %ksappend
+ * files merged into it and the %include files it pulls in, and hands commands, section headers,
  * section lines and section ends to a caller (profile.c gives them a meaning). It follows
  * pykickstart 3.74's parser.py (KickstartParser._stateMachine, _readSection, _handleInclude,
  * readKickstart, and preprocessKickstart as ksvalidator and Anaconda's initramfs run it) step by
@@ -10,12 +10,13 @@
  * split with shlex before its command is known, a line inside a section only when its first word is
  * %end, %include or a section name. Deliberate differences (seinstall.ks(5)): NUL bytes are
  * refused; a missing %include file is a warning; an include cycle, or more than KS_DEPTH_MAX
- * levels, is an error naming the chain. The reader's other parts: kstext.c (Python's text rules),
- * ksshlex.c (shlex), ksfile.c (files, lines and %ksappend), kspath.c (where an %include file is).
+ * levels, is an error naming the chain. The reader's other parts: kickstart-text.c (Python's text
+ * rules), kickstart-shlex.c (shlex), kickstart-file.c (files, lines and %ksappend),
+ * kickstart-path.c (where an %include file is).
  */
 #include <sys/stat.h>
 
-#include "ksreader.h"
+#include "kickstart-internal.h"
 
 /* The sections pykickstart's KickstartParser.setupSections() registers. */
 static const char *const ks_sections[] = {

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * kstext.c — kickstart text as Python sees it: strict UTF-8 (pykickstart decodes every file as
- * UTF-8), str.isspace() and the strip and split built on it, and the line breaks of
+ * kickstart-text.c — kickstart text as Python sees it: strict UTF-8 (pykickstart decodes every file
+ * as UTF-8), str.isspace() and the strip and split built on it, and the line breaks of
  * str.splitlines(). Owns the refusal of text pykickstart cannot decode, naming its line.
  */
-#include "ksreader.h"
+#include "kickstart-internal.h"
 
 /* Length of the valid UTF-8 sequence at @p (strict, as Python's decoder is), or 0. */
 static size_t u8_valid(const unsigned char *p, const unsigned char *end)

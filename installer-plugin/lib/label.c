@@ -117,7 +117,7 @@ static int labels_load(struct seinstall_ctx *ctx, struct si_labels **ret)
                         return r;
                 if (asprintf(&path, FC_PATH_FMT, type) < 0)
                         return -ENOMEM;
-                _cleanup_close_ int fd = root_open(ctx, path, O_PATH, 0);
+                _cleanup_close_ int fd = si_root_open(ctx, path, O_PATH, 0);
                 if (fd >= 0) {
                         /* a few lookups: the interpreter, no JIT (fcontext.h) */
                         r = si_fcontext_load_target(ctx, type, SI_FC_NO_JIT, &l->fc);
@@ -217,7 +217,7 @@ int si_label_path(struct seinstall_ctx *ctx, const char *path)
 
         if (ctx->dry_run)
                 return 0;
-        fd = root_open(ctx, path, O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0);
+        fd = si_root_open(ctx, path, O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0);
         /* gone, or a symlink now: never labeled through it */
         if (fd == -ENOENT || fd == -ELOOP)
                 return 0;

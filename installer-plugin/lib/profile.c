@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * profile.c — unattended profiles: what a kickstart file (read by kslex.c as pykickstart reads
- * it) says to seinstall. The `selinux` command with pykickstart's selinux.py and argparse
+ * profile.c — unattended profiles: what a kickstart file (read by kickstart-lex.c as pykickstart
+ * reads it) says to seinstall. The `selinux` command with pykickstart's selinux.py and argparse
  * grammar: --enforcing, --permissive, --disabled and their unambiguous prefixes, case-sensitive,
  * the last one wins, a value or any other word is an error, and a repeated command changes only
  * what it gives (one command object, set_to_self() skips what is unset, so a bare `selinux`
@@ -14,7 +14,7 @@
  * fed into the settings as source "profile" with the file and line that decided it.
  */
 #include "seinstall-private.h"
-#include "kslex.h"
+#include "kickstart.h"
 
 struct origin {
         char *file;

@@ -17,7 +17,7 @@
 
 #define LABEL_MAX 4096
 
-int root_open(struct seinstall_ctx *ctx, const char *path, int flags, mode_t mode)
+int si_root_open(struct seinstall_ctx *ctx, const char *path, int flags, mode_t mode)
 {
         struct open_how how = {
             .flags = (unsigned long long) (flags | O_CLOEXEC),
@@ -42,14 +42,14 @@ int root_open(struct seinstall_ctx *ctx, const char *path, int flags, mode_t mod
         return fd;
 }
 
-int root_open_regular(struct seinstall_ctx *ctx, const char *path, bool follow)
+int si_root_open_regular(struct seinstall_ctx *ctx, const char *path, bool follow)
 {
         /* O_NONBLOCK: a FIFO or a device planted where a file should be must not block the
          * open, and is refused before any read (reading /dev/kmsg blocks at its end).
          * O_NOFOLLOW: a file seinstall replaces is never read through a symlink, or its
          * target's content would be written back under the link's name. */
-        int fd =
-            root_open(ctx, path, O_RDONLY | O_NOCTTY | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW), 0);
+        int fd = si_root_open(ctx, path,
+                              O_RDONLY | O_NOCTTY | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW), 0);
         int r;
 
         if (fd < 0)
@@ -65,21 +65,21 @@ int root_open_regular(struct seinstall_ctx *ctx, const char *path, bool follow)
 static int read_file(struct seinstall_ctx *ctx, const char *path, bool follow, size_t max,
                      char **ret, size_t *ret_len)
 {
-        _cleanup_close_ int fd = root_open_regular(ctx, path, follow);
+        _cleanup_close_ int fd = si_root_open_regular(ctx, path, follow);
 
         if (fd < 0)
                 return fd;
         return read_fd_bounded(fd, max, ret, ret_len);
 }
 
-int root_read_file(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
-                   size_t *ret_len)
+int si_root_read_file(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
+                      size_t *ret_len)
 {
         return read_file(ctx, path, true, max, ret, ret_len);
 }
 
-int root_read_replaced(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
-                       size_t *ret_len)
+int si_root_read_replaced(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
+                          size_t *ret_len)
 {
         return read_file(ctx, path, false, max, ret, ret_len);
 }
@@ -107,7 +107,7 @@ static int split_path(const char *path, char **ret_dir, const char **ret_base)
         return 0;
 }
 
-int root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode)
+int si_root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode)
 {
         _cleanup_free_ char *copy = strdup(path);
         char *p;
@@ -133,7 +133,7 @@ int root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode)
                         r = split_path(copy, &dir, &base);
                         if (r < 0)
                                 return r;
-                        dfd = root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
+                        dfd = si_root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
                         if (dfd < 0)
                                 return dfd;
                         if (mkdirat(dfd, base, mode) == 0) {
@@ -150,7 +150,7 @@ int root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode)
         }
         /* EEXIST above also covers a file or a dangling symlink by that name: make sure the
          * result is a directory. */
-        _cleanup_close_ int fd = root_open(ctx, path, O_RDONLY | O_DIRECTORY, 0);
+        _cleanup_close_ int fd = si_root_open(ctx, path, O_RDONLY | O_DIRECTORY, 0);
         return fd < 0 ? fd : 0;
 }
 
@@ -256,8 +256,8 @@ static int copy_attributes(int dfd, const char *base, int fd, mode_t mode)
         return 0;
 }
 
-int root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void *data, size_t len,
-                      mode_t mode)
+int si_root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void *data, size_t len,
+                         mode_t mode)
 {
         _cleanup_free_ char *dir = NULL, *tmp = NULL;
         _cleanup_close_ int dfd = -EBADF, fd = -EBADF;
@@ -267,7 +267,7 @@ int root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void *d
         r = split_path(path, &dir, &base);
         if (r < 0 || ctx->dry_run)
                 return r;
-        dfd = root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
+        dfd = si_root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
         if (dfd < 0)
                 return dfd;
         remove_stale_temps(dfd, base);
@@ -292,29 +292,30 @@ int root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void *d
         return 0;
 }
 
-int root_write_if_changed(struct seinstall_ctx *ctx, const char *path, const char *text, size_t max)
+int si_root_write_if_changed(struct seinstall_ctx *ctx, const char *path, const char *text,
+                             size_t max)
 {
         _cleanup_free_ char *old = NULL, *dir = NULL;
         const char *slash = strrchr(path, '/');
         size_t len, n = strlen(text);
         int r;
 
-        if (root_read_replaced(ctx, path, max, &old, &len) >= 0 && len == n &&
+        if (si_root_read_replaced(ctx, path, max, &old, &len) >= 0 && len == n &&
             memcmp(old, text, n) == 0)
                 return 0;
         if (slash && slash > path) {
                 dir = strndup(path, (size_t) (slash - path));
                 if (!dir)
                         return -ENOMEM;
-                r = root_mkdir_p(ctx, dir, 0755);
+                r = si_root_mkdir_p(ctx, dir, 0755);
                 if (r < 0)
                         return r;
         }
-        r = root_write_atomic(ctx, path, text, n, 0644);
+        r = si_root_write_atomic(ctx, path, text, n, 0644);
         return r < 0 ? r : 1;
 }
 
-int root_unlink(struct seinstall_ctx *ctx, const char *path)
+int si_root_unlink(struct seinstall_ctx *ctx, const char *path)
 {
         _cleanup_free_ char *dir = NULL;
         _cleanup_close_ int dfd = -EBADF;
@@ -324,7 +325,7 @@ int root_unlink(struct seinstall_ctx *ctx, const char *path)
         r = split_path(path, &dir, &base);
         if (r < 0 || ctx->dry_run)
                 return r;
-        dfd = root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
+        dfd = si_root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
         if (dfd == -ENOENT)
                 return 0;
         if (dfd < 0)
@@ -334,7 +335,7 @@ int root_unlink(struct seinstall_ctx *ctx, const char *path)
         return 0;
 }
 
-int root_symlink(struct seinstall_ctx *ctx, const char *path, const char *target)
+int si_root_symlink(struct seinstall_ctx *ctx, const char *path, const char *target)
 {
         _cleanup_free_ char *dir = NULL, *old = NULL, *tmp = NULL;
         _cleanup_close_ int dfd = -EBADF;
@@ -348,13 +349,13 @@ int root_symlink(struct seinstall_ctx *ctx, const char *path, const char *target
                 return r;
         if (ctx->dry_run) {
                 /* what a real run would do: nothing when the link is already right */
-                dfd = root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
+                dfd = si_root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
                 old = dfd >= 0 ? malloc(max) : NULL;
                 n = old ? readlinkat(dfd, base, old, max) : -1;
                 return n == (ssize_t) strlen(target) && memcmp(old, target, (size_t) n) == 0 ? 0
                                                                                              : 1;
         }
-        dfd = root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
+        dfd = si_root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
         if (dfd < 0)
                 return dfd;
         old = malloc(max);
@@ -403,7 +404,7 @@ static int cmp_str(const void *a, const void *b)
 int si_root_list(struct seinstall_ctx *ctx, const char *dir, const char *prefix, const char *suffix,
                  char ***ret, size_t *ret_n)
 {
-        int dfd = root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
+        int dfd = si_root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
         char **names = NULL;
         size_t n = 0;
         struct dirent *de;

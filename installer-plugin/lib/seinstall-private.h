@@ -37,9 +37,10 @@ struct seinstall_ctx {
         char *last_error;
         char *last_error_command; /* the command last_error ends with, or NULL */
         struct si_counters counters;
-        struct si_mountset *mounts; /* the target's own mounts (mountset.c) */
+        struct si_mountset *mounts; /* the target's own mounts (mount-boundary.c) */
         /* set while seinstall_apply() runs with SEINSTALL_APPLY_DRY_RUN: the writes below
-         * (root_write_atomic, root_mkdir_p, root_unlink) decide everything, then write nothing */
+         * (si_root_write_atomic, si_root_mkdir_p, si_root_unlink) decide everything, then write
+         * nothing */
         bool dry_run;
         struct si_labels *labels; /* the labels of what seinstall writes (label.c) */
 };
@@ -93,7 +94,8 @@ int si_settings_decide(const struct seinstall_settings *settings, const struct s
                        struct si_decision *ret);
 void si_decision_done(struct si_decision *d);
 
-/* ---- the target's own mounts (mountset.c) ------------------------------------------------ */
+/* ---- the target's own mounts (mount-boundary.c) ------------------------------------------------
+ */
 
 struct si_mountset;
 int si_mountset_new(struct si_mountset **ret);
@@ -160,47 +162,47 @@ void si_relay_end(struct seinstall_ctx *ctx, struct si_relay *r);
  * RESOLVE_IN_ROOT, so symlinks and ".." can never leave the target, and refuse the result
  * (-EXDEV) unless it lies on one of the target's own mounts (si_fd_on_own_mount()). Returns
  * an fd or -errno. */
-int root_open(struct seinstall_ctx *ctx, const char *path, int flags, mode_t mode);
-/* The one way to open a file of the target for reading: resolved as root_open() does,
+int si_root_open(struct seinstall_ctx *ctx, const char *path, int flags, mode_t mode);
+/* The one way to open a file of the target for reading: resolved as si_root_open() does,
  * non-blocking, and refused unless it is a regular file (-EISDIR, -EBADFD). With @follow false
  * a symlink as the last component is refused (-ELOOP): use that for every file seinstall
  * will replace. Returns an fd or -errno. */
-int root_open_regular(struct seinstall_ctx *ctx, const char *path, bool follow);
+int si_root_open_regular(struct seinstall_ctx *ctx, const char *path, bool follow);
 /* The most a configuration text of the target (config, GRUB defaults, a BLS entry) may hold. */
 #define SI_TEXT_FILE_MAX (1024 * 1024)
 /* Read a regular file of the target, at most @max bytes. -ENOENT when it does not exist. */
-int root_read_file(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
-                   size_t *ret_len);
+int si_root_read_file(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
+                      size_t *ret_len);
 /* The same for a file seinstall is about to replace: -ELOOP when it is a symlink. */
-int root_read_replaced(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
-                       size_t *ret_len);
+int si_root_read_replaced(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
+                          size_t *ret_len);
 /* The three calls below write nothing and return 0 while ctx->dry_run is set: every change
  * seinstall makes in a target goes through them, so a dry run reports exactly the changes a
  * real run would make. */
 /* Create the directory @path and missing parents inside the target, mode @mode; each one
  * created is labeled (label.c). */
-int root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode);
+int si_root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode);
 /* Replace @path inside the target atomically with @data: a temporary file in the same
  * directory, fsync, rename over the old one, fsync the directory. Keeps the old file's mode
  * and owner when it existed (else @mode); the temporary gets the label the target's file
  * contexts give @path (label.c), else the old file's label, else none. A symlink at @path is
  * replaced by the file, never followed. On failure the old file is untouched. Temporaries of
  * @path a killed run left (".#NAME.<16 hex digits>", regular files only) are removed first. */
-int root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void *data, size_t len,
-                      mode_t mode);
+int si_root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void *data, size_t len,
+                         mode_t mode);
 /* Write the string @text as @path (0644) unless the file holds exactly that already (read as
- * root_read_replaced() reads it, at most @max bytes), making the directories on the way: 0
+ * si_root_read_replaced() reads it, at most @max bytes), making the directories on the way: 0
  * unchanged, 1 written, or a negative errno of the calls above. */
-int root_write_if_changed(struct seinstall_ctx *ctx, const char *path, const char *text,
-                          size_t max);
+int si_root_write_if_changed(struct seinstall_ctx *ctx, const char *path, const char *text,
+                             size_t max);
 /* Remove @path inside the target; 0 when it did not exist. */
-int root_unlink(struct seinstall_ctx *ctx, const char *path);
+int si_root_unlink(struct seinstall_ctx *ctx, const char *path);
 /* Make @path inside the target a symbolic link to @target (as given: resolved by whoever
  * follows it later, on the target's own system), labeled (label.c) before it takes its name.
  * The parent must exist. Returns 1 made (an old
  * link to elsewhere is replaced atomically), 0 already so, -EEXIST when a file or directory
  * has that name, -errno. A dry run writes nothing and returns what a real run would. */
-int root_symlink(struct seinstall_ctx *ctx, const char *path, const char *target);
+int si_root_symlink(struct seinstall_ctx *ctx, const char *path, const char *target);
 /* Sorted target paths "@dir/NAME" of the entries of @dir whose name starts with @prefix and
  * ends with @suffix (either NULL: any), hidden ones skipped. A missing @dir gives none. On
  * failure *ret and *ret_n are left untouched. */
@@ -253,7 +255,7 @@ enum si_fs_use {
  * (source BUILTIN, only for "default"). Returns 0 and the policy in *ret, -EINVAL for a bad
  * type, -ENOPKG when no source has it, -EBADMSG for a policy file libsepol cannot read. */
 int si_policy_load(struct seinstall_ctx *ctx, const char *type, struct si_policy **ret);
-/* The Debian package that provides policy @type (static string; policybuild.c). */
+/* The Debian package that provides policy @type (static string; policy-build.c). */
 const char *si_policy_package(const char *type);
 /* What to install for the policy @type, for a message: "the package selinux-policy-default",
  * or, for a type no known package provides, a phrase naming Debian's packages. Never NULL. */
@@ -311,9 +313,11 @@ int si_policy_context_valid(const struct si_policy *p, const char *context);
 /* The label of files the policy cannot label (initial SID "unlabeled"), new string or NULL. */
 char *si_policy_unlabeled_context(const struct si_policy *p);
 
-/* ---- check: mounts, plans, probe, classification (fscheck.c, plan.c, mounts.c, check.c) -- */
+/* ---- check: mounts, plans, probe, classification (check-classify.c, plan.c, check-mounts.c,
+ * check.c) -- */
 
-/* Whether the kernel can store security.selinux on a mounted filesystem (probe in mounts.c). */
+/* Whether the kernel can store security.selinux on a mounted filesystem (probe in check-mounts.c).
+ */
 enum si_probe {
         SI_PROBE_NOT_RUN = 0, /* planned layout: nothing is mounted */
         SI_PROBE_YES,
@@ -358,7 +362,7 @@ int si_mount_list_add(struct si_mount_list *l, const char *mountpoint, const cha
 int si_plan_read(struct seinstall_ctx *ctx, const char *file, struct si_mount_list *ret);
 
 /* The mounts at and below the target root, as libmount reads them from /proc/self/mountinfo
- * (mounts.c); the filesystem holding the root comes first as "/" even when the root is not a
+ * (check-mounts.c); the filesystem holding the root comes first as "/" even when the root is not a
  * mount point itself. Each is probed with si_probe_xattr(). */
 int si_mounts_read(struct seinstall_ctx *ctx, struct si_mount_list *ret);
 /* Try to store security.selinux on a scratch file in the directory @path: an O_TMPFILE, or a
@@ -370,7 +374,7 @@ enum si_probe si_probe_xattr(const char *path, int *ret_errno);
  * removed: 1 and a new string, 0 when absent, -ENOMEM. */
 int si_mount_option(const char *options, const char *name, char **ret);
 
-/* What a mount point holds (fscheck.c). */
+/* What a mount point holds (check-classify.c). */
 enum si_role {
         SI_ROLE_SYSTEM,   /* /, /usr, /etc, /var, /home, /root, /opt, /srv, /boot and below */
         SI_ROLE_EFI,      /* /boot/efi, /efi and below: one label is what the policy means */
@@ -569,7 +573,7 @@ int si_ks_plan(struct seinstall_ctx *ctx, const char *path, const char *text, si
 int si_bootopts_parse(struct seinstall_ctx *ctx, const char *name, const char *text,
                       struct seinstall_settings *s, char **ret_profile);
 
-/* ---- building the policy from its modules (policybuild.c) ------------------------------ */
+/* ---- building the policy from its modules (policy-build.c) ------------------------------ */
 
 /* Whether etc/selinux/@type/policy/policy.N exists in the target. */
 bool si_policy_built(struct seinstall_ctx *ctx, const char *type);

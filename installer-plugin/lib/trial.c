@@ -69,7 +69,7 @@ bool si_trial_unit_installed(struct seinstall_ctx *ctx)
                 _cleanup_free_ char *p = NULL;
                 if (asprintf(&p, "%s%s", dirs[i], SEINSTALL_TRIAL_UNIT) < 0)
                         return false;
-                _cleanup_close_ int fd = root_open(ctx, p, O_PATH, 0);
+                _cleanup_close_ int fd = si_root_open(ctx, p, O_PATH, 0);
                 if (fd >= 0)
                         return true;
         }
@@ -83,9 +83,9 @@ int si_trial_enable_unit(struct seinstall_ctx *ctx, const char **ret_path)
 
         if (!dir)
                 return -ENOMEM;
-        r = root_mkdir_p(ctx, dir, 0755);
+        r = si_root_mkdir_p(ctx, dir, 0755);
         if (r >= 0)
-                r = root_symlink(ctx, TRIAL_WANTS, TRIAL_UNIT_LINK);
+                r = si_root_symlink(ctx, TRIAL_WANTS, TRIAL_UNIT_LINK);
         if (r < 0)
                 return si_error(ctx, r, "Could not enable %s: making the link %s%s: %s",
                                 SEINSTALL_TRIAL_UNIT, ctx->root, TRIAL_WANTS,

@@ -163,7 +163,8 @@ static size_t frames_reopen(struct si_walker *w, struct frame *stack, size_t dep
 }
 
 /* Whether an entry on mount @mnt, below a directory on mount @parent_mnt, is walked: the same
- * mount, or one of the target's own (mountset.c). Else it is recorded as skipped, with why. */
+ * mount, or one of the target's own (mount-boundary.c). Else it is recorded as skipped, with why.
+ */
 static bool mount_allowed(struct si_walk *j, const char *path, uint64_t mnt, uint64_t parent_mnt,
                           const char *fsname)
 {

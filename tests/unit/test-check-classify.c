@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Unit tests of fscheck.c and check.c: mount roles, the verdict table (docs/design.md) for every
- * labeling class x mount role x mode, classification under Debian's real default policy and
+/* Unit tests of check-classify.c and check.c: mount roles, the verdict table (docs/design.md) for
+ * every labeling class x mount role x mode, classification under Debian's real default policy and
  * the built-in table, mount options, unsupported=warn, and the JSON document. */
 #include <check.h>
 #include <dirent.h>

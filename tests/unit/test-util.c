@@ -253,15 +253,15 @@ START_TEST(test_write_atomic_stays_inside)
          * the target (resolved as <root>/<outside>/config), never in the outside directory. */
         ck_assert_int_eq(symlink(outside, link), 0);
         ck_assert_int_eq(seinstall_new(root, &ctx), 0);
-        ck_assert_int_eq(root_mkdir_p(ctx, outside, 0755), 0);
-        ck_assert_int_eq(root_write_atomic(ctx, "/etc/config", "x\n", 2, 0644), 0);
+        ck_assert_int_eq(si_root_mkdir_p(ctx, outside, 0755), 0);
+        ck_assert_int_eq(si_root_write_atomic(ctx, "/etc/config", "x\n", 2, 0644), 0);
         ck_assert_int_eq(stat(victim, &st), -1);
         ck_assert_int_eq(errno, ENOENT);
-        ck_assert_int_eq(root_read_file(ctx, "/etc/config", 1024, &data, &len), 0);
+        ck_assert_int_eq(si_root_read_file(ctx, "/etc/config", 1024, &data, &len), 0);
         ck_assert_str_eq(data, "x\n");
-        ck_assert_int_eq(root_read_file(ctx, "/etc/missing", 1024, &data, &len), -ENOENT);
-        ck_assert_int_eq(root_unlink(ctx, "/etc/config"), 0);
-        ck_assert_int_eq(root_unlink(ctx, "/etc/config"), 0);
+        ck_assert_int_eq(si_root_read_file(ctx, "/etc/missing", 1024, &data, &len), -ENOENT);
+        ck_assert_int_eq(si_root_unlink(ctx, "/etc/config"), 0);
+        ck_assert_int_eq(si_root_unlink(ctx, "/etc/config"), 0);
         seinstall_unref(ctx);
 }
 END_TEST
