@@ -55,7 +55,7 @@ struct ks_segment {
         unsigned first_line;
 };
 
-/* kickstart-lex.c: keep @name (taken over) alive for the whole read; NULL on ENOMEM. */
+/* kickstart-file.c: keep @name (taken over) alive for the whole read; NULL on ENOMEM. */
 const char *si_ks_keep_name(struct ks_reader *r, char *name);
 
 /* kickstart-text.c: the end of the whitespace-separated word at @p; the end of the line at @p, its

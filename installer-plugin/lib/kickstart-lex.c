@@ -24,37 +24,6 @@ static const char *const ks_sections[] = {
     "%traceback",   "%packages", "%addon",       "%anaconda",
 };
 
-int si_ks_error(struct seinstall_ctx *ctx, const struct si_ks_origin *o, const char *fmt, ...)
-{
-        _cleanup_free_ char *what = NULL;
-        va_list ap;
-        int n;
-
-        va_start(ap, fmt);
-        n = vasprintf(&what, fmt, ap);
-        va_end(ap);
-        if (n < 0)
-                return -ENOMEM;
-        return si_error(ctx, -EBADMSG, "%s:%u: %s", o->file, o->line, what);
-}
-
-/* Keep @name (taken over) alive for the whole read; NULL on ENOMEM. */
-const char *si_ks_keep_name(struct ks_reader *r, char *name)
-{
-        char **v;
-
-        if (!name)
-                return NULL;
-        v = realloc(r->names, (r->nnames + 1) * sizeof(*v));
-        if (!v) {
-                free(name);
-                return NULL;
-        }
-        r->names = v;
-        r->names[r->nnames++] = name;
-        return name;
-}
-
 static bool word_is(const char *p, const char *e, const char *w)
 {
         return (size_t) (e - p) == strlen(w) && memcmp(p, w, (size_t) (e - p)) == 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * label.c — the labels of what seinstall itself writes into a target. Every file, directory and
- * symbolic link the writes of rootfs.c create or replace (the config, the kernel command line
+ * symbolic link the writes of rootfs-write.c create or replace (the config, the kernel command line
  * files, /.autorelabel, the first-boot mark and its directory, the trial state, the trial
  * unit's link, a regenerated grub.cfg) gets the label the target's file contexts give its
  * path, set on the new file before it takes its name (the temporary before the rename), so a

@@ -334,20 +334,3 @@ SEINSTALL_EXPORT int seinstall_settings_load_profile(struct seinstall_settings *
                 return -EINVAL;
         return profile_read(ctx, path, NULL, 0, s);
 }
-
-SEINSTALL_EXPORT const char *seinstall_relabel_when_to_string(enum seinstall_relabel_when r)
-{
-        static const char *const names[] = {
-            [SEINSTALL_RELABEL_WHEN_INSTALL] = "install",
-            [SEINSTALL_RELABEL_WHEN_FIRSTBOOT] = "firstboot",
-        };
-        return r >= 0 && (size_t) r < ELEMENTSOF(names) ? names[r] : NULL;
-}
-
-SEINSTALL_EXPORT enum seinstall_relabel_when seinstall_relabel_when_from_string(const char *s)
-{
-        for (int i = 0; s && i <= SEINSTALL_RELABEL_WHEN_FIRSTBOOT; i++)
-                if (streq(s, seinstall_relabel_when_to_string((enum seinstall_relabel_when) i)))
-                        return (enum seinstall_relabel_when) i;
-        return SEINSTALL_RELABEL_WHEN_INVALID;
-}

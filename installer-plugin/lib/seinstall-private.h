@@ -45,6 +45,7 @@ struct seinstall_ctx {
         struct si_labels *labels; /* the labels of what seinstall writes (label.c) */
 };
 
+/* ---- logging and the last error (log.c) ---- */
 /* Log a message at @priority through the context's callback. */
 void si_log(struct seinstall_ctx *ctx, int priority, const char *fmt, ...) _printf_(3, 4);
 /* Record the failure message as the context's last error, log it, and return @err (which must
@@ -156,7 +157,7 @@ void si_relay_feed(struct seinstall_ctx *ctx, struct si_relay *r, const char *bu
 /* Show the unfinished last line and what was left out; free what @r holds but .last. */
 void si_relay_end(struct seinstall_ctx *ctx, struct si_relay *r);
 
-/* ---- writes inside the target (rootfs.c) ------------------------------------------------- */
+/* ---- files inside the target: opened and read (rootfs.c), written (rootfs-write.c) ------ */
 
 /* Open @path (absolute or relative: both resolve inside the target root) with openat2 and
  * RESOLVE_IN_ROOT, so symlinks and ".." can never leave the target, and refuse the result
