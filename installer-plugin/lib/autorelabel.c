@@ -47,15 +47,15 @@ static bool root_mounted_ro(struct seinstall_ctx *ctx)
         return false;
 }
 
-int si_autorelabel_schedule(struct seinstall_ctx *ctx, const char **ret_path)
+int si_autorelabel_schedule(struct seinstall_ctx *ctx, unsigned wflags, const char **ret_path)
 {
         const char *path = root_mounted_ro(ctx) ? AUTORELABEL_RO : AUTORELABEL;
         int r;
 
-        r = si_root_write_if_changed(ctx, path, "-F\n", 4096);
+        r = si_root_write_if_changed(ctx, path, "-F\n", 4096, wflags);
         if (r == -EROFS && streq(path, AUTORELABEL)) {
                 path = AUTORELABEL_RO;
-                r = si_root_write_if_changed(ctx, path, "-F\n", 4096);
+                r = si_root_write_if_changed(ctx, path, "-F\n", 4096, wflags);
         }
         if (r < 0)
                 return si_error(ctx, r, "Could not schedule a relabel: writing %s%s: %s", ctx->root,

@@ -146,7 +146,7 @@ int si_config_render(const char *old, size_t len, enum seinstall_mode mode, cons
 }
 
 int si_config_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *type,
-                    struct sbuf *what)
+                    unsigned wflags, struct sbuf *what)
 {
         _cleanup_free_ char *old = NULL, *new = NULL;
         struct si_config c = {};
@@ -179,9 +179,9 @@ int si_config_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const c
                 if (r < 0)
                         return r;
         }
-        r = si_root_mkdir_p(ctx, "/etc/selinux", 0755);
+        r = si_root_mkdir_p(ctx, "/etc/selinux", 0755, wflags);
         if (r >= 0)
-                r = si_root_write_atomic(ctx, SI_CONFIG_PATH, new, strlen(new), 0644);
+                r = si_root_write_atomic(ctx, SI_CONFIG_PATH, new, strlen(new), 0644, wflags);
         if (r < 0) {
                 si_config_done(&c);
                 return si_error(ctx, r, "Could not write %s%s: %s", ctx->root, SI_CONFIG_PATH,

@@ -42,7 +42,7 @@ int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *
 }
 
 int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, bool trial,
-                            const char *policy, bool relabel)
+                            const char *policy, bool relabel, unsigned wflags)
 {
         _cleanup_free_ char *text = NULL;
         int r;
@@ -51,7 +51,7 @@ int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode,
                      trial ? "trial" : seinstall_mode_to_string(mode), policy,
                      relabel ? "pending" : "done") < 0)
                 return -ENOMEM;
-        r = si_root_write_if_changed(ctx, SEINSTALL_FIRSTBOOT_MARK, text, 64 * 1024);
+        r = si_root_write_if_changed(ctx, SEINSTALL_FIRSTBOOT_MARK, text, 64 * 1024, wflags);
         if (r < 0)
                 return si_error(ctx, r, "Could not write the first-boot mark %s%s: %s", ctx->root,
                                 SEINSTALL_FIRSTBOOT_MARK, si_file_strerror(r));
@@ -64,7 +64,7 @@ SEINSTALL_EXPORT int seinstall_firstboot_mark_remove(struct seinstall_ctx *ctx)
 
         if (!ctx)
                 return -EINVAL;
-        r = si_root_unlink(ctx, SEINSTALL_FIRSTBOOT_MARK);
+        r = si_root_unlink(ctx, SEINSTALL_FIRSTBOOT_MARK, 0);
         if (r < 0)
                 return si_error(ctx, r, "Could not remove %s%s: %s", ctx->root,
                                 SEINSTALL_FIRSTBOOT_MARK, si_file_strerror(r));

@@ -199,12 +199,11 @@ static int stage_configure(struct pipeline *p)
         r = si_labels_use(p->ctx, p->apply_flags & SEINSTALL_APPLY_LABELED ? p->fc : NULL);
         if (r < 0)
                 return r;
-        /* a dry run: the same run with the writes skipped where they happen (rootfs.c) */
-        p->ctx->dry_run = p->flags & SEINSTALL_INSTALL_DRY_RUN;
-        r = si_apply_run(p->ctx, &p->config, res->mode, res->policy, SEINSTALL_BOOTLOADER_AUTO,
-                         flags, &res->apply);
-        p->ctx->dry_run = false;
-        return r;
+        /* a dry run: the same run with the writes skipped where they happen (rootfs-write.c) */
+        if (p->flags & SEINSTALL_INSTALL_DRY_RUN)
+                flags |= SEINSTALL_APPLY_DRY_RUN;
+        return si_apply_run(p->ctx, &p->config, res->mode, res->policy, SEINSTALL_BOOTLOADER_AUTO,
+                            flags, &res->apply);
 }
 
 /* Say what verify fixed: each directory, with its examples. */

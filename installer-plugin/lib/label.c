@@ -215,8 +215,6 @@ int si_label_path(struct seinstall_ctx *ctx, const char *path)
         _cleanup_close_ int fd = -EBADF;
         struct stat st;
 
-        if (ctx->dry_run)
-                return 0;
         fd = si_root_open(ctx, path, O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0);
         /* gone, or a symlink now: never labeled through it */
         if (fd == -ENOENT || fd == -ELOOP)

@@ -39,14 +39,14 @@ static int split_path(const char *path, char **ret_dir, const char **ret_base)
         return 0;
 }
 
-int si_root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode)
+int si_root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode, unsigned wflags)
 {
         _cleanup_free_ char *copy = strdup(path);
         char *p;
 
         if (!copy)
                 return -ENOMEM;
-        if (ctx->dry_run)
+        if (wflags & SI_WRITE_DRY_RUN)
                 return 0;
         /* Each prefix is created through its parent's fd resolved in the root, so a symlinked
          * component points inside the target or nowhere. */
@@ -189,7 +189,7 @@ static int copy_attributes(int dfd, const char *base, int fd, mode_t mode)
 }
 
 int si_root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void *data, size_t len,
-                         mode_t mode)
+                         mode_t mode, unsigned wflags)
 {
         _cleanup_free_ char *dir = NULL, *tmp = NULL;
         _cleanup_close_ int dfd = -EBADF, fd = -EBADF;
@@ -197,7 +197,7 @@ int si_root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void
         int r;
 
         r = split_path(path, &dir, &base);
-        if (r < 0 || ctx->dry_run)
+        if (r < 0 || (wflags & SI_WRITE_DRY_RUN))
                 return r;
         dfd = si_root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
         if (dfd < 0)
@@ -225,7 +225,7 @@ int si_root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void
 }
 
 int si_root_write_if_changed(struct seinstall_ctx *ctx, const char *path, const char *text,
-                             size_t max)
+                             size_t max, unsigned wflags)
 {
         _cleanup_free_ char *old = NULL, *dir = NULL;
         const char *slash = strrchr(path, '/');
@@ -239,15 +239,15 @@ int si_root_write_if_changed(struct seinstall_ctx *ctx, const char *path, const 
                 dir = strndup(path, (size_t) (slash - path));
                 if (!dir)
                         return -ENOMEM;
-                r = si_root_mkdir_p(ctx, dir, 0755);
+                r = si_root_mkdir_p(ctx, dir, 0755, wflags);
                 if (r < 0)
                         return r;
         }
-        r = si_root_write_atomic(ctx, path, text, n, 0644);
+        r = si_root_write_atomic(ctx, path, text, n, 0644, wflags);
         return r < 0 ? r : 1;
 }
 
-int si_root_unlink(struct seinstall_ctx *ctx, const char *path)
+int si_root_unlink(struct seinstall_ctx *ctx, const char *path, unsigned wflags)
 {
         _cleanup_free_ char *dir = NULL;
         _cleanup_close_ int dfd = -EBADF;
@@ -255,7 +255,7 @@ int si_root_unlink(struct seinstall_ctx *ctx, const char *path)
         int r;
 
         r = split_path(path, &dir, &base);
-        if (r < 0 || ctx->dry_run)
+        if (r < 0 || (wflags & SI_WRITE_DRY_RUN))
                 return r;
         dfd = si_root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
         if (dfd == -ENOENT)
@@ -267,7 +267,8 @@ int si_root_unlink(struct seinstall_ctx *ctx, const char *path)
         return 0;
 }
 
-int si_root_symlink(struct seinstall_ctx *ctx, const char *path, const char *target)
+int si_root_symlink(struct seinstall_ctx *ctx, const char *path, const char *target,
+                    unsigned wflags)
 {
         _cleanup_free_ char *dir = NULL, *old = NULL, *tmp = NULL;
         _cleanup_close_ int dfd = -EBADF;
@@ -279,7 +280,7 @@ int si_root_symlink(struct seinstall_ctx *ctx, const char *path, const char *tar
         r = split_path(path, &dir, &base);
         if (r < 0)
                 return r;
-        if (ctx->dry_run) {
+        if (wflags & SI_WRITE_DRY_RUN) {
                 /* what a real run would do: nothing when the link is already right */
                 dfd = si_root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
                 old = dfd >= 0 ? malloc(max) : NULL;

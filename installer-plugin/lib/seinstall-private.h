@@ -38,11 +38,7 @@ struct seinstall_ctx {
         char *last_error_command; /* the command last_error ends with, or NULL */
         struct si_counters counters;
         struct si_mountset *mounts; /* the target's own mounts (mount-boundary.c) */
-        /* set while seinstall_apply() runs with SEINSTALL_APPLY_DRY_RUN: the writes below
-         * (si_root_write_atomic, si_root_mkdir_p, si_root_unlink) decide everything, then write
-         * nothing */
-        bool dry_run;
-        struct si_labels *labels; /* the labels of what seinstall writes (label.c) */
+        struct si_labels *labels;   /* the labels of what seinstall writes (label.c) */
 };
 
 /* ---- logging and the last error (log.c) ---- */
@@ -177,12 +173,16 @@ int si_root_read_file(struct seinstall_ctx *ctx, const char *path, size_t max, c
 /* The same for a file seinstall is about to replace: -ELOOP when it is a symlink. */
 int si_root_read_replaced(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
                           size_t *ret_len);
-/* The three calls below write nothing and return 0 while ctx->dry_run is set: every change
- * seinstall makes in a target goes through them, so a dry run reports exactly the changes a
- * real run would make. */
+/* Every change seinstall makes in a target goes through the writes below (rootfs-write.c).
+ * With SI_WRITE_DRY_RUN in @wflags each decides everything and returns what a real run would,
+ * writing nothing, so a dry run reports exactly the changes a real run would make. The dry run
+ * is a parameter, never state of the shared context: callers pass their own @wflags down. */
+#define SI_WRITE_DRY_RUN (1u << 0)
+/* The stages above that write (si_config_write(), si_bootcmd_apply(), si_autorelabel_schedule(),
+ * si_firstboot_mark_write(), si_trial_start(), ...) take the same @wflags and hand them down. */
 /* Create the directory @path and missing parents inside the target, mode @mode; each one
  * created is labeled (label.c). */
-int si_root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode);
+int si_root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode, unsigned wflags);
 /* Replace @path inside the target atomically with @data: a temporary file in the same
  * directory, fsync, rename over the old one, fsync the directory. Keeps the old file's mode
  * and owner when it existed (else @mode); the temporary gets the label the target's file
@@ -190,20 +190,21 @@ int si_root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode);
  * replaced by the file, never followed. On failure the old file is untouched. Temporaries of
  * @path a killed run left (".#NAME.<16 hex digits>", regular files only) are removed first. */
 int si_root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void *data, size_t len,
-                         mode_t mode);
+                         mode_t mode, unsigned wflags);
 /* Write the string @text as @path (0644) unless the file holds exactly that already (read as
  * si_root_read_replaced() reads it, at most @max bytes), making the directories on the way: 0
  * unchanged, 1 written, or a negative errno of the calls above. */
 int si_root_write_if_changed(struct seinstall_ctx *ctx, const char *path, const char *text,
-                             size_t max);
+                             size_t max, unsigned wflags);
 /* Remove @path inside the target; 0 when it did not exist. */
-int si_root_unlink(struct seinstall_ctx *ctx, const char *path);
+int si_root_unlink(struct seinstall_ctx *ctx, const char *path, unsigned wflags);
 /* Make @path inside the target a symbolic link to @target (as given: resolved by whoever
  * follows it later, on the target's own system), labeled (label.c) before it takes its name.
  * The parent must exist. Returns 1 made (an old
  * link to elsewhere is replaced atomically), 0 already so, -EEXIST when a file or directory
  * has that name, -errno. A dry run writes nothing and returns what a real run would. */
-int si_root_symlink(struct seinstall_ctx *ctx, const char *path, const char *target);
+int si_root_symlink(struct seinstall_ctx *ctx, const char *path, const char *target,
+                    unsigned wflags);
 /* Sorted target paths "@dir/NAME" of the entries of @dir whose name starts with @prefix and
  * ends with @suffix (either NULL: any), hidden ones skipped. A missing @dir gives none. On
  * failure *ret and *ret_n are left untouched. */
@@ -502,7 +503,7 @@ int si_config_render(const char *old, size_t len, enum seinstall_mode mode, cons
 /* Write the config when it differs. Returns 1 written (what changed appended to @what), 0
  * already right, -errno. */
 int si_config_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *type,
-                    struct sbuf *what);
+                    unsigned wflags, struct sbuf *what);
 
 /* ---- kernel config (kconfig.c) ----------------------------------------------------------- */
 
@@ -527,8 +528,8 @@ struct si_cmdline_goal; /* cmdline.h */
  * found. */
 typedef int (*si_report_fn)(void *userdata, const char *file, const char *what);
 int si_bootcmd_apply(struct seinstall_ctx *ctx, enum seinstall_bootloader bl,
-                     const struct si_cmdline_goal *goal, si_report_fn report, void *userdata,
-                     unsigned *ret_found, bool *ret_grub_changed);
+                     const struct si_cmdline_goal *goal, unsigned wflags, si_report_fn report,
+                     void *userdata, unsigned *ret_found, bool *ret_grub_changed);
 /* The command line of the target's boot loader as the kernel would see it: the first form
  * found of GRUB, /etc/kernel/cmdline, BLS (first entry). *ret NULL and NONE when none. */
 int si_bootcmd_read(struct seinstall_ctx *ctx, char **ret, enum seinstall_bootloader *ret_bl);
@@ -539,7 +540,7 @@ int si_bootcmd_read(struct seinstall_ctx *ctx, char **ret, enum seinstall_bootlo
 bool si_autorelabel_pending(struct seinstall_ctx *ctx);
 /* Write "-F" into /.autorelabel, or /etc/selinux/.autorelabel on a read-only root. Returns 1
  * written, 0 already there, -errno; *ret_path names the file used (static). */
-int si_autorelabel_schedule(struct seinstall_ctx *ctx, const char **ret_path);
+int si_autorelabel_schedule(struct seinstall_ctx *ctx, unsigned wflags, const char **ret_path);
 
 struct si_firstboot_mark {
         bool present;
@@ -550,7 +551,7 @@ struct si_firstboot_mark {
 int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *ret);
 /* 1 written, 0 already so, -errno. */
 int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, bool trial,
-                            const char *policy, bool relabel);
+                            const char *policy, bool relabel, unsigned wflags);
 
 /* ---- the configure stage (apply.c) ------------------------------------------------------ */
 
@@ -617,12 +618,12 @@ int si_trial_parse(struct seinstall_ctx *ctx, const char *name, const char *text
  * the reason in the "error" field (status shows the rest of the state anyway). */
 int si_trial_read_for_status(struct seinstall_ctx *ctx, struct seinstall_trial **ret);
 /* Record a pending trial for @policy: 1 written, 0 already pending for it, -errno. */
-int si_trial_start(struct seinstall_ctx *ctx, const char *policy);
+int si_trial_start(struct seinstall_ctx *ctx, const char *policy, unsigned wflags);
 /* A pending trial ends as "cancelled" (a mode chosen by hand): 1 written, 0 none pending. */
-int si_trial_cancel(struct seinstall_ctx *ctx);
+int si_trial_cancel(struct seinstall_ctx *ctx, unsigned wflags);
 /* Enable seinstall-trial.service in the target (its multi-user.target.wants link); 1 made,
  * 0 already, -errno; *ret_path names the link. */
-int si_trial_enable_unit(struct seinstall_ctx *ctx, const char **ret_path);
+int si_trial_enable_unit(struct seinstall_ctx *ctx, unsigned wflags, const char **ret_path);
 /* Whether the unit file is installed in the target (/etc, /usr/lib or /lib systemd/system). */
 bool si_trial_unit_installed(struct seinstall_ctx *ctx);
 

@@ -353,7 +353,8 @@ int si_trial_read_for_status(struct seinstall_ctx *ctx, struct seinstall_trial *
         return r;
 }
 
-int si_trial_write_state(struct seinstall_ctx *ctx, const struct seinstall_trial *t)
+int si_trial_write_state(struct seinstall_ctx *ctx, const struct seinstall_trial *t,
+                         unsigned wflags)
 {
         _cleanup_free_ char *text = NULL;
         int r;
@@ -361,7 +362,7 @@ int si_trial_write_state(struct seinstall_ctx *ctx, const struct seinstall_trial
         r = si_trial_render(t, &text);
         if (r < 0)
                 return r;
-        r = si_root_write_if_changed(ctx, SEINSTALL_TRIAL_STATE, text, TRIAL_STATE_MAX);
+        r = si_root_write_if_changed(ctx, SEINSTALL_TRIAL_STATE, text, TRIAL_STATE_MAX, wflags);
         if (r < 0)
                 return si_error(ctx, r, "Could not write the trial state %s%s: %s", ctx->root,
                                 SEINSTALL_TRIAL_STATE, si_file_strerror(r));

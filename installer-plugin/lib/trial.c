@@ -17,7 +17,7 @@
 
 /* ---- setting a trial up, ending it by hand (apply.c) ---------------------------------------- */
 
-int si_trial_start(struct seinstall_ctx *ctx, const char *policy)
+int si_trial_start(struct seinstall_ctx *ctx, const char *policy, unsigned wflags)
 {
         _cleanup_(seinstall_trial_freep) struct seinstall_trial *cur = NULL, *t = NULL;
         char now[32];
@@ -38,10 +38,10 @@ int si_trial_start(struct seinstall_ctx *ctx, const char *policy)
                 r = si_trial_set_str(&t->started, now);
         if (r < 0)
                 return r;
-        return si_trial_write_state(ctx, t);
+        return si_trial_write_state(ctx, t, wflags);
 }
 
-int si_trial_cancel(struct seinstall_ctx *ctx)
+int si_trial_cancel(struct seinstall_ctx *ctx, unsigned wflags)
 {
         _cleanup_(seinstall_trial_freep) struct seinstall_trial *t = NULL;
         char now[32];
@@ -57,7 +57,7 @@ int si_trial_cancel(struct seinstall_ctx *ctx)
         if (r < 0)
                 return r;
         t->state = SEINSTALL_TRIAL_CANCELLED;
-        return si_trial_write_state(ctx, t);
+        return si_trial_write_state(ctx, t, wflags);
 }
 
 bool si_trial_unit_installed(struct seinstall_ctx *ctx)
@@ -76,16 +76,16 @@ bool si_trial_unit_installed(struct seinstall_ctx *ctx)
         return false;
 }
 
-int si_trial_enable_unit(struct seinstall_ctx *ctx, const char **ret_path)
+int si_trial_enable_unit(struct seinstall_ctx *ctx, unsigned wflags, const char **ret_path)
 {
         _cleanup_free_ char *dir = strndup(TRIAL_WANTS, strrchr(TRIAL_WANTS, '/') - TRIAL_WANTS);
         int r;
 
         if (!dir)
                 return -ENOMEM;
-        r = si_root_mkdir_p(ctx, dir, 0755);
+        r = si_root_mkdir_p(ctx, dir, 0755, wflags);
         if (r >= 0)
-                r = si_root_symlink(ctx, TRIAL_WANTS, TRIAL_UNIT_LINK);
+                r = si_root_symlink(ctx, TRIAL_WANTS, TRIAL_UNIT_LINK, wflags);
         if (r < 0)
                 return si_error(ctx, r, "Could not enable %s: making the link %s%s: %s",
                                 SEINSTALL_TRIAL_UNIT, ctx->root, TRIAL_WANTS,
@@ -313,12 +313,12 @@ SEINSTALL_EXPORT int seinstall_trial_decide(struct seinstall_ctx *ctx, const cha
                  * boot's trial finds it enforcing already. */
                 r = si_config_policy_type(ctx, &type);
                 if (r >= 0)
-                        r = si_config_write(ctx, SEINSTALL_MODE_ENFORCING, type, &what);
+                        r = si_config_write(ctx, SEINSTALL_MODE_ENFORCING, type, 0, &what);
                 sbuf_free(&what);
                 if (r < 0)
                         return r;
         }
-        r = si_trial_write_state(ctx, t);
+        r = si_trial_write_state(ctx, t, 0);
         if (r < 0)
                 return r;
         if (t->state == SEINSTALL_TRIAL_ENFORCED && running &&

@@ -28,7 +28,8 @@ int si_trial_set_str(char **to, const char *s);
 /* The recorded state; NONE when there is no state file. */
 int si_trial_read_state(struct seinstall_ctx *ctx, struct seinstall_trial **ret);
 /* Write @t as the state file (atomically); 0 when it already says that, 1 when written. */
-int si_trial_write_state(struct seinstall_ctx *ctx, const struct seinstall_trial *t);
+int si_trial_write_state(struct seinstall_ctx *ctx, const struct seinstall_trial *t,
+                         unsigned wflags);
 /* Now, as the state file records times (UTC, ISO 8601). */
 int si_trial_now_utc(char buf[static 32]);
 

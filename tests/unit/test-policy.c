@@ -109,7 +109,7 @@ END_TEST
 static void mkdir_p(const char *root, const char *rel)
 {
         struct seinstall_ctx *ctx = ctx_on(root);
-        ck_assert_int_eq(si_root_mkdir_p(ctx, rel, 0755), 0);
+        ck_assert_int_eq(si_root_mkdir_p(ctx, rel, 0755, 0), 0);
         seinstall_unref(ctx);
 }
 
