@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* relabel.h — private interface of the relabel engine (relabel.c, relabel-hidden.c,
- * relabel-paths.c), for verify (verify.c), and
- * of the relabel result (relabel-result.c): how the engine and the walker (walk.c) fill in the
- * struct seinstall_relabel_result the caller gets. The result calls do not lock: the walker
- * calls them under its lock. */
+/* relabel.h — private interface of the relabel engine: its passes (relabel.c the live tree,
+ * relabel-hidden.c what the mounts hide, relabel-paths.c a list of paths) over its core
+ * (relabel-label.c), for verify (verify.c) and the install pipeline (install.c), and of the
+ * relabel result (relabel-result.c) the engine fills in. The walker (walk.h) sits below and
+ * knows none of this: relabel-label.c adapts what it reports (struct si_walk_ops). The result
+ * calls do not lock: the engine calls them under the walk's lock. */
 #ifndef SEINSTALL_RELABEL_H
 #define SEINSTALL_RELABEL_H
 
@@ -31,6 +32,7 @@ void si_relabel_prepared_done(struct si_relabel_prepared *p);
 /* One run: the walk, and what the visit function needs besides it. */
 struct relabel {
         struct si_walk walk;
+        struct seinstall_relabel_result *res; /* also walk.data, where the walker reports */
         bool dry_run;
         bool walk_ready; /* si_walk_init() done */
         si_relabel_mismatch_fn mismatch;
@@ -42,23 +44,33 @@ struct relabel {
         struct sbuf *prefixed;
 };
 #define RELABEL(j) ((struct relabel *) ((char *) (j) -offsetof(struct relabel, walk)))
-/* The walker's visit function: label one entry (relabel.c). */
+/* The walker's visit function: label one entry (relabel-label.c). */
 void si_relabel_label_entry(struct si_walker *w, int fd, int dfd, const char *name,
                             const char *path, mode_t mode);
+/* What the walker is given to call: the visit above, errors and skipped mounts into the
+ * result (relabel-label.c). */
+extern const struct si_walk_ops si_relabel_walk_ops;
 /* A relabel of @ctx's tree with the prepared input @in and SEINSTALL_RELABEL_* @flags, not yet
  * walking; si_relabel_done() releases what it comes to hold. */
 static inline struct relabel si_relabel_of(struct seinstall_ctx *ctx,
                                            const struct si_relabel_input *in, unsigned flags)
 {
         return (struct relabel){
-            .walk = {.ctx = ctx, .visit = si_relabel_label_entry, .fc = in->fc, .check = in->check},
+            .walk = {.ctx = ctx, .ops = &si_relabel_walk_ops, .fc = in->fc, .check = in->check},
             .dry_run = flags & SEINSTALL_RELABEL_DRY_RUN,
             .mismatch = in->mismatch,
             .mismatch_data = in->mismatch_data,
         };
 }
+/* The result the run reports into (not owned). */
+static inline void si_relabel_set_result(struct relabel *rl, struct seinstall_relabel_result *res)
+{
+        rl->res = res;
+        rl->walk.data = res;
+}
 void si_relabel_done(struct relabel *rl);
-/* After the live walk: what the mounts on the root's own filesystem hide (relabel-hidden.c). */
+/* After the live walk: what the mounts on the root's own filesystem hide (relabel-hidden.c,
+ * called by relabel.c's seinstall_relabel(); it calls only relabel-label.c). */
 int si_relabel_under_mounts(struct seinstall_ctx *ctx, const struct si_relabel_input *in,
                             unsigned nthreads, unsigned flags,
                             struct seinstall_relabel_result *res);

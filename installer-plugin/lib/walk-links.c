@@ -322,7 +322,7 @@ void si_walk_links_label(struct si_walk *j, struct si_walker *w)
                         continue;
                 }
                 if (fstat(fd, &st) == 0 && st.st_dev == j->link_devs[l->dev] && st.st_ino == l->ino)
-                        j->visit(w, fd, -1, "", path, (mode_t) l->mode);
+                        j->ops->visit(w, fd, -1, "", path, (mode_t) l->mode);
                 close(fd);
         }
         if (j->links_spilled > 0)

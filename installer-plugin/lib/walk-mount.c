@@ -8,7 +8,6 @@
 #include <sys/statfs.h>
 
 #include "fcontext.h"
-#include "relabel.h"
 #include "walk-internal.h"
 
 /* Whether the filesystem of @fd is to be labeled; else its name and why not. */

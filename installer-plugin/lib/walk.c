@@ -23,7 +23,6 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "relabel.h"
 #include "walk-internal.h"
 
 /* ---- what visit functions use ---------------------------------------------------------------- */
@@ -223,7 +222,7 @@ static int enter_dir(struct si_walker *w, int dfd, const char *name, dev_t paren
                 j->total_estimate += si_walk_used_inodes(fd);
                 pthread_mutex_unlock(&j->lock);
         }
-        j->visit(w, fd, -1, NULL, path, S_IFDIR);
+        j->ops->visit(w, fd, -1, NULL, path, S_IFDIR);
         *ret_dev = st.st_dev;
         *ret_mnt = mnt;
         return fd;
@@ -380,7 +379,7 @@ void si_walk_dir(struct si_walker *w, struct si_walk_work *start)
                                 if (added >= 0)
                                         continue;
                         }
-                        j->visit(w, -1, dirfd(f->dir), de->d_name, w->path.s, mode);
+                        j->ops->visit(w, -1, dirfd(f->dir), de->d_name, w->path.s, mode);
                         continue;
                 }
                 dev_t ndev;
