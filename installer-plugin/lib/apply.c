@@ -14,6 +14,13 @@
 #include <sys/wait.h>
 
 #include "cmdline.h"
+#include "apply.h"
+#include "config.h"
+#include "marks.h"
+#include "policy.h"
+#include "sandbox.h"
+#include "settings.h"
+#include "trial.h"
 
 struct change {
         char *file;

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 
 #include "seinstall-private.h"
+#include "marks.h"
 
 #define AUTORELABEL    "/.autorelabel"
 #define AUTORELABEL_RO "/etc/selinux/.autorelabel"

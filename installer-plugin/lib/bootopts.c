@@ -18,6 +18,8 @@
 #include <ctype.h>
 
 #include "seinstall-private.h"
+#include "profile.h"
+#include "settings.h"
 #include "kickstart.h"
 
 #define CMDLINE_MAX (256 * 1024)

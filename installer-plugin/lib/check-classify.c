@@ -10,6 +10,8 @@
 #include <libmount/libmount.h>
 
 #include "seinstall-private.h"
+#include "check-stage.h"
+#include "policy.h"
 
 /* ---- mount options ------------------------------------------------------------------------ */
 

@@ -11,6 +11,7 @@
 #include <sys/xattr.h>
 
 #include "seinstall-private.h"
+#include "check-stage.h"
 
 #define XATTR_SELINUX "security.selinux"
 /* Written when the scratch file has no label yet; any value proves the kernel stores it. */

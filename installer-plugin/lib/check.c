@@ -7,6 +7,10 @@
  * check`: it reads the config, decides (settings.c) and loads the policy itself first.
  */
 #include "seinstall-private.h"
+#include "check-stage.h"
+#include "config.h"
+#include "policy.h"
+#include "settings.h"
 
 struct seinstall_check {
         int refcount;

@@ -7,6 +7,8 @@
 #include <fcntl.h>
 
 #include "seinstall-private.h"
+#include "config.h"
+#include "settings.h"
 
 void si_config_done(struct si_config *c)
 {

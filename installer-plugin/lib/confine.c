@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 
 #include "seinstall-private.h"
+#include "sandbox.h"
 
 int si_drop_privileges(void)
 {

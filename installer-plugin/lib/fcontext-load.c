@@ -4,6 +4,8 @@
  * (from the host or inside the target), freeing it, and the accessors on its specs and contexts.
  */
 #include "fcontext-internal.h"
+#include "policy.h"
+#include "settings.h"
 
 typedef int (*read_fn)(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
                        size_t *ret_len);

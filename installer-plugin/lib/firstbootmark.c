@@ -7,6 +7,7 @@
  * a screen left untouched must not choose one (readers that know no "trial" see no mode).
  */
 #include "seinstall-private.h"
+#include "marks.h"
 
 int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *ret)
 {

@@ -27,6 +27,12 @@
 #include <sys/stat.h>
 
 #include "seinstall-private.h"
+#include "apply.h"
+#include "check-stage.h"
+#include "config.h"
+#include "policy.h"
+#include "relabel.h"
+#include "settings.h"
 #include "fcontext.h"
 
 struct seinstall_install_result {

@@ -5,6 +5,7 @@
  * security=selinux or selinux in lsm=), not built, or unknown (no config, or kernels disagree).
  */
 #include "seinstall-private.h"
+#include "config.h"
 
 #define SI_KCONFIG_MAX (8 * 1024 * 1024) /* a kernel config is a few hundred KiB */
 

@@ -21,6 +21,7 @@
 
 #include "kickstart.h"
 #include "seinstall-private.h"
+#include "profile.h"
 
 /* What an option sets; D_NONE: pykickstart takes it, the layout does not depend on it. */
 enum dest {

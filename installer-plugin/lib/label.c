@@ -19,6 +19,7 @@
 
 #include "fcontext.h"
 #include "walk.h"
+#include "config.h"
 
 #define FC_PATH_FMT "/etc/selinux/%s/contexts/files/file_contexts"
 

@@ -23,6 +23,9 @@
 #include <sys/wait.h>
 
 #include "seinstall-private.h"
+#include "policy.h"
+#include "sandbox.h"
+#include "settings.h"
 
 bool si_policy_built(struct seinstall_ctx *ctx, const char *type)
 {

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* policy.h — private interface between the parts of the policy reader: the loaded policy
+/* policy-internal.h — private interface between the parts of the policy reader: the loaded policy
  * (policy.c) and the lookups into it (policy-fs.c, policy-context.c). The rest of the library
- * sees struct si_policy only through seinstall-private.h. */
-#ifndef SEINSTALL_POLICY_H
-#define SEINSTALL_POLICY_H
+ * sees struct si_policy only through policy.h. */
+#ifndef SEINSTALL_POLICY_INTERNAL_H
+#define SEINSTALL_POLICY_INTERNAL_H
 
 #include <sepol/handle.h>
 #include <sepol/policydb.h>

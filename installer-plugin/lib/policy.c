@@ -10,7 +10,9 @@
 #include <fcntl.h>
 #include <sepol/debug.h>
 
+#include "policy-internal.h"
 #include "policy.h"
+#include "settings.h"
 
 /* Binary policies are a few MB (Debian ~3 MB, Fedora ~10 MB); anything above is not one. */
 #define POLICY_MAX (256u * 1024 * 1024)

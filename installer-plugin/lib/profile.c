@@ -14,6 +14,8 @@
  * fed into the settings as source "profile" with the file and line that decided it.
  */
 #include "seinstall-private.h"
+#include "profile.h"
+#include "settings.h"
 #include "kickstart.h"
 
 struct origin {

@@ -17,6 +17,9 @@
 #include <sys/xattr.h>
 
 #include "seinstall-private.h"
+#include "config.h"
+#include "policy.h"
+#include "settings.h"
 #include "fcontext.h"
 #include "relabel.h"
 #include "walk.h"

@@ -9,6 +9,53 @@
 #define SEINSTALL_RELABEL_H
 
 #include "seinstall-private.h"
+#include "policy.h"
+
+/* ---- the relabel stage (relabel.c) ------------------------------------------------------ */
+
+struct si_fcontext;
+
+/* What a relabel runs on, prepared by its caller (seinstall_relabel(), or the install pipeline
+ * which has them already): nothing here is read again. */
+/* A label that differs from what the file contexts give: @actual (NULL: none), @expected, and
+ * whether it was written. Called with the walk's lock held, from any walking thread. */
+typedef int (*si_relabel_mismatch_fn)(void *data, const char *path, const char *actual,
+                                      const char *expected, bool fixed);
+
+struct si_relabel_input {
+        const char *type;                    /* the policy type */
+        const char *file_contexts;           /* a host file used instead of the target's, or NULL */
+        struct si_fcontext *fc;              /* compiled, validated (si_relabel_validate) */
+        const struct seinstall_check *check; /* which mounts to label; NULL: by fs type */
+        si_relabel_mismatch_fn mismatch;     /* told of each label that differed, or NULL */
+        void *mismatch_data;
+};
+/* Mark the contexts of @fc the target's policy @policy (loaded for @type) does not define;
+ * -ENOPKG when @policy is not the target's own (labels checked against another prove nothing). */
+int si_relabel_validate(struct seinstall_ctx *ctx, const struct si_policy *policy, const char *type,
+                        struct si_fcontext *fc);
+/* The files a boot cannot do without (init, the shells, the dynamic loader, the account
+ * databases, the SELinux config), as paths inside the target, some absent on a given system:
+ * a relabel checks them after its walk, a trial before it enforces. */
+extern const char *const si_boot_files[];
+extern const size_t si_boot_files_n;
+/* seinstall_relabel() on prepared input (same flags, result and errors). */
+int si_relabel_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in, unsigned threads,
+                   unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
+                   struct seinstall_relabel_result **ret_result);
+/* The same on just the entries @paths names (absolute, inside the target), each labeled as the
+ * walk labels it, nothing below a directory; an entry that is gone, behind a symbolic link or
+ * not a plain path is an error, one on a mount the walk would skip is listed as skipped. */
+int si_relabel_run_paths(struct seinstall_ctx *ctx, const struct si_relabel_input *in,
+                         const char *const *paths, size_t n, unsigned flags,
+                         struct seinstall_relabel_result **ret_result);
+
+/* ---- the verify stage (verify.c) -------------------------------------------------------- */
+
+/* seinstall_verify() on prepared input (its mismatch function is verify's own). */
+int si_verify_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in, unsigned threads,
+                  unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
+                  struct seinstall_verify_result **ret_result);
 
 /* ---- the engine (relabel.c) ---- */
 

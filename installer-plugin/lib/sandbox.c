@@ -37,6 +37,7 @@
 #include <time.h>
 
 #include "seinstall-private.h"
+#include "sandbox.h"
 
 #ifndef SEINSTALL_BWRAP
 #define SEINSTALL_BWRAP "/usr/bin/bwrap"

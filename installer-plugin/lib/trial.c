@@ -13,6 +13,9 @@
 #include <time.h>
 
 #include "seinstall-private.h"
+#include "config.h"
+#include "marks.h"
+#include "relabel.h"
 #include "trial.h"
 
 /* ---- setting a trial up, ending it by hand (apply.c) ---------------------------------------- */

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 
 #include "seinstall-private.h"
+#include "profile.h"
+#include "settings.h"
 
 static const struct {
         const char *name, *text;

@@ -5,8 +5,7 @@
 #include <stdint.h>
 
 #include "seinstall-private.h"
-
-DEFINE_CLEANUP_FUNC(struct seinstall_trial *, seinstall_trial_free)
+#include "trial.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

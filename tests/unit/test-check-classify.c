@@ -6,6 +6,8 @@
 #include <dirent.h>
 
 #include "seinstall-private.h"
+#include "check-stage.h"
+#include "policy.h"
 #include "testutil.h"
 
 #define HOST_POLICY "/etc/selinux/default/policy/policy.33"

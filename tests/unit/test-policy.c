@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "seinstall-private.h"
+#include "policy.h"
 #include "testutil.h"
 
 #define HOST_POLICY "/etc/selinux/default/policy/policy.33"

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "seinstall-private.h"
+#include "profile.h"
 #include "testutil.h"
 
 static struct seinstall_ctx *ctx;
