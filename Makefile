@@ -83,7 +83,9 @@ CLI        := $(BUILD)/bin/seinstall
 FB_MODEL_SRC := $(sort $(wildcard firstboot/model*.c))
 FB_UI_SRC    := $(filter-out $(FB_MODEL_SRC),$(sort $(wildcard firstboot/*.c)))
 FB_MODEL_OBJ := $(FB_MODEL_SRC:%.c=$(BUILD)/%.o)
-FB_UI_OBJ    := $(FB_UI_SRC:%.c=$(BUILD)/%.o) $(UTIL_OBJ)
+# Both front ends parse their options with cli/opts.c.
+OPTS_OBJ     := $(BUILD)/installer-plugin/cli/opts.o
+FB_UI_OBJ    := $(FB_UI_SRC:%.c=$(BUILD)/%.o) $(UTIL_OBJ) $(OPTS_OBJ)
 FIRSTBOOT    := $(if $(filter 1,$(WITH_FIRSTBOOT)),$(if $(FB_UI_SRC),$(BUILD)/bin/seinstall-firstboot))
 POT          := $(BUILD)/po/seinstall.pot
 
@@ -189,6 +191,8 @@ $(BUILD)/%.o: %.c | pkgdeps $(VERSION_H)
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+# seinstall-firstboot includes cli/opts.h.
+$(BUILD)/firstboot/%.o: override CPPFLAGS += -Iinstaller-plugin/cli
 
 $(LIB_SO): $(LIB_OBJ) $(LIB_SYM)
 	@mkdir -p $(@D)

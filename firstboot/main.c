@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "firstboot.h"
+#include "opts.h"
 
 #ifndef LOCALEDIR
 #define LOCALEDIR "/usr/share/locale"
@@ -72,18 +73,17 @@ static int parse_argv(int argc, char **argv)
             {"avc-log", required_argument, NULL, 'a'},
             {},
         };
-        char *end;
-        long n;
+        unsigned long n;
         int c;
 
-        while ((c = getopt_long(argc, argv, "", options, NULL)) >= 0) {
+        opt_reset();
+        while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
                 switch (c) {
                 case 'R':
                         arg_root = optarg;
                         break;
                 case 'm':
-                        arg_mode = seinstall_mode_from_string(optarg);
-                        if (arg_mode == SEINSTALL_MODE_INVALID)
+                        if (opt_parse_mode(optarg, &arg_mode) < 0)
                                 return usage_error(_("unknown mode '%s' (enforcing, permissive, "
                                                      "disabled or trial)"),
                                                    optarg);
@@ -95,9 +95,7 @@ static int parse_argv(int argc, char **argv)
                         arg_status = true;
                         break;
                 case 't':
-                        errno = 0;
-                        n = strtol(optarg, &end, 10);
-                        if (errno || *end || end == optarg || n < 0 || n > 86400)
+                        if (opt_parse_uint(optarg, 0, 86400, &n) < 0)
                                 return usage_error(_("bad --timeout '%s' (seconds, 0 to 86400)"),
                                                    optarg);
                         arg_timeout = (int) n;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "opts.h"
 #include "seinstall.h"
 #include "util.h"
 

@@ -70,6 +70,7 @@ int cmd_apply(int argc, char **argv)
         unsigned flags = 0;
         int opt, r;
 
+        opt_reset();
         while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
                 if (cli_common_option(&common, opt, optarg))
                         continue;
@@ -77,15 +78,15 @@ int cmd_apply(int argc, char **argv)
                 case 'h':
                         usage(stdout);
                         return EXIT_OK;
-                case 'm':
+                case 'm': {
                         /* trial: enforcing, reached through a permissive boot */
-                        mode = seinstall_mode_from_string(optarg);
-                        if (mode == SEINSTALL_MODE_INVALID)
+                        if (opt_parse_mode(optarg, &mode) < 0)
                                 return cli_usage_error("apply",
                                                        "--mode: '%s' is not enforcing, "
                                                        "permissive, disabled or trial",
                                                        optarg);
                         break;
+                }
                 case 'p':
                         policy = optarg;
                         break;

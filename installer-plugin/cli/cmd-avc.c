@@ -117,6 +117,7 @@ int cmd_avc(int argc, char **argv)
         const char *log = NULL;
         int opt, r;
 
+        opt_reset();
         while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
                 if (cli_common_option(&common, opt, optarg))
                         continue;

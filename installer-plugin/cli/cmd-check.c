@@ -161,8 +161,8 @@ int cmd_check(int argc, char **argv)
         if (r < 0) {
                 return cli_error(r, "check: %s", strerror(-r));
         }
-        optind = 0;
-        while ((opt = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
+        opt_reset();
+        while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
                 if (cli_common_option(&common, opt, optarg))
                         continue;
                 switch (opt) {
@@ -172,18 +172,19 @@ int cmd_check(int argc, char **argv)
                 case 'p':
                         plan = optarg;
                         break;
-                case 'm':
+                case 'm': {
                         /* An explicit choice on our command line ranks with boot options. The
                          * trial is judged as enforcing, the mode it ends in. */
-                        if (seinstall_settings_set_mode(settings,
-                                                        seinstall_mode_from_string(optarg),
-                                                        SEINSTALL_SOURCE_BOOT) < 0) {
+                        enum seinstall_mode m;
+                        if (opt_parse_mode(optarg, &m) < 0 ||
+                            seinstall_settings_set_mode(settings, m, SEINSTALL_SOURCE_BOOT) < 0) {
                                 return cli_usage_error("check",
                                                        "invalid mode '%s': use enforcing, "
                                                        "permissive, disabled or trial",
                                                        optarg);
                         }
                         break;
+                }
                 case 'P':
                         if (seinstall_settings_set_policy(settings, optarg, SEINSTALL_SOURCE_BOOT) <
                             0) {

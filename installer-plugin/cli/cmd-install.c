@@ -173,11 +173,13 @@ int cmd_install(int argc, char **argv)
         _cleanup_(seinstall_relabel_options_unrefp) struct seinstall_relabel_options *o = NULL;
         _cleanup_(seinstall_install_result_unrefp) struct seinstall_install_result *res = NULL;
         _cleanup_free_ char *profile = NULL;
-        const char *mode = NULL, *policy = NULL;
+        const char *policy = NULL;
+        enum seinstall_mode mode = SEINSTALL_MODE_INVALID; /* INVALID: no --mode */
         int unsupported_warn = -1;
         unsigned flags = 0;
         int progress = -1, opt, r;
 
+        opt_reset();
         while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
                 if (cli_common_option(&common, opt, optarg))
                         continue;
@@ -204,12 +206,11 @@ int cmd_install(int argc, char **argv)
                         progress = 0;
                         break;
                 case 'm':
-                        if (seinstall_mode_from_string(optarg) == SEINSTALL_MODE_INVALID)
+                        if (opt_parse_mode(optarg, &mode) < 0)
                                 return cli_usage_error("install",
                                                        "--mode: '%s' is not enforcing, "
                                                        "permissive, disabled or trial",
                                                        optarg);
-                        mode = optarg;
                         break;
                 case 'D':
                         flags |= SEINSTALL_INSTALL_DRY_RUN;
@@ -242,9 +243,8 @@ int cmd_install(int argc, char **argv)
         if (r != 0)
                 return r;
         /* An explicit choice on our command line ranks with the boot options, after them. */
-        if (mode)
-                r = seinstall_settings_set_mode(s, seinstall_mode_from_string(mode),
-                                                SEINSTALL_SOURCE_BOOT);
+        if (mode != SEINSTALL_MODE_INVALID)
+                r = seinstall_settings_set_mode(s, mode, SEINSTALL_SOURCE_BOOT);
         if (r < 0)
                 return cli_fail(ctx, r, "install --mode");
         if (policy && seinstall_settings_set_policy(s, policy, SEINSTALL_SOURCE_BOOT) < 0)

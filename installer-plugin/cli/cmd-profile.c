@@ -69,6 +69,7 @@ int cmd_profile(int argc, char **argv)
         bool plan = false;
         int opt, r;
 
+        opt_reset();
         while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
                 if (cli_common_option(&common, opt, optarg))
                         continue;

@@ -92,7 +92,7 @@ int cmd_relabel(int argc, char **argv)
         _cleanup_(seinstall_relabel_options_unrefp) struct seinstall_relabel_options *o = NULL;
         _cleanup_free_ char *json = NULL;
 
-        optind = 1;
+        opt_reset();
         while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
                 if (cli_common_option(&c, opt, optarg))
                         continue;
@@ -107,9 +107,8 @@ int cmd_relabel(int argc, char **argv)
                         fc = optarg;
                         break;
                 case 't': {
-                        char *end;
-                        unsigned long n = strtoul(optarg, &end, 10);
-                        if (!*optarg || *end || n == 0 || n > 1024)
+                        unsigned long n;
+                        if (opt_parse_uint(optarg, 1, 1024, &n) < 0)
                                 return cli_usage_error("relabel",
                                                        "--threads takes a number from 1 to 1024, "
                                                        "not '%s'",

@@ -121,6 +121,7 @@ int cmd_status(int argc, char **argv)
         _cleanup_(seinstall_status_result_unrefp) struct seinstall_status_result *st = NULL;
         int opt, r;
 
+        opt_reset();
         while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
                 if (cli_common_option(&common, opt, optarg))
                         continue;

@@ -111,6 +111,7 @@ int cmd_trial(int argc, char **argv)
         unsigned flags = 0;
         int opt, r;
 
+        opt_reset();
         while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
                 if (cli_common_option(&common, opt, optarg))
                         continue;

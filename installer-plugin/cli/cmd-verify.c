@@ -115,7 +115,7 @@ int cmd_verify(int argc, char **argv)
         unsigned flags = 0;
         int progress = -1, opt, r;
 
-        optind = 1;
+        opt_reset();
         while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
                 if (cli_common_option(&c, opt, optarg))
                         continue;

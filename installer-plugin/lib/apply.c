@@ -6,15 +6,22 @@
  * it lowers the mode), so a failure part way never leaves a target that boots more enforcing
  * than either the old or the new state on files it has not labeled. A dry run
  * (SEINSTALL_APPLY_DRY_RUN) is the same run with the writes skipped where they happen
- * (rootfs.c), so what it reports and what a real run writes cannot differ.
- * The trial mode (SEINSTALL_MODE_TRIAL, SI_APPLY_TRIAL here) is enforcing deferred like a pending
- * relabel defers it: the config says permissive, the trial state (trial.c) and its unit take it
- * from there.
+ * (rootfs-write.c, told by SI_WRITE_DRY_RUN), so what it reports and what a real run writes cannot
+ * differ. The trial mode (SEINSTALL_MODE_TRIAL, SI_APPLY_TRIAL here) is enforcing deferred like a
+ * pending relabel defers it: the config says permissive, the trial state (trial.c) and its unit
+ * take it from there.
  */
 #include <fcntl.h>
 #include <sys/wait.h>
 
 #include "cmdline.h"
+#include "apply.h"
+#include "config.h"
+#include "marks.h"
+#include "policy.h"
+#include "sandbox.h"
+#include "settings.h"
+#include "trial.h"
 
 struct change {
         char *file;
@@ -94,10 +101,11 @@ static int mode_rank(enum seinstall_mode m)
         return m == SEINSTALL_MODE_ENFORCING ? 2 : m == SEINSTALL_MODE_PERMISSIVE ? 1 : 0;
 }
 
-static int write_config(struct seinstall_ctx *ctx, struct seinstall_apply_result *res)
+static int write_config(struct seinstall_ctx *ctx, struct seinstall_apply_result *res,
+                        unsigned wflags)
 {
         struct sbuf what = {};
-        int r = si_config_write(ctx, res->config_mode, res->policy, &what);
+        int r = si_config_write(ctx, res->config_mode, res->policy, wflags, &what);
 
         if (r > 0)
                 r = add_change(res, SI_CONFIG_PATH, what.s);
@@ -127,7 +135,7 @@ static const char *const *grub_regen_command(struct seinstall_ctx *ctx, bool *re
 
         *ret_installed = false;
         for (size_t i = 0; i < ELEMENTSOF(all); i++) {
-                _cleanup_close_ int fd = root_open(ctx, all[i][0], O_PATH, 0);
+                _cleanup_close_ int fd = si_root_open(ctx, all[i][0], O_PATH, 0);
                 _cleanup_free_ char *dir = NULL;
                 if (fd < 0)
                         continue;
@@ -135,7 +143,7 @@ static const char *const *grub_regen_command(struct seinstall_ctx *ctx, bool *re
                 if (!dir)
                         return NULL;
                 *strrchr(dir, '/') = '\0';
-                _cleanup_close_ int dfd = root_open(ctx, dir, O_PATH | O_DIRECTORY, 0);
+                _cleanup_close_ int dfd = si_root_open(ctx, dir, O_PATH | O_DIRECTORY, 0);
                 *ret_installed = dfd >= 0;
                 return all[i];
         }
@@ -160,9 +168,10 @@ static int regenerate(struct seinstall_ctx *ctx, unsigned flags, struct seinstal
                              "command line takes effect when its install runs %s",
                              grub_cfg_of(cmd), line.s);
         } else if ((flags & SEINSTALL_APPLY_REGENERATE) && cmd) {
-                r = ctx->dry_run ? 0 : si_run_in_target(ctx, cmd);
-                /* the program of the target wrote it unlabeled: label it as rootfs.c would */
-                if (r >= 0)
+                r = flags & SEINSTALL_APPLY_DRY_RUN ? 0 : si_run_in_target(ctx, cmd);
+                /* the program of the target wrote it unlabeled: label it as rootfs-write.c
+                 * would */
+                if (r >= 0 && !(flags & SEINSTALL_APPLY_DRY_RUN))
                         r = si_label_path(ctx, grub_cfg_of(cmd));
                 if (r >= 0) {
                         _cleanup_free_ char *what = NULL;
@@ -220,13 +229,14 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
         enum seinstall_mode was;
         bool enable = mode != SEINSTALL_MODE_DISABLED, lowering, grub_changed = false, deferred;
         bool trial = flags & SI_APPLY_TRIAL;
+        const unsigned wflags = flags & SEINSTALL_APPLY_DRY_RUN ? SI_WRITE_DRY_RUN : 0;
         const char *relabel_path = NULL, *link = NULL;
         int r;
 
         res = calloc(1, sizeof(*res));
         if (!res)
                 return -ENOMEM;
-        res->dry_run = ctx->dry_run;
+        res->dry_run = wflags & SI_WRITE_DRY_RUN;
         res->policy = strdup(policy_type                      ? policy_type
                              : si_policy_type_valid(old.type) ? old.type
                                                               : "default");
@@ -255,29 +265,29 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
         goal = (struct si_cmdline_goal){.mode = res->config_mode, .kcase = k.kcase};
 
         if (lowering)
-                r = write_config(ctx, res);
+                r = write_config(ctx, res, wflags);
         if (r >= 0 && res->relabel) {
-                r = si_autorelabel_schedule(ctx, &relabel_path);
+                r = si_autorelabel_schedule(ctx, wflags, &relabel_path);
                 if (r > 0)
                         r = add_change(res, relabel_path, "relabel at next boot scheduled (-F)");
         }
         if (r >= 0)
-                r = si_bootcmd_apply(ctx, bootloader, &goal, add_change, res, &res->bootloaders,
-                                     &grub_changed);
+                r = si_bootcmd_apply(ctx, bootloader, &goal, wflags, add_change, res,
+                                     &res->bootloaders, &grub_changed);
         if (r >= 0 && trial) {
                 /* The trial boots permissive (no enforcing=1) and its decision to enforce
                  * writes only the config, so the command line must already suit enforcing
                  * (no enforcing=0): both passes, each leaves what the other fixed alone. */
                 bool changed = false;
                 goal.mode = SEINSTALL_MODE_ENFORCING;
-                r = si_bootcmd_apply(ctx, bootloader, &goal, add_change, res, &res->bootloaders,
-                                     &changed);
+                r = si_bootcmd_apply(ctx, bootloader, &goal, wflags, add_change, res,
+                                     &res->bootloaders, &changed);
                 grub_changed |= changed;
                 goal.mode = res->config_mode;
         }
         if (r >= 0 && ((flags & SEINSTALL_APPLY_FIRSTBOOT) || deferred)) {
                 r = si_firstboot_mark_write(ctx, mode, trial, res->policy,
-                                            res->relabel || si_autorelabel_pending(ctx));
+                                            res->relabel || si_autorelabel_pending(ctx), wflags);
                 if (r > 0)
                         r = add_change(res, SEINSTALL_FIRSTBOOT_MARK,
                                        deferred ? "first-boot mark: enforcing once relabeled"
@@ -285,18 +295,18 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
                                                 : "first-boot mark written");
         }
         if (r >= 0 && trial) {
-                r = si_trial_start(ctx, res->policy);
+                r = si_trial_start(ctx, res->policy, wflags);
                 if (r > 0)
                         r = add_change(res, SEINSTALL_TRIAL_STATE,
                                        "trial pending: enforcing after a boot without denials "
                                        "caused by labels");
                 if (r >= 0)
-                        r = si_trial_enable_unit(ctx, &link);
+                        r = si_trial_enable_unit(ctx, wflags, &link);
                 if (r > 0)
                         r = add_change(res, link, SEINSTALL_TRIAL_UNIT " enabled");
         } else if (r >= 0) {
                 /* A mode chosen by hand ends a pending trial: it must not change it later. */
-                r = si_trial_cancel(ctx);
+                r = si_trial_cancel(ctx, wflags);
                 if (r > 0)
                         r = add_change(res, SEINSTALL_TRIAL_STATE,
                                        "pending trial cancelled: a mode was chosen by hand");
@@ -304,7 +314,7 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
         if (r >= 0 && grub_changed)
                 r = regenerate(ctx, flags, res);
         if (r >= 0 && !lowering)
-                r = write_config(ctx, res);
+                r = write_config(ctx, res, wflags);
         if (r < 0)
                 goto out;
 
@@ -375,12 +385,8 @@ SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_m
                                                                                 : "default");
         if (r < 0)
                 return r;
-        /* The same run either way; only the writes at the bottom (rootfs.c) are skipped. */
-        ctx->dry_run = flags & SEINSTALL_APPLY_DRY_RUN;
-        r = si_apply_run(ctx, &config, mode, policy_type, bootloader,
-                         flags & ~(unsigned) SEINSTALL_APPLY_DRY_RUN, ret_result);
-        ctx->dry_run = false;
-        return r;
+        /* The same run either way; only the writes at the bottom (rootfs-write.c) are skipped. */
+        return si_apply_run(ctx, &config, mode, policy_type, bootloader, flags, ret_result);
 }
 
 SEINSTALL_EXPORT size_t seinstall_apply_result_get_n_changes(const struct seinstall_apply_result *r)

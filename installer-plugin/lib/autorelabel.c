@@ -8,14 +8,15 @@
 #include <fcntl.h>
 
 #include "seinstall-private.h"
+#include "marks.h"
 
 #define AUTORELABEL    "/.autorelabel"
 #define AUTORELABEL_RO "/etc/selinux/.autorelabel"
 
 bool si_autorelabel_pending(struct seinstall_ctx *ctx)
 {
-        _cleanup_close_ int a = root_open(ctx, AUTORELABEL, O_PATH | O_NOFOLLOW, 0);
-        _cleanup_close_ int b = root_open(ctx, AUTORELABEL_RO, O_PATH | O_NOFOLLOW, 0);
+        _cleanup_close_ int a = si_root_open(ctx, AUTORELABEL, O_PATH | O_NOFOLLOW, 0);
+        _cleanup_close_ int b = si_root_open(ctx, AUTORELABEL_RO, O_PATH | O_NOFOLLOW, 0);
 
         return a >= 0 || b >= 0;
 }
@@ -27,7 +28,7 @@ static bool root_mounted_ro(struct seinstall_ctx *ctx)
         const char *pos, *end, *line;
         size_t len, n;
 
-        if (root_read_file(ctx, "/etc/fstab", SI_TEXT_FILE_MAX, &text, &len) < 0)
+        if (si_root_read_file(ctx, "/etc/fstab", SI_TEXT_FILE_MAX, &text, &len) < 0)
                 return false;
         pos = text, end = text + len;
         while (next_line(&pos, end, &line, &n)) {
@@ -47,15 +48,15 @@ static bool root_mounted_ro(struct seinstall_ctx *ctx)
         return false;
 }
 
-int si_autorelabel_schedule(struct seinstall_ctx *ctx, const char **ret_path)
+int si_autorelabel_schedule(struct seinstall_ctx *ctx, unsigned wflags, const char **ret_path)
 {
         const char *path = root_mounted_ro(ctx) ? AUTORELABEL_RO : AUTORELABEL;
         int r;
 
-        r = root_write_if_changed(ctx, path, "-F\n", 4096);
+        r = si_root_write_if_changed(ctx, path, "-F\n", 4096, wflags);
         if (r == -EROFS && streq(path, AUTORELABEL)) {
                 path = AUTORELABEL_RO;
-                r = root_write_if_changed(ctx, path, "-F\n", 4096);
+                r = si_root_write_if_changed(ctx, path, "-F\n", 4096, wflags);
         }
         if (r < 0)
                 return si_error(ctx, r, "Could not schedule a relabel: writing %s%s: %s", ctx->root,

@@ -12,6 +12,7 @@
 #include <ctype.h>
 
 #include "seinstall-private.h"
+#include "avc.h"
 
 void si_avc_done(struct si_avc *a)
 {

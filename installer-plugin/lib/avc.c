@@ -10,6 +10,9 @@
 
 #include "fcontext.h"
 #include "seinstall-private.h"
+#include "avc.h"
+#include "config.h"
+#include "policy.h"
 
 #define AVC_LOG_MAX (256u << 20) /* a saved log or audit.log: auditd rotates at 8 MiB */
 

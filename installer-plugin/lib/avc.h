@@ -7,6 +7,41 @@
 
 #include "seinstall-private.h"
 
+/* ---- AVC denials (avc.c) ---------------------------------------------------------------- */
+
+struct si_fcontext;
+
+enum si_avc_kind {
+        SI_AVC_DENIAL, /* an "avc:  denied" record (kernel, auditd, or a USER_AVC's msg='') */
+        SI_AVC_PATH,   /* auditd PATH record: name= in path, inode= in ino */
+        SI_AVC_CWD,    /* auditd CWD record: cwd */
+};
+/* One record of a kernel or audit log line, strings decoded (hex-encoded untrusted strings
+ * turned back into bytes). Absent fields are NULL; permissive is -1 when not logged. */
+struct si_avc {
+        enum si_avc_kind kind;
+        char *stamp; /* "SECONDS.MILLIS:SERIAL" of audit(...), or NULL */
+        char *perms; /* "read write open" */
+        char *comm, *name, *path, *dev, *scontext, *tcontext, *tclass, *cwd;
+        unsigned long long ino;
+        bool has_ino;
+        unsigned long pid;
+        int permissive;
+};
+/* Parse one line: 1 and *ret filled (free with si_avc_done()), 0 when the line is not a
+ * denial, PATH or CWD record (granted, other records, other messages), -ENOMEM. */
+int si_avc_parse_line(const char *line, size_t len, struct si_avc *ret);
+void si_avc_done(struct si_avc *a);
+/* Classify every denial of the log text @text into @rep against the file contexts @fc (NULL:
+ * only unlabeled types count as labels). Records stamped before @since (seconds; 0: all) are
+ * skipped; @live lets a name= denial be found on this system by device and inode. */
+struct seinstall_avc_result;
+int si_avc_classify_text(struct seinstall_ctx *ctx, struct si_fcontext *fc, const char *text,
+                         size_t len, unsigned long long since, bool live,
+                         struct seinstall_avc_result *rep);
+/* An empty report of the log @source (free with seinstall_avc_result_unref()), or NULL. */
+struct seinstall_avc_result *si_avc_report_new(const char *source);
+
 /* One explained denial, or a group of like ones in a report. */
 struct si_avc_group {
         enum seinstall_avc_cause cause;

@@ -34,8 +34,8 @@ static void tfiles_free(struct tfile *f, size_t n)
  * (reading only, the link is followed inside the target as the boot loader's tools do). */
 static int read_tfile(struct seinstall_ctx *ctx, struct tfile *f, bool edit)
 {
-        int r = edit ? root_read_replaced(ctx, f->path, SI_TEXT_FILE_MAX, &f->text, &f->len)
-                     : root_read_file(ctx, f->path, SI_TEXT_FILE_MAX, &f->text, &f->len);
+        int r = edit ? si_root_read_replaced(ctx, f->path, SI_TEXT_FILE_MAX, &f->text, &f->len)
+                     : si_root_read_file(ctx, f->path, SI_TEXT_FILE_MAX, &f->text, &f->len);
 
         if (r == -ENOENT)
                 return 0;
@@ -99,9 +99,9 @@ static int grub_files(struct seinstall_ctx *ctx, struct tfile **ret, size_t *ret
 }
 
 static int write_reported(struct seinstall_ctx *ctx, const char *path, const char *text,
-                          struct sbuf *what, si_report_fn report, void *userdata)
+                          unsigned wflags, struct sbuf *what, si_report_fn report, void *userdata)
 {
-        int r = root_write_atomic(ctx, path, text, strlen(text), 0644);
+        int r = si_root_write_atomic(ctx, path, text, strlen(text), 0644, wflags);
 
         if (r < 0)
                 return si_error(ctx, r, "Could not write %s%s: %s", ctx->root, path,
@@ -140,7 +140,8 @@ static int grub_join(struct seinstall_ctx *ctx, struct tfile *f, size_t n, bool 
 }
 
 static int apply_grub(struct seinstall_ctx *ctx, const struct si_cmdline_goal *goal,
-                      si_report_fn report, void *userdata, bool *ret_found, bool *ret_changed)
+                      unsigned wflags, si_report_fn report, void *userdata, bool *ret_found,
+                      bool *ret_changed)
 {
         struct tfile *f = NULL;
         struct sbuf all = {}, fixed_all = {}, *what = NULL;
@@ -189,7 +190,8 @@ static int apply_grub(struct seinstall_ctx *ctx, const struct si_cmdline_goal *g
         }
         for (size_t i = 0; r >= 0 && i < n; i++)
                 if (f[i].new) {
-                        r = write_reported(ctx, f[i].path, f[i].new, &what[i], report, userdata);
+                        r = write_reported(ctx, f[i].path, f[i].new, wflags, &what[i], report,
+                                           userdata);
                         *ret_changed = true;
                 }
         for (size_t i = 0; what && i < n; i++)
@@ -241,8 +243,8 @@ static int bls_entries(struct seinstall_ctx *ctx, char ***ret, size_t *ret_n)
 
 /* Edit one self-contained file (a BLS entry or /etc/kernel/cmdline). 0 when it is missing. */
 static int apply_one(struct seinstall_ctx *ctx, const char *path, bool bls,
-                     const struct si_cmdline_goal *goal, si_report_fn report, void *userdata,
-                     bool *ret_found)
+                     const struct si_cmdline_goal *goal, unsigned wflags, si_report_fn report,
+                     void *userdata, bool *ret_found)
 {
         struct tfile f = {.path = (char *) path};
         struct sbuf what = {};
@@ -255,7 +257,7 @@ static int apply_one(struct seinstall_ctx *ctx, const char *path, bool bls,
         r = bls ? si_bls_edit(f.text, f.len, goal, &f.new, &what)
                 : si_kernel_cmdline_edit(f.text, f.len, goal, &f.new, &what);
         if (r >= 0 && f.new)
-                r = write_reported(ctx, path, f.new, &what, report, userdata);
+                r = write_reported(ctx, path, f.new, wflags, &what, report, userdata);
         sbuf_free(&what);
         free(f.text);
         free(f.new);
@@ -263,8 +265,8 @@ static int apply_one(struct seinstall_ctx *ctx, const char *path, bool bls,
 }
 
 int si_bootcmd_apply(struct seinstall_ctx *ctx, enum seinstall_bootloader bl,
-                     const struct si_cmdline_goal *goal, si_report_fn report, void *userdata,
-                     unsigned *ret_found, bool *ret_grub_changed)
+                     const struct si_cmdline_goal *goal, unsigned wflags, si_report_fn report,
+                     void *userdata, unsigned *ret_found, bool *ret_grub_changed)
 {
         unsigned found = 0;
         bool any, grub_changed = false;
@@ -277,7 +279,7 @@ int si_bootcmd_apply(struct seinstall_ctx *ctx, enum seinstall_bootloader bl,
         }
         if (bl == SEINSTALL_BOOTLOADER_AUTO || bl == SEINSTALL_BOOTLOADER_GRUB) {
                 any = false;
-                r = apply_grub(ctx, goal, report, userdata, &any, &grub_changed);
+                r = apply_grub(ctx, goal, wflags, report, userdata, &any, &grub_changed);
                 if (r < 0)
                         return r;
                 if (any)
@@ -294,7 +296,7 @@ int si_bootcmd_apply(struct seinstall_ctx *ctx, enum seinstall_bootloader bl,
                 r = bls_entries(ctx, &entries, &n);
                 for (size_t i = 0; r >= 0 && i < n; i++) {
                         any = false;
-                        r = apply_one(ctx, entries[i], true, goal, report, userdata, &any);
+                        r = apply_one(ctx, entries[i], true, goal, wflags, report, userdata, &any);
                         if (any)
                                 found |= 1u << SEINSTALL_BOOTLOADER_BLS;
                 }
@@ -309,7 +311,8 @@ int si_bootcmd_apply(struct seinstall_ctx *ctx, enum seinstall_bootloader bl,
         }
         if (bl == SEINSTALL_BOOTLOADER_AUTO || bl == SEINSTALL_BOOTLOADER_KERNEL_CMDLINE) {
                 any = false;
-                r = apply_one(ctx, "/etc/kernel/cmdline", false, goal, report, userdata, &any);
+                r = apply_one(ctx, "/etc/kernel/cmdline", false, goal, wflags, report, userdata,
+                              &any);
                 if (r < 0)
                         return r;
                 if (any)

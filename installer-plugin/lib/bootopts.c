@@ -18,7 +18,9 @@
 #include <ctype.h>
 
 #include "seinstall-private.h"
-#include "kslex.h"
+#include "profile.h"
+#include "settings.h"
+#include "kickstart.h"
 
 #define CMDLINE_MAX (256 * 1024)
 

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * check.c — the check stage: list the planned or mounted filesystems, probe and classify each
- * under the policy (fscheck.c), apply seinstall.unsupported=warn, and hand the result out
+ * under the policy (check-classify.c), apply seinstall.unsupported=warn, and hand the result out
  * through accessors and as JSON. si_check_run() is the stage as the install pipeline runs it,
  * on the mode, policy type and policy it already has; seinstall_check_run() is `seinstall
  * check`: it reads the config, decides (settings.c) and loads the policy itself first.
  */
 #include "seinstall-private.h"
+#include "check-stage.h"
+#include "config.h"
+#include "policy.h"
+#include "settings.h"
 
 struct seinstall_check_result {
         int refcount;

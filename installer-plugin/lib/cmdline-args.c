@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "cmdline.h"
+#include "config.h"
 
 /* Next argument of [*pos, end) as the kernel's next_arg() splits them: blanks end it, except
  * inside double quotes, which any '"' toggles. false at the end. */

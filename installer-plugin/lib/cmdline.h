@@ -6,6 +6,20 @@
 
 #include "seinstall-private.h"
 
+/* ---- boot loaders: which forms a target has, their files (bootloader.c) ---------------- */
+
+struct si_cmdline_goal; /* cmdline.h */
+/* Edit every boot loader form @bl selects (AUTO: every one present). Each edited file is
+ * reported through @report; @ret_found gets a bit (1 << SEINSTALL_BOOTLOADER_x) per form
+ * found. */
+typedef int (*si_report_fn)(void *userdata, const char *file, const char *what);
+int si_bootcmd_apply(struct seinstall_ctx *ctx, enum seinstall_bootloader bl,
+                     const struct si_cmdline_goal *goal, unsigned wflags, si_report_fn report,
+                     void *userdata, unsigned *ret_found, bool *ret_grub_changed);
+/* The command line of the target's boot loader as the kernel would see it: the first form
+ * found of GRUB, /etc/kernel/cmdline, BLS (first entry). *ret NULL and NONE when none. */
+int si_bootcmd_read(struct seinstall_ctx *ctx, char **ret, enum seinstall_bootloader *ret_bl);
+
 /* What a command line must say for @mode on a kernel of case @kcase. */
 struct si_cmdline_goal {
         enum seinstall_mode mode;

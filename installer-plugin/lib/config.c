@@ -7,6 +7,8 @@
 #include <fcntl.h>
 
 #include "seinstall-private.h"
+#include "config.h"
+#include "settings.h"
 
 void si_config_done(struct si_config *c)
 {
@@ -67,7 +69,7 @@ int si_config_read(struct seinstall_ctx *ctx, struct si_config *ret)
         int r;
 
         ctx->counters.config_reads++;
-        r = root_read_file(ctx, SI_CONFIG_PATH, SI_TEXT_FILE_MAX, &text, &len);
+        r = si_root_read_file(ctx, SI_CONFIG_PATH, SI_TEXT_FILE_MAX, &text, &len);
         if (r == -ENOENT) {
                 *ret = (struct si_config){.mode = SEINSTALL_MODE_INVALID};
                 return 0;
@@ -146,14 +148,14 @@ int si_config_render(const char *old, size_t len, enum seinstall_mode mode, cons
 }
 
 int si_config_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *type,
-                    struct sbuf *what)
+                    unsigned wflags, struct sbuf *what)
 {
         _cleanup_free_ char *old = NULL, *new = NULL;
         struct si_config c = {};
         size_t len = 0;
         int r;
 
-        r = root_read_replaced(ctx, SI_CONFIG_PATH, SI_TEXT_FILE_MAX, &old, &len);
+        r = si_root_read_replaced(ctx, SI_CONFIG_PATH, SI_TEXT_FILE_MAX, &old, &len);
         if (r < 0 && r != -ENOENT)
                 return si_error(ctx, r, "Could not read %s%s: %s", ctx->root, SI_CONFIG_PATH,
                                 si_file_strerror(r));
@@ -179,9 +181,9 @@ int si_config_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const c
                 if (r < 0)
                         return r;
         }
-        r = root_mkdir_p(ctx, "/etc/selinux", 0755);
+        r = si_root_mkdir_p(ctx, "/etc/selinux", 0755, wflags);
         if (r >= 0)
-                r = root_write_atomic(ctx, SI_CONFIG_PATH, new, strlen(new), 0644);
+                r = si_root_write_atomic(ctx, SI_CONFIG_PATH, new, strlen(new), 0644, wflags);
         if (r < 0) {
                 si_config_done(&c);
                 return si_error(ctx, r, "Could not write %s%s: %s", ctx->root, SI_CONFIG_PATH,

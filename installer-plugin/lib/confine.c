@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * confine.c — a forked child giving up root's powers before it works on the target's data:
- * the policy build (policybuild.c), which runs the installer's libsemanage, setfiles and
+ * the policy build (policy-build.c), which runs the installer's libsemanage, setfiles and
  * sefcontext_compile, never a program of the target. Programs of the target run in the
  * sandbox of sandbox.c.
  */
@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 
 #include "seinstall-private.h"
+#include "sandbox.h"
 
 int si_drop_privileges(void)
 {

@@ -4,6 +4,8 @@
  * (from the host or inside the target), freeing it, and the accessors on its specs and contexts.
  */
 #include "fcontext-internal.h"
+#include "policy.h"
+#include "settings.h"
 
 typedef int (*read_fn)(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
                        size_t *ret_len);
@@ -17,7 +19,7 @@ static int read_host(struct seinstall_ctx *ctx, const char *path, size_t max, ch
 static int read_target(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
                        size_t *ret_len)
 {
-        return root_read_file(ctx, path, max, ret, ret_len);
+        return si_root_read_file(ctx, path, max, ret, ret_len);
 }
 
 /* Read the next file of a file contexts set, within what is left of FC_FILE_MAX (*used). */

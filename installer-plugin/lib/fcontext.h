@@ -33,6 +33,7 @@
 
 struct si_fcontext;
 struct si_fc_scratch;
+struct si_policy;
 
 /* Load file_contexts from the host path @path plus its companions (@path.homedirs, .local,
  * .subs_dist, .subs; each optional), as selabel_open(SELABEL_OPT_PATH=@path) does. */

@@ -7,6 +7,8 @@
  * a screen left untouched must not choose one (readers that know no "trial" see no mode).
  */
 #include "seinstall-private.h"
+#include "config.h"
+#include "marks.h"
 
 int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *ret)
 {
@@ -16,7 +18,7 @@ int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *
         size_t len, n;
         int r;
 
-        r = root_read_replaced(ctx, SEINSTALL_FIRSTBOOT_MARK, 64 * 1024, &text, &len);
+        r = si_root_read_replaced(ctx, SEINSTALL_FIRSTBOOT_MARK, 64 * 1024, &text, &len);
         if (r == -ENOENT) {
                 *ret = m;
                 return 0;
@@ -42,7 +44,7 @@ int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *
 }
 
 int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, bool trial,
-                            const char *policy, bool relabel)
+                            const char *policy, bool relabel, unsigned wflags)
 {
         _cleanup_free_ char *text = NULL;
         int r;
@@ -51,7 +53,7 @@ int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode,
                      trial ? "trial" : seinstall_mode_to_string(mode), policy,
                      relabel ? "pending" : "done") < 0)
                 return -ENOMEM;
-        r = root_write_if_changed(ctx, SEINSTALL_FIRSTBOOT_MARK, text, 64 * 1024);
+        r = si_root_write_if_changed(ctx, SEINSTALL_FIRSTBOOT_MARK, text, 64 * 1024, wflags);
         if (r < 0)
                 return si_error(ctx, r, "Could not write the first-boot mark %s%s: %s", ctx->root,
                                 SEINSTALL_FIRSTBOOT_MARK, si_file_strerror(r));
@@ -64,7 +66,7 @@ SEINSTALL_EXPORT int seinstall_firstboot_mark_remove(struct seinstall_ctx *ctx)
 
         if (!ctx)
                 return -EINVAL;
-        r = root_unlink(ctx, SEINSTALL_FIRSTBOOT_MARK);
+        r = si_root_unlink(ctx, SEINSTALL_FIRSTBOOT_MARK, 0);
         if (r < 0)
                 return si_error(ctx, r, "Could not remove %s%s: %s", ctx->root,
                                 SEINSTALL_FIRSTBOOT_MARK, si_file_strerror(r));

@@ -7,9 +7,9 @@
  *   plan       settings.c      the target's /etc/selinux/config (read here, once) under the
  *                              settings: mode and policy type, and who chose them
  *   check      check.c         the policy (policy.c, loaded once) judges every mount
- *                              (fscheck.c, mounts.c); a refusal ends the install here,
+ *                              (check-classify.c, check-mounts.c); a refusal ends the install here,
  *                              before anything in the target changed
- *   policy     policybuild.c   the target's policy is built from its modules when missing
+ *   policy     policy-build.c   the target's policy is built from its modules when missing
  *   relabel    relabel.c       the target's file_contexts (fcontext.c, compiled once) label
  *                              every mount the check found labelable; when that cannot run,
  *                              the target relabels at first boot and boots permissive until then
@@ -27,6 +27,12 @@
 #include <sys/stat.h>
 
 #include "seinstall-private.h"
+#include "apply.h"
+#include "check-stage.h"
+#include "config.h"
+#include "policy.h"
+#include "relabel.h"
+#include "settings.h"
 #include "fcontext.h"
 
 struct seinstall_install_result {
@@ -198,12 +204,11 @@ static int stage_configure(struct pipeline *p)
         r = si_labels_use(p->ctx, p->apply_flags & SEINSTALL_APPLY_LABELED ? p->fc : NULL);
         if (r < 0)
                 return r;
-        /* a dry run: the same run with the writes skipped where they happen (rootfs.c) */
-        p->ctx->dry_run = p->flags & SEINSTALL_INSTALL_DRY_RUN;
-        r = si_apply_run(p->ctx, &p->config, res->mode, res->policy, SEINSTALL_BOOTLOADER_AUTO,
-                         flags, &res->apply);
-        p->ctx->dry_run = false;
-        return r;
+        /* a dry run: the same run with the writes skipped where they happen (rootfs-write.c) */
+        if (p->flags & SEINSTALL_INSTALL_DRY_RUN)
+                flags |= SEINSTALL_APPLY_DRY_RUN;
+        return si_apply_run(p->ctx, &p->config, res->mode, res->policy, SEINSTALL_BOOTLOADER_AUTO,
+                            flags, &res->apply);
 }
 
 /* Say what verify fixed: each directory, with its examples. */
@@ -272,7 +277,7 @@ static const struct stage {
 } stages[] = {
     {"plan", stage_plan},           /* settings.c, config.c */
     {"check", stage_check},         /* policy.c, check.c */
-    {"policy", stage_policy},       /* policybuild.c */
+    {"policy", stage_policy},       /* policy-build.c */
     {"relabel", stage_relabel},     /* fcontext.c, relabel.c */
     {"configure", stage_configure}, /* apply.c */
     {"verify", stage_verify},       /* verify.c */

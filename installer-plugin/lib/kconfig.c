@@ -5,6 +5,7 @@
  * security=selinux or selinux in lsm=), not built, or unknown (no config, or kernels disagree).
  */
 #include "seinstall-private.h"
+#include "config.h"
 
 #define SI_KCONFIG_MAX (8 * 1024 * 1024) /* a kernel config is a few hundred KiB */
 
@@ -92,7 +93,7 @@ int si_kconfig_read(struct seinstall_ctx *ctx, struct si_kconfig *ret)
                 bool bootparam;
                 size_t len;
 
-                r = root_read_file(ctx, paths[i], SI_KCONFIG_MAX, &text, &len);
+                r = si_root_read_file(ctx, paths[i], SI_KCONFIG_MAX, &text, &len);
                 if (r < 0) {
                         r = si_error(ctx, r, "Could not read %s%s: %s", ctx->root, paths[i],
                                      si_file_strerror(r));

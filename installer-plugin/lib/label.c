@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * label.c — the labels of what seinstall itself writes into a target. Every file, directory and
- * symbolic link the writes of rootfs.c create or replace (the config, the kernel command line
+ * symbolic link the writes of rootfs-write.c create or replace (the config, the kernel command line
  * files, /.autorelabel, the first-boot mark and its directory, the trial state, the trial
  * unit's link, a regenerated grub.cfg) gets the label the target's file contexts give its
  * path, set on the new file before it takes its name (the temporary before the rename), so a
@@ -19,6 +19,7 @@
 
 #include "fcontext.h"
 #include "walk.h"
+#include "config.h"
 
 #define FC_PATH_FMT "/etc/selinux/%s/contexts/files/file_contexts"
 
@@ -117,7 +118,7 @@ static int labels_load(struct seinstall_ctx *ctx, struct si_labels **ret)
                         return r;
                 if (asprintf(&path, FC_PATH_FMT, type) < 0)
                         return -ENOMEM;
-                _cleanup_close_ int fd = root_open(ctx, path, O_PATH, 0);
+                _cleanup_close_ int fd = si_root_open(ctx, path, O_PATH, 0);
                 if (fd >= 0) {
                         /* a few lookups: the interpreter, no JIT (fcontext.h) */
                         r = si_fcontext_load_target(ctx, type, SI_FC_NO_JIT, &l->fc);
@@ -215,9 +216,7 @@ int si_label_path(struct seinstall_ctx *ctx, const char *path)
         _cleanup_close_ int fd = -EBADF;
         struct stat st;
 
-        if (ctx->dry_run)
-                return 0;
-        fd = root_open(ctx, path, O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0);
+        fd = si_root_open(ctx, path, O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0);
         /* gone, or a symlink now: never labeled through it */
         if (fd == -ENOENT || fd == -ELOOP)
                 return 0;

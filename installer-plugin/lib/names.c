@@ -3,6 +3,7 @@
 #include <strings.h>
 
 #include "seinstall-private.h"
+#include "config.h"
 
 /* Look @i up in a table of names; NULL when out of range. */
 static const char *name_of(const char *const *names, size_t n, int i)
@@ -78,4 +79,21 @@ SEINSTALL_EXPORT const char *seinstall_verdict_to_string(enum seinstall_verdict 
             [SEINSTALL_VERDICT_REFUSE] = "refuse",
         };
         return name_of(names, ELEMENTSOF(names), v);
+}
+
+SEINSTALL_EXPORT const char *seinstall_relabel_when_to_string(enum seinstall_relabel_when r)
+{
+        static const char *const names[] = {
+            [SEINSTALL_RELABEL_WHEN_INSTALL] = "install",
+            [SEINSTALL_RELABEL_WHEN_FIRSTBOOT] = "firstboot",
+        };
+        return r >= 0 && (size_t) r < ELEMENTSOF(names) ? names[r] : NULL;
+}
+
+SEINSTALL_EXPORT enum seinstall_relabel_when seinstall_relabel_when_from_string(const char *s)
+{
+        for (int i = 0; s && i <= SEINSTALL_RELABEL_WHEN_FIRSTBOOT; i++)
+                if (streq(s, seinstall_relabel_when_to_string((enum seinstall_relabel_when) i)))
+                        return (enum seinstall_relabel_when) i;
+        return SEINSTALL_RELABEL_WHEN_INVALID;
 }

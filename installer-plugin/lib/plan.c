@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "seinstall-private.h"
+#include "check-stage.h"
 
 #define PLAN_MAX (1024u * 1024)
 

@@ -9,6 +9,7 @@
 #include <sepol/context_record.h>
 #include <sepol/policydb/ebitmap.h>
 
+#include "policy-internal.h"
 #include "policy.h"
 
 #define CONTEXT_MAX 4096

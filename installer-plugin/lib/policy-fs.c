@@ -9,6 +9,7 @@
  */
 #include <sepol/policydb/services.h>
 
+#include "policy-internal.h"
 #include "policy.h"
 
 /* The initial SID the kernel gives files it cannot label (SECINITSID_UNLABELED). */

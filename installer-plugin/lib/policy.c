@@ -10,7 +10,9 @@
 #include <fcntl.h>
 #include <sepol/debug.h>
 
+#include "policy-internal.h"
 #include "policy.h"
+#include "settings.h"
 
 /* Binary policies are a few MB (Debian ~3 MB, Fedora ~10 MB); anything above is not one. */
 #define POLICY_MAX (256u * 1024 * 1024)
@@ -187,7 +189,7 @@ static int load_newest(struct seinstall_ctx *ctx, const char *host_dir, const ch
 
         if (asprintf(&dir, "%s/%s/policy", in_target ? "/etc/selinux" : host_dir, type) < 0)
                 return -ENOMEM;
-        dfd = in_target ? root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0)
+        dfd = in_target ? si_root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0)
                         : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dfd < 0 && !in_target)
                 dfd = -errno;
@@ -205,7 +207,7 @@ static int load_newest(struct seinstall_ctx *ctx, const char *host_dir, const ch
         if (!shown)
                 return -ENOMEM;
         /* A FIFO or a device named policy.N must never block check, relabel or install. */
-        fd = in_target ? root_open_regular(ctx, rel, true) : open_regular(rel);
+        fd = in_target ? si_root_open_regular(ctx, rel, true) : open_regular(rel);
         if (fd < 0)
                 return si_error(ctx, fd, "Could not open the policy %s: %s", shown,
                                 si_file_strerror(fd));

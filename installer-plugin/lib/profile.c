@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * profile.c — unattended profiles: what a kickstart file (read by kslex.c as pykickstart reads
- * it) says to seinstall. The `selinux` command with pykickstart's selinux.py and argparse
+ * profile.c — unattended profiles: what a kickstart file (read by kickstart-lex.c as pykickstart
+ * reads it) says to seinstall. The `selinux` command with pykickstart's selinux.py and argparse
  * grammar: --enforcing, --permissive, --disabled and their unambiguous prefixes, case-sensitive,
  * the last one wins, a value or any other word is an error, and a repeated command changes only
  * what it gives (one command object, set_to_self() skips what is unset, so a bare `selinux`
@@ -14,7 +14,9 @@
  * fed into the settings as source "profile" with the file and line that decided it.
  */
 #include "seinstall-private.h"
-#include "kslex.h"
+#include "profile.h"
+#include "settings.h"
+#include "kickstart.h"
 
 struct origin {
         char *file;
@@ -333,21 +335,4 @@ SEINSTALL_EXPORT int seinstall_settings_load_profile(struct seinstall_settings *
         if (!s || !ctx || !path)
                 return -EINVAL;
         return profile_read(ctx, path, NULL, 0, s);
-}
-
-SEINSTALL_EXPORT const char *seinstall_relabel_when_to_string(enum seinstall_relabel_when r)
-{
-        static const char *const names[] = {
-            [SEINSTALL_RELABEL_WHEN_INSTALL] = "install",
-            [SEINSTALL_RELABEL_WHEN_FIRSTBOOT] = "firstboot",
-        };
-        return r >= 0 && (size_t) r < ELEMENTSOF(names) ? names[r] : NULL;
-}
-
-SEINSTALL_EXPORT enum seinstall_relabel_when seinstall_relabel_when_from_string(const char *s)
-{
-        for (int i = 0; s && i <= SEINSTALL_RELABEL_WHEN_FIRSTBOOT; i++)
-                if (streq(s, seinstall_relabel_when_to_string((enum seinstall_relabel_when) i)))
-                        return (enum seinstall_relabel_when) i;
-        return SEINSTALL_RELABEL_WHEN_INVALID;
 }

@@ -3,7 +3,7 @@
  * relabel-hidden.c — the relabel's pass over what the mounts on the root's own filesystem hide
  * (`seinstall relabel --under-mounts`, the first-boot relabel): mount-point directories and
  * what lies below them, seen through a detached bind mount of that filesystem and labeled with
- * their paths in the tree, by the engine of relabel.c.
+ * their paths in the tree, by the engine's core (relabel-label.c).
  */
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -51,7 +51,7 @@ static int sub_ctx_new(struct seinstall_ctx *ctx, int fd, const char *point,
 static int label_hidden_file(struct relabel *rl, int fd, const char *point, mode_t mode)
 {
         struct si_walker w = {.walk = &rl->walk, .cwd = -1};
-        struct seinstall_relabel_result *res = rl->walk.res;
+        struct seinstall_relabel_result *res = rl->res;
         int r = si_fc_scratch_new(rl->walk.fc, &w.scratch);
 
         if (r < 0)
@@ -75,10 +75,8 @@ static int relabel_hidden(struct seinstall_ctx *ctx, const struct si_relabel_inp
         /* before rl: the walk's cleanup still logs through it */
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *sub = NULL;
         _cleanup_(si_relabel_done) struct relabel rl = {
-            .walk = {.visit = si_relabel_label_entry,
-                     .fc = in->fc,
-                     .res = res,
-                     .nthreads = nthreads},
+            .walk = {.ops = &si_relabel_walk_ops, .fc = in->fc, .data = res, .nthreads = nthreads},
+            .res = res,
             .dry_run = flags & SEINSTALL_RELABEL_DRY_RUN,
         };
         struct stat st;

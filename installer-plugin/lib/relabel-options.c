@@ -3,6 +3,8 @@
  * seinstall_relabel(), seinstall_verify() and seinstall_install(), so that a new option is a new
  * setter, never a new signature. */
 #include "seinstall-private.h"
+#include "relabel.h"
+#include "settings.h"
 
 SEINSTALL_EXPORT int seinstall_relabel_options_new(struct seinstall_relabel_options **ret)
 {

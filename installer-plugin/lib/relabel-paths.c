@@ -2,7 +2,7 @@
 /*
  * relabel-paths.c — the relabel of a list of paths (seinstall_verify_paths(), the first-boot
  * screen's "relabel these files"): each entry opened beneath the root without following a
- * link, labeled by the engine of relabel.c as the walk would have, never descending.
+ * link, labeled by the engine's core (relabel-label.c) as the walk would have, never descending.
  */
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -128,7 +128,7 @@ static void label_path(struct relabel *rl, struct si_walker *w, const char *path
         r = si_mount_is_own(j->ctx, mnt);
         if (r <= 0) {
                 (void) si_relabel_result_add_skipped(
-                    j->res, path, "",
+                    rl->res, path, "",
                     r == 0 ? "not one of the target's own mounts (a bind mount of the "
                              "installer's files, or a kernel filesystem): not labeled"
                            : "its mount could not be identified: not labeled");
@@ -140,7 +140,7 @@ static void label_path(struct relabel *rl, struct si_walker *w, const char *path
                 return;
         }
         if (!si_walk_mount_labelable(j->check, mp, fd, &fsname, &reason)) {
-                (void) si_relabel_result_add_skipped(j->res, path, fsname, reason);
+                (void) si_relabel_result_add_skipped(rl->res, path, fsname, reason);
                 return;
         }
         si_relabel_label_entry(w, fd, -1, "", streq(path, "/") ? "" : path, st.st_mode & S_IFMT);
@@ -162,7 +162,7 @@ int si_relabel_run_paths(struct seinstall_ctx *ctx, const struct si_relabel_inpu
         r = si_relabel_result_new(ctx->root, in->type, in->file_contexts, 1, rl.dry_run, &res);
         if (r < 0)
                 return r;
-        j->res = res;
+        si_relabel_set_result(&rl, res);
         j->nthreads = 1;
         r = si_walk_init(j);
         if (r < 0)

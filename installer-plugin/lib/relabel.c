@@ -3,9 +3,10 @@
  * relabel.c — the relabel engine and its entry point, seinstall_relabel(): it loads the
  * target's file contexts and checks them against the target's policy, decides which mounts to
  * label (as `seinstall check` classified them), gives every entry the walker (walk.c) visits
- * the full context its file contexts assign (setfiles -F semantics), then checks the files a
- * boot depends on. The result object and its JSON live in relabel-result.c, the pass over
- * what the mounts hide in relabel-hidden.c, the relabel of a list of paths in relabel-paths.c.
+ * the full context its file contexts assign (relabel-label.c), then checks the files a boot
+ * depends on; seinstall_relabel() then runs the pass over what the mounts hide
+ * (relabel-hidden.c). The result object and its JSON live in relabel-result.c, the relabel
+ * of a list of paths in relabel-paths.c.
  */
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -16,151 +17,14 @@
 #include <sys/xattr.h>
 
 #include "seinstall-private.h"
+#include "config.h"
+#include "policy.h"
+#include "settings.h"
 #include "fcontext.h"
 #include "relabel.h"
 #include "walk-internal.h"
 
 #define LABEL_BUF 4096
-
-void si_relabel_done(struct relabel *rl)
-{
-        if (rl->walk_ready)
-                si_walk_done(&rl->walk);
-}
-
-/* ---- labeling one entry ------------------------------------------------------------------ */
-
-/* Tell the caller's mismatch function (verify) about a label that differed. */
-static void report_mismatch(struct relabel *rl, const char *path, const char *actual,
-                            const char *expected, bool fixed)
-{
-        struct si_walk *j = &rl->walk;
-        int r;
-
-        if (!rl->mismatch)
-                return;
-        pthread_mutex_lock(&j->lock);
-        r = rl->mismatch(rl->mismatch_data, path, actual, expected, fixed);
-        pthread_mutex_unlock(&j->lock);
-        if (r < 0)
-                si_walk_fatal(j, r);
-}
-
-/* Label one entry: @fd when we have it open (a directory; with @name "" an O_PATH fd of any
- * file), else @name in @dfd. @path is its path inside the target ("" for the root). */
-void si_relabel_label_entry(struct si_walker *w, int fd, int dfd, const char *name,
-                            const char *path, mode_t mode)
-{
-        bool opath = fd >= 0 && name && !*name;
-        struct si_walk *j = w->walk;
-        struct relabel *rl = RELABEL(j);
-        const char *want = NULL, *xname = NULL, *shown = *path ? path : "/";
-        char cur[LABEL_BUF];
-        ssize_t n;
-        int r;
-
-        if (rl->prefix) {
-                /* the file contexts know the path in the tree, not below the bind mount */
-                struct sbuf *b = &rl->prefixed[w - j->workers];
-                b->len = 0;
-                if (sbuf_puts(b, rl->prefix) < 0 || sbuf_puts(b, path) < 0) {
-                        si_walk_fatal(j, -ENOMEM);
-                        return;
-                }
-                shown = b->s;
-        }
-        si_walk_count(w, SEINSTALL_RELABEL_SEEN);
-        r = si_fcontext_lookup(j->fc, w->scratch, shown, mode, &want);
-        if (r == -ENOENT) {
-                si_walk_count(w, SEINSTALL_RELABEL_NO_CONTEXT);
-                return;
-        }
-        if (r == -EPROTO) {
-                si_walk_error(j, w,
-                              "%s: context %s from the file contexts is not valid in the target's "
-                              "policy; not written",
-                              shown, want);
-                return;
-        }
-        if (r == -ETIME) {
-                /* A pattern that backtracks catastrophically would cost this much on every
-                 * path: stop the walk and name it rather than take hours. */
-                int spec = si_fc_scratch_limit_spec(w->scratch);
-                unsigned line = 0;
-                const char *file = si_fcontext_spec_origin(j->fc, spec, &line);
-                si_walk_error(j, w,
-                              "%s:%u: the pattern %s backtracks without end matching %s (more "
-                              "than a million steps): relabel stopped; fix or remove that line",
-                              file ? file : "file contexts", line,
-                              si_fcontext_spec_regex(j->fc, spec), shown);
-                si_walk_fatal(j, -EBADMSG);
-                return;
-        }
-        if (r < 0) {
-                si_walk_fatal(j, r);
-                return;
-        }
-
-        if (opath) {
-                /* the magic link leads to the file itself, even a symlink */
-                snprintf(w->procpath, sizeof(w->procpath), "/proc/self/fd/%d", fd);
-                xname = w->procpath;
-                n = getxattr(xname, XATTR_SELINUX, cur, sizeof(cur) - 1);
-        } else if (fd >= 0) {
-                n = fgetxattr(fd, XATTR_SELINUX, cur, sizeof(cur) - 1);
-        } else {
-                xname = si_walk_xattr_name(w, dfd, name);
-                n = lgetxattr(xname, XATTR_SELINUX, cur, sizeof(cur) - 1);
-        }
-        if (n < 0 && errno != ENODATA && errno != ERANGE) {
-                if (errno == ENOENT)
-                        return; /* removed while we walk */
-                si_walk_error(j, w, "Could not read the label of %s: %m", shown);
-                return;
-        }
-        if (n >= 0) {
-                while (n > 0 && cur[n - 1] == '\0')
-                        n--;
-                cur[n] = '\0';
-                if (streq(cur, want)) {
-                        si_walk_count(w, SEINSTALL_RELABEL_UNCHANGED);
-                        return;
-                }
-        }
-        si_walk_count(w, SEINSTALL_RELABEL_CHANGED);
-        if (rl->dry_run) {
-                report_mismatch(rl, shown, n > 0 ? cur : NULL, want, false);
-                return;
-        }
-        if (opath)
-                r = setxattr(xname, XATTR_SELINUX, want, strlen(want) + 1, 0);
-        else if (fd >= 0)
-                r = fsetxattr(fd, XATTR_SELINUX, want, strlen(want) + 1, 0);
-        else
-                r = lsetxattr(xname, XATTR_SELINUX, want, strlen(want) + 1, 0);
-        if (r < 0) {
-                int e = errno;
-                if (e != ENOENT)
-                        report_mismatch(rl, shown, n > 0 ? cur : NULL, want, false);
-                errno = e;
-                if (errno == EINVAL) {
-                        si_walk_count(w, SEINSTALL_RELABEL_ERRORS);
-                        si_walk_fail(j, -EPERM,
-                                     "The running system refused the label %s for %s "
-                                     "(EINVAL): its own SELinux policy does not know this "
-                                     "context of the target's policy. Run the installer "
-                                     "with SELinux permissive (enforcing=0) or disabled, "
-                                     "then relabel again.",
-                                     want, shown);
-                        return;
-                }
-                if (errno == ENOENT)
-                        return;
-                si_walk_error(j, w, "Could not set the label %s on %s: %m", want, shown);
-                return;
-        }
-        report_mismatch(rl, shown, n > 0 ? cur : NULL, want, true);
-}
 
 /* ---- verification of the boot-critical files
  * --------------------------------------------------------------------- */
@@ -242,7 +106,7 @@ static int verify_one(struct relabel *rl, const char *path)
         while (n > 0 && cur[n - 1] == '\0')
                 n--;
         cur[n] = '\0';
-        if (si_relabel_result_add_verified(j->res, path, n > 0 ? cur : NULL, want) < 0)
+        if (si_relabel_result_add_verified(rl->res, path, n > 0 ? cur : NULL, want) < 0)
                 return -ENOMEM;
         if (!streq(cur, want))
                 si_walk_error(j, NULL, "Boot-critical file %s has label %s, expected %s", path,
@@ -313,7 +177,7 @@ static int relabel_run(struct relabel *rl, int root_fd, const char *type, unsign
                        seinstall_relabel_progress_fn progress, void *userdata, double start)
 {
         struct si_walk *j = &rl->walk;
-        struct seinstall_relabel_result *res = j->res;
+        struct seinstall_relabel_result *res = rl->res;
         struct seinstall_ctx *ctx = j->ctx;
         unsigned long long errors;
         int r;
@@ -409,7 +273,7 @@ int si_relabel_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in,
                                   rl.dry_run, &res);
         if (r < 0)
                 return r;
-        rl.walk.res = res;
+        si_relabel_set_result(&rl, res);
         r = si_walk_init(&rl.walk);
         if (r < 0)
                 return r;

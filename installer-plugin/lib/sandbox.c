@@ -37,6 +37,7 @@
 #include <time.h>
 
 #include "seinstall-private.h"
+#include "sandbox.h"
 
 #ifndef SEINSTALL_BWRAP
 #define SEINSTALL_BWRAP "/usr/bin/bwrap"
@@ -290,7 +291,7 @@ static int build_args(struct seinstall_ctx *ctx, struct sandbox *s, const char *
                                         "programs mounts there; make it one",
                                         ctx->root, whole[i]);
                 /* made here, labeled, rather than by bwrap, unlabeled */
-                if (!type && (r = root_mkdir_p(ctx, whole[i], 0755)) < 0)
+                if (!type && (r = si_root_mkdir_p(ctx, whole[i], 0755, 0)) < 0)
                         return si_error(ctx, r, "Could not create %s%s: %s", ctx->root, whole[i],
                                         si_file_strerror(r));
         }

@@ -4,6 +4,8 @@
  * (profile.c, bootopts.c, config.c) only call the setters. The install's first stage, "plan"
  * (si_settings_decide), ends here too: the settings over the target's config. */
 #include "seinstall-private.h"
+#include "config.h"
+#include "settings.h"
 
 /* Which line of which file decided a setting (profile and boot options say; the target's
  * config and the defaults leave it empty). */

@@ -8,6 +8,10 @@
 #include <fcntl.h>
 
 #include "cmdline.h"
+#include "config.h"
+#include "marks.h"
+#include "policy.h"
+#include "trial.h"
 
 struct seinstall_status_result {
         char *root; /* the target, as given to seinstall_new() */

@@ -315,7 +315,7 @@ int si_trial_read_state(struct seinstall_ctx *ctx, struct seinstall_trial_result
         size_t len;
         int r;
 
-        r = root_read_replaced(ctx, SEINSTALL_TRIAL_STATE, TRIAL_STATE_MAX, &text, &len);
+        r = si_root_read_replaced(ctx, SEINSTALL_TRIAL_STATE, TRIAL_STATE_MAX, &text, &len);
         if (r == -ENOENT)
                 return si_trial_new(SEINSTALL_TRIAL_NONE, ret);
         if (asprintf(&name, "%s%s", streq(ctx->root, "/") ? "" : ctx->root, SEINSTALL_TRIAL_STATE) <
@@ -355,7 +355,8 @@ int si_trial_read_for_status(struct seinstall_ctx *ctx, struct seinstall_trial_r
         return r;
 }
 
-int si_trial_write_state(struct seinstall_ctx *ctx, const struct seinstall_trial_result *t)
+int si_trial_write_state(struct seinstall_ctx *ctx, const struct seinstall_trial_result *t,
+                         unsigned wflags)
 {
         _cleanup_free_ char *text = NULL;
         int r;
@@ -363,7 +364,7 @@ int si_trial_write_state(struct seinstall_ctx *ctx, const struct seinstall_trial
         r = si_trial_render(t, &text);
         if (r < 0)
                 return r;
-        r = root_write_if_changed(ctx, SEINSTALL_TRIAL_STATE, text, TRIAL_STATE_MAX);
+        r = si_root_write_if_changed(ctx, SEINSTALL_TRIAL_STATE, text, TRIAL_STATE_MAX, wflags);
         if (r < 0)
                 return si_error(ctx, r, "Could not write the trial state %s%s: %s", ctx->root,
                                 SEINSTALL_TRIAL_STATE, si_file_strerror(r));

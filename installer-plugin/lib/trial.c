@@ -13,11 +13,14 @@
 #include <time.h>
 
 #include "seinstall-private.h"
+#include "config.h"
+#include "marks.h"
+#include "relabel.h"
 #include "trial.h"
 
 /* ---- setting a trial up, ending it by hand (apply.c) ---------------------------------------- */
 
-int si_trial_start(struct seinstall_ctx *ctx, const char *policy)
+int si_trial_start(struct seinstall_ctx *ctx, const char *policy, unsigned wflags)
 {
         _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *cur = NULL,
                                                                                *t = NULL;
@@ -39,10 +42,10 @@ int si_trial_start(struct seinstall_ctx *ctx, const char *policy)
                 r = si_trial_set_str(&t->started, now);
         if (r < 0)
                 return r;
-        return si_trial_write_state(ctx, t);
+        return si_trial_write_state(ctx, t, wflags);
 }
 
-int si_trial_cancel(struct seinstall_ctx *ctx)
+int si_trial_cancel(struct seinstall_ctx *ctx, unsigned wflags)
 {
         _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *t = NULL;
         char now[32];
@@ -58,7 +61,7 @@ int si_trial_cancel(struct seinstall_ctx *ctx)
         if (r < 0)
                 return r;
         t->state = SEINSTALL_TRIAL_CANCELLED;
-        return si_trial_write_state(ctx, t);
+        return si_trial_write_state(ctx, t, wflags);
 }
 
 bool si_trial_unit_installed(struct seinstall_ctx *ctx)
@@ -70,23 +73,23 @@ bool si_trial_unit_installed(struct seinstall_ctx *ctx)
                 _cleanup_free_ char *p = NULL;
                 if (asprintf(&p, "%s%s", dirs[i], SEINSTALL_TRIAL_UNIT) < 0)
                         return false;
-                _cleanup_close_ int fd = root_open(ctx, p, O_PATH, 0);
+                _cleanup_close_ int fd = si_root_open(ctx, p, O_PATH, 0);
                 if (fd >= 0)
                         return true;
         }
         return false;
 }
 
-int si_trial_enable_unit(struct seinstall_ctx *ctx, const char **ret_path)
+int si_trial_enable_unit(struct seinstall_ctx *ctx, unsigned wflags, const char **ret_path)
 {
         _cleanup_free_ char *dir = strndup(TRIAL_WANTS, strrchr(TRIAL_WANTS, '/') - TRIAL_WANTS);
         int r;
 
         if (!dir)
                 return -ENOMEM;
-        r = root_mkdir_p(ctx, dir, 0755);
+        r = si_root_mkdir_p(ctx, dir, 0755, wflags);
         if (r >= 0)
-                r = root_symlink(ctx, TRIAL_WANTS, TRIAL_UNIT_LINK);
+                r = si_root_symlink(ctx, TRIAL_WANTS, TRIAL_UNIT_LINK, wflags);
         if (r < 0)
                 return si_error(ctx, r, "Could not enable %s: making the link %s%s: %s",
                                 SEINSTALL_TRIAL_UNIT, ctx->root, TRIAL_WANTS,
@@ -319,12 +322,12 @@ SEINSTALL_EXPORT int seinstall_trial_decide(struct seinstall_ctx *ctx, const cha
                  * boot's trial finds it enforcing already. */
                 r = si_config_policy_type(ctx, &type);
                 if (r >= 0)
-                        r = si_config_write(ctx, SEINSTALL_MODE_ENFORCING, type, &what);
+                        r = si_config_write(ctx, SEINSTALL_MODE_ENFORCING, type, 0, &what);
                 sbuf_free(&what);
                 if (r < 0)
                         return r;
         }
-        r = si_trial_write_state(ctx, t);
+        r = si_trial_write_state(ctx, t, 0);
         if (r < 0)
                 return r;
         if (t->state == SEINSTALL_TRIAL_ENFORCED && running &&

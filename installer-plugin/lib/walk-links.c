@@ -411,7 +411,7 @@ void si_walk_links_label(struct si_walk *j, struct si_walker *w)
                 /* the file type as it is now: the name was met as this very file */
                 if (fstat(fd, &st) == 0 && dev_encode(st.st_dev) == (int64_t) l->dev &&
                     st.st_ino == l->ino)
-                        j->visit(w, fd, -1, "", path, st.st_mode & S_IFMT);
+                        j->ops->visit(w, fd, -1, "", path, st.st_mode & S_IFMT);
                 close(fd);
         }
 }

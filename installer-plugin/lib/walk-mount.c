@@ -8,8 +8,8 @@
 #include <sys/statfs.h>
 
 #include "fcontext.h"
-#include "relabel.h"
 #include "walk-internal.h"
+#include "check-stage.h"
 
 /* Whether the filesystem of @fd is to be labeled; else its name and why not. */
 static bool fs_labelable(int fd, const char **ret_name, const char **ret_reason)

@@ -6,7 +6,6 @@
  * it waits and when the walk ends. The queue is bounded: beyond MAX_QUEUED_MSGS messages are
  * only counted, and reported as dropped.
  */
-#include "relabel.h"
 #include "walk-internal.h"
 
 /* A message queued for the caller's thread; @err != 0 makes it the context's last error. */
@@ -30,7 +29,7 @@ static void walk_error_v(struct si_walk *j, struct si_walker *w, const char *fmt
         if (vasprintf(&msg, fmt, ap) < 0)
                 msg = NULL;
         pthread_mutex_lock(&j->lock);
-        si_relabel_result_add_error(j->res, msg);
+        j->ops->error(j->data, msg);
         pthread_mutex_unlock(&j->lock);
 }
 
@@ -151,7 +150,7 @@ int si_walk_add_skipped(struct si_walk *j, const char *path, const char *fstype,
         if (j->rewalk)
                 return 0; /* listed by the first pass */
         pthread_mutex_lock(&j->lock);
-        r = si_relabel_result_add_skipped(j->res, path, fstype, reason);
+        r = j->ops->skipped(j->data, path, fstype, reason);
         pthread_mutex_unlock(&j->lock);
         return r;
 }

@@ -10,7 +10,6 @@
 #include <time.h>
 
 #include "fcontext.h"
-#include "relabel.h"
 #include "walk-internal.h"
 
 static void *worker_main(void *arg)
@@ -246,7 +245,7 @@ static int walk_run(struct si_walk *j, int root_fd, seinstall_relabel_progress_f
         if (r < 0)
                 return r;
         /* The root itself, from this thread, then everything below it. */
-        j->visit(&j->workers[0], fd, -1, NULL, "", S_IFDIR);
+        j->ops->visit(&j->workers[0], fd, -1, NULL, "", S_IFDIR);
         if (j->fatal)
                 return j->fatal;
         r = walk_pass(j, TAKE_FD(fd), st.st_dev, mnt, progress, userdata, start);

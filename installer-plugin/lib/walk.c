@@ -23,7 +23,6 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "relabel.h"
 #include "walk-internal.h"
 
 /* ---- what visit functions use ---------------------------------------------------------------- */
@@ -163,7 +162,8 @@ static size_t frames_reopen(struct si_walker *w, struct frame *stack, size_t dep
 }
 
 /* Whether an entry on mount @mnt, below a directory on mount @parent_mnt, is walked: the same
- * mount, or one of the target's own (mountset.c). Else it is recorded as skipped, with why. */
+ * mount, or one of the target's own (mount-boundary.c). Else it is recorded as skipped, with why.
+ */
 static bool mount_allowed(struct si_walk *j, const char *path, uint64_t mnt, uint64_t parent_mnt,
                           const char *fsname)
 {
@@ -225,7 +225,7 @@ static int enter_dir(struct si_walker *w, int dfd, const char *name, dev_t paren
                 }
         }
         if (!j->rewalk)
-                j->visit(w, fd, -1, NULL, path, S_IFDIR);
+                j->ops->visit(w, fd, -1, NULL, path, S_IFDIR);
         *ret_dev = st.st_dev;
         *ret_mnt = mnt;
         return fd;
@@ -388,7 +388,7 @@ void si_walk_dir(struct si_walker *w, struct si_walk_work *start)
                                 continue;
                         }
                         if (!j->rewalk)
-                                j->visit(w, -1, dirfd(f->dir), de->d_name, w->path.s, mode);
+                                j->ops->visit(w, -1, dirfd(f->dir), de->d_name, w->path.s, mode);
                         continue;
                 }
                 dev_t ndev;

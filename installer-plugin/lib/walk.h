@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* walk.h — private interface of the parallel tree walker (walk*.c), which the relabel engine
- * (relabel.c) drives: the engine fills in a struct si_walk and a visit function, the walker
- * calls it once for every entry of the target's labeled mounts. */
+/* walk.h — private interface of the parallel tree walker (walk*.c). The walker knows nothing
+ * of who drives it (the relabel engine, relabel-label.c): its user fills in a struct si_walk
+ * and a struct si_walk_ops, and the walker calls ops->visit once for every entry of the
+ * target's labeled mounts and reports what it could not walk through ops->error and
+ * ops->skipped. It includes no header of the layers above it. */
 #ifndef SEINSTALL_WALK_H
 #define SEINSTALL_WALK_H
 
@@ -35,6 +37,18 @@ struct si_walker {
 typedef void (*si_walk_visit_fn)(struct si_walker *w, int fd, int dfd, const char *name,
                                  const char *path, mode_t mode);
 
+/* Everything the walker tells its user, each called with the walk's lock held (so the user's
+ * own record needs no lock of its own) except @visit, which runs unlocked in every walking
+ * thread. @data is struct si_walk's. */
+struct si_walk_ops {
+        si_walk_visit_fn visit;
+        /* A message about an entry that could not be handled (taken over; NULL on ENOMEM). */
+        void (*error)(void *data, char *msg);
+        /* A mount at @path (inside the target) not walked: its @fstype and the @reason. 0 or
+         * -ENOMEM. */
+        int (*skipped)(void *data, const char *path, const char *fstype, const char *reason);
+};
+
 struct si_walk_link;
 struct si_walk_work;
 struct si_walk_msg;
@@ -43,14 +57,14 @@ struct si_walk {
         /* set by the caller before si_walk_init() */
         struct seinstall_ctx *ctx;
         struct si_fcontext *fc;
-        struct seinstall_relabel_result *res;       /* errors and skipped mounts go here */
         const struct seinstall_check_result *check; /* how `check` classified the mounts, or NULL */
-        si_walk_visit_fn visit;
+        const struct si_walk_ops *ops;
+        void *data; /* handed to ops' error() and skipped() */
         unsigned nthreads;
 
         /* the walker's own */
         struct si_walker *workers;
-        pthread_mutex_t lock; /* everything below, and additions to res */
+        pthread_mutex_t lock; /* everything below, and ops' error() and skipped() */
         pthread_cond_t cond;
         struct si_walk_work *queue;
         size_t qlen;

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "seinstall-private.h"
+#include "avc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

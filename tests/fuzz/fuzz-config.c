@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "seinstall-private.h"
+#include "config.h"
 
 static const enum seinstall_mode modes[] = {SEINSTALL_MODE_ENFORCING, SEINSTALL_MODE_PERMISSIVE,
                                             SEINSTALL_MODE_DISABLED};

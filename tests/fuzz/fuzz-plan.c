@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 
 #include "seinstall-private.h"
+#include "check-stage.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Fuzz the parsers of unattended input: kickstart profiles (kslex.c, profile.c), the layout a
- * kickstart plans (ksstorage.c) and installer kernel command lines (bootopts.c). The first
- * byte picks the parser: bit 1 the layout, else bit 0 the command line, else the profile. A profile
- * is read as the file fz-main.ks of a scratch directory that also holds files to %include (fz-a.ks
- * sets a mode, fz-b.ks includes it, fz-loop.ks includes itself, fz-open.ks opens a section,
- * fz-end.ks closes one, fz-bad.ks is not UTF-8), so includes, cycles and sections across files are
- * reached. Whatever the input, parsing returns 0 or -EBADMSG/-ENOMEM, and on success the settings
- * hold a valid mode and policy. */
+/* Fuzz the parsers of unattended input: kickstart profiles (kickstart-lex.c, profile.c), the layout
+ * a kickstart plans (kickstart-storage.c) and installer kernel command lines (bootopts.c). The
+ * first byte picks the parser: bit 1 the layout, else bit 0 the command line, else the profile. A
+ * profile is read as the file fz-main.ks of a scratch directory that also holds files to %include
+ * (fz-a.ks sets a mode, fz-b.ks includes it, fz-loop.ks includes itself, fz-open.ks opens a
+ * section, fz-end.ks closes one, fz-bad.ks is not UTF-8), so includes, cycles and sections across
+ * files are reached. Whatever the input, parsing returns 0 or -EBADMSG/-ENOMEM, and on success the
+ * settings hold a valid mode and policy. */
 #include <stdint.h>
 #include <sys/stat.h>
 
 #include "seinstall-private.h"
+#include "profile.h"
+#include "settings.h"
 
 static const struct {
         const char *name, *text;

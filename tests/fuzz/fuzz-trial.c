@@ -5,8 +5,7 @@
 #include <stdint.h>
 
 #include "seinstall-private.h"
-
-DEFINE_CLEANUP_FUNC(struct seinstall_trial_result *, seinstall_trial_result_unref)
+#include "trial.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

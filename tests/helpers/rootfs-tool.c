@@ -30,15 +30,15 @@ int main(int argc, char **argv)
         if (streq(argv[1], "write") && argc == 5) {
                 r = read_file_bounded(argv[4], 64 << 20, &data, &len);
                 if (r >= 0)
-                        r = root_write_atomic(ctx, argv[3], data, len, 0644);
+                        r = si_root_write_atomic(ctx, argv[3], data, len, 0644, 0);
         } else if (streq(argv[1], "mkdir")) {
-                r = root_mkdir_p(ctx, argv[3], 0755);
+                r = si_root_mkdir_p(ctx, argv[3], 0755, 0);
         } else if (streq(argv[1], "read")) {
-                r = root_read_file(ctx, argv[3], 64 << 20, &data, &len);
+                r = si_root_read_file(ctx, argv[3], 64 << 20, &data, &len);
                 if (r >= 0)
                         r = write_all(STDOUT_FILENO, data, len);
         } else if (streq(argv[1], "unlink")) {
-                r = root_unlink(ctx, argv[3]);
+                r = si_root_unlink(ctx, argv[3], 0);
         } else {
                 r = -EINVAL;
         }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # A config write interrupted at any step leaves the old file or the new one, never a part:
-# every system call root_write_atomic() makes fails in turn (ENOSPC, EIO) or is the point where
+# every system call si_root_write_atomic() makes fails in turn (ENOSPC, EIO) or is the point where
 # the process is killed (SIGKILL), and after each the file must be exactly old or exactly new;
 # exit 0 only with the new one; an error leaves no temporary file; a killed write run again
 # completes.

@@ -3,7 +3,7 @@
 # of a directory of the installer's own filesystem (its /run, a package cache), a bind of a
 # whole filesystem that is also mounted outside (a tmpfs), and a bind-mounted single file (its
 # resolv.conf). RESOLVE_IN_ROOT keeps paths inside the root's tree, not its filesystems; the
-# mount-ID rule (mountset.c) must refuse each with exit 2, and the files outside stay as they
+# mount-ID rule (mount-boundary.c) must refuse each with exit 2, and the files outside stay as they
 # were: checksum, mode, owner and security.selinux (issue 18, item 6). A mount that is the
 # target's own (a fresh tmpfs at /boot) is still written.
 . "$(dirname "$0")/../lib.sh"

@@ -5,6 +5,7 @@
 
 #include "cmdline.h"
 #include "testutil.h"
+#include "config.h"
 
 static const struct si_cmdline_goal enf_optin = {SEINSTALL_MODE_ENFORCING,
                                                  SEINSTALL_KERNEL_SELINUX_OPTIN};

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "seinstall-private.h"
+#include "config.h"
 #include "testutil.h"
 
 static char *render(const char *old, enum seinstall_mode mode, const char *type)

@@ -6,6 +6,8 @@
 
 #include "cmdline.h"
 #include "testutil.h"
+#include "config.h"
+#include "settings.h"
 
 static const struct si_cmdline_goal enf_optin = {SEINSTALL_MODE_ENFORCING,
                                                  SEINSTALL_KERNEL_SELINUX_OPTIN};

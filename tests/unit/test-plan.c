@@ -4,6 +4,7 @@
 #include <check.h>
 
 #include "seinstall-private.h"
+#include "check-stage.h"
 #include "testutil.h"
 
 struct plan_run {

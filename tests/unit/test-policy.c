@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "seinstall-private.h"
+#include "policy.h"
 #include "testutil.h"
 
 #define HOST_POLICY "/etc/selinux/default/policy/policy.33"
@@ -109,7 +110,7 @@ END_TEST
 static void mkdir_p(const char *root, const char *rel)
 {
         struct seinstall_ctx *ctx = ctx_on(root);
-        ck_assert_int_eq(root_mkdir_p(ctx, rel, 0755), 0);
+        ck_assert_int_eq(si_root_mkdir_p(ctx, rel, 0755, 0), 0);
         seinstall_unref(ctx);
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Unit tests of kslex.c, profile.c and bootopts.c: pykickstart's grammar of the `selinux`
+/* Unit tests of kickstart-lex.c, profile.c and bootopts.c: pykickstart's grammar of the `selinux`
  * command, line ends, shlex before the command, sections, %include and %ksappend, the
  * %addon org_seinstall section, errors with file and line, the installer's boot options as
  * Anaconda reads them, the file and line of each decision, and the precedence table boot >
@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "seinstall-private.h"
+#include "profile.h"
 #include "testutil.h"
 
 static struct seinstall_ctx *ctx;

@@ -27,7 +27,7 @@ static void setup(void)
         f.victim = path_join(f.outside, "victim");
         write_file(f.victim, "precious\n");
         ck_assert_int_eq(seinstall_new(f.root, &f.ctx), 0);
-        ck_assert_int_eq(root_mkdir_p(f.ctx, "/etc/selinux", 0755), 0);
+        ck_assert_int_eq(si_root_mkdir_p(f.ctx, "/etc/selinux", 0755, 0), 0);
 }
 
 static void teardown(void)
@@ -73,7 +73,8 @@ START_TEST(test_write_over_absolute_symlink)
         _cleanup_free_ char *cfg = in_root("/etc/selinux/config");
 
         ck_assert_int_eq(symlink(f.victim, cfg), 0);
-        ck_assert_int_eq(root_write_atomic(f.ctx, "/etc/selinux/config", "new\n", 4, 0644), 0);
+        ck_assert_int_eq(si_root_write_atomic(f.ctx, "/etc/selinux/config", "new\n", 4, 0644, 0),
+                         0);
         assert_victim_untouched();
         assert_target_file("/etc/selinux/config", "new\n");
 }
@@ -86,19 +87,21 @@ START_TEST(test_write_if_changed)
         _cleanup_free_ char *mark = in_root("/var/lib/seinstall/mark");
         struct stat before, after;
 
-        ck_assert_int_eq(root_write_if_changed(f.ctx, "/var/lib/seinstall/mark", "a\n", 4096), 1);
+        ck_assert_int_eq(si_root_write_if_changed(f.ctx, "/var/lib/seinstall/mark", "a\n", 4096, 0),
+                         1);
         assert_target_file("/var/lib/seinstall/mark", "a\n");
         ck_assert_int_eq(lstat(mark, &before), 0);
-        ck_assert_int_eq(root_write_if_changed(f.ctx, "/var/lib/seinstall/mark", "a\n", 4096), 0);
+        ck_assert_int_eq(si_root_write_if_changed(f.ctx, "/var/lib/seinstall/mark", "a\n", 4096, 0),
+                         0);
         ck_assert_int_eq(lstat(mark, &after), 0);
         ck_assert_uint_eq(after.st_ino, before.st_ino);
-        ck_assert_int_eq(root_write_if_changed(f.ctx, "/var/lib/seinstall/mark", "a\nb\n", 4096),
-                         1);
+        ck_assert_int_eq(
+            si_root_write_if_changed(f.ctx, "/var/lib/seinstall/mark", "a\nb\n", 4096, 0), 1);
         assert_target_file("/var/lib/seinstall/mark", "a\nb\n");
         ck_assert_int_eq(unlink(mark), 0);
         ck_assert_int_eq(symlink(f.victim, mark), 0);
         ck_assert_int_eq(
-            root_write_if_changed(f.ctx, "/var/lib/seinstall/mark", "precious\n", 4096), 1);
+            si_root_write_if_changed(f.ctx, "/var/lib/seinstall/mark", "precious\n", 4096, 0), 1);
         assert_victim_untouched();
         assert_target_file("/var/lib/seinstall/mark", "precious\n");
 }
@@ -112,7 +115,8 @@ START_TEST(test_write_over_relative_symlink)
         /* Enough ".." to reach / from anywhere, then the victim's absolute path. */
         ck_assert_int_ge(asprintf(&rel, "../../../../../../../../../../../..%s", f.victim), 0);
         ck_assert_int_eq(symlink(rel, cfg), 0);
-        ck_assert_int_eq(root_write_atomic(f.ctx, "/etc/selinux/config", "new\n", 4, 0644), 0);
+        ck_assert_int_eq(si_root_write_atomic(f.ctx, "/etc/selinux/config", "new\n", 4, 0644, 0),
+                         0);
         assert_victim_untouched();
         assert_target_file("/etc/selinux/config", "new\n");
 }
@@ -128,12 +132,13 @@ START_TEST(test_write_through_dir_symlinks)
         /* /etc/default -> ../../../../<outside>: resolved in the root it is <root>/<outside>. */
         ck_assert_int_ge(asprintf(&inside, "../../../../../../../..%s", f.outside), 0);
         ck_assert_int_eq(symlink(inside, def), 0);
-        ck_assert_int_eq(root_write_atomic(f.ctx, "/etc/default/victim", "new\n", 4, 0644),
+        ck_assert_int_eq(si_root_write_atomic(f.ctx, "/etc/default/victim", "new\n", 4, 0644, 0),
                          -ENOENT);
         /* mkdir -p does not create a symlink's target: the dangling link is an error. */
-        ck_assert_int_eq(root_mkdir_p(f.ctx, "/etc/default", 0755), -ENOENT);
-        ck_assert_int_eq(root_mkdir_p(f.ctx, f.outside, 0755), 0);
-        ck_assert_int_eq(root_write_atomic(f.ctx, "/etc/default/victim", "new\n", 4, 0644), 0);
+        ck_assert_int_eq(si_root_mkdir_p(f.ctx, "/etc/default", 0755, 0), -ENOENT);
+        ck_assert_int_eq(si_root_mkdir_p(f.ctx, f.outside, 0755, 0), 0);
+        ck_assert_int_eq(si_root_write_atomic(f.ctx, "/etc/default/victim", "new\n", 4, 0644, 0),
+                         0);
         assert_victim_untouched();
         assert_target_file(where, "new\n");
 }
@@ -142,11 +147,12 @@ END_TEST
 START_TEST(test_path_dotdot)
 {
         ck_assert_int_eq(
-            root_write_atomic(f.ctx, "/../../../../etc/selinux/config", "x\n", 2, 0644), 0);
+            si_root_write_atomic(f.ctx, "/../../../../etc/selinux/config", "x\n", 2, 0644, 0), 0);
         assert_target_file("/etc/selinux/config", "x\n");
-        ck_assert_int_eq(root_write_atomic(f.ctx, "/etc/selinux/..", "x\n", 2, 0644), -EINVAL);
-        ck_assert_int_eq(root_write_atomic(f.ctx, "/", "x\n", 2, 0644), -EINVAL);
-        ck_assert_int_eq(root_write_atomic(f.ctx, "", "x\n", 2, 0644), -EINVAL);
+        ck_assert_int_eq(si_root_write_atomic(f.ctx, "/etc/selinux/..", "x\n", 2, 0644, 0),
+                         -EINVAL);
+        ck_assert_int_eq(si_root_write_atomic(f.ctx, "/", "x\n", 2, 0644, 0), -EINVAL);
+        ck_assert_int_eq(si_root_write_atomic(f.ctx, "", "x\n", 2, 0644, 0), -EINVAL);
 }
 END_TEST
 
@@ -156,7 +162,8 @@ START_TEST(test_read_symlink_outside)
         size_t len;
 
         ck_assert_int_eq(symlink(f.victim, cfg), 0);
-        ck_assert_int_eq(root_read_file(f.ctx, "/etc/selinux/config", 1024, &data, &len), -ENOENT);
+        ck_assert_int_eq(si_root_read_file(f.ctx, "/etc/selinux/config", 1024, &data, &len),
+                         -ENOENT);
         ck_assert_ptr_null(data);
 }
 END_TEST
@@ -167,7 +174,7 @@ START_TEST(test_mkdir_through_symlink)
         struct stat st;
 
         ck_assert_int_eq(symlink(f.outside, etc_x), 0);
-        ck_assert_int_eq(root_mkdir_p(f.ctx, "/etc/x/made", 0755), -ENOENT);
+        ck_assert_int_eq(si_root_mkdir_p(f.ctx, "/etc/x/made", 0755, 0), -ENOENT);
         ck_assert_int_ge(asprintf(&there, "%s/made", f.outside), 0);
         ck_assert_int_eq(stat(there, &st), -1);
 }
@@ -178,9 +185,9 @@ START_TEST(test_mkdir_over_file)
         _cleanup_free_ char *p = in_root("/etc/selinux/config");
 
         write_file(p, "file\n");
-        ck_assert_int_eq(root_mkdir_p(f.ctx, "/etc/selinux/config", 0755), -ENOTDIR);
-        ck_assert_int_eq(root_mkdir_p(f.ctx, "/etc/selinux/config/x", 0755), -ENOTDIR);
-        ck_assert_int_eq(root_mkdir_p(f.ctx, "/etc/selinux", 0755), 0);
+        ck_assert_int_eq(si_root_mkdir_p(f.ctx, "/etc/selinux/config", 0755, 0), -ENOTDIR);
+        ck_assert_int_eq(si_root_mkdir_p(f.ctx, "/etc/selinux/config/x", 0755, 0), -ENOTDIR);
+        ck_assert_int_eq(si_root_mkdir_p(f.ctx, "/etc/selinux", 0755, 0), 0);
 }
 END_TEST
 
@@ -192,7 +199,8 @@ START_TEST(test_write_over_hard_link)
          * replacing the config must not change the other name's content. */
         if (link(f.victim, cfg) < 0 && errno == EXDEV)
                 return;
-        ck_assert_int_eq(root_write_atomic(f.ctx, "/etc/selinux/config", "new\n", 4, 0644), 0);
+        ck_assert_int_eq(si_root_write_atomic(f.ctx, "/etc/selinux/config", "new\n", 4, 0644, 0),
+                         0);
         assert_victim_untouched();
         assert_target_file("/etc/selinux/config", "new\n");
 }
@@ -205,7 +213,7 @@ START_TEST(test_write_over_directory)
         DIR *dh;
 
         ck_assert_int_eq(mkdir(dir, 0755), 0);
-        ck_assert_int_eq(root_write_atomic(f.ctx, "/etc/selinux/config", "new\n", 4, 0644),
+        ck_assert_int_eq(si_root_write_atomic(f.ctx, "/etc/selinux/config", "new\n", 4, 0644, 0),
                          -EISDIR);
         dh = opendir(d);
         ck_assert_ptr_nonnull(dh);
@@ -220,7 +228,8 @@ START_TEST(test_read_fifo_does_not_hang)
         _cleanup_free_ char *p = in_root("/etc/selinux/config"), *data = NULL;
 
         ck_assert_int_eq(mkfifo(p, 0644), 0);
-        ck_assert_int_eq(root_read_file(f.ctx, "/etc/selinux/config", 1024, &data, NULL), -EBADFD);
+        ck_assert_int_eq(si_root_read_file(f.ctx, "/etc/selinux/config", 1024, &data, NULL),
+                         -EBADFD);
         ck_assert_ptr_null(data);
 }
 END_TEST
@@ -232,7 +241,7 @@ START_TEST(test_read_device_refused)
         /* /dev/kmsg: reading blocks once the log is read; a config must be a regular file. */
         if (mknod(p, S_IFCHR | 0644, makedev(1, 11)) < 0)
                 return; /* not root */
-        ck_assert_int_eq(root_read_file(f.ctx, "/etc/selinux/config", 1 << 20, &data, NULL),
+        ck_assert_int_eq(si_root_read_file(f.ctx, "/etc/selinux/config", 1 << 20, &data, NULL),
                          -EBADFD);
         ck_assert_ptr_null(data);
 }
@@ -247,10 +256,10 @@ START_TEST(test_read_replaced_symlink_refused)
          * replaced, and the linked file's content must not be written back under its name. */
         write_file(real, "SELINUX=enforcing\n");
         ck_assert_int_eq(symlink("real", cfg), 0);
-        ck_assert_int_eq(root_read_replaced(f.ctx, "/etc/selinux/config", 1024, &data, NULL),
+        ck_assert_int_eq(si_root_read_replaced(f.ctx, "/etc/selinux/config", 1024, &data, NULL),
                          -ELOOP);
         ck_assert_ptr_null(data);
-        ck_assert_int_eq(root_read_file(f.ctx, "/etc/selinux/config", 1024, &data, NULL), 0);
+        ck_assert_int_eq(si_root_read_file(f.ctx, "/etc/selinux/config", 1024, &data, NULL), 0);
         ck_assert_str_eq(data, "SELINUX=enforcing\n");
 }
 END_TEST
@@ -263,7 +272,7 @@ START_TEST(test_host_input_fifo_refused)
         ck_assert_int_eq(read_file_bounded(p, 1024, &data, NULL), -EBADFD);
         ck_assert_int_eq(open_regular(p), -EBADFD);
         ck_assert_int_eq(open_regular(f.outside), -EISDIR);
-        ck_assert_int_eq(root_open_regular(f.ctx, "/etc/selinux", true), -EISDIR);
+        ck_assert_int_eq(si_root_open_regular(f.ctx, "/etc/selinux", true), -EISDIR);
 }
 END_TEST
 
@@ -282,7 +291,8 @@ START_TEST(test_stale_temporaries_removed)
         write_file(other, "x\n");
         write_file(odd, "x\n");
         ck_assert_int_eq(mkdir(dir, 0755), 0);
-        ck_assert_int_eq(root_write_atomic(f.ctx, "/etc/selinux/config", "new\n", 4, 0644), 0);
+        ck_assert_int_eq(si_root_write_atomic(f.ctx, "/etc/selinux/config", "new\n", 4, 0644, 0),
+                         0);
         ck_assert_int_eq(lstat(mine, &st), -1);
         /* only regular files of its own pattern: the link, other names and a directory stay */
         ck_assert_int_eq(lstat(link, &st), 0);
@@ -304,14 +314,14 @@ START_TEST(test_long_paths)
                 longpath[i] = '/';
         longpath[0] = '/';
         longpath[PATH_MAX + 99] = '\0';
-        ck_assert_int_eq(root_write_atomic(f.ctx, longpath, "x", 1, 0644), -ENAMETOOLONG);
-        ck_assert_int_eq(root_mkdir_p(f.ctx, longpath, 0755), -ENAMETOOLONG);
-        ck_assert_int_eq(root_read_file(f.ctx, longpath, 10, &longname, NULL), -ENAMETOOLONG);
+        ck_assert_int_eq(si_root_write_atomic(f.ctx, longpath, "x", 1, 0644, 0), -ENAMETOOLONG);
+        ck_assert_int_eq(si_root_mkdir_p(f.ctx, longpath, 0755, 0), -ENAMETOOLONG);
+        ck_assert_int_eq(si_root_read_file(f.ctx, longpath, 10, &longname, NULL), -ENAMETOOLONG);
 
         memset(longname, 'b', 399);
         longname[0] = '/';
         longname[399] = '\0';
-        ck_assert_int_eq(root_write_atomic(f.ctx, longname, "x", 1, 0644), -ENAMETOOLONG);
+        ck_assert_int_eq(si_root_write_atomic(f.ctx, longname, "x", 1, 0644, 0), -ENAMETOOLONG);
 }
 END_TEST
 
@@ -321,7 +331,7 @@ START_TEST(test_unlink_symlink_only)
         struct stat st;
 
         ck_assert_int_eq(symlink(f.victim, cfg), 0);
-        ck_assert_int_eq(root_unlink(f.ctx, "/.autorelabel"), 0);
+        ck_assert_int_eq(si_root_unlink(f.ctx, "/.autorelabel", 0), 0);
         ck_assert_int_eq(lstat(cfg, &st), -1);
         assert_victim_untouched();
 }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "seinstall-private.h"
+#include "sandbox.h"
 #include "testutil.h"
 
 struct logged {

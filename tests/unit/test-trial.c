@@ -9,9 +9,8 @@
 #include <sys/xattr.h>
 
 #include "seinstall-private.h"
+#include "trial.h"
 #include "testutil.h"
-
-DEFINE_CLEANUP_FUNC(struct seinstall_trial_result *, seinstall_trial_result_unref)
 
 static struct seinstall_trial_result *pending(void)
 {

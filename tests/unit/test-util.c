@@ -253,15 +253,42 @@ START_TEST(test_write_atomic_stays_inside)
          * the target (resolved as <root>/<outside>/config), never in the outside directory. */
         ck_assert_int_eq(symlink(outside, link), 0);
         ck_assert_int_eq(seinstall_new(root, &ctx), 0);
-        ck_assert_int_eq(root_mkdir_p(ctx, outside, 0755), 0);
-        ck_assert_int_eq(root_write_atomic(ctx, "/etc/config", "x\n", 2, 0644), 0);
+        ck_assert_int_eq(si_root_mkdir_p(ctx, outside, 0755, 0), 0);
+        ck_assert_int_eq(si_root_write_atomic(ctx, "/etc/config", "x\n", 2, 0644, 0), 0);
         ck_assert_int_eq(stat(victim, &st), -1);
         ck_assert_int_eq(errno, ENOENT);
-        ck_assert_int_eq(root_read_file(ctx, "/etc/config", 1024, &data, &len), 0);
+        ck_assert_int_eq(si_root_read_file(ctx, "/etc/config", 1024, &data, &len), 0);
         ck_assert_str_eq(data, "x\n");
-        ck_assert_int_eq(root_read_file(ctx, "/etc/missing", 1024, &data, &len), -ENOENT);
-        ck_assert_int_eq(root_unlink(ctx, "/etc/config"), 0);
-        ck_assert_int_eq(root_unlink(ctx, "/etc/config"), 0);
+        ck_assert_int_eq(si_root_read_file(ctx, "/etc/missing", 1024, &data, &len), -ENOENT);
+        ck_assert_int_eq(si_root_unlink(ctx, "/etc/config", 0), 0);
+        ck_assert_int_eq(si_root_unlink(ctx, "/etc/config", 0), 0);
+        seinstall_unref(ctx);
+}
+END_TEST
+
+START_TEST(test_write_dry_run_is_a_parameter)
+{
+        _cleanup_(tmpdir_removep) char *root = make_tmpdir();
+        _cleanup_free_ char *dir = path_join(root, "etc/made");
+        _cleanup_free_ char *data = NULL;
+        struct seinstall_ctx *ctx = NULL;
+        size_t len;
+        struct stat st;
+
+        /* A dry run is what the caller passes, not state of the shared context: the same
+         * context writes nothing for one call and writes for the next. */
+        ck_assert_int_eq(seinstall_new(root, &ctx), 0);
+        ck_assert_int_eq(si_root_mkdir_p(ctx, "/etc/made", 0755, SI_WRITE_DRY_RUN), 0);
+        ck_assert_int_eq(stat(dir, &st), -1);
+        ck_assert_int_eq(si_root_write_if_changed(ctx, "/etc/made/f", "a\n", 64, SI_WRITE_DRY_RUN),
+                         1);
+        ck_assert_int_eq(si_root_read_file(ctx, "/etc/made/f", 64, &data, &len), -ENOENT);
+        ck_assert_int_eq(si_root_write_if_changed(ctx, "/etc/made/f", "a\n", 64, 0), 1);
+        ck_assert_int_eq(si_root_read_file(ctx, "/etc/made/f", 64, &data, &len), 0);
+        ck_assert_str_eq(data, "a\n");
+        ck_assert_int_eq(si_root_unlink(ctx, "/etc/made/f", SI_WRITE_DRY_RUN), 0);
+        ck_assert_int_eq(stat(dir, &st), 0);
+        ck_assert_int_eq(si_root_unlink(ctx, "/etc/made/f", 0), 0);
         seinstall_unref(ctx);
 }
 END_TEST
@@ -349,6 +376,7 @@ int main(void)
         tcase_add_test(tc, test_escape_display);
         tcase_add_test(tc, test_exit_status);
         tcase_add_test(tc, test_write_atomic_stays_inside);
+        tcase_add_test(tc, test_write_dry_run_is_a_parameter);
         tcase_add_test(tc, test_read_bounded);
         tcase_add_test(tc, test_root_list);
         tcase_add_test(tc, test_new_bad_root);

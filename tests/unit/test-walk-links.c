@@ -299,7 +299,7 @@ START_TEST(test_label_after_walk)
         }
         ck_assert_int_eq(seinstall_new(dir, &ctx), 0);
         j->ctx = ctx;
-        j->visit = record_visit;
+        j->ops = &(const struct si_walk_ops){.visit = record_visit};
         w.walk = j;
         n_visited = 0;
         do {
@@ -328,6 +328,46 @@ START_TEST(test_label_after_walk)
 }
 END_TEST
 
+/* What the walker cannot walk reaches its user only through the ops it was given (walk.h),
+ * with the user's data: the walker writes into no record of the layers above it. */
+struct reported {
+        char *error;
+        char skipped[64];
+};
+
+static void record_error(void *data, char *msg)
+{
+        struct reported *rep = data;
+        free(rep->error);
+        rep->error = msg;
+}
+
+static int record_skipped(void *data, const char *path, const char *fstype, const char *reason)
+{
+        struct reported *rep = data;
+        snprintf(rep->skipped, sizeof(rep->skipped), "%s %s %s", path, fstype, reason);
+        return 0;
+}
+
+START_TEST(test_reports_through_ops)
+{
+        static const struct si_walk_ops ops = {.error = record_error, .skipped = record_skipped};
+        struct reported rep = {0};
+        struct si_walk *j = walk_new(0, 0);
+        struct si_walker w = {.walk = j};
+
+        j->ops = &ops;
+        j->data = &rep;
+        ck_assert_int_eq(si_walk_add_skipped(j, "/boot/efi", "vfat", "no labels"), 0);
+        ck_assert_str_eq(rep.skipped, "/boot/efi vfat no labels");
+        si_walk_error(j, &w, "Could not read %s", "/x");
+        ck_assert_str_eq(rep.error, "Could not read /x");
+        ck_assert_uint_eq(atomic_load(&w.counts[SEINSTALL_RELABEL_ERRORS]), 1);
+        free(rep.error);
+        walk_free(j);
+}
+END_TEST
+
 int main(void)
 {
         Suite *s = suite_create("walk-links");
@@ -340,6 +380,7 @@ int main(void)
         tcase_add_test(tc, test_name_too_long_for_arena);
         tcase_add_test(tc, test_arena_full);
         tcase_add_test(tc, test_label_after_walk);
+        tcase_add_test(tc, test_reports_through_ops);
         suite_add_tcase(s, tc);
         return run_suite(s);
 }

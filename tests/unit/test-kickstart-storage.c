@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Unit tests of ksstorage.c: the layout a kickstart plans, read through seinstall's kickstart
- * reader (%include, %ksappend, shlex), with pykickstart 3.74's storage grammar (prefixes, both
- * value spellings, required words) and the file system Anaconda gives each device (--fstype,
+/* Unit tests of kickstart-storage.c: the layout a kickstart plans, read through seinstall's
+ * kickstart reader (%include, %ksappend, shlex), with pykickstart 3.74's storage grammar (prefixes,
+ * both value spellings, required words) and the file system Anaconda gives each device (--fstype,
  * the default, /boot, /boot/efi, autopart and reqpart), later claims replacing earlier ones,
  * fstab escapes, and errors naming file and line. tests/integration/storage-differential.sh
  * compares the grammar with the real pykickstart; these pin the plan's lines. */
@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "seinstall-private.h"
+#include "profile.h"
 #include "testutil.h"
 
 static struct seinstall_ctx *ctx;

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Unit tests of fscheck.c and check.c: mount roles, the verdict table (docs/design.md) for every
- * labeling class x mount role x mode, classification under Debian's real default policy and
+/* Unit tests of check-classify.c and check.c: mount roles, the verdict table (docs/design.md) for
+ * every labeling class x mount role x mode, classification under Debian's real default policy and
  * the built-in table, mount options, unsupported=warn, and the JSON document. */
 #include <check.h>
 #include <dirent.h>
 
 #include "seinstall-private.h"
+#include "check-stage.h"
+#include "policy.h"
 #include "testutil.h"
 
 #define HOST_POLICY "/etc/selinux/default/policy/policy.33"

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * kstext.c — kickstart text as Python sees it: strict UTF-8 (pykickstart decodes every file as
- * UTF-8), str.isspace() and the strip and split built on it, and the line breaks of
- * str.splitlines(). Owns the refusal of text pykickstart cannot decode, naming its line.
+ * kickstart-text.c — kickstart text as Python sees it: strict UTF-8 (pykickstart decodes every file
+ * as UTF-8), str.isspace() and the strip and split built on it, and the line breaks of
+ * str.splitlines(). Owns the refusal of text pykickstart cannot decode, naming its line, and
+ * si_ks_error(), the one way every part of the reader names a file and line in a message.
  */
-#include "ksreader.h"
+#include "kickstart-internal.h"
 
 /* Length of the valid UTF-8 sequence at @p (strict, as Python's decoder is), or 0. */
 static size_t u8_valid(const unsigned char *p, const unsigned char *end)
@@ -178,4 +179,18 @@ int si_ks_check_text(struct seinstall_ctx *ctx, const char *file, const char *te
                 p += n;
         }
         return 0;
+}
+
+int si_ks_error(struct seinstall_ctx *ctx, const struct si_ks_origin *o, const char *fmt, ...)
+{
+        _cleanup_free_ char *what = NULL;
+        va_list ap;
+        int n;
+
+        va_start(ap, fmt);
+        n = vasprintf(&what, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+                return -ENOMEM;
+        return si_error(ctx, -EBADMSG, "%s:%u: %s", o->file, o->line, what);
 }

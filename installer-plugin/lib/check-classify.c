@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * fscheck.c — can one mount carry SELinux labels? Owns the classification of a mount (xattr,
+ * check-classify.c — can one mount carry SELinux labels? Owns the classification of a mount (xattr,
  * trans, genfs, mount-context, none) from the policy's statements, its mount options and the
  * live probe, and the verdict rules (docs/design.md), with the reason and the fix a person reads;
  * and the one table of filesystem types by statfs magic, for the relabel walk's mounts that
@@ -10,6 +10,8 @@
 #include <libmount/libmount.h>
 
 #include "seinstall-private.h"
+#include "check-stage.h"
+#include "policy.h"
 
 /* ---- mount options ------------------------------------------------------------------------ */
 

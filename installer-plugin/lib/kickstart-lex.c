@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * kslex.c — the kickstart reader's state machine: walks a kickstart file, the %ksappend files
- * merged into it and the %include files it pulls in, and hands commands, section headers,
+ * kickstart-lex.c — the kickstart reader's state machine: walks a kickstart file, the %ksappend
+ * files merged into it and the %include files it pulls in, and hands commands, section headers,
  * section lines and section ends to a caller (profile.c gives them a meaning). It follows
  * pykickstart 3.74's parser.py (KickstartParser._stateMachine, _readSection, _handleInclude,
  * readKickstart, and preprocessKickstart as ksvalidator and Anaconda's initramfs run it) step by
@@ -10,49 +10,19 @@
  * split with shlex before its command is known, a line inside a section only when its first word is
  * %end, %include or a section name. Deliberate differences (seinstall.ks(5)): NUL bytes are
  * refused; a missing %include file is a warning; an include cycle, or more than KS_DEPTH_MAX
- * levels, is an error naming the chain. The reader's other parts: kstext.c (Python's text rules),
- * ksshlex.c (shlex), ksfile.c (files, lines and %ksappend), kspath.c (where an %include file is).
+ * levels, is an error naming the chain. The reader's other parts: kickstart-text.c (Python's text
+ * rules), kickstart-shlex.c (shlex), kickstart-file.c (files, lines and %ksappend),
+ * kickstart-path.c (where an %include file is).
  */
 #include <sys/stat.h>
 
-#include "ksreader.h"
+#include "kickstart-internal.h"
 
 /* The sections pykickstart's KickstartParser.setupSections() registers. */
 static const char *const ks_sections[] = {
     "%certificate", "%pre",      "%pre-install", "%post",     "%onerror",
     "%traceback",   "%packages", "%addon",       "%anaconda",
 };
-
-int si_ks_error(struct seinstall_ctx *ctx, const struct si_ks_origin *o, const char *fmt, ...)
-{
-        _cleanup_free_ char *what = NULL;
-        va_list ap;
-        int n;
-
-        va_start(ap, fmt);
-        n = vasprintf(&what, fmt, ap);
-        va_end(ap);
-        if (n < 0)
-                return -ENOMEM;
-        return si_error(ctx, -EBADMSG, "%s:%u: %s", o->file, o->line, what);
-}
-
-/* Keep @name (taken over) alive for the whole read; NULL on ENOMEM. */
-const char *si_ks_keep_name(struct ks_reader *r, char *name)
-{
-        char **v;
-
-        if (!name)
-                return NULL;
-        v = realloc(r->names, (r->nnames + 1) * sizeof(*v));
-        if (!v) {
-                free(name);
-                return NULL;
-        }
-        r->names = v;
-        r->names[r->nnames++] = name;
-        return name;
-}
 
 static bool word_is(const char *p, const char *e, const char *w)
 {

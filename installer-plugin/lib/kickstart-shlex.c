@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * ksshlex.c — one line split into words as Python's shlex.split(line, comments) splits it (POSIX
- * mode): pykickstart splits every command line this way before it knows the command, and
+ * kickstart-shlex.c — one line split into words as Python's shlex.split(line, comments) splits it
+ * (POSIX mode): pykickstart splits every command line this way before it knows the command, and
  * Anaconda splits the boot options so.
  */
-#include "ksreader.h"
+#include "kickstart-internal.h"
 
 void si_ks_words_free(struct si_ks_words *w)
 {

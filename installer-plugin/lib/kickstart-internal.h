@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* ksreader.h — private interface between the parts of the kickstart reader (kslex.h is its
- * interface to the rest of the library): the state of one read, the files and lines it walks,
- * and the calls the state machine (kslex.c) makes into kstext.c, ksfile.c and kspath.c. */
-#ifndef SEINSTALL_KSREADER_H
-#define SEINSTALL_KSREADER_H
+/* kickstart-internal.h — private interface between the parts of the kickstart reader (kickstart.h
+ * is its interface to the rest of the library): the state of one read, the files and lines it
+ * walks, and the calls the state machine (kickstart-lex.c) makes into kickstart-text.c,
+ * kickstart-file.c and kickstart-path.c. */
+#ifndef SEINSTALL_KICKSTART_INTERNAL_H
+#define SEINSTALL_KICKSTART_INTERNAL_H
 
 #include <sys/types.h>
 
-#include "kslex.h"
+#include "kickstart.h"
 
 #define KS_FILE_MAX (4 * 1024 * 1024)
 /* pykickstart has no limit of its own: Python's recursion limit stops it near 240 levels */
@@ -54,17 +55,17 @@ struct ks_segment {
         unsigned first_line;
 };
 
-/* kslex.c: keep @name (taken over) alive for the whole read; NULL on ENOMEM. */
+/* kickstart-file.c: keep @name (taken over) alive for the whole read; NULL on ENOMEM. */
 const char *si_ks_keep_name(struct ks_reader *r, char *name);
 
-/* kstext.c: the end of the whitespace-separated word at @p; the end of the line at @p, its
+/* kickstart-text.c: the end of the whitespace-separated word at @p; the end of the line at @p, its
  * break included; -EBADMSG naming the line for text that is not UTF-8 or holds a NUL byte. */
 const char *si_py_word_end(const char *p, const char *end);
 const char *si_py_line_end(const char *p, const char *end);
 int si_ks_check_text(struct seinstall_ctx *ctx, const char *file, const char *text, size_t len);
 
-/* ksfile.c: read a host file as a regular file (at most KS_FILE_MAX bytes) and the reason of
- * its error for a message; cut @f->text into lines named by the segments @seg; merge the
+/* kickstart-file.c: read a host file as a regular file (at most KS_FILE_MAX bytes) and the reason
+ * of its error for a message; cut @f->text into lines named by the segments @seg; merge the
  * %ksappend files into the main file @f and cut it into lines. */
 struct stat;
 int si_ks_read_regular(const char *path, char **ret, size_t *ret_len, struct stat *ret_st);
@@ -72,8 +73,8 @@ const char *si_ks_read_error(int r);
 int si_ks_split_lines(struct ks_file *f, const struct ks_segment *seg, size_t nseg);
 int si_ks_preprocess(struct ks_reader *r, struct ks_file *f);
 
-/* kspath.c: the directory of @path made absolute (os.path.abspath(os.path.dirname())), or NULL
- * on ENOMEM; the path an %include of @arg opens, which sets the directory its own includes are
+/* kickstart-path.c: the directory of @path made absolute (os.path.abspath(os.path.dirname())), or
+ * NULL on ENOMEM; the path an %include of @arg opens, which sets the directory its own includes are
  * looked up in. */
 char *si_ks_dir_abs(const char *path);
 int si_ks_resolve(struct ks_reader *r, const char *arg, char **ret);

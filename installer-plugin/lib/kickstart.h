@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* kslex.h — the kickstart reader (kslex.c, with kstext.c, ksshlex.c, ksfile.c, kspath.c):
- * pykickstart's walk over a kickstart file and its %ksappend and %include files, as calls into a
- * caller that gives the commands a meaning. */
-#ifndef SEINSTALL_KSLEX_H
-#define SEINSTALL_KSLEX_H
+/* kickstart.h — the kickstart reader (kickstart-lex.c, with kickstart-text.c, kickstart-shlex.c,
+ * kickstart-file.c, kickstart-path.c): pykickstart's walk over a kickstart file and its %ksappend
+ * and %include files, as calls into a caller that gives the commands a meaning. */
+#ifndef SEINSTALL_KICKSTART_H
+#define SEINSTALL_KICKSTART_H
 
 #include <stdbool.h>
 #include <stdint.h>

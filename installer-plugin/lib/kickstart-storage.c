@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * ksstorage.c — the layout a kickstart plans, as an fstab-format plan for `seinstall check`.
- * The file is read by kslex.c as pykickstart reads it (shlex, %include, %ksappend); the storage
- * commands with the options of pykickstart 3.74's newest handlers (F45: part/partition
+ * kickstart-storage.c — the layout a kickstart plans, as an fstab-format plan for `seinstall
+ * check`. The file is read by kickstart-lex.c as pykickstart reads it (shlex, %include, %ksappend);
+ * the storage commands with the options of pykickstart 3.74's newest handlers (F45: part/partition
  * F41_Partition, logvol F29_LogVol, raid F43_Raid, btrfs F23_BTRFS, autopart F41_AutoPart,
  * reqpart F23_ReqPart): argparse's long options, an unambiguous prefix of one, "--opt=value" or
  * "--opt value", each command's positional words; a mount point starting with "/" is
@@ -19,8 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kslex.h"
+#include "kickstart.h"
 #include "seinstall-private.h"
+#include "profile.h"
 
 /* What an option sets; D_NONE: pykickstart takes it, the layout does not depend on it. */
 enum dest {

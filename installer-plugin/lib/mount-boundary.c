@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * mountset.c — the one mount-boundary rule: which mounts are the target's own. Writes (rootfs.c),
- * the policy build's store and the relabel walk all ask it, by mount ID (statx STATX_MNT_ID,
- * the first field of /proc/self/mountinfo), for directories and files alike.
+ * mount-boundary.c — the one mount-boundary rule: which mounts are the target's own. Writes
+ * (rootfs.c), the policy build's store and the relabel walk all ask it, by mount ID (statx
+ * STATX_MNT_ID, the first field of /proc/self/mountinfo), for directories and files alike.
  *
  * The target's own mounts are the mount holding the root, and every mount below the root that
  * is neither a kernel pseudo filesystem (proc, sysfs, devtmpfs, ...) nor a filesystem that is

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * mounts.c — the mounted target: the mounts at and below the target root, read with libmount
+ * check-mounts.c — the mounted target: the mounts at and below the target root, read with libmount
  * (source, type, options), and the live probe that asks the kernel whether it can store
  * security.selinux on one of them. Also owns the mount list both this file and plan.c fill.
  */
@@ -11,6 +11,7 @@
 #include <sys/xattr.h>
 
 #include "seinstall-private.h"
+#include "check-stage.h"
 
 #define XATTR_SELINUX "security.selinux"
 /* Written when the scratch file has no label yet; any value proves the kernel stores it. */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * kspath.c — where an %include file is: readKickstart()'s lookup (the path as given, else
+ * kickstart-path.c — where an %include file is: readKickstart()'s lookup (the path as given, else
  * relative to the including file's directory), with paths joined and normalized by text as
  * Python's posixpath does.
  */
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ksreader.h"
+#include "kickstart-internal.h"
 
 static bool exists(const char *path)
 {

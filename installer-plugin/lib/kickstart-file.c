@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * ksfile.c — the files of a kickstart read: a host file read as a regular file, its text cut
- * into lines each named by its origin (file and line), and preprocessKickstart()'s merging of the
- * %ksappend files into the main file.
+ * kickstart-file.c — the files of a kickstart read: a host file read as a regular file, its text
+ * cut into lines each named by its origin (file and line), and preprocessKickstart()'s merging of
+ * the %ksappend files into the main file; the names of the files read, kept for the whole read.
  */
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "ksreader.h"
+#include "kickstart-internal.h"
 
 /* Split @f->text into lines as str.splitlines(True) does, plus the end marker; each line is
  * named by the segment (file and first line) its first byte came from. */
@@ -175,4 +175,21 @@ int si_ks_preprocess(struct ks_reader *r, struct ks_file *f)
                            : si_ks_split_lines(f, &(struct ks_segment){0, f->path, 1}, 1);
         sbuf_free(&out);
         return ret;
+}
+
+/* Keep @name (taken over) alive for the whole read; NULL on ENOMEM. */
+const char *si_ks_keep_name(struct ks_reader *r, char *name)
+{
+        char **v;
+
+        if (!name)
+                return NULL;
+        v = realloc(r->names, (r->nnames + 1) * sizeof(*v));
+        if (!v) {
+                free(name);
+                return NULL;
+        }
+        r->names = v;
+        r->names[r->nnames++] = name;
+        return name;
 }

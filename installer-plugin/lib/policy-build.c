@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * policybuild.c — making sure the target has a built policy of the chosen type: whether
+ * policy-build.c — making sure the target has a built policy of the chosen type: whether
  * /etc/selinux/TYPE/policy/policy.N exists, which package provides it, and (when the modules
  * are installed in /var/lib/selinux/TYPE but nothing is built) building it with libsemanage
  * for the alternate root, as `semodule -p ROOT -B` does.
@@ -23,6 +23,9 @@
 #include <sys/wait.h>
 
 #include "seinstall-private.h"
+#include "policy.h"
+#include "sandbox.h"
+#include "settings.h"
 
 bool si_policy_built(struct seinstall_ctx *ctx, const char *type)
 {
@@ -704,7 +707,7 @@ int si_policy_build(struct seinstall_ctx *ctx, const char *type)
                 return 0;
         if (asprintf(&modules, "/var/lib/selinux/%s/active/modules", type) < 0)
                 return -ENOMEM;
-        fd = root_open(ctx, modules, O_PATH | O_DIRECTORY, 0);
+        fd = si_root_open(ctx, modules, O_PATH | O_DIRECTORY, 0);
         if (fd < 0)
                 return si_error(ctx, -ENOPKG,
                                 "The target has no SELinux policy '%s' (neither %s/etc/selinux/%s/"

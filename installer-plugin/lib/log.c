@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* log.c — the library's one voice: messages through the context's log callback, and the
+ * failure message kept as the context's last error (seinstall_last_error()). Every other file
+ * reports through these; they call nothing but util.c. */
+#include "seinstall-private.h"
+
+static void log_va(struct seinstall_ctx *ctx, int priority, const char *msg)
+{
+        if (ctx->log_fn && priority <= ctx->log_priority)
+                ctx->log_fn(ctx->log_data, priority, msg);
+}
+
+void si_log(struct seinstall_ctx *ctx, int priority, const char *fmt, ...)
+{
+        _cleanup_free_ char *msg = NULL;
+        va_list ap;
+
+        if (!ctx || !ctx->log_fn || priority > ctx->log_priority)
+                return;
+        va_start(ap, fmt);
+        msg = str_vprintf(fmt, ap);
+        va_end(ap);
+        if (msg)
+                log_va(ctx, priority, msg);
+}
+
+int si_error(struct seinstall_ctx *ctx, int err, const char *fmt, ...)
+{
+        char *msg = NULL;
+        va_list ap;
+
+        if (!ctx)
+                return err;
+        va_start(ap, fmt);
+        msg = str_vprintf(fmt, ap);
+        va_end(ap);
+        free(ctx->last_error);
+        ctx->last_error = msg;
+        free(ctx->last_error_command);
+        ctx->last_error_command = NULL;
+        if (msg)
+                log_va(ctx, SEINSTALL_LOG_ERR, msg);
+        return err;
+}
+
+int si_error_run(struct seinstall_ctx *ctx, int err, char *command, const char *fmt, ...)
+{
+        _cleanup_free_ char *text = NULL;
+        char *msg = NULL;
+        va_list ap;
+
+        if (!ctx) {
+                free(command);
+                return err;
+        }
+        va_start(ap, fmt);
+        text = str_vprintf(fmt, ap);
+        va_end(ap);
+        if (text && command && asprintf(&msg, "%s%s", text, command) < 0)
+                msg = NULL;
+        free(ctx->last_error);
+        ctx->last_error = msg ? msg : TAKE_PTR(text);
+        free(ctx->last_error_command);
+        ctx->last_error_command = msg ? command : (free(command), NULL);
+        if (ctx->last_error)
+                log_va(ctx, SEINSTALL_LOG_ERR, ctx->last_error);
+        return err;
+}
