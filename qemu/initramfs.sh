@@ -2,14 +2,15 @@
 #
 # build_initramfs OUT STAGE: busybox-static, the kernel modules the scenarios need (with their
 # dependencies, in load order, from modprobe --show-depends on the fetched kernel's
-# modules.dep), the mkfs tools, getfattr, seinstall installed from this tree (make install) and
+# modules.dep), the mkfs tools, getfattr, bwrap (seinstall runs the target's update-grub only
+# under it), seinstall installed from this tree (make install) and
 # every shared library those link (copied as ldd lists them), qemu/guest/init as /init and
 # the scenario scripts in /e2e. The same image boots an installed target: without
 # e2e.scenario= on the command line /init mounts root= and switch_roots to its init.
 # STAGE is a scratch directory. Needs KDIR and KVER (kernel.sh). Builds in about a second.
 
 E2E_MODULES="virtio_pci virtio_blk ext4 xfs vfat nls_cp437 nls_ascii nls_utf8 reiserfs nilfs2"
-E2E_TOOLS="mke2fs mkfs.xfs mkfs.fat mkfs.reiserfs mkfs.nilfs2 getfattr setfattr"
+E2E_TOOLS="mke2fs mkfs.xfs mkfs.fat mkfs.reiserfs mkfs.nilfs2 getfattr setfattr bwrap"
 
 # copy_with_libs ROOT FILE...: copy each executable into ROOT at the same path, with the
 # shared libraries ldd says it needs (the dynamic loader included).

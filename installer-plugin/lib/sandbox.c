@@ -461,6 +461,49 @@ static bool block_name(dev_t d, char *name, size_t size, char *disk, size_t dsiz
 
 /* The sandbox's /dev, on a tmpfs in this (private) mount namespace: the harmless character
  * devices, and the target's own block devices readable by their owner only. */
+/* Whether this namespace's root is the initial ramfs ("rootfs"), as in an installer running
+ * from its initramfs (debian-installer, the end-to-end test's): pivot_root(2), which bwrap
+ * needs, refuses a root that is not mounted on anything. Read with a plain buffer: this runs
+ * in the forked child. */
+static bool root_is_rootfs(void)
+{
+        static char buf[65536];
+        ssize_t n = 0, k;
+        int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+
+        if (fd < 0)
+                return false;
+        while (n < (ssize_t) sizeof(buf) - 1 &&
+               (k = read(fd, buf + n, sizeof(buf) - 1 - (size_t) n)) > 0)
+                n += k;
+        close(fd);
+        buf[n > 0 ? n : 0] = '\0';
+        /* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [TAGS] - FSTYPE SOURCE SUPER" */
+        for (char *line = buf, *next; line && *line; line = next) {
+                char mp[8], fstype[16];
+                const char *dash;
+
+                next = strchr(line, '\n');
+                if (next)
+                        *next++ = '\0';
+                dash = strstr(line, " - ");
+                if (dash && sscanf(line, "%*s %*s %*s %*s %7s", mp) == 1 && strcmp(mp, "/") == 0 &&
+                    sscanf(dash, " - %15s", fstype) == 1)
+                        return strcmp(fstype, "rootfs") == 0;
+        }
+        return false;
+}
+
+/* In a private mount namespace whose root is the initramfs: put a recursive bind of it over
+ * it and enter that (switch_root's move and chroot), so the root is a mount bwrap can pivot
+ * away from. The same tree, every mount of it included. */
+static void root_make_pivotable(const char *dir)
+{
+        if (mount("/", dir, NULL, MS_BIND | MS_REC, NULL) < 0 || chdir(dir) < 0 ||
+            mount(".", "/", NULL, MS_MOVE, NULL) < 0 || chroot(".") < 0 || chdir("/") < 0)
+                child_fail("binding the initramfs root over itself for the sandbox");
+}
+
 static void stage_dev(const struct sandbox *s)
 {
         static const struct {
@@ -477,6 +520,8 @@ static void stage_dev(const struct sandbox *s)
                 child_fail("a private mount namespace");
         if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
                 child_fail("making the mounts private");
+        if (root_is_rootfs())
+                root_make_pivotable(s->stage);
         if (mount("seinstall-sandbox", s->stage, "tmpfs", MS_NOSUID | MS_NOEXEC,
                   "mode=0755,size=1m") < 0)
                 child_fail("mounting the sandbox's /dev");
