@@ -207,9 +207,9 @@ trial_missing() {
 }
 
 # trial_boot NAME DISK REGEX: the trial's first boot. The first-boot screen comes first (a trial
-# install leaves its mark, mode=trial): the person leaves it with Cancel (Tab from the selected
-# Permissive past Disabled and OK, Enter), which changes nothing, as one who wants the trial
-# would; OK on a mode would be a mode chosen by hand, which cancels the trial. Then the unit's
+# install leaves its mark, mode=trial): the screen starts on the install's choice, the trial,
+# and F12 accepts it, as one who wants the trial would (Cancel would keep the mark and bring the
+# screen back next boot; another mode would be chosen by hand and cancel the trial). Then the unit's
 # console line (REGEX), the shell, e2e-facts, getenforce and seinstall status, power off. With
 # a fourth argument the boot has label denials before the screen, which shows them first.
 trial_boot() {
