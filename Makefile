@@ -447,7 +447,7 @@ deb:
 	rm -rf $(DEB) && mkdir -p $(DEB_SRC)
 	tar -c --exclude=./build --exclude=./.git . | tar -x -C $(DEB_SRC)
 	@# The package build is a build of its own: none of this make's variables or flags.
-	cd $(DEB_SRC) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL dpkg-buildpackage -us -uc -b
+	cd $(DEB_SRC) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SANITIZE dpkg-buildpackage -us -uc -b
 	@rm -rf $(DEB_SRC)
 	@ls $(DEB)/*.deb $(DEB)/*.udeb
 

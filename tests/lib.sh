@@ -15,6 +15,9 @@ SEINSTALL_FIRSTBOOT=${SEINSTALL_FIRSTBOOT:-$SEINSTALL_BUILD_DIR/bin/seinstall-fi
 E2E_CACHE=${SEINSTALL_E2E_CACHE:-/var/cache/seinstall-e2e}
 HOSTS_CACHE=${SEINSTALL_HOSTS_CACHE:-/var/cache/seinstall-hosts}
 _cleanups=()
+# A sanitized tree (SANITIZE=1): leaks of libraries seinstall cannot fix are listed, with why.
+[[ $SEINSTALL_BUILD_DIR == */san ]] &&
+        export LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$TOP/tests/lsan.supp
 
 fail() {
         echo "FAIL: $*" >&2

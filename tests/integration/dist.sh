@@ -25,12 +25,12 @@ echo "ok: the tarball holds the $(wc -l <"$d/tracked") files git tracks, nothing
 tar -xzf "$tarball" -C "$d" || fail "cannot unpack $tarball"
 src=$d/seinstall-$version
 [ ! -e "$src/.git" ] || fail "the tarball carries .git"
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$src" -s -j2 >"$d/build.log" 2>&1 ||
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SANITIZE make -C "$src" -s -j2 >"$d/build.log" 2>&1 ||
         fail "make in the unpacked release failed: $(tail -n 20 "$d/build.log")"
 "$src/build/bin/seinstall" --version | grep -qx "seinstall $version" ||
         fail "the release's seinstall --version is not 'seinstall $version'"
 echo "ok: make builds the release; seinstall --version says $version"
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$src" -s -j2 WERROR=-Werror tests check-format >"$d/tests.log" 2>&1 ||
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SANITIZE make -C "$src" -s -j2 WERROR=-Werror tests check-format >"$d/tests.log" 2>&1 ||
         fail "make tests check-format in the release failed: $(tail -n 20 "$d/tests.log")"
 (cd "$src" && tests/run-tests.sh $(find build/tests/unit -maxdepth 1 -type f -perm -u+x -name "test-*" | sort)) >"$d/unit.log" 2>&1 ||
         fail "the release's unit tests failed: $(tail -n 20 "$d/unit.log")"

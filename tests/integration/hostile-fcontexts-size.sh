@@ -47,7 +47,12 @@ echo "ok: 9 MiB with a 9 MiB .homedirs refused, exit 2 naming the .homedirs"
 gen "$d/ok" 8
 relabel "$d/ok"
 [ "$rc" = 0 ] || fail "8 MiB file_contexts: exit $rc: $(cat "$d/err")"
-[ "$peak" -lt 200000 ] || fail "8 MiB file_contexts: peak memory $peak KB, expected under 200 MB"
+# AddressSanitizer's shadow, redzones and quarantine multiply memory: the bound is the plain build's.
+if [[ $SEINSTALL_BUILD_DIR == */san ]]; then
+        echo "note: peak $peak KB under AddressSanitizer: the 200 MB bound is checked in the plain build"
+else
+        [ "$peak" -lt 200000 ] || fail "8 MiB file_contexts: peak memory $peak KB, expected under 200 MB"
+fi
 [ "$(getfattr --only-values -n security.selinux "$t/etc" 2>/dev/null | tr -d '\0')" = system_u:object_r:etc_t:s0 ] ||
         fail "8 MiB file_contexts: $t/etc not labeled etc_t"
 echo "ok: 8 MiB of distinct specs labeled the tree, peak $peak KB"
