@@ -44,7 +44,8 @@ shell=$(tmux -L "$s" list-panes -t "$s" -F '#{pane_pid}')
 script=$(pgrep -P "$shell" -x bash) || fail "the script is not running: $(pane)"
 relabel=$(pgrep -P "$script") || fail "the relabel is not running: $(pane)"
 kill -TERM "$relabel"
-for _ in $(seq 100); do
+# a sanitized build takes its time to exit (LeakSanitizer walks the heap): up to a minute
+for _ in $(seq 600); do
         pane | grep -q 'AFTER-' && break
         sleep 0.1
 done
