@@ -339,12 +339,7 @@ bool si_walk_links_next_pass(struct si_walk *j)
             (j->links_part & (((uint64_t) 1 << (i - 1)) - 1)) | ((uint64_t) 1 << (i - 1));
         j->links_bits = i;
         j->links_passes++;
-        unmap(j->links, j->links_cap * sizeof(*j->links));
-        j->links = NULL;
-        j->links_cap = j->nlinks = 0;
-        unmap(j->names, j->names_cap);
-        j->names = NULL;
-        j->names_len = j->names_cap = j->names_dead = 0;
+        si_walk_links_free(j);
         return true;
 }
 
