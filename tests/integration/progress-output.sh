@@ -44,9 +44,10 @@ shell=$(tmux -L "$s" list-panes -t "$s" -F '#{pane_pid}')
 script=$(pgrep -P "$shell" -x bash) || fail "the script is not running: $(pane)"
 relabel=$(pgrep -P "$script") || fail "the relabel is not running: $(pane)"
 kill -TERM "$relabel"
-# a sanitized build takes its time to exit (LeakSanitizer walks the heap): up to a minute
+# a sanitized build takes its time to exit: up to a minute. The line looked for is the
+# script's own output, never the command echoed on the prompt line (which holds "AFTER-" too).
 for _ in $(seq 600); do
-        pane | grep -q 'AFTER-' && break
+        pane | grep -qx 'AFTER-[0-9]*' && break
         sleep 0.1
 done
 out=$(pane)
