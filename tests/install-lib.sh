@@ -107,6 +107,27 @@ linked_homes() {
         done
 }
 
+# linked_homes_fs D N: a btrfs image D/root.img mounted on D/t, made a target (make_target)
+# holding linked_homes D/t N; skips where loop devices or btrfs-progs are missing.
+linked_homes_fs() {
+        require_loop
+        require_tool btrfs btrfs-progs
+        make_fs_image "$1/root.img" btrfs 256
+        mount_image "$1/root.img" "$1/t"
+        make_target "$1/t"
+        linked_homes "$1/t" "$2"
+}
+
+# linked_homes_mislabel T N: the name notes of every file linked_homes made gets tmp_t, a label
+# wrong for both its names.
+linked_homes_mislabel() {
+        local i
+        for ((i = 0; i < $2; i++)); do
+                setfattr -n security.selinux -v system_u:object_r:tmp_t:s0 "$1/home/u$(printf %02d "$i")/notes" ||
+                        fail "setfattr on $1/home/u$(printf %02d "$i")/notes"
+        done
+}
+
 # linked_homes_check T N: both names of every file linked_homes made read back ssh_home_t (the
 # label of the name that sorts first); fails naming the first that does not.
 linked_homes_check() {

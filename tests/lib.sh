@@ -144,6 +144,26 @@ expect_exit() {
         [ "$rc" = "$want" ] || fail "'$*' exited $rc, expected $want; stderr: $ERR"
         echo "ok: '$*' exited $rc"
 }
+# json_assert FILE [NAME=VALUE ...] -- EXPR ...: FILE is one strict JSON object (strict UTF-8,
+# no lone surrogate, no duplicate key, no NaN) for which each Python EXPR holds, with d the
+# document, raw its bytes, each NAME the bytes of VALUE and B(o, k) the original bytes of member
+# k (tests/helpers/json-validate.py --check). Returns non-zero, the reason on stderr, if not.
+json_assert() {
+        python3 "$TOP/tests/helpers/json-validate.py" --check "$@"
+}
+# json_assert_rejects_loose: json_assert fails on documents that are not strict JSON (a lone
+# surrogate, a duplicate key, NaN), so that a test built on it can fail.
+json_assert_rejects_loose() {
+        local bad f
+        f=$(scratch_dir)/loose.json
+        for bad in '{"k": "\udcff"}' '{"k": "a", "k": "b"}' '{"k": NaN}' '["not an object"]'; do
+                printf '%s' "$bad" >"$f"
+                if json_assert "$f" -- True 2>/dev/null; then
+                        fail "the strict JSON check accepted $bad"
+                fi
+        done
+        echo "ok: the strict JSON check rejects a lone surrogate, a duplicate key, NaN, a non-object"
+}
 # assert_json_error CODE: $OUT (of a failed --json run) is exactly one JSON error document,
 # {"error": {"message": M, "errno": NAME|null, "exit": CODE}}, its message the one on stderr.
 assert_json_error() {

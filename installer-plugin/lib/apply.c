@@ -262,7 +262,11 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
         res->config_mode = deferred || trial ? SEINSTALL_MODE_PERMISSIVE : mode;
         lowering = mode_rank(res->config_mode) <
                    mode_rank(old.present ? old.mode : SEINSTALL_MODE_DISABLED);
-        goal = (struct si_cmdline_goal){.mode = res->config_mode, .kcase = k.kcase};
+        /* The trial boots permissive (no enforcing=1) and its decision to enforce writes only
+         * the config, so the command line must already suit enforcing (no enforcing=0): the
+         * trial's goal asks both of one edit, so each file changes once. */
+        goal = (struct si_cmdline_goal){.mode = trial ? SEINSTALL_MODE_TRIAL : res->config_mode,
+                                        .kcase = k.kcase};
 
         if (lowering)
                 r = write_config(ctx, res, wflags);
@@ -274,17 +278,6 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
         if (r >= 0)
                 r = si_bootcmd_apply(ctx, bootloader, &goal, wflags, add_change, res,
                                      &res->bootloaders, &grub_changed);
-        if (r >= 0 && trial) {
-                /* The trial boots permissive (no enforcing=1) and its decision to enforce
-                 * writes only the config, so the command line must already suit enforcing
-                 * (no enforcing=0): both passes, each leaves what the other fixed alone. */
-                bool changed = false;
-                goal.mode = SEINSTALL_MODE_ENFORCING;
-                r = si_bootcmd_apply(ctx, bootloader, &goal, wflags, add_change, res,
-                                     &res->bootloaders, &changed);
-                grub_changed |= changed;
-                goal.mode = res->config_mode;
-        }
         if (r >= 0 && ((flags & SEINSTALL_APPLY_FIRSTBOOT) || deferred)) {
                 r = si_firstboot_mark_write(ctx, mode, trial, res->policy,
                                             res->relabel || si_autorelabel_pending(ctx), wflags);

@@ -221,6 +221,9 @@ static int token_action(const char *t, size_t n, bool has_lsm, const struct si_c
                         return 0;
                 if (goal->mode == SEINSTALL_MODE_ENFORCING)
                         return num == 0;
+                /* a trial boots permissive, then its config alone makes it enforcing */
+                if (goal->mode == SEINSTALL_MODE_TRIAL)
+                        return 1;
                 return goal->mode == SEINSTALL_MODE_PERMISSIVE && num == 1;
         }
         if (token_is(t, n, "security", &v, &vn)) {

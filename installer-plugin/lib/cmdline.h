@@ -20,7 +20,8 @@ int si_bootcmd_apply(struct seinstall_ctx *ctx, enum seinstall_bootloader bl,
  * found of GRUB, /etc/kernel/cmdline, BLS (first entry). *ret NULL and NONE when none. */
 int si_bootcmd_read(struct seinstall_ctx *ctx, char **ret, enum seinstall_bootloader *ret_bl);
 
-/* What a command line must say for @mode on a kernel of case @kcase. */
+/* What a command line must say for @mode on a kernel of case @kcase; SEINSTALL_MODE_TRIAL: what
+ * suits both the trial's permissive boot and the enforcing ones after it (no enforcing=). */
 struct si_cmdline_goal {
         enum seinstall_mode mode;
         enum seinstall_kernel_case kcase;

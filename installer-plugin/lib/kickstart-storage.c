@@ -432,13 +432,34 @@ static const struct command autopart_cmd = {"autopart", autopart_opts, ELEMENTSO
 static const struct command reqpart_cmd = {"reqpart", reqpart_opts, ELEMENTSOF(reqpart_opts),
                                            R_REQPART};
 
+/* Plan the device of part, logvol or raid at @mp: an existing one (@existing) probed from @dev, a
+ * new one on its --fstype or the default (a partition at /boot/efi the EFI System Partition
+ * whatever it says); swap is no mount. */
+static int add_device(struct storage *st, enum rank rank, const struct si_ks_origin *o, char **argv,
+                      size_t argc, const struct args *a, const char *dev, const char *mp,
+                      bool existing)
+{
+        const char *fsopts = a->val[D_FSOPTS], *fstype;
+
+        if (existing)
+                return add(st, rank, o, argv, argc, dev, mp, NULL, fsopts);
+        /* Anaconda gives /boot the boot loader's type on partitions and RAID, not on LVM */
+        fstype = fstype_for(st, a->val[D_FSTYPE], mp, rank != R_LOGVOL);
+        if (rank == R_PART && streq(mp, "/boot/efi")) {
+                fstype = "vfat";
+                fsopts = "defaults,uid=0,gid=0,umask=077,shortname=winnt";
+        }
+        if (streq(fstype, "swap"))
+                return 0;
+        return add(st, rank, o, argv, argc, dev, mp, fstype, fsopts);
+}
+
 /* part|partition MNTPOINT: one positional word (pykickstart), its device as Anaconda makes it. */
 static int on_part(struct storage *st, const struct si_ks_origin *o, char **argv, size_t argc,
                    const struct args *a)
 {
         _cleanup_free_ char *mp = NULL, *dev = NULL;
-        const char *onpart = given(a->val[D_ONPART]), *fsopts = a->val[D_FSOPTS];
-        const char *fstype;
+        const char *onpart = given(a->val[D_ONPART]);
 
         if (a->n_pos != 1)
                 return si_ks_error(st->ctx, o, "%s",
@@ -456,16 +477,7 @@ static int on_part(struct storage *st, const struct si_ks_origin *o, char **argv
                 if (!dev)
                         return -ENOMEM;
         }
-        if (a->flag[D_NOFORMAT])
-                return add(st, R_PART, o, argv, argc, dev, mp, NULL, fsopts);
-        fstype = fstype_for(st, a->val[D_FSTYPE], mp, true);
-        if (streq(mp, "/boot/efi")) {
-                fstype = "vfat";
-                fsopts = "defaults,uid=0,gid=0,umask=077,shortname=winnt";
-        }
-        if (streq(fstype, "swap"))
-                return 0;
-        return add(st, R_PART, o, argv, argc, dev, mp, fstype, fsopts);
+        return add_device(st, R_PART, o, argv, argc, a, dev, mp, a->flag[D_NOFORMAT]);
 }
 
 /* argparse's type=int: an optional sign and decimal digits, blanks around (int() also takes
@@ -503,7 +515,7 @@ static int on_logvol(struct storage *st, const struct si_ks_origin *o, char **ar
                      const struct args *a)
 {
         _cleanup_free_ char *mp = NULL, *dev = NULL;
-        const char *vg = given(a->val[D_VGNAME]), *name = given(a->val[D_NAME]), *fstype;
+        const char *vg = given(a->val[D_VGNAME]), *name = given(a->val[D_NAME]);
         int k;
 
         if (a->n_pos != 1)
@@ -524,12 +536,8 @@ static int on_logvol(struct storage *st, const struct si_ks_origin *o, char **ar
                 return 0;
         if (vg && name && asprintf(&dev, "/dev/%s/%s", vg, name) < 0)
                 return -ENOMEM;
-        if (a->flag[D_NOFORMAT] || a->flag[D_USEEXISTING])
-                return add(st, R_LOGVOL, o, argv, argc, dev, mp, NULL, a->val[D_FSOPTS]);
-        fstype = fstype_for(st, a->val[D_FSTYPE], mp, false);
-        return streq(fstype, "swap")
-                   ? 0
-                   : add(st, R_LOGVOL, o, argv, argc, dev, mp, fstype, a->val[D_FSOPTS]);
+        return add_device(st, R_LOGVOL, o, argv, argc, a, dev, mp,
+                          a->flag[D_NOFORMAT] || a->flag[D_USEEXISTING]);
 }
 
 /* raid MNTPOINT [PARTITIONS...] */
@@ -538,7 +546,7 @@ static int on_raid(struct storage *st, const struct si_ks_origin *o, char **argv
 {
         _cleanup_free_ char *mp = NULL, *dev = NULL;
         bool existing = a->flag[D_NOFORMAT] || a->flag[D_USEEXISTING];
-        const char *device = given(a->val[D_DEVICE]), *fstype;
+        const char *device = given(a->val[D_DEVICE]);
 
         static const char *const levels[] = {"0",     "1",     "4",     "5",     "6",     "10",
                                              "RAID0", "RAID1", "RAID4", "RAID5", "RAID6", "RAID10"};
@@ -572,12 +580,7 @@ static int on_raid(struct storage *st, const struct si_ks_origin *o, char **argv
                 return 0;
         if (device && !(dev = dev_path("/dev/md/", device)))
                 return -ENOMEM;
-        if (existing)
-                return add(st, R_RAID, o, argv, argc, dev, mp, NULL, a->val[D_FSOPTS]);
-        fstype = fstype_for(st, a->val[D_FSTYPE], mp, true);
-        return streq(fstype, "swap")
-                   ? 0
-                   : add(st, R_RAID, o, argv, argc, dev, mp, fstype, a->val[D_FSOPTS]);
+        return add_device(st, R_RAID, o, argv, argc, a, dev, mp, existing);
 }
 
 /* btrfs MNTPOINT [--subvol --name=N] DEVICES...: a volume or a subvolume, btrfs either way. */

@@ -39,6 +39,29 @@ static int split_path(const char *path, char **ret_dir, const char **ret_base)
         return 0;
 }
 
+/* Open the parent directory of @path in the target, *ret_base pointing at @path's last
+ * component. Returns 1 with *ret_dfd its fd; in a dry run (@wflags) 0, with *ret_dfd its fd
+ * when it can be opened (to read what is there), else -EBADF: a dry run makes no directory, so
+ * one that is missing is no error; a negative errno when @path has no last component or the
+ * directory cannot be opened. */
+static int open_parent(struct seinstall_ctx *ctx, const char *path, unsigned wflags, int *ret_dfd,
+                       const char **ret_base)
+{
+        _cleanup_free_ char *dir = NULL;
+        const char *base;
+        int dfd, r;
+
+        r = split_path(path, &dir, &base);
+        if (r < 0)
+                return r;
+        dfd = si_root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
+        if (dfd < 0 && !(wflags & SI_WRITE_DRY_RUN))
+                return dfd;
+        *ret_dfd = dfd < 0 ? -EBADF : dfd;
+        *ret_base = base;
+        return wflags & SI_WRITE_DRY_RUN ? 0 : 1;
+}
+
 int si_root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode, unsigned wflags)
 {
         _cleanup_free_ char *copy = strdup(path);
@@ -54,7 +77,6 @@ int si_root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode, un
                 ;
         for (;;) {
                 char *slash = strchr(p, '/');
-                _cleanup_free_ char *dir = NULL;
                 const char *base;
                 _cleanup_close_ int dfd = -EBADF;
                 int r;
@@ -62,12 +84,9 @@ int si_root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode, un
                 if (slash)
                         *slash = '\0';
                 if (*p) {
-                        r = split_path(copy, &dir, &base);
+                        r = open_parent(ctx, copy, 0, &dfd, &base);
                         if (r < 0)
                                 return r;
-                        dfd = si_root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
-                        if (dfd < 0)
-                                return dfd;
                         if (mkdirat(dfd, base, mode) == 0) {
                                 r = si_label_at(ctx, dfd, base, copy, S_IFDIR);
                                 if (r < 0)
@@ -191,17 +210,14 @@ static int copy_attributes(int dfd, const char *base, int fd, mode_t mode)
 int si_root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void *data, size_t len,
                          mode_t mode, unsigned wflags)
 {
-        _cleanup_free_ char *dir = NULL, *tmp = NULL;
+        _cleanup_free_ char *tmp = NULL;
         _cleanup_close_ int dfd = -EBADF, fd = -EBADF;
         const char *base;
         int r;
 
-        r = split_path(path, &dir, &base);
-        if (r < 0 || (wflags & SI_WRITE_DRY_RUN))
+        r = open_parent(ctx, path, wflags, &dfd, &base);
+        if (r <= 0)
                 return r;
-        dfd = si_root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
-        if (dfd < 0)
-                return dfd;
         remove_stale_temps(dfd, base);
         fd = make_temp_at(dfd, base, &tmp);
         if (fd < 0)
@@ -249,19 +265,13 @@ int si_root_write_if_changed(struct seinstall_ctx *ctx, const char *path, const 
 
 int si_root_unlink(struct seinstall_ctx *ctx, const char *path, unsigned wflags)
 {
-        _cleanup_free_ char *dir = NULL;
         _cleanup_close_ int dfd = -EBADF;
         const char *base;
         int r;
 
-        r = split_path(path, &dir, &base);
-        if (r < 0 || (wflags & SI_WRITE_DRY_RUN))
-                return r;
-        dfd = si_root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
-        if (dfd == -ENOENT)
-                return 0;
-        if (dfd < 0)
-                return dfd;
+        r = open_parent(ctx, path, wflags, &dfd, &base);
+        if (r <= 0)
+                return r == -ENOENT ? 0 : r;
         if (unlinkat(dfd, base, 0) < 0 && errno != ENOENT)
                 return -errno;
         return 0;
@@ -270,33 +280,24 @@ int si_root_unlink(struct seinstall_ctx *ctx, const char *path, unsigned wflags)
 int si_root_symlink(struct seinstall_ctx *ctx, const char *path, const char *target,
                     unsigned wflags)
 {
-        _cleanup_free_ char *dir = NULL, *old = NULL, *tmp = NULL;
+        _cleanup_free_ char *old = NULL, *tmp = NULL;
         _cleanup_close_ int dfd = -EBADF;
         const char *base;
         size_t max = strlen(target) + 2;
         ssize_t n;
         int r;
 
-        r = split_path(path, &dir, &base);
+        r = open_parent(ctx, path, wflags, &dfd, &base);
         if (r < 0)
                 return r;
-        if (wflags & SI_WRITE_DRY_RUN) {
-                /* what a real run would do: nothing when the link is already right */
-                dfd = si_root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
-                old = dfd >= 0 ? malloc(max) : NULL;
-                n = old ? readlinkat(dfd, base, old, max) : -1;
-                return n == (ssize_t) strlen(target) && memcmp(old, target, (size_t) n) == 0 ? 0
-                                                                                             : 1;
-        }
-        dfd = si_root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
-        if (dfd < 0)
-                return dfd;
         old = malloc(max);
         if (!old)
                 return -ENOMEM;
-        n = readlinkat(dfd, base, old, max);
+        n = dfd >= 0 ? readlinkat(dfd, base, old, max) : -1;
         if (n == (ssize_t) strlen(target) && memcmp(old, target, (size_t) n) == 0)
                 return 0;
+        if (r == 0)
+                return 1; /* a dry run: a real run makes or replaces the link */
         if (n < 0 && errno != ENOENT && errno != EINVAL)
                 return -errno;
         if (n < 0 && errno == EINVAL)

@@ -9,16 +9,11 @@
 # must exit 0 and a second relabel must change nothing.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
-require_loop
-require_tool btrfs btrfs-progs
 N=70
 
 d=$(scratch_dir)
-make_fs_image "$d/root.img" btrfs 256
+linked_homes_fs "$d" "$N"
 t=$d/t
-mount_image "$d/root.img" "$t"
-make_target "$t"
-linked_homes "$t" "$N"
 devs=$(for i in $(seq -w 0 $((N - 1))); do stat -c %d "$t/home/u$i/notes"; done | sort -u | wc -l)
 assert_eq "filesystems holding the files with two names" "$N" "$devs"
 
@@ -26,9 +21,7 @@ for threads in 1 0; do
         opt=()
         [ "$threads" = 0 ] || opt=(--threads "$threads")
         # start from labels that are wrong for both names
-        for i in $(seq -w 0 $((N - 1))); do
-                setfattr -n security.selinux -v system_u:object_r:tmp_t:s0 "$t/home/u$i/notes"
-        done
+        linked_homes_mislabel "$t" "$N"
         expect_exit 0 "$SEINSTALL" relabel --root "$t" --no-progress "${opt[@]}"
         linked_homes_check "$t" "$N"
         expect_exit 0 "$SEINSTALL" verify --root "$t" --no-progress
@@ -40,9 +33,7 @@ done
 # A table of 4 files (SEINSTALL_LINKS_MAX) for 70: each full table halves the part of the files
 # the walk handles and leaves the rest to another pass over the tree; still no wrong label, and
 # each file written once.
-for i in $(seq -w 0 $((N - 1))); do
-        setfattr -n security.selinux -v system_u:object_r:tmp_t:s0 "$t/home/u$i/notes"
-done
+linked_homes_mislabel "$t" "$N"
 SEINSTALL_LINKS_MAX=4 expect_exit 0 "$SEINSTALL" relabel --root "$t" --no-progress --json
 assert_contains "relabel with a table of 4 files" "$ERR" "the tree was walked"
 python3 - "$N" "$OUT" <<'PY' || fail "relabel with a table of 4 files: $OUT"

@@ -10,21 +10,14 @@
 # verify after it must report that same file.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
-require_loop
-require_tool btrfs btrfs-progs
 require_tool chattr e2fsprogs
 N=70
 
 d=$(scratch_dir)
-make_fs_image "$d/root.img" btrfs 256
+linked_homes_fs "$d" "$N"
 t=$d/t
-mount_image "$d/root.img" "$t"
-make_target "$t"
-linked_homes "$t" "$N"
 expect_exit 0 "$SEINSTALL" relabel --root "$t" --no-progress
-for i in $(seq -w 0 $((N - 1))); do
-        setfattr -n security.selinux -v system_u:object_r:tmp_t:s0 "$t/home/u$i/notes"
-done
+linked_homes_mislabel "$t" "$N"
 
 expect_exit 0 "$SEINSTALL" verify --root "$t" --fix --no-progress
 fix_out=$OUT

@@ -23,35 +23,13 @@ PLAN="$d/plan"
 printf '/dev/vda2 / ext4 defaults 0 1\n/dev/vda3 /d\303\251\\042\\033[1m\\012seinstall:\\011\377 ext4 defaults 0 0\n' >"$PLAN"
 MP=$'/d\xc3\xa9"\x1b[1m\nseinstall:\t\xff'
 
-# json_check EXPR: parse $OUT strictly as one JSON document (d) and assert EXPR; B(o, k) gives
-# the original bytes of the member k of object o (k_hex when present: then k must show U+FFFD
-# where a byte is not UTF-8), ROOT, KSF and MP the names above as bytes.
+# json_check EXPR: $OUT is one strict JSON document (d) for which EXPR holds; B(o, k) gives the
+# original bytes of the member k of object o (k_hex when present: then k must show U+FFFD where
+# a byte is not UTF-8), ROOT, KSF and MP the names above as bytes.
 json_check() {
-        python3 - "$OUT" "$T" "$KS" "$MP" "$1" <<'PY' || fail "JSON: $1: $OUT"
-import json, os, sys
-out, root, ks, mp, expr = sys.argv[1:6]
-d = json.loads(os.fsencode(out).decode("utf-8", "strict"))
-def strings(v):
-    if isinstance(v, dict):
-        for k, x in v.items():
-            yield k
-            yield from strings(x)
-    elif isinstance(v, list):
-        for x in v:
-            yield from strings(x)
-    elif isinstance(v, str):
-        yield v
-for s in strings(d):
-    s.encode("utf-8", "strict")  # no lone surrogate
-def B(o, k):
-    if k + "_hex" not in o:
-        return o[k].encode("utf-8")
-    raw = bytes.fromhex(o[k + "_hex"])
-    assert o[k] == raw.decode("utf-8", "replace"), (o[k], raw)
-    return raw
-ROOT, KSF, MP = os.fsencode(root), os.fsencode(ks), os.fsencode(mp)
-assert eval(expr), expr
-PY
+        printf '%s' "$OUT" >"$d/doc.json"
+        json_assert "$d/doc.json" ROOT="$T" KSF="$KS" MP="$MP" -- "$1" ||
+                fail "JSON: $1: $OUT"
         echo "ok: JSON parses and $1"
 }
 
@@ -67,6 +45,8 @@ human_check() {
         fi
         echo "ok: $1: names escaped in human output"
 }
+
+json_assert_rejects_loose
 
 echo "== status"
 expect_exit 0 "$SEINSTALL" status --root "$T" --json

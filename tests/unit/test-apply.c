@@ -338,7 +338,8 @@ END_TEST
 
 /* ---- a dry run reports exactly what the real run writes --------------------------------- */
 
-/* Every file of the tree under the root: "path\ncontent" entries, sorted by path. */
+/* Every file and symbolic link of the tree under the root: "path\ncontent" and
+ * "path\n-> target" entries, sorted by path. */
 struct snapshot {
         char **entries;
         size_t n;
@@ -350,10 +351,16 @@ static int snap_one(const char *path, const struct stat *st, int type, struct FT
         _cleanup_free_ char *text = NULL;
         char *e;
 
-        (void) st, (void) ftw;
-        if (type != FTW_F)
+        (void) ftw;
+        if (type == FTW_SL) {
+                text = calloc(1, (size_t) st->st_size + 4);
+                ck_assert_ptr_nonnull(text);
+                memcpy(text, "-> ", 3);
+                ck_assert_int_eq(readlink(path, text + 3, (size_t) st->st_size), st->st_size);
+        } else if (type == FTW_F)
+                ck_assert_int_ge(read_file_bounded(path, 1 << 20, &text, NULL), 0);
+        else
                 return 0;
-        ck_assert_int_ge(read_file_bounded(path, 1 << 20, &text, NULL), 0);
         ck_assert_int_ge(asprintf(&e, "%s\n%s", path + strlen(root), text), 0);
         snap_target->entries = realloc(snap_target->entries, (snap_target->n + 1) * sizeof(e));
         ck_assert_ptr_nonnull(snap_target->entries);
@@ -489,6 +496,57 @@ static void assert_same_result(const struct seinstall_apply_result *a,
                                  seinstall_apply_result_has_bootloader(b, bl));
 }
 
+/* A trial's command line must suit both its permissive boot and the enforcing one its
+ * decision leads to: on a target with several boot loader files each file is one change,
+ * both enforcing=0 and enforcing=1 go in that one edit, and the dry run lists what the run
+ * writes. */
+START_TEST(test_trial_changes_each_file_once)
+{
+        static const char *const files[] = {"/etc/default/grub", "/boot/loader/entries/a.conf",
+                                            "/boot/loader/entries/b.conf", "/etc/kernel/cmdline"};
+        struct seinstall_apply_result *dry = NULL, *real = NULL;
+        struct snapshot before, after;
+        size_t n;
+
+        put("boot/config-6.1.0-13-amd64", debian_kconfig);
+        put("etc/selinux/default/policy/policy.33", "x");
+        put("etc/default/grub", "GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX=\"quiet enforcing=1\"\n");
+        put("boot/loader/entries/a.conf", "title A\noptions root=UUID=1 ro enforcing=0\n");
+        put("boot/loader/entries/b.conf", "title B\noptions root=UUID=1 ro\n");
+        put("etc/kernel/cmdline", "root=UUID=1 ro enforcing=1\n");
+
+        ck_assert_int_eq(seinstall_apply(ctx, SEINSTALL_MODE_TRIAL, NULL, SEINSTALL_BOOTLOADER_AUTO,
+                                         SEINSTALL_APPLY_DRY_RUN, &dry),
+                         0);
+        n = seinstall_apply_result_get_n_changes(dry);
+        for (size_t i = 0; i < n; i++)
+                for (size_t j = i + 1; j < n; j++)
+                        ck_assert_msg(!streq(seinstall_apply_result_get_change_file(dry, i),
+                                             seinstall_apply_result_get_change_file(dry, j)),
+                                      "%s listed twice: '%s', then '%s'",
+                                      seinstall_apply_result_get_change_file(dry, i),
+                                      seinstall_apply_result_get_change_what(dry, i),
+                                      seinstall_apply_result_get_change_what(dry, j));
+        for (size_t k = 0; k < ELEMENTSOF(files); k++)
+                ck_assert_msg(result_changes(dry, files[k]), "%s is not listed", files[k]);
+
+        snapshot(&before);
+        ck_assert_int_eq(
+            seinstall_apply(ctx, SEINSTALL_MODE_TRIAL, NULL, SEINSTALL_BOOTLOADER_AUTO, 0, &real),
+            0);
+        snapshot(&after);
+        assert_same_result(dry, real, "trial");
+        assert_changed_files(&before, &after, real, "trial");
+        ck_assert_str_eq(get("boot/loader/entries/a.conf"),
+                         "title A\noptions root=UUID=1 ro security=selinux\n");
+        ck_assert_str_eq(get("etc/kernel/cmdline"), "root=UUID=1 ro security=selinux\n");
+        snapshot_free(&before);
+        snapshot_free(&after);
+        seinstall_apply_result_unref(dry);
+        seinstall_apply_result_unref(real);
+}
+END_TEST
+
 static void tmpdir_in_memory(void)
 {
         struct stat st;
@@ -509,7 +567,7 @@ START_TEST(test_dry_run_is_the_run)
         for (size_t c = 0; c < ELEMENTSOF(cmdlines); c++)
                 for (size_t g = 0; g < ELEMENTSOF(configs); g++)
                         for (size_t f = 0; f < ELEMENTSOF(flag_sets); f++)
-                                for (int m = SEINSTALL_MODE_ENFORCING; m <= SEINSTALL_MODE_DISABLED;
+                                for (int m = SEINSTALL_MODE_ENFORCING; m <= SEINSTALL_MODE_TRIAL;
                                      m++) {
                                         struct seinstall_apply_result *dry = NULL, *real = NULL;
                                         struct snapshot before, after_dry, after;
@@ -569,6 +627,7 @@ int main(void)
         tcase_add_test(tc, test_symlinks_out_of_target);
         tcase_add_test(tc, test_readonly_root_and_mark);
         tcase_add_test(tc, test_policy_ensure);
+        tcase_add_test(tc, test_trial_changes_each_file_once);
         suite_add_tcase(suite, tc);
         /* Thousands of atomic writes, each with two fsyncs: on tmpfs when there is one. */
         tc = tcase_create("dry-run");

@@ -114,6 +114,14 @@ START_TEST(test_logvol_raid_btrfs)
         has_line("/dev/md/root / reiserfs defaults");
         plan_of("raid /boot --level=1 --device=boot raid.01 raid.02\n", "vfat", 0);
         has_line("/dev/md/boot /boot ext4 defaults");
+        /* /boot on LVM keeps the default (no boot loader's choice); only a partition at /boot/efi
+         * is made the EFI System Partition */
+        plan_of("logvol /boot --vgname=vg --name=boot --size=1\n", "vfat", 0);
+        has_line("/dev/vg/boot /boot vfat defaults");
+        plan_of("raid /boot/efi --level=1 --device=efi --fstype=xfs raid.01 raid.02\n", NULL, 0);
+        has_line("/dev/md/efi /boot/efi xfs defaults");
+        plan_of("logvol /boot/efi --vgname=vg --name=efi --fstype=xfs --size=1\n", NULL, 0);
+        has_line("/dev/vg/efi /boot/efi xfs defaults");
         /* btrfs volumes and subvolumes are btrfs: per-file labels */
         ck_assert_int_eq(plan_of("btrfs none --label=f btrfs.01\nbtrfs / --subvol --name=root "
                                  "LABEL=f\nbtrfs /home --subvol --name=home LABEL=f\n",

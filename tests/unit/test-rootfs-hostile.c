@@ -337,6 +337,47 @@ START_TEST(test_unlink_symlink_only)
 }
 END_TEST
 
+/* A dry run of each writer decides what a real run would do and writes nothing: a missing
+ * parent directory is no error (a dry mkdir made none), a path with no last component is. */
+START_TEST(test_dry_run_writes_nothing)
+{
+        const unsigned dry = SI_WRITE_DRY_RUN;
+        _cleanup_free_ char *cfg = in_root("/etc/selinux/config"), *link = in_root("/etc/l"),
+                            *made = in_root("/etc/made");
+        char buf[64];
+        struct stat st;
+
+        ck_assert_int_eq(si_root_write_atomic(f.ctx, "/etc/selinux/config", "x\n", 2, 0644, dry),
+                         0);
+        ck_assert_int_eq(lstat(cfg, &st), -1);
+        ck_assert_int_eq(si_root_write_atomic(f.ctx, "/missing/config", "x\n", 2, 0644, dry), 0);
+        ck_assert_int_eq(si_root_write_atomic(f.ctx, "/etc/selinux/..", "x\n", 2, 0644, dry),
+                         -EINVAL);
+        ck_assert_int_eq(si_root_mkdir_p(f.ctx, "/etc/made", 0755, dry), 0);
+        ck_assert_int_eq(lstat(made, &st), -1);
+
+        write_file(cfg, "old\n");
+        ck_assert_int_eq(si_root_unlink(f.ctx, "/etc/selinux/config", dry), 0);
+        assert_target_file("/etc/selinux/config", "old\n");
+        ck_assert_int_eq(si_root_unlink(f.ctx, "/missing/config", dry), 0);
+        ck_assert_int_eq(si_root_unlink(f.ctx, "/missing/config", 0), 0);
+
+        /* a link: 1 where a real run makes or replaces it, 0 where it is already right */
+        ck_assert_int_eq(si_root_symlink(f.ctx, "/missing/l", "t", dry), 1);
+        ck_assert_int_eq(si_root_symlink(f.ctx, "/etc/l", "t", dry), 1);
+        ck_assert_int_eq(lstat(link, &st), -1);
+        ck_assert_int_eq(si_root_symlink(f.ctx, "/etc/l", "t", 0), 1);
+        ck_assert_int_eq(si_root_symlink(f.ctx, "/etc/l", "t", dry), 0);
+        ck_assert_int_eq(si_root_symlink(f.ctx, "/etc/l", "other", dry), 1);
+        ck_assert_int_eq(readlink(link, buf, sizeof(buf)), 1);
+        ck_assert_int_eq(si_root_symlink(f.ctx, "/etc/l", "t", 0), 0);
+        ck_assert_int_eq(si_root_symlink(f.ctx, "/etc/..", "t", dry), -EINVAL);
+        /* a file of that name is not replaced by a link */
+        ck_assert_int_eq(si_root_symlink(f.ctx, "/etc/selinux/config", "t", 0), -EEXIST);
+        assert_target_file("/etc/selinux/config", "old\n");
+}
+END_TEST
+
 int main(void)
 {
         Suite *s = suite_create("rootfs-hostile");
@@ -361,6 +402,7 @@ int main(void)
         tcase_add_test(tc, test_stale_temporaries_removed);
         tcase_add_test(tc, test_long_paths);
         tcase_add_test(tc, test_unlink_symlink_only);
+        tcase_add_test(tc, test_dry_run_writes_nothing);
         suite_add_tcase(s, tc);
         return run_suite(s);
 }
