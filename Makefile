@@ -243,9 +243,10 @@ $(BUILD)/bin/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_SO)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(RPATH) -o $@ $(FB_UI_OBJ) $(FB_MODEL_OBJ) -L$(LIB_DIR) \
 		-l:$(SONAME) $(FB_LIBS)
 
-# Translations: the template of every string seinstall-firstboot shows (gettext's xgettext).
+# Translations: the template of every string seinstall-firstboot shows (gettext's xgettext),
+# its option errors (cli/opts.c) included.
 pot: $(POT)
-$(POT): $(FB_UI_SRC) $(FB_MODEL_SRC)
+$(POT): $(FB_UI_SRC) $(FB_MODEL_SRC) $(OPTS_OBJ:$(BUILD)/%.o=%.c)
 	@mkdir -p $(@D)
 	xgettext --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ --add-comments=TRANSLATORS \
 		--package-name=seinstall --package-version=$(VERSION) --msgid-bugs-address="seinstall maintainers" \

@@ -20,8 +20,8 @@
 #define LOCALEDIR "/usr/share/locale"
 #endif
 
-static const char *arg_root = "/";
-static enum seinstall_mode arg_mode = SEINSTALL_MODE_INVALID;
+/* --root, --mode (and --help, --version) are read as `seinstall` reads them (opts.c). */
+static struct opts arg_opts = OPTS_INIT;
 static bool arg_yes;
 static bool arg_status;
 static int arg_timeout;
@@ -52,75 +52,6 @@ static void help(FILE *f)
                 prog);
 }
 
-static int usage_error(const char *fmt, const char *arg)
-{
-        fprintf(stderr, "%s: ", prog);
-        fprintf(stderr, fmt, arg);
-        fprintf(stderr, _("\nTry '%s --help'.\n"), prog);
-        return FB_EXIT_USAGE;
-}
-
-static int parse_argv(int argc, char **argv)
-{
-        static const struct option options[] = {
-            {"root", required_argument, NULL, 'R'},
-            {"mode", required_argument, NULL, 'm'},
-            {"yes", no_argument, NULL, 'y'},
-            {"status", no_argument, NULL, 's'},
-            {"timeout", required_argument, NULL, 't'},
-            {"help", no_argument, NULL, 'h'},
-            {"version", no_argument, NULL, 'V'},
-            {"avc-log", required_argument, NULL, 'a'},
-            {},
-        };
-        unsigned long n;
-        int c;
-
-        opt_reset();
-        while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
-                switch (c) {
-                case 'R':
-                        arg_root = optarg;
-                        break;
-                case 'm':
-                        if (opt_parse_mode(optarg, &arg_mode) < 0)
-                                return usage_error(_("unknown mode '%s' (enforcing, permissive, "
-                                                     "disabled or trial)"),
-                                                   optarg);
-                        break;
-                case 'y':
-                        arg_yes = true;
-                        break;
-                case 's':
-                        arg_status = true;
-                        break;
-                case 't':
-                        if (opt_parse_uint(optarg, 0, 86400, &n) < 0)
-                                return usage_error(_("bad --timeout '%s' (seconds, 0 to 86400)"),
-                                                   optarg);
-                        arg_timeout = (int) n;
-                        break;
-                case 'a':
-                        arg_avc_log = optarg;
-                        break;
-                case 'h':
-                        help(stdout);
-                        exit(FB_EXIT_OK);
-                case 'V':
-                        printf("seinstall-firstboot %s\n", SEINSTALL_VERSION);
-                        exit(FB_EXIT_OK);
-                default:
-                        fprintf(stderr, _("Try '%s --help'.\n"), prog);
-                        return FB_EXIT_USAGE;
-                }
-        }
-        if (optind < argc)
-                return usage_error(_("unexpected argument '%s'"), argv[optind]);
-        if (arg_yes && arg_status)
-                return usage_error("%s", _("--yes and --status exclude each other"));
-        return 0;
-}
-
 /* A name or message of the target made safe for the terminal (str_escape_display()); kept
  * until the next call with the same @slot. */
 static const char *esc(unsigned slot, const char *s)
@@ -139,6 +70,78 @@ static const char *esc(unsigned slot, const char *s)
 static const char *cmd(unsigned slot, const char *s)
 {
         return s && str_display_safe(s) ? s : esc(slot, s);
+}
+
+static const char *arg_root(void)
+{
+        return arg_opts.root ? arg_opts.root : "/";
+}
+
+static int fb_option(struct opts *o, int opt, const char *arg, void *userdata)
+{
+        unsigned long n;
+
+        (void) userdata;
+        switch (opt) {
+        case 'y':
+                arg_yes = true;
+                return 0;
+        case 's':
+                arg_status = true;
+                return 0;
+        case 't':
+                if (opt_parse_uint(arg, 0, 86400, &n) < 0)
+                        return opts_invalid(o, "timeout", arg,
+                                            _("a number of seconds from 0 to 86400"));
+                arg_timeout = (int) n;
+                return 0;
+        case 'a':
+                arg_avc_log = arg;
+                return 0;
+        default:
+                return -EINVAL;
+        }
+}
+
+static int parse_argv(int argc, char **argv)
+{
+        static const struct option own[] = {
+            {"yes", no_argument, NULL, 'y'},
+            {"status", no_argument, NULL, 's'},
+            {"timeout", required_argument, NULL, 't'},
+            {"avc-log", required_argument, NULL, 'a'},
+            {},
+        };
+        static const int exclusive[][2] = {{'y', 's'}, {}};
+        static const struct opts_spec spec = {
+            .shared = OPT_BIT(OPT_ROOT) | OPT_BIT(OPT_MODE) | OPT_BIT(OPT_VERSION),
+            .own = own,
+            .own_option = fb_option,
+            .exclusive = exclusive,
+        };
+        int r = opts_parse(&arg_opts, &spec, argc, argv);
+
+        if (r == 0 && arg_opts.help) {
+                help(stdout);
+                exit(FB_EXIT_OK);
+        }
+        if (r == 0) {
+                printf("seinstall-firstboot %s\n", SEINSTALL_VERSION);
+                exit(FB_EXIT_OK);
+        }
+        if (r == -ENOMEM) {
+                fprintf(stderr, "%s: %s\n", prog, strerror(ENOMEM));
+                return FB_EXIT_SYSTEM;
+        }
+        if (r < 0) {
+                /* getopt_long() named the unknown option already */
+                if (!arg_opts.getopt_said)
+                        fprintf(stderr, "%s: %s\n", prog, esc(0, arg_opts.error));
+                fprintf(stderr, _("Try '%s --help'.\n"), prog);
+                opts_done(&arg_opts);
+                return FB_EXIT_USAGE;
+        }
+        return 0;
 }
 
 static int fail(struct seinstall_ctx *ctx, int r, const char *what)
@@ -358,7 +361,7 @@ static char *relabel_denied(void *userdata)
 static int act(struct seinstall_ctx *ctx, struct fb_info *info)
 {
         struct relabel_data rd = {.ctx = ctx, .info = info};
-        enum seinstall_mode mode = arg_mode, initial;
+        enum seinstall_mode mode = arg_opts.mode, initial;
         enum fb_screen_result result;
         int r;
 
@@ -461,9 +464,9 @@ static int run(int argc, char **argv)
                         return r;
         }
 
-        r = seinstall_new(arg_root, &ctx);
+        r = seinstall_new(arg_root(), &ctx);
         if (r < 0) {
-                fprintf(stderr, _("%s: target root %s: %s\n"), prog, esc(0, arg_root),
+                fprintf(stderr, _("%s: target root %s: %s\n"), prog, esc(0, arg_root()),
                         strerror(-r));
                 return si_exit_status(r);
         }

@@ -25,31 +25,21 @@ DEFINE_CLEANUP_FUNC(struct seinstall_apply_result *, seinstall_apply_result_unre
 DEFINE_CLEANUP_FUNC(struct seinstall_status_result *, seinstall_status_result_unref)
 DEFINE_CLEANUP_FUNC(struct seinstall_install_result *, seinstall_install_result_unref)
 
-/* Options every subcommand takes. */
-struct cli_common {
-        const char *root;
-        bool json;
-};
-
-/* Long option entries for --root and --json, to put into a subcommand's option table. */
-#define CLI_COMMON_OPTIONS                                                                         \
-        {"root", required_argument, NULL, 'R'}, {"json", no_argument, NULL, 'J'},                  \
-        {                                                                                          \
-                "help", no_argument, NULL, 'h'                                                     \
-        }
-
-/* Handle a common option; returns true when @opt was one. --json also switches errors to JSON
- * (cli_set_json()). */
-bool cli_common_option(struct cli_common *c, int opt, const char *arg);
+/* Parse a subcommand's options (opts_parse()): with --json errors become JSON documents
+ * (cli_set_json()); --help prints @usage on stdout; bad usage prints o->error through
+ * cli_usage_error(). Returns CLI_GO_ON when the command goes on, else its exit status. */
+#define CLI_GO_ON (-1)
+int cli_parse(const char *cmd, void (*usage)(FILE *f), struct opts *o, const struct opts_spec *spec,
+              int argc, char **argv);
 /* With @on, every error printed by cli_fail(), cli_error() and cli_usage_error() is also
  * printed as one JSON error document on stdout (seinstall(8), JSON OUTPUT):
  * {"error": {"message": "...", "errno": "ELOOP", "exit": 2}}. main() sets it when --json is
  * anywhere on the command line, so even an error found before --json is parsed gives one. */
 void cli_set_json(bool on);
 
-/* Open the library context on c->root with the stderr logger; prints the reason and returns
- * the exit status on failure, 0 on success. */
-int cli_open(const struct cli_common *c, struct seinstall_ctx **ret_ctx);
+/* Open the library context on o->root (default /) with the stderr logger; prints the reason
+ * and returns the exit status on failure, 0 on success. */
+int cli_open(const struct opts *o, struct seinstall_ctx **ret_ctx);
 
 /* Exit status for a negative errno returned by the library (si_exit_status()). */
 int cli_exit_status(int r);
@@ -120,6 +110,9 @@ struct cli_settings_args {
  * status on failure, 0 on success with *ret (and the profile path used, or NULL). */
 int cli_load_settings(struct seinstall_ctx *ctx, const struct cli_settings_args *a,
                       struct seinstall_settings **ret, char **ret_profile);
+/* Set --mode, --policy and --unsupported, when given, into @s with the rank of boot options
+ * (they win over the boot options, being read after them). Negative errno on failure. */
+int cli_settings_set_opts(struct seinstall_settings *s, const struct opts *o);
 /* Print the effective settings and their sources as text, or as one JSON object. */
 void cli_print_settings(const struct seinstall_settings *s, const char *profile, FILE *f);
 void cli_json_settings(struct json *j, const struct seinstall_settings *s, const char *profile);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cmd-apply.c — `seinstall apply`: write the target's SELinux config, kernel command line,
  * relabel scheduling and first-boot mark for a mode. Parsing and printing only. */
-#include <getopt.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,89 +47,75 @@ void cli_print_apply_result(const struct seinstall_apply_result *res, bool dry_r
                         cli_cmd(seinstall_apply_result_get_todo(res, i)));
 }
 
+struct apply_args {
+        enum seinstall_bootloader bl;
+        unsigned flags;
+};
+
+static int apply_option(struct opts *o, int opt, const char *arg, void *userdata)
+{
+        struct apply_args *a = userdata;
+
+        switch (opt) {
+        case 'b':
+                a->bl = seinstall_bootloader_from_string(arg);
+                if (a->bl == SEINSTALL_BOOTLOADER_INVALID)
+                        return opts_invalid(o, "bootloader", arg,
+                                            "auto, grub, bls, kernel-cmdline or none");
+                return 0;
+        case 'g':
+                a->flags |= SEINSTALL_APPLY_REGENERATE;
+                return 0;
+        case 'r':
+                a->flags |= SEINSTALL_APPLY_RELABEL;
+                return 0;
+        case 'l':
+                a->flags |= SEINSTALL_APPLY_LABELED;
+                return 0;
+        case 'f':
+                a->flags |= SEINSTALL_APPLY_FIRSTBOOT;
+                return 0;
+        default:
+                return -EINVAL;
+        }
+}
+
 int cmd_apply(int argc, char **argv)
 {
-        static const struct option options[] = {
-            CLI_COMMON_OPTIONS,
-            {"mode", required_argument, NULL, 'm'},
-            {"policy", required_argument, NULL, 'p'},
-            {"bootloader", required_argument, NULL, 'b'},
-            {"regenerate", no_argument, NULL, 'g'},
-            {"relabel", no_argument, NULL, 'r'},
-            {"labeled", no_argument, NULL, 'l'},
-            {"firstboot", no_argument, NULL, 'f'},
-            {"dry-run", no_argument, NULL, 'n'},
-            {},
+        static const struct option own[] = {
+            {"bootloader", required_argument, NULL, 'b'}, {"regenerate", no_argument, NULL, 'g'},
+            {"relabel", no_argument, NULL, 'r'},          {"labeled", no_argument, NULL, 'l'},
+            {"firstboot", no_argument, NULL, 'f'},        {},
         };
-        struct cli_common common = {};
+        static const int exclusive[][2] = {{'r', 'l'}, {}};
+        struct apply_args a = {.bl = SEINSTALL_BOOTLOADER_AUTO};
+        const struct opts_spec spec = {
+            .shared = OPTS_COMMON | OPT_BIT(OPT_MODE) | OPT_BIT(OPT_POLICY) | OPT_BIT(OPT_DRY_RUN),
+            .own = own,
+            .own_option = apply_option,
+            .userdata = &a,
+            .exclusive = exclusive,
+        };
+        _cleanup_(opts_done) struct opts o = OPTS_INIT;
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
         _cleanup_(seinstall_apply_result_unrefp) struct seinstall_apply_result *res = NULL;
-        enum seinstall_mode mode = SEINSTALL_MODE_INVALID;
-        enum seinstall_bootloader bl = SEINSTALL_BOOTLOADER_AUTO;
-        const char *policy = NULL;
-        unsigned flags = 0;
-        int opt, r;
+        unsigned flags;
+        int r;
 
-        opt_reset();
-        while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-                if (cli_common_option(&common, opt, optarg))
-                        continue;
-                switch (opt) {
-                case 'h':
-                        usage(stdout);
-                        return EXIT_OK;
-                case 'm': {
-                        /* trial: enforcing, reached through a permissive boot */
-                        if (opt_parse_mode(optarg, &mode) < 0)
-                                return cli_usage_error("apply",
-                                                       "--mode: '%s' is not enforcing, "
-                                                       "permissive, disabled or trial",
-                                                       optarg);
-                        break;
-                }
-                case 'p':
-                        policy = optarg;
-                        break;
-                case 'b':
-                        bl = seinstall_bootloader_from_string(optarg);
-                        if (bl == SEINSTALL_BOOTLOADER_INVALID)
-                                return cli_usage_error("apply",
-                                                       "--bootloader: '%s' is not auto, grub, "
-                                                       "bls, kernel-cmdline or none",
-                                                       optarg);
-                        break;
-                case 'g':
-                        flags |= SEINSTALL_APPLY_REGENERATE;
-                        break;
-                case 'r':
-                        flags |= SEINSTALL_APPLY_RELABEL;
-                        break;
-                case 'l':
-                        flags |= SEINSTALL_APPLY_LABELED;
-                        break;
-                case 'f':
-                        flags |= SEINSTALL_APPLY_FIRSTBOOT;
-                        break;
-                case 'n':
-                        flags |= SEINSTALL_APPLY_DRY_RUN;
-                        break;
-                default:
-                        return cli_usage_error("apply", "unknown option");
-                }
-        }
-        if (optind < argc)
-                return cli_usage_error("apply", "unexpected argument '%s'", argv[optind]);
-        if (mode == SEINSTALL_MODE_INVALID)
+        r = cli_parse("apply", usage, &o, &spec, argc, argv);
+        if (r != CLI_GO_ON)
+                return r;
+        /* trial: enforcing, reached through a permissive boot */
+        if (o.mode == SEINSTALL_MODE_INVALID)
                 return cli_usage_error("apply", "--mode is required");
-        if ((flags & SEINSTALL_APPLY_RELABEL) && (flags & SEINSTALL_APPLY_LABELED))
-                return cli_usage_error("apply", "--relabel and --labeled contradict each other");
-        r = cli_open(&common, &ctx);
+        flags = a.flags | (o.dry_run ? SEINSTALL_APPLY_DRY_RUN : 0);
+        r = cli_open(&o, &ctx);
         if (r != 0)
                 return r;
-        r = seinstall_apply(ctx, mode, policy, bl, flags, &res);
+        r = seinstall_apply(ctx, o.mode, o.policy, a.bl, flags, &res);
         if (r < 0)
                 return cli_fail(ctx, r, "apply");
-        if (common.json) {
+        if (o.json) {
                 _cleanup_free_ char *doc = NULL;
                 struct json j = {0};
 

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cmd-avc.c — `seinstall avc`: this boot's denials, caused by a label or by the policy.
  * Parsing and printing only. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -109,45 +108,29 @@ static void print_text(const struct seinstall_avc_result *rep)
 
 int cmd_avc(int argc, char **argv)
 {
-        static const struct option options[] = {
-            {"log", required_argument, NULL, 'l'}, CLI_COMMON_OPTIONS, {}};
-        struct cli_common common = {};
+        const struct opts_spec spec = {.shared = OPTS_COMMON | OPT_BIT(OPT_LOG)};
+        _cleanup_(opts_done) struct opts o = OPTS_INIT;
         struct seinstall_ctx *ctx = NULL;
         struct seinstall_avc_result *rep = NULL;
-        const char *log = NULL;
-        int opt, r;
+        int r;
 
-        opt_reset();
-        while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-                if (cli_common_option(&common, opt, optarg))
-                        continue;
-                switch (opt) {
-                case 'l':
-                        log = optarg;
-                        break;
-                case 'h':
-                        usage(stdout);
-                        return EXIT_OK;
-                default:
-                        return cli_usage_error("avc", "unknown option");
-                }
-        }
-        if (optind < argc)
-                return cli_usage_error("avc", "unexpected argument '%s'", argv[optind]);
-        r = cli_open(&common, &ctx);
+        r = cli_parse("avc", usage, &o, &spec, argc, argv);
+        if (r != CLI_GO_ON)
+                return r;
+        r = cli_open(&o, &ctx);
         if (r != 0)
                 return r;
-        r = seinstall_avc_read(ctx, log, &rep);
+        r = seinstall_avc_read(ctx, o.log, &rep);
         if (r < 0) {
                 r = cli_fail(ctx, r, "avc");
                 seinstall_unref(ctx);
                 return r;
         }
-        if (common.json)
+        if (o.json)
                 r = print_json(rep);
         else
                 print_text(rep);
         seinstall_avc_result_unref(rep);
         seinstall_unref(ctx);
-        return common.json ? r : EXIT_OK;
+        return o.json ? r : EXIT_OK;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cmd-check.c — `seinstall check`: can the target's filesystems carry SELinux labels? */
-#include <getopt.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,89 +138,65 @@ static void print_human(const struct seinstall_check_result *c, bool verbose)
         }
 }
 
+struct check_args {
+        const char *plan;
+        bool verbose;
+};
+
+static int check_option(struct opts *o, int opt, const char *arg, void *userdata)
+{
+        struct check_args *a = userdata;
+
+        (void) o;
+        switch (opt) {
+        case 'p':
+                a->plan = arg;
+                return 0;
+        case 'v':
+                a->verbose = true;
+                return 0;
+        default:
+                return -EINVAL;
+        }
+}
+
 int cmd_check(int argc, char **argv)
 {
-        static const struct option options[] = {
-            CLI_COMMON_OPTIONS,
+        static const struct option own[] = {
             {"plan", required_argument, NULL, 'p'},
-            {"mode", required_argument, NULL, 'm'},
-            {"policy", required_argument, NULL, 'P'},
-            {"unsupported", required_argument, NULL, 'u'},
             {"verbose", no_argument, NULL, 'v'},
             {},
         };
-        struct cli_common common = {0};
+        struct check_args a = {};
+        const struct opts_spec spec = {
+            .shared =
+                OPTS_COMMON | OPT_BIT(OPT_MODE) | OPT_BIT(OPT_POLICY) | OPT_BIT(OPT_UNSUPPORTED),
+            .own = own,
+            .own_option = check_option,
+            .userdata = &a,
+        };
+        _cleanup_(opts_done) struct opts o = OPTS_INIT;
         _cleanup_(seinstall_settings_unrefp) struct seinstall_settings *settings = NULL;
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
         _cleanup_(seinstall_check_result_unrefp) struct seinstall_check_result *check = NULL;
-        const char *plan = NULL;
-        bool verbose = false;
-        int opt, r;
+        int r;
 
+        r = cli_parse("check", usage, &o, &spec, argc, argv);
+        if (r != CLI_GO_ON)
+                return r;
         r = seinstall_settings_new(&settings);
-        if (r < 0) {
+        if (r >= 0)
+                /* ranked with boot options; a trial is judged as enforcing, the mode it ends in */
+                r = cli_settings_set_opts(settings, &o);
+        if (r < 0)
                 return cli_error(r, "check: %s", strerror(-r));
-        }
-        opt_reset();
-        while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-                if (cli_common_option(&common, opt, optarg))
-                        continue;
-                switch (opt) {
-                case 'h':
-                        usage(stdout);
-                        return EXIT_OK;
-                case 'p':
-                        plan = optarg;
-                        break;
-                case 'm': {
-                        /* An explicit choice on our command line ranks with boot options. The
-                         * trial is judged as enforcing, the mode it ends in. */
-                        enum seinstall_mode m;
-                        if (opt_parse_mode(optarg, &m) < 0 ||
-                            seinstall_settings_set_mode(settings, m, SEINSTALL_SOURCE_BOOT) < 0) {
-                                return cli_usage_error("check",
-                                                       "invalid mode '%s': use enforcing, "
-                                                       "permissive, disabled or trial",
-                                                       optarg);
-                        }
-                        break;
-                }
-                case 'P':
-                        if (seinstall_settings_set_policy(settings, optarg, SEINSTALL_SOURCE_BOOT) <
-                            0) {
-                                return cli_usage_error("check",
-                                                       "invalid policy type '%s': give a "
-                                                       "directory name under /etc/selinux",
-                                                       optarg);
-                        }
-                        break;
-                case 'v':
-                        verbose = true;
-                        break;
-                case 'u':
-                        if (strcmp(optarg, "warn") != 0 && strcmp(optarg, "refuse") != 0) {
-                                return cli_usage_error("check",
-                                                       "invalid --unsupported '%s': use refuse "
-                                                       "or warn",
-                                                       optarg);
-                        }
-                        (void) seinstall_settings_set_unsupported_warn(
-                            settings, strcmp(optarg, "warn") == 0, SEINSTALL_SOURCE_BOOT);
-                        break;
-                default:
-                        return cli_usage_error("check", "unknown option");
-                }
-        }
-        if (optind < argc)
-                return cli_usage_error("check", "unexpected argument '%s'", argv[optind]);
-
-        r = cli_open(&common, &ctx);
+        r = cli_open(&o, &ctx);
         if (r != 0)
                 return r;
-        r = seinstall_check_run(ctx, settings, plan, &check);
+        r = seinstall_check_run(ctx, settings, a.plan, &check);
         if (r < 0)
                 return cli_fail(ctx, r, "check");
-        if (common.json) {
+        if (o.json) {
                 _cleanup_free_ char *json = NULL;
                 struct json j = {0};
 
@@ -232,7 +208,7 @@ int cmd_check(int argc, char **argv)
                 if (r != 0)
                         return r;
         } else
-                print_human(check, verbose);
+                print_human(check, a.verbose);
         return seinstall_check_result_get_verdict(check) == SEINSTALL_VERDICT_REFUSE ? EXIT_REFUSED
                                                                                      : EXIT_OK;
 }

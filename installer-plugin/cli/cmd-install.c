@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cmd-install.c — `seinstall install`: check, policy, relabel and configure in one unattended
  * run from the installer's boot options and a kickstart profile. Parsing and printing only. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,8 @@ static void usage(FILE *f)
         fprintf(f, "Usage: seinstall install [--root DIR] [--profile FILE] [--mode M]\n"
                    "                         [--policy TYPE] [--unsupported refuse|warn]\n"
                    "                         [--cmdline FILE | --no-cmdline] [--regenerate]\n"
-                   "                         [--progress | --no-progress] [--dry-run] [--json]\n\n"
+                   "                         [--threads N] [--progress | --no-progress]\n"
+                   "                         [--dry-run] [--json]\n\n"
                    "Check the mounted target, build its policy if needed, relabel it and write\n"
                    "its SELinux config, kernel command line and first-boot mark, unattended.\n"
                    "Settings: boot options (/proc/cmdline, or --cmdline FILE) > the profile\n"
@@ -150,115 +150,75 @@ static int print_json(const struct seinstall_install_result *res,
         return cli_print_json(&j, "install");
 }
 
+struct install_args {
+        struct cli_settings_args settings;
+        unsigned flags;
+};
+
+static int install_option(struct opts *o, int opt, const char *arg, void *userdata)
+{
+        struct install_args *a = userdata;
+
+        (void) o;
+        switch (opt) {
+        case 'p':
+                a->settings.profile = arg;
+                return 0;
+        case 'g':
+                a->flags |= SEINSTALL_INSTALL_REGENERATE;
+                return 0;
+        default:
+                return -EINVAL;
+        }
+}
+
 int cmd_install(int argc, char **argv)
 {
-        static const struct option options[] = {
-            CLI_COMMON_OPTIONS,
+        static const struct option own[] = {
             {"profile", required_argument, NULL, 'p'},
-            {"cmdline", required_argument, NULL, 'c'},
-            {"no-cmdline", no_argument, NULL, 'n'},
             {"regenerate", no_argument, NULL, 'g'},
-            {"progress", no_argument, NULL, 'P'},
-            {"no-progress", no_argument, NULL, 'N'},
-            {"mode", required_argument, NULL, 'm'},
-            {"policy", required_argument, NULL, 'T'},
-            {"unsupported", required_argument, NULL, 'u'},
-            {"dry-run", no_argument, NULL, 'D'},
             {},
         };
-        struct cli_common common = {};
-        struct cli_settings_args a = {.load_target = true};
+        static const int exclusive[][2] = {{OPT_CMDLINE, OPT_NO_CMDLINE}, {}};
+        struct install_args a = {.settings.load_target = true};
+        const struct opts_spec spec = {
+            .shared = OPTS_COMMON | OPTS_CMDLINE | OPTS_PROGRESS | OPT_BIT(OPT_MODE) |
+                      OPT_BIT(OPT_POLICY) | OPT_BIT(OPT_UNSUPPORTED) | OPT_BIT(OPT_THREADS) |
+                      OPT_BIT(OPT_DRY_RUN),
+            .own = own,
+            .own_option = install_option,
+            .userdata = &a,
+            .exclusive = exclusive,
+        };
+        _cleanup_(opts_done) struct opts c = OPTS_INIT;
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
         _cleanup_(seinstall_settings_unrefp) struct seinstall_settings *s = NULL;
         _cleanup_(seinstall_relabel_options_unrefp) struct seinstall_relabel_options *o = NULL;
         _cleanup_(seinstall_install_result_unrefp) struct seinstall_install_result *res = NULL;
         _cleanup_free_ char *profile = NULL;
-        const char *policy = NULL;
-        enum seinstall_mode mode = SEINSTALL_MODE_INVALID; /* INVALID: no --mode */
-        int unsupported_warn = -1;
-        unsigned flags = 0;
-        int progress = -1, opt, r;
+        unsigned flags;
+        int progress, r;
 
-        opt_reset();
-        while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-                if (cli_common_option(&common, opt, optarg))
-                        continue;
-                switch (opt) {
-                case 'h':
-                        usage(stdout);
-                        return EXIT_OK;
-                case 'p':
-                        a.profile = optarg;
-                        break;
-                case 'c':
-                        a.cmdline_file = optarg;
-                        break;
-                case 'n':
-                        a.no_cmdline = true;
-                        break;
-                case 'g':
-                        flags |= SEINSTALL_INSTALL_REGENERATE;
-                        break;
-                case 'P':
-                        progress = 1;
-                        break;
-                case 'N':
-                        progress = 0;
-                        break;
-                case 'm':
-                        if (opt_parse_mode(optarg, &mode) < 0)
-                                return cli_usage_error("install",
-                                                       "--mode: '%s' is not enforcing, "
-                                                       "permissive, disabled or trial",
-                                                       optarg);
-                        break;
-                case 'D':
-                        flags |= SEINSTALL_INSTALL_DRY_RUN;
-                        break;
-                case 'T':
-                        policy = optarg;
-                        break;
-                case 'u':
-                        if (strcmp(optarg, "warn") != 0 && strcmp(optarg, "refuse") != 0)
-                                return cli_usage_error("install",
-                                                       "invalid --unsupported '%s': use refuse "
-                                                       "or warn",
-                                                       optarg);
-                        unsupported_warn = strcmp(optarg, "warn") == 0;
-                        break;
-                default:
-                        return cli_usage_error("install", "unknown option");
-                }
-        }
-        if (optind < argc)
-                return cli_usage_error("install", "unexpected argument '%s'", argv[optind]);
-        if (a.cmdline_file && a.no_cmdline)
-                return cli_usage_error("install", "--cmdline and --no-cmdline contradict");
-        if (progress < 0)
-                progress = !common.json && isatty(STDERR_FILENO);
-        r = cli_open(&common, &ctx);
+        r = cli_parse("install", usage, &c, &spec, argc, argv);
+        if (r != CLI_GO_ON)
+                return r;
+        a.settings.cmdline_file = c.cmdline;
+        a.settings.no_cmdline = c.no_cmdline;
+        flags = a.flags | (c.dry_run ? SEINSTALL_INSTALL_DRY_RUN : 0);
+        progress = c.progress >= 0 ? c.progress : !c.json && isatty(STDERR_FILENO);
+        r = cli_open(&c, &ctx);
         if (r != 0)
                 return r;
-        r = cli_load_settings(ctx, &a, &s, &profile);
+        r = cli_load_settings(ctx, &a.settings, &s, &profile);
         if (r != 0)
                 return r;
-        /* An explicit choice on our command line ranks with the boot options, after them. */
-        if (mode != SEINSTALL_MODE_INVALID)
-                r = seinstall_settings_set_mode(s, mode, SEINSTALL_SOURCE_BOOT);
+        /* --mode, --policy, --unsupported rank with the boot options, after them */
+        r = cli_settings_set_opts(s, &c);
         if (r < 0)
-                return cli_fail(ctx, r, "install --mode");
-        if (policy && seinstall_settings_set_policy(s, policy, SEINSTALL_SOURCE_BOOT) < 0)
-                return cli_usage_error("install",
-                                       "invalid policy type '%s': give a directory name under "
-                                       "/etc/selinux",
-                                       policy);
-        if (unsupported_warn >= 0) {
-                r = seinstall_settings_set_unsupported_warn(s, unsupported_warn,
-                                                            SEINSTALL_SOURCE_BOOT);
-                if (r < 0)
-                        return cli_fail(ctx, r, "install --unsupported");
-        }
+                return cli_fail(ctx, r, "install");
         r = seinstall_relabel_options_new(&o);
+        if (r >= 0)
+                r = seinstall_relabel_options_set_threads(o, c.threads);
         if (r >= 0 && progress)
                 r = seinstall_relabel_options_set_progress(o, cli_show_progress,
                                                            (void *) "install: relabel");
@@ -269,7 +229,7 @@ int cmd_install(int argc, char **argv)
                 cli_progress_end();
         if (r < 0)
                 return cli_fail(ctx, r, "install");
-        if (common.json) {
+        if (c.json) {
                 r = print_json(res, s, profile, seinstall_get_root(ctx),
                                flags & SEINSTALL_INSTALL_DRY_RUN);
                 if (r != 0)

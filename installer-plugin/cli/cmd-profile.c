@@ -2,7 +2,7 @@
 /* cmd-profile.c — `seinstall profile FILE`: the effective settings of a profile with the
  * installer's boot options (and, with --root, the target's config), and where each came from;
  * with --plan, the layout the kickstart plans as an fstab for `seinstall check --plan`. */
-#include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +27,7 @@ static void usage(FILE *f)
 }
 
 /* The layout as an fstab; warnings (an existing device not found here) on stderr. */
-static int print_plan(struct cli_common *common, const char *path, const char *default_fstype,
+static int print_plan(const struct opts *common, const char *path, const char *default_fstype,
                       const char *firmware)
 {
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
@@ -49,65 +49,69 @@ static int print_plan(struct cli_common *common, const char *path, const char *d
         return fflush(stdout) == 0 ? EXIT_OK : EXIT_SYSTEM;
 }
 
+struct profile_args {
+        const char *default_fstype, *firmware;
+        bool plan;
+};
+
+static int profile_option(struct opts *o, int opt, const char *arg, void *userdata)
+{
+        struct profile_args *a = userdata;
+
+        switch (opt) {
+        case 'p':
+                a->plan = true;
+                return 0;
+        case 'd':
+                a->default_fstype = arg;
+                return 0;
+        case 'f':
+                if (!streq(arg, "efi") && !streq(arg, "bios"))
+                        return opts_invalid(o, "firmware", arg, "efi or bios");
+                a->firmware = arg;
+                return 0;
+        default:
+                return -EINVAL;
+        }
+}
+
 int cmd_profile(int argc, char **argv)
 {
-        static const struct option options[] = {
-            CLI_COMMON_OPTIONS,
-            {"cmdline", required_argument, NULL, 'c'},
-            {"no-cmdline", no_argument, NULL, 'n'},
+        static const struct option own[] = {
             {"plan", no_argument, NULL, 'p'},
             {"default-fstype", required_argument, NULL, 'd'},
             {"firmware", required_argument, NULL, 'f'},
             {},
         };
-        struct cli_common common = {};
+        static const int exclusive[][2] = {{OPT_CMDLINE, OPT_NO_CMDLINE}, {}};
+        struct profile_args pa = {};
+        const struct opts_spec spec = {
+            .shared = OPTS_COMMON | OPTS_CMDLINE,
+            .own = own,
+            .own_option = profile_option,
+            .userdata = &pa,
+            .exclusive = exclusive,
+            .max_args = SIZE_MAX, /* counted below, to say what is missing */
+        };
+        _cleanup_(opts_done) struct opts common = OPTS_INIT;
         struct cli_settings_args a = {};
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
         _cleanup_(seinstall_settings_unrefp) struct seinstall_settings *s = NULL;
         _cleanup_free_ char *profile = NULL;
-        const char *default_fstype = NULL, *firmware = NULL;
-        bool plan = false;
-        int opt, r;
+        int r;
 
-        opt_reset();
-        while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-                if (cli_common_option(&common, opt, optarg))
-                        continue;
-                switch (opt) {
-                case 'h':
-                        usage(stdout);
-                        return EXIT_OK;
-                case 'c':
-                        a.cmdline_file = optarg;
-                        break;
-                case 'n':
-                        a.no_cmdline = true;
-                        break;
-                case 'p':
-                        plan = true;
-                        break;
-                case 'd':
-                        default_fstype = optarg;
-                        break;
-                case 'f':
-                        if (strcmp(optarg, "efi") != 0 && strcmp(optarg, "bios") != 0)
-                                return cli_usage_error(
-                                    "profile", "invalid --firmware '%s': use efi or bios", optarg);
-                        firmware = optarg;
-                        break;
-                default:
-                        return cli_usage_error("profile", "unknown option");
-                }
-        }
-        if (optind != argc - 1)
+        r = cli_parse("profile", usage, &common, &spec, argc, argv);
+        if (r != CLI_GO_ON)
+                return r;
+        if (common.n_args != 1)
                 return cli_usage_error("profile", "one profile FILE is needed");
-        if (a.cmdline_file && a.no_cmdline)
-                return cli_usage_error("profile", "--cmdline and --no-cmdline contradict");
-        a.profile = argv[optind];
-        if ((default_fstype || firmware) && !plan)
+        a.profile = common.args[0];
+        a.cmdline_file = common.cmdline;
+        a.no_cmdline = common.no_cmdline;
+        if ((pa.default_fstype || pa.firmware) && !pa.plan)
                 return cli_usage_error("profile", "--default-fstype and --firmware need --plan");
-        if (plan)
-                return print_plan(&common, a.profile, default_fstype, firmware);
+        if (pa.plan)
+                return print_plan(&common, a.profile, pa.default_fstype, pa.firmware);
         /* Only an explicit --root brings a target into it: this system's own config is not
          * the target of a profile being checked. */
         a.load_target = common.root != NULL;

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cmd-relabel.c — `seinstall relabel`: options, a progress line, and the summary. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,75 +69,58 @@ static void print_text(const struct seinstall_relabel_result *res, bool dry_run)
         cli_print_relabel_errors(res);
 }
 
+struct relabel_args {
+        const char *fc;
+        unsigned flags;
+};
+
+static int relabel_option(struct opts *o, int opt, const char *arg, void *userdata)
+{
+        struct relabel_args *a = userdata;
+
+        (void) o;
+        switch (opt) {
+        case 'f':
+                a->fc = arg;
+                return 0;
+        case 'u':
+                a->flags |= SEINSTALL_RELABEL_UNDER_MOUNTS;
+                return 0;
+        default:
+                return -EINVAL;
+        }
+}
+
 int cmd_relabel(int argc, char **argv)
 {
-        static const struct option options[] = {
-            CLI_COMMON_OPTIONS,
-            {"policy", required_argument, NULL, 'P'},
+        static const struct option own[] = {
             {"file-contexts", required_argument, NULL, 'f'},
-            {"threads", required_argument, NULL, 't'},
-            {"progress", no_argument, NULL, 'p'},
-            {"no-progress", no_argument, NULL, 'n'},
-            {"dry-run", no_argument, NULL, 'd'},
             {"under-mounts", no_argument, NULL, 'u'},
             {},
         };
-        struct cli_common c = {0};
-        const char *policy = NULL, *fc = NULL;
-        unsigned threads = 0, flags = 0;
-        int progress = -1, opt, r;
+        static const int exclusive[][2] = {{OPT_POLICY, 'f'}, {}};
+        struct relabel_args a = {};
+        const struct opts_spec spec = {
+            .shared = OPTS_COMMON | OPT_BIT(OPT_POLICY) | OPT_BIT(OPT_THREADS) | OPTS_PROGRESS |
+                      OPT_BIT(OPT_DRY_RUN),
+            .own = own,
+            .own_option = relabel_option,
+            .userdata = &a,
+            .exclusive = exclusive,
+        };
+        _cleanup_(opts_done) struct opts c = OPTS_INIT;
+        unsigned flags;
+        int progress, r;
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
         _cleanup_(seinstall_relabel_result_unrefp) struct seinstall_relabel_result *res = NULL;
         _cleanup_(seinstall_relabel_options_unrefp) struct seinstall_relabel_options *o = NULL;
         _cleanup_free_ char *json = NULL;
 
-        opt_reset();
-        while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-                if (cli_common_option(&c, opt, optarg))
-                        continue;
-                switch (opt) {
-                case 'h':
-                        usage(stdout);
-                        return EXIT_OK;
-                case 'P':
-                        policy = optarg;
-                        break;
-                case 'f':
-                        fc = optarg;
-                        break;
-                case 't': {
-                        unsigned long n;
-                        if (opt_parse_uint(optarg, 1, 1024, &n) < 0)
-                                return cli_usage_error("relabel",
-                                                       "--threads takes a number from 1 to 1024, "
-                                                       "not '%s'",
-                                                       optarg);
-                        threads = (unsigned) n;
-                        break;
-                }
-                case 'p':
-                        progress = 1;
-                        break;
-                case 'n':
-                        progress = 0;
-                        break;
-                case 'd':
-                        flags |= SEINSTALL_RELABEL_DRY_RUN;
-                        break;
-                case 'u':
-                        flags |= SEINSTALL_RELABEL_UNDER_MOUNTS;
-                        break;
-                default:
-                        return cli_usage_error("relabel", "unknown option");
-                }
-        }
-        if (optind < argc)
-                return cli_usage_error("relabel", "unexpected argument '%s'", argv[optind]);
-        if (policy && fc)
-                return cli_usage_error("relabel",
-                                       "--policy and --file-contexts exclude each other");
-        if (progress < 0)
-                progress = isatty(STDERR_FILENO);
+        r = cli_parse("relabel", usage, &c, &spec, argc, argv);
+        if (r != CLI_GO_ON)
+                return r;
+        flags = a.flags | (c.dry_run ? SEINSTALL_RELABEL_DRY_RUN : 0);
+        progress = c.progress >= 0 ? c.progress : isatty(STDERR_FILENO);
 
         r = cli_open(&c, &ctx);
         if (r != 0)
@@ -146,11 +128,11 @@ int cmd_relabel(int argc, char **argv)
         raise_fd_limit();
         r = seinstall_relabel_options_new(&o);
         if (r >= 0)
-                r = seinstall_relabel_options_set_policy(o, policy);
+                r = seinstall_relabel_options_set_policy(o, c.policy);
         if (r >= 0)
-                r = seinstall_relabel_options_set_file_contexts(o, fc);
+                r = seinstall_relabel_options_set_file_contexts(o, a.fc);
         if (r >= 0)
-                r = seinstall_relabel_options_set_threads(o, threads);
+                r = seinstall_relabel_options_set_threads(o, c.threads);
         if (r >= 0 && progress)
                 r = seinstall_relabel_options_set_progress(o, cli_show_progress,
                                                            (void *) "relabel");

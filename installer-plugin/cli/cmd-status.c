@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cmd-status.c — `seinstall status`: the target's SELinux state. Parsing and printing only. */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cli.h"
@@ -115,31 +114,22 @@ static void print_text(const struct seinstall_status_result *st, const char *roo
 
 int cmd_status(int argc, char **argv)
 {
-        static const struct option options[] = {CLI_COMMON_OPTIONS, {}};
-        struct cli_common common = {};
+        const struct opts_spec spec = {.shared = OPTS_COMMON};
+        _cleanup_(opts_done) struct opts o = OPTS_INIT;
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
         _cleanup_(seinstall_status_result_unrefp) struct seinstall_status_result *st = NULL;
-        int opt, r;
+        int r;
 
-        opt_reset();
-        while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-                if (cli_common_option(&common, opt, optarg))
-                        continue;
-                if (opt == 'h') {
-                        usage(stdout);
-                        return EXIT_OK;
-                }
-                return cli_usage_error("status", "unknown option");
-        }
-        if (optind < argc)
-                return cli_usage_error("status", "unexpected argument '%s'", argv[optind]);
-        r = cli_open(&common, &ctx);
+        r = cli_parse("status", usage, &o, &spec, argc, argv);
+        if (r != CLI_GO_ON)
+                return r;
+        r = cli_open(&o, &ctx);
         if (r != 0)
                 return r;
         r = seinstall_status_read(ctx, &st);
         if (r < 0)
                 return cli_fail(ctx, r, "status");
-        if (common.json)
+        if (o.json)
                 return print_json(st);
         print_text(st, seinstall_get_root(ctx));
         return EXIT_OK;

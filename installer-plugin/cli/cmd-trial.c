@@ -2,7 +2,7 @@
 /* cmd-trial.c — `seinstall trial`: decide a pending trial ("permissive until a clean boot") from
  * this boot's denials, once; seinstall-trial.service runs it when the boot has settled, with
  * its output on the console and in the journal. Parsing and printing only. */
-#include <getopt.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -96,48 +96,46 @@ static void print_line(const struct seinstall_trial_result *t, bool now, const c
         }
 }
 
+static int trial_option(struct opts *o, int opt, const char *arg, void *userdata)
+{
+        unsigned *flags = userdata;
+
+        (void) o;
+        (void) arg;
+        if (opt != 'n')
+                return -EINVAL;
+        *flags |= SEINSTALL_TRIAL_NO_SETENFORCE;
+        return 0;
+}
+
 int cmd_trial(int argc, char **argv)
 {
-        static const struct option options[] = {
-            {"log", required_argument, NULL, 'l'},
+        static const struct option own[] = {
             {"no-setenforce", no_argument, NULL, 'n'},
-            CLI_COMMON_OPTIONS,
             {},
         };
-        struct cli_common common = {};
+        unsigned flags = 0;
+        const struct opts_spec spec = {
+            .shared = OPTS_COMMON | OPT_BIT(OPT_LOG),
+            .own = own,
+            .own_option = trial_option,
+            .userdata = &flags,
+        };
+        _cleanup_(opts_done) struct opts o = OPTS_INIT;
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
         _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *t = NULL;
-        const char *log = NULL;
-        unsigned flags = 0;
-        int opt, r;
+        int r;
 
-        opt_reset();
-        while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-                if (cli_common_option(&common, opt, optarg))
-                        continue;
-                switch (opt) {
-                case 'l':
-                        log = optarg;
-                        break;
-                case 'n':
-                        flags |= SEINSTALL_TRIAL_NO_SETENFORCE;
-                        break;
-                case 'h':
-                        usage(stdout);
-                        return EXIT_OK;
-                default:
-                        return cli_usage_error("trial", "unknown option");
-                }
-        }
-        if (optind < argc)
-                return cli_usage_error("trial", "unexpected argument '%s'", argv[optind]);
-        r = cli_open(&common, &ctx);
+        r = cli_parse("trial", usage, &o, &spec, argc, argv);
+        if (r != CLI_GO_ON)
+                return r;
+        r = cli_open(&o, &ctx);
         if (r != 0)
                 return r;
-        r = seinstall_trial_decide(ctx, log, flags, &t);
+        r = seinstall_trial_decide(ctx, o.log, flags, &t);
         if (r < 0)
                 return cli_fail(ctx, r, "trial");
-        if (common.json) {
+        if (o.json) {
                 _cleanup_free_ char *doc = NULL;
                 struct json j = {0};
                 int k = seinstall_trial_result_to_json(t, &doc);

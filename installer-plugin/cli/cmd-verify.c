@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cmd-verify.c — `seinstall verify`: options, and the mismatches grouped by directory. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,12 +11,14 @@ DEFINE_CLEANUP_FUNC(struct seinstall_verify_result *, seinstall_verify_result_un
 
 static void usage(FILE *f)
 {
-        fprintf(f, "Usage: seinstall verify [--root DIR] [--fix] [--all] [--json]\n\n"
+        fprintf(f, "Usage: seinstall verify [--root DIR] [--fix] [--all] [--threads N]\n"
+                   "                        [--progress | --no-progress] [--json]\n\n"
                    "Compare every file's label with what the target policy's file contexts\n"
                    "say, as a relabel would, writing nothing unless --fix is given.\n\n"
                    "  --root DIR     the target tree (default /)\n"
                    "  --fix          write the expected label on each file that differs\n"
                    "  --all          list every label that differs, not three per directory\n"
+                   "  --threads N    worker threads (default: one per CPU)\n"
                    "  --progress     show progress on stderr (default on a terminal)\n"
                    "  --no-progress  never show progress\n"
                    "  --json         print a JSON document on stdout\n\n"
@@ -97,57 +98,56 @@ static void print_text(const struct seinstall_verify_result *res, bool fix, cons
                        cli_command(root, "seinstall verify%r --fix"));
 }
 
+static int verify_option(struct opts *o, int opt, const char *arg, void *userdata)
+{
+        unsigned *flags = userdata;
+
+        (void) o;
+        (void) arg;
+        switch (opt) {
+        case 'x':
+                *flags |= SEINSTALL_VERIFY_FIX;
+                return 0;
+        case 'a':
+                *flags |= SEINSTALL_VERIFY_ALL;
+                return 0;
+        default:
+                return -EINVAL;
+        }
+}
+
 int cmd_verify(int argc, char **argv)
 {
-        static const struct option options[] = {
-            CLI_COMMON_OPTIONS,
+        static const struct option own[] = {
             {"fix", no_argument, NULL, 'x'},
             {"all", no_argument, NULL, 'a'},
-            {"progress", no_argument, NULL, 'p'},
-            {"no-progress", no_argument, NULL, 'n'},
             {},
         };
+        unsigned flags = 0;
+        const struct opts_spec spec = {
+            .shared = OPTS_COMMON | OPT_BIT(OPT_THREADS) | OPTS_PROGRESS,
+            .own = own,
+            .own_option = verify_option,
+            .userdata = &flags,
+        };
+        _cleanup_(opts_done) struct opts c = OPTS_INIT;
         _cleanup_(seinstall_unrefp) struct seinstall_ctx *ctx = NULL;
         _cleanup_(seinstall_verify_result_unrefp) struct seinstall_verify_result *res = NULL;
         _cleanup_(seinstall_relabel_options_unrefp) struct seinstall_relabel_options *o = NULL;
         _cleanup_free_ char *json = NULL;
-        struct cli_common c = {0};
-        unsigned flags = 0;
-        int progress = -1, opt, r;
+        int progress, r;
 
-        opt_reset();
-        while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-                if (cli_common_option(&c, opt, optarg))
-                        continue;
-                switch (opt) {
-                case 'h':
-                        usage(stdout);
-                        return EXIT_OK;
-                case 'x':
-                        flags |= SEINSTALL_VERIFY_FIX;
-                        break;
-                case 'a':
-                        flags |= SEINSTALL_VERIFY_ALL;
-                        break;
-                case 'p':
-                        progress = 1;
-                        break;
-                case 'n':
-                        progress = 0;
-                        break;
-                default:
-                        return cli_usage_error("verify", "unknown option");
-                }
-        }
-        if (optind < argc)
-                return cli_usage_error("verify", "unexpected argument '%s'", argv[optind]);
-        if (progress < 0)
-                progress = isatty(STDERR_FILENO);
+        r = cli_parse("verify", usage, &c, &spec, argc, argv);
+        if (r != CLI_GO_ON)
+                return r;
+        progress = c.progress >= 0 ? c.progress : isatty(STDERR_FILENO);
 
         r = cli_open(&c, &ctx);
         if (r != 0)
                 return r;
         r = seinstall_relabel_options_new(&o);
+        if (r >= 0)
+                r = seinstall_relabel_options_set_threads(o, c.threads);
         if (r >= 0 && progress)
                 r = seinstall_relabel_options_set_progress(o, cli_show_progress, (void *) "verify");
         if (r < 0)

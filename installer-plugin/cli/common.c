@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* common.c — option handling, logging, errors (text and JSON), escaping names for people, and
+/* common.c — logging, errors (text and JSON), escaping names for people, and
  * printing JSON documents: what the subcommands share. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -71,21 +70,6 @@ static void json_document_end(struct json *j)
 void cli_set_json(bool on)
 {
         json_errors = on;
-}
-
-bool cli_common_option(struct cli_common *c, int opt, const char *arg)
-{
-        switch (opt) {
-        case 'R':
-                c->root = arg;
-                return true;
-        case 'J':
-                c->json = true;
-                cli_set_json(true);
-                return true;
-        default:
-                return false;
-        }
 }
 
 const char *cli_esc(const char *s)
@@ -189,9 +173,9 @@ static int report(const char *prefix, const char *message, const char *command, 
         return status;
 }
 
-int cli_open(const struct cli_common *c, struct seinstall_ctx **ret_ctx)
+int cli_open(const struct opts *o, struct seinstall_ctx **ret_ctx)
 {
-        const char *root = c->root ? c->root : "/";
+        const char *root = o->root ? o->root : "/";
         int r = seinstall_new(root, ret_ctx);
 
         if (r < 0)

@@ -1,13 +1,38 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* opts.c — option parsing shared by `seinstall` and seinstall-firstboot (opts.h): the values
- * both take alike, read one way. No output: the callers word their own errors. */
+/* opts.c — option parsing shared by `seinstall` and seinstall-firstboot (opts.h): one loop,
+ * one table of the shared options, one check of each shared value and one wording of each
+ * error. No output of its own (getopt_long() says what it did not recognise). The words are
+ * marked for gettext: seinstall-firstboot shows them translated, `seinstall` (which never
+ * calls setlocale()) as they are. */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
+#include <libintl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "opts.h"
+#include "util.h"
+
+#define _(s) gettext(s)
+
+/* Every shared option, once; a front end picks some by OPT_BIT(). */
+static const struct option shared_options[] = {
+    {"root", required_argument, NULL, OPT_ROOT},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"mode", required_argument, NULL, OPT_MODE},
+    {"policy", required_argument, NULL, OPT_POLICY},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"progress", no_argument, NULL, OPT_PROGRESS},
+    {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+    {"unsupported", required_argument, NULL, OPT_UNSUPPORTED},
+    {"cmdline", required_argument, NULL, OPT_CMDLINE},
+    {"no-cmdline", no_argument, NULL, OPT_NO_CMDLINE},
+    {"log", required_argument, NULL, OPT_LOG},
+    {"version", no_argument, NULL, OPT_VERSION},
+};
+static const struct option help_option = {"help", no_argument, NULL, OPT_HELP};
 
 void opt_reset(void)
 {
@@ -42,4 +67,190 @@ int opt_parse_uint(const char *arg, unsigned long min, unsigned long max, unsign
                 return -EINVAL;
         *ret = n;
         return 0;
+}
+
+void opts_done(struct opts *o)
+{
+        free(o->error);
+        o->error = NULL;
+}
+
+static int opts_error(struct opts *o, const char *fmt, ...) _printf_(2, 3);
+static int opts_error(struct opts *o, const char *fmt, ...)
+{
+        va_list ap;
+
+        free(o->error);
+        va_start(ap, fmt);
+        o->error = str_vprintf(fmt, ap);
+        va_end(ap);
+        return o->error ? -EINVAL : -ENOMEM;
+}
+
+int opts_invalid(struct opts *o, const char *name, const char *value, const char *use)
+{
+        return opts_error(o, _("invalid --%s '%s': use %s"), name, value, use);
+}
+
+/* What the library accepts as a policy type (a directory name under /etc/selinux), asked of
+ * the library itself so that the rule lives in one place. */
+static int policy_type_valid(const char *type)
+{
+        struct seinstall_settings *s = NULL;
+        int r = seinstall_settings_new(&s);
+
+        if (r < 0)
+                return r;
+        r = seinstall_settings_set_policy(s, type, SEINSTALL_SOURCE_BOOT) >= 0;
+        seinstall_settings_unref(s);
+        return r;
+}
+
+static int take_shared(struct opts *o, int opt, const char *arg)
+{
+        unsigned long n;
+        int r;
+
+        switch (opt) {
+        case OPT_ROOT:
+                o->root = arg;
+                return 0;
+        case OPT_JSON:
+                o->json = true;
+                return 0;
+        case OPT_MODE:
+                if (opt_parse_mode(arg, &o->mode) < 0)
+                        return opts_invalid(o, "mode", arg,
+                                            _("enforcing, permissive, disabled or trial"));
+                return 0;
+        case OPT_POLICY:
+                r = policy_type_valid(arg);
+                if (r < 0)
+                        return r;
+                if (r == 0)
+                        return opts_invalid(o, "policy", arg,
+                                            _("a policy type, a directory name under "
+                                              "/etc/selinux"));
+                o->policy = arg;
+                return 0;
+        case OPT_THREADS:
+                if (opt_parse_uint(arg, 1, 1024, &n) < 0)
+                        return opts_invalid(o, "threads", arg, _("a number from 1 to 1024"));
+                o->threads = (unsigned) n;
+                return 0;
+        case OPT_PROGRESS:
+        case OPT_NO_PROGRESS:
+                o->progress = opt == OPT_PROGRESS;
+                return 0;
+        case OPT_DRY_RUN:
+                o->dry_run = true;
+                return 0;
+        case OPT_UNSUPPORTED:
+                if (!streq(arg, "warn") && !streq(arg, "refuse"))
+                        return opts_invalid(o, "unsupported", arg, _("refuse or warn"));
+                o->unsupported_warn = streq(arg, "warn");
+                return 0;
+        case OPT_CMDLINE:
+                o->cmdline = arg;
+                return 0;
+        case OPT_NO_CMDLINE:
+                o->no_cmdline = true;
+                return 0;
+        case OPT_LOG:
+                o->log = arg;
+                return 0;
+        default:
+                return -EINVAL; /* not reached: only codes of the table come here */
+        }
+}
+
+static size_t count_options(const struct option *t)
+{
+        size_t n = 0;
+
+        while (t && t[n].name)
+                n++;
+        return n;
+}
+
+/* The table getopt_long() reads: --help, the shared options @spec picks, its own ones. */
+static struct option *build_table(const struct opts_spec *spec)
+{
+        size_t n_own = count_options(spec->own), n = 0;
+        struct option *t = calloc(1 + ELEMENTSOF(shared_options) + n_own + 1, sizeof(*t));
+
+        if (!t)
+                return NULL;
+        t[n++] = help_option;
+        for (size_t i = 0; i < ELEMENTSOF(shared_options); i++)
+                if (spec->shared & OPT_BIT(shared_options[i].val))
+                        t[n++] = shared_options[i];
+        for (size_t i = 0; i < n_own; i++)
+                t[n++] = spec->own[i];
+        return t;
+}
+
+static const char *option_name(const struct option *t, int code)
+{
+        for (; t->name; t++)
+                if (t->val == code)
+                        return t->name;
+        return "?";
+}
+
+/* The first pair of @spec's exclusive that were both given, as an error. */
+static int check_exclusive(struct opts *o, const struct opts_spec *spec, const struct option *t)
+{
+        for (size_t i = 0; spec->exclusive && spec->exclusive[i][0]; i++) {
+                int a = spec->exclusive[i][0], b = spec->exclusive[i][1];
+
+                if (o->seen[a] && o->seen[b])
+                        return opts_error(o, _("--%s and --%s exclude each other"),
+                                          option_name(t, a), option_name(t, b));
+        }
+        return 0;
+}
+
+static int parse_loop(struct opts *o, const struct opts_spec *spec, const struct option *t,
+                      int argc, char **argv)
+{
+        int opt, r;
+
+        opt_reset();
+        while ((opt = getopt_long(argc, argv, "h", t, NULL)) != -1) {
+                if (opt == '?') {
+                        /* getopt_long() said which option and why on stderr */
+                        o->getopt_said = true;
+                        return opts_error(o, "%s", _("unknown option"));
+                }
+                if (opt >= 0 && (size_t) opt < ELEMENTSOF(o->seen))
+                        o->seen[opt] = true;
+                if (opt == OPT_HELP || opt == OPT_VERSION) {
+                        o->help = opt == OPT_HELP;
+                        o->version = opt == OPT_VERSION;
+                        return 0;
+                }
+                if (opt >= OPT_ROOT && opt < OPT_SHARED_END)
+                        r = take_shared(o, opt, optarg);
+                else
+                        r = spec->own_option ? spec->own_option(o, opt, optarg, spec->userdata)
+                                             : -EINVAL;
+                if (r < 0)
+                        return r;
+        }
+        o->args = argv + optind;
+        o->n_args = (size_t) (argc - optind);
+        if (o->n_args > spec->max_args)
+                return opts_error(o, _("unexpected argument '%s'"), o->args[spec->max_args]);
+        r = check_exclusive(o, spec, t);
+        return r < 0 ? r : 1;
+}
+
+int opts_parse(struct opts *o, const struct opts_spec *spec, int argc, char **argv)
+{
+        _cleanup_free_ struct option *t = build_table(spec);
+
+        if (!t)
+                return -ENOMEM;
+        return parse_loop(o, spec, t, argc, argv);
 }

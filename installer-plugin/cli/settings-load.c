@@ -139,3 +139,17 @@ void cli_json_settings(struct json *j, const struct seinstall_settings *s, const
         json_origin(j, s, "relabel_origin", SEINSTALL_SETTING_RELABEL_WHEN);
         json_object_end(j);
 }
+
+int cli_settings_set_opts(struct seinstall_settings *s, const struct opts *o)
+{
+        int r = 0;
+
+        if (o->mode != SEINSTALL_MODE_INVALID)
+                r = seinstall_settings_set_mode(s, o->mode, SEINSTALL_SOURCE_BOOT);
+        if (r >= 0 && o->policy)
+                r = seinstall_settings_set_policy(s, o->policy, SEINSTALL_SOURCE_BOOT);
+        if (r >= 0 && o->unsupported_warn >= 0)
+                r = seinstall_settings_set_unsupported_warn(s, o->unsupported_warn,
+                                                            SEINSTALL_SOURCE_BOOT);
+        return r;
+}

@@ -16,7 +16,7 @@ echo "/dev/vda2 / ext4 defaults 0 1" >"$good"
 
 echo "== bad usage"
 expect_exit 2 "$SEINSTALL" check --mode enforce
-assert_contains "message" "$ERR" "invalid mode 'enforce'"
+assert_contains "message" "$ERR" "invalid --mode 'enforce': use enforcing, permissive, disabled or trial"
 [ -z "$OUT" ] || fail "stdout should be empty without --json, got: $OUT"
 expect_exit 2 "$SEINSTALL" check --mode enforce --json
 assert_json_error 2

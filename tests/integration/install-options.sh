@@ -138,7 +138,7 @@ expect_exit 0 "$SEINSTALL" install --root "$T" --profile "$d/nosuch.ks" --no-cmd
 py 'assert d["policy"] == "default" and d["check"]["policy_type_source"] == "boot", d["check"]' \
         "install --policy default wins over the profile's, as a boot option"
 expect_exit 2 "$SEINSTALL" install --root "$T" --policy ../etc
-assert_contains "a bad --policy" "$ERR" "invalid policy type"
+assert_contains "a bad --policy" "$ERR" "invalid --policy '../etc'"
 
 # ---- verify --all ------------------------------------------------------------------------------
 mkdir -p "$T/srv/many"
