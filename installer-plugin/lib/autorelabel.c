@@ -60,7 +60,7 @@ int si_autorelabel_schedule(struct seinstall_ctx *ctx, unsigned wflags, const ch
         }
         if (r < 0)
                 return si_error(ctx, r, "Could not schedule a relabel: writing %s%s: %s", ctx->root,
-                                path, si_file_strerror(r));
+                                path, si_strerror(ctx, r));
         *ret_path = path;
         return r;
 }

@@ -41,7 +41,7 @@ static int read_tfile(struct seinstall_ctx *ctx, struct tfile *f, bool edit)
                 return 0;
         if (r < 0)
                 return si_error(ctx, r, "Could not read %s%s: %s", ctx->root, f->path,
-                                si_file_strerror(r));
+                                si_strerror(ctx, r));
         if (memchr(f->text, '\0', f->len)) {
                 free(f->text); /* the caller frees only the files it keeps */
                 f->text = NULL;
@@ -62,7 +62,7 @@ static int grub_files(struct seinstall_ctx *ctx, struct tfile **ret, size_t *ret
         r = si_root_list(ctx, "/etc/default/grub.d", NULL, ".cfg", &cfgs, &ncfg);
         if (r < 0)
                 return si_error(ctx, r, "Could not list %s/etc/default/grub.d: %s", ctx->root,
-                                si_file_strerror(r));
+                                si_strerror(ctx, r));
         files = calloc(ncfg + 1, sizeof(*files));
         if (!files) {
                 si_strv_free(cfgs, ncfg);
@@ -105,7 +105,7 @@ static int write_reported(struct seinstall_ctx *ctx, const char *path, const cha
 
         if (r < 0)
                 return si_error(ctx, r, "Could not write %s%s: %s", ctx->root, path,
-                                si_file_strerror(r));
+                                si_strerror(ctx, r));
         return report ? report(userdata, path, what->s ? what->s : "rewritten") : 0;
 }
 
@@ -216,7 +216,7 @@ static int bls_entries(struct seinstall_ctx *ctx, char ***ret, size_t *ret_n)
                 r = si_root_list(ctx, bls_dirs[d], NULL, ".conf", &names, &k);
                 if (r < 0) {
                         r = si_error(ctx, r, "Could not list %s%s: %s", ctx->root, bls_dirs[d],
-                                     si_file_strerror(r));
+                                     si_strerror(ctx, r));
                         break;
                 }
                 if (k == 0)

@@ -76,7 +76,7 @@ int si_config_read(struct seinstall_ctx *ctx, struct si_config *ret)
         }
         if (r < 0)
                 return si_error(ctx, r, "Could not read %s%s: %s", ctx->root, SI_CONFIG_PATH,
-                                si_file_strerror(r));
+                                si_strerror(ctx, r));
         return si_config_parse(text, len, ret);
 }
 
@@ -158,7 +158,7 @@ int si_config_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const c
         r = si_root_read_replaced(ctx, SI_CONFIG_PATH, SI_TEXT_FILE_MAX, &old, &len);
         if (r < 0 && r != -ENOENT)
                 return si_error(ctx, r, "Could not read %s%s: %s", ctx->root, SI_CONFIG_PATH,
-                                si_file_strerror(r));
+                                si_strerror(ctx, r));
         /* Strings end at a NUL: rendering such a file would compare or write only its first
          * part (apply then reported a mode the file did not say). */
         if (old && memchr(old, '\0', len)) {
@@ -187,7 +187,7 @@ int si_config_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const c
         if (r < 0) {
                 si_config_done(&c);
                 return si_error(ctx, r, "Could not write %s%s: %s", ctx->root, SI_CONFIG_PATH,
-                                si_file_strerror(r));
+                                si_strerror(ctx, r));
         }
         if (!old)
                 r = sbuf_printf(what, "created: SELINUX=%s SELINUXTYPE=%s",

@@ -69,6 +69,7 @@ SEINSTALL_EXPORT struct seinstall_ctx *seinstall_unref(struct seinstall_ctx *ctx
         free(ctx->root);
         free(ctx->last_error);
         free(ctx->last_error_command);
+        free(ctx->cause);
         free(ctx);
         return NULL;
 }

@@ -25,7 +25,7 @@ int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *
         }
         if (r < 0)
                 return si_error(ctx, r, "Could not read %s%s: %s", ctx->root,
-                                SEINSTALL_FIRSTBOOT_MARK, si_file_strerror(r));
+                                SEINSTALL_FIRSTBOOT_MARK, si_strerror(ctx, r));
         m.present = true;
         pos = text, end = text + len;
         while (next_line(&pos, end, &line, &n)) {
@@ -56,7 +56,7 @@ int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode,
         r = si_root_write_if_changed(ctx, SEINSTALL_FIRSTBOOT_MARK, text, 64 * 1024, wflags);
         if (r < 0)
                 return si_error(ctx, r, "Could not write the first-boot mark %s%s: %s", ctx->root,
-                                SEINSTALL_FIRSTBOOT_MARK, si_file_strerror(r));
+                                SEINSTALL_FIRSTBOOT_MARK, si_strerror(ctx, r));
         return r;
 }
 
@@ -69,6 +69,6 @@ SEINSTALL_EXPORT int seinstall_firstboot_mark_remove(struct seinstall_ctx *ctx)
         r = si_root_unlink(ctx, SEINSTALL_FIRSTBOOT_MARK, 0);
         if (r < 0)
                 return si_error(ctx, r, "Could not remove %s%s: %s", ctx->root,
-                                SEINSTALL_FIRSTBOOT_MARK, si_file_strerror(r));
+                                SEINSTALL_FIRSTBOOT_MARK, si_strerror(ctx, r));
         return 0;
 }

@@ -126,8 +126,8 @@ static int labels_load(struct seinstall_ctx *ctx, struct si_labels **ret)
                                 return r;
                         l->owned = true;
                 } else if (fd != -ENOENT)
-                        return si_error(ctx, fd, "Could not open %s%s: %s", ctx->root, path,
-                                        si_file_strerror(fd));
+                        return si_error_cause(ctx, fd, "Could not open %s%s: %s", ctx->root, path,
+                                              si_file_strerror(fd));
                 l->loaded = true;
         }
         if (l->fc && !l->scratch) {
@@ -161,8 +161,8 @@ static int label_want(struct seinstall_ctx *ctx, const char *path, mode_t mode, 
         if (r == -ENOENT || r == -EPROTO)
                 return 0;
         if (r < 0)
-                return si_error(ctx, r, "Could not look up the label of %s%s: %s", ctx->root, path,
-                                strerror(-r));
+                return si_error_cause(ctx, r, "Could not look up the label of %s%s: %s", ctx->root,
+                                      path, strerror(-r));
         return 1;
 }
 
@@ -176,14 +176,15 @@ static int label_result(struct seinstall_ctx *ctx, int r, const char *path, cons
         /* The target's label is right and the running system cannot take it: a system failure
          * (exit 3), not bad input (EINVAL would exit 2); the relabel reports it the same. */
         if (r == -EINVAL)
-                return si_error(ctx, -EPERM,
-                                "The running system refused the label %s for %s%s (EINVAL): its "
-                                "own SELinux policy does not know this context of the target's "
-                                "policy. Run the installer with SELinux permissive (enforcing=0) "
-                                "or disabled, or relabel the target afterwards.",
-                                want, ctx->root, path);
-        return si_error(ctx, r, "Could not set the label %s on %s%s: %s", want, ctx->root, path,
-                        strerror(-r));
+                return si_error_cause(
+                    ctx, -EPERM,
+                    "The running system refused the label %s for %s%s (EINVAL): its "
+                    "own SELinux policy does not know this context of the target's "
+                    "policy. Run the installer with SELinux permissive (enforcing=0) "
+                    "or disabled, or relabel the target afterwards.",
+                    want, ctx->root, path);
+        return si_error_cause(ctx, r, "Could not set the label %s on %s%s: %s", want, ctx->root,
+                              path, strerror(-r));
 }
 
 int si_label_fd(struct seinstall_ctx *ctx, int fd, const char *path, mode_t mode)
@@ -223,8 +224,8 @@ int si_label_path(struct seinstall_ctx *ctx, const char *path)
         if (fd == -ENOENT || fd == -ELOOP)
                 return 0;
         if (fd < 0)
-                return si_error(ctx, fd, "Could not open %s%s to label it: %s", ctx->root, path,
-                                si_file_strerror(fd));
+                return si_error_cause(ctx, fd, "Could not open %s%s to label it: %s", ctx->root,
+                                      path, si_file_strerror(fd));
         if (fstat(fd, &st) < 0)
                 return -errno;
         return si_label_fd(ctx, fd, path, st.st_mode);

@@ -24,16 +24,19 @@ void si_log(struct seinstall_ctx *ctx, int priority, const char *fmt, ...)
                 log_va(ctx, priority, msg);
 }
 
-int si_error(struct seinstall_ctx *ctx, int err, const char *fmt, ...)
+/* The message is formatted before the cause is dropped: it may quote it (si_strerror()). */
+static void cause_drop(struct seinstall_ctx *ctx)
 {
-        char *msg = NULL;
-        va_list ap;
+        free(ctx->cause);
+        ctx->cause = NULL;
+        ctx->cause_err = 0;
+}
 
-        if (!ctx)
-                return err;
-        va_start(ap, fmt);
-        msg = str_vprintf(fmt, ap);
-        va_end(ap);
+static int error_va(struct seinstall_ctx *ctx, int err, const char *fmt, va_list ap)
+{
+        char *msg = str_vprintf(fmt, ap);
+
+        cause_drop(ctx);
         free(ctx->last_error);
         ctx->last_error = msg;
         free(ctx->last_error_command);
@@ -41,6 +44,39 @@ int si_error(struct seinstall_ctx *ctx, int err, const char *fmt, ...)
         if (msg)
                 log_va(ctx, SEINSTALL_LOG_ERR, msg);
         return err;
+}
+
+int si_error(struct seinstall_ctx *ctx, int err, const char *fmt, ...)
+{
+        va_list ap;
+
+        if (!ctx)
+                return err;
+        va_start(ap, fmt);
+        err = error_va(ctx, err, fmt, ap);
+        va_end(ap);
+        return err;
+}
+
+int si_error_cause(struct seinstall_ctx *ctx, int err, const char *fmt, ...)
+{
+        va_list ap;
+
+        if (!ctx)
+                return err;
+        va_start(ap, fmt);
+        err = error_va(ctx, err, fmt, ap);
+        va_end(ap);
+        ctx->cause = ctx->last_error ? strdup(ctx->last_error) : NULL;
+        ctx->cause_err = ctx->cause ? err : 0;
+        return err;
+}
+
+const char *si_strerror(struct seinstall_ctx *ctx, int r)
+{
+        if (ctx && ctx->cause && ctx->cause_err == r)
+                return ctx->cause;
+        return si_file_strerror(r);
 }
 
 int si_error_run(struct seinstall_ctx *ctx, int err, char *command, const char *fmt, ...)
@@ -58,6 +94,7 @@ int si_error_run(struct seinstall_ctx *ctx, int err, char *command, const char *
         va_end(ap);
         if (text && command && asprintf(&msg, "%s%s", text, command) < 0)
                 msg = NULL;
+        cause_drop(ctx);
         free(ctx->last_error);
         ctx->last_error = msg ? msg : TAKE_PTR(text);
         free(ctx->last_error_command);

@@ -40,6 +40,8 @@ struct seinstall_ctx {
         int log_priority;
         char *last_error;
         char *last_error_command; /* the command last_error ends with, or NULL */
+        char *cause; /* a lower layer's explanation of cause_err, until the next si_error() */
+        int cause_err;
         struct si_counters counters;
         struct si_mountset *mounts; /* the target's own mounts (mount-boundary.c) */
         struct si_labels *labels;   /* the labels of what seinstall writes (label.c) */
@@ -56,6 +58,12 @@ int si_error(struct seinstall_ctx *ctx, int err, const char *fmt, ...) _printf_(
  * formatted text followed by the command, and seinstall_last_error_command() returns it. */
 int si_error_run(struct seinstall_ctx *ctx, int err, char *command, const char *fmt, ...)
     _printf_(4, 5);
+/* si_error() for a lower layer whose caller words the message (label.c under rootfs-write.c):
+ * the text is also kept as the cause of @err, which the caller's si_strerror() returns. */
+int si_error_cause(struct seinstall_ctx *ctx, int err, const char *fmt, ...) _printf_(3, 4);
+/* The reason to put after "writing FILE: " for @r: the cause a lower layer gave for this very
+ * error, else si_file_strerror(@r). Valid until the next si_error(), which consumes the cause. */
+const char *si_strerror(struct seinstall_ctx *ctx, int r);
 #define si_warn(ctx, ...)  si_log(ctx, SEINSTALL_LOG_WARNING, __VA_ARGS__)
 #define si_info(ctx, ...)  si_log(ctx, SEINSTALL_LOG_INFO, __VA_ARGS__)
 #define si_debug(ctx, ...) si_log(ctx, SEINSTALL_LOG_DEBUG, __VA_ARGS__)

@@ -328,7 +328,7 @@ int si_trial_read_state(struct seinstall_ctx *ctx, struct seinstall_trial_result
                                 name, TRIAL_STATE_MAX / 1024);
         if (r < 0)
                 return si_error(ctx, r, "Could not read the trial state %s: %s", name,
-                                si_file_strerror(r));
+                                si_strerror(ctx, r));
         return si_trial_parse(ctx, name, text, len, ret);
 }
 
@@ -367,7 +367,7 @@ int si_trial_write_state(struct seinstall_ctx *ctx, const struct seinstall_trial
         r = si_root_write_if_changed(ctx, SEINSTALL_TRIAL_STATE, text, TRIAL_STATE_MAX, wflags);
         if (r < 0)
                 return si_error(ctx, r, "Could not write the trial state %s%s: %s", ctx->root,
-                                SEINSTALL_TRIAL_STATE, si_file_strerror(r));
+                                SEINSTALL_TRIAL_STATE, si_strerror(ctx, r));
         return r;
 }
 

@@ -94,7 +94,7 @@ int si_trial_enable_unit(struct seinstall_ctx *ctx, unsigned wflags, const char 
                 return si_error(ctx, r, "Could not enable %s: making the link %s%s: %s",
                                 SEINSTALL_TRIAL_UNIT, ctx->root, TRIAL_WANTS,
                                 r == -EEXIST ? "a file is in the way: remove it"
-                                             : si_file_strerror(r));
+                                             : si_strerror(ctx, r));
         *ret_path = TRIAL_WANTS;
         return r;
 }

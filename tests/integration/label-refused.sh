@@ -30,9 +30,13 @@ refused_json() {
 echo "== apply (label.c labels the config it writes)"
 expect_exit 3 "${refuse[@]}" "$SEINSTALL" apply --root "$T" --mode permissive --bootloader none
 assert_contains "apply" "$ERR" "$T/.autorelabel"
+# the writer's message carries label.c's reason and its fix, not a bare strerror
+assert_contains "apply" "$ERR" "The running system refused the label system_u:object_r:"
+assert_contains "apply" "$ERR" "Run the installer with SELinux permissive (enforcing=0)"
 expect_exit 3 "${refuse[@]}" "$SEINSTALL" apply --root "$T" --mode permissive --bootloader none \
         --labeled --json
 refused_json apply "$T/etc/selinux/config"
+refused_json apply "The running system refused the label system_u:object_r:"
 [ ! -e "$T/etc/selinux/config" ] || fail "apply wrote the config whose label was refused"
 echo "ok: no config written"
 
