@@ -123,5 +123,10 @@ while read -r name; do
 done < <(comm -12 "$d/internal" "$d/exported")
 echo "ok: $(wc -l <"$d/internal") internal calls (seinstall-internal.h), none exported"
 
+# 6. The README's library section says how many calls there are.
+n_public=$(wc -l <"$d/declared")
+grep -q "($n_public calls)" "$TOP/README.md" ||
+        problem "README.md (Using the library) does not say '($n_public calls)': update the count there"
+
 [ "$problems" = 0 ] || fail "$problems ABI problem(s), listed above"
 echo "ok: exports = SEINSTALL_EXPORT declarations, each versioned and documented"
