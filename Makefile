@@ -1,9 +1,10 @@
 # seinstall — plain GNU make. `make help` lists the targets.
 #
-# Library objects are built once (PIC) and used twice: in libseinstall.so.0, which the commands
-# link against, and in an internal archive the unit tests link so they can reach private calls.
-# Every output lands under $(BUILD) (build/, build/san for SANITIZE=1): the library in lib/,
-# the commands in bin/ (they find ../lib through their rpath), the translation template in po/.
+# Library objects are built once (PIC) and used twice: in libseinstall.so.0, which exports only
+# the ABI an installer links (seinstall.h, libseinstall.sym), and in an internal archive that
+# the commands, the unit tests and the test helpers link, so they reach the calls that are not
+# part of the ABI (seinstall-internal.h). Every output lands under $(BUILD) (build/, build/san
+# for SANITIZE=1): the library in lib/, the commands in bin/, the translation template in po/.
 #
 # Packaging conventions: CFLAGS, CPPFLAGS and LDFLAGS from the environment or the command line
 # are used (`dpkg-buildflags --export=make` works), CC, AR and PKG_CONFIG are variables, and
@@ -74,9 +75,7 @@ PC         := $(LIB_DIR)/seinstall.pc
 VERSION_H  := $(BUILD)/include/seinstall-version.h
 
 CLI_SRC    := $(sort $(wildcard installer-plugin/cli/*.c))
-# util.o (no seinstall types, not exported by the library) is linked into each command too.
-UTIL_OBJ   := $(BUILD)/installer-plugin/lib/util.o
-CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o) $(UTIL_OBJ)
+CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 CLI        := $(BUILD)/bin/seinstall
 
 # The first-boot tool: a UI-free model (firstboot/model*.c, unit tested) and the newt screen.
@@ -85,7 +84,7 @@ FB_UI_SRC    := $(filter-out $(FB_MODEL_SRC),$(sort $(wildcard firstboot/*.c)))
 FB_MODEL_OBJ := $(FB_MODEL_SRC:%.c=$(BUILD)/%.o)
 # Both front ends parse their options with cli/opts.c.
 OPTS_OBJ     := $(BUILD)/installer-plugin/cli/opts.o
-FB_UI_OBJ    := $(FB_UI_SRC:%.c=$(BUILD)/%.o) $(UTIL_OBJ) $(OPTS_OBJ)
+FB_UI_OBJ    := $(FB_UI_SRC:%.c=$(BUILD)/%.o) $(OPTS_OBJ)
 FIRSTBOOT    := $(if $(filter 1,$(WITH_FIRSTBOOT)),$(if $(FB_UI_SRC),$(BUILD)/bin/seinstall-firstboot))
 POT          := $(BUILD)/po/seinstall.pot
 
@@ -227,21 +226,21 @@ $(PC): installer-plugin/lib/seinstall.pc.in Makefile $(PATHS_STAMP)
 		-e 's|@VERSION@|$(VERSION)|' $< > $@
 
 # ---- commands ------------------------------------------------------------------------------
-# $ORIGIN/../lib finds the library in $(BUILD)/lib from $(BUILD)/bin. The installed commands
-# are relinked without it (see install).
-RPATH := -Wl,-rpath,'$$ORIGIN/../lib'
-FB_LIBS = $(shell $(PKG_CONFIG) --libs libnewt slang libselinux)
+# The commands link the library's internal archive, not libseinstall.so.0: they use calls the
+# shared library does not export (status, avc, trial, profiles), and they need no rpath, so the
+# same files run from the tree and installed.
+FB_LIBS = $(shell $(PKG_CONFIG) --libs libnewt slang)
 
-$(CLI): $(CLI_OBJ) $(LIB_SO)
+$(CLI): $(CLI_OBJ) $(LIB_AR)
 	@mkdir -p $(@D)
 	$(call quiet,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(RPATH) -o $@ $(CLI_OBJ) -L$(LIB_DIR) -l:$(SONAME)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB_AR) $(PKG_LIBS)
 
-$(BUILD)/bin/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_SO)
+$(BUILD)/bin/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_AR)
 	@mkdir -p $(@D)
 	$(call quiet,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $(RPATH) -o $@ $(FB_UI_OBJ) $(FB_MODEL_OBJ) -L$(LIB_DIR) \
-		-l:$(SONAME) $(FB_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_AR) $(FB_LIBS) \
+		$(PKG_LIBS)
 
 # Translations: the template of every string seinstall-firstboot shows (gettext's xgettext),
 # its option errors (cli/opts.c) included.
@@ -356,10 +355,8 @@ fuzz: deps $(VERSION_H)
 	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk FUZZ_SECONDS=$(FUZZ_SECONDS) run
 
 # ---- install -------------------------------------------------------------------------------
-# What a distribution package holds. The in-tree commands carry an rpath so they run from the
-# tree; the installed ones are relinked without it (Debian policy, lintian's
-# custom-library-search-path) and find the library in LIBDIR like any other.
-INST       := $(BUILD)/install
+# What a distribution package holds. The commands are installed as built: they carry the
+# library inside (no rpath, no dependency on libseinstall.so.0).
 MANPAGES    = $(filter-out $(FB_ONLY),$(sort $(wildcard man/*.[1-8])))
 # Without the first-boot tool (WITH_FIRSTBOOT=0), neither its unit nor its page.
 FB_ONLY    := $(if $(FIRSTBOOT),,firstboot/seinstall-firstboot.service man/seinstall-firstboot.8)
@@ -367,26 +364,15 @@ UNITS      := $(filter-out $(FB_ONLY),$(sort $(wildcard firstboot/*.service firs
 PROFILES   := $(sort $(wildcard profiles/*.ks))
 ADAPTERS   := $(sort $(shell find installer-plugin/adapters -type f 2>/dev/null))
 
-$(INST)/seinstall: $(CLI_OBJ) $(LIB_SO)
-	@mkdir -p $(@D)
-	$(call quiet,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) -L$(LIB_DIR) -l:$(SONAME)
-
-$(INST)/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_SO)
-	@mkdir -p $(@D)
-	$(call quiet,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(FB_UI_OBJ) $(FB_MODEL_OBJ) -L$(LIB_DIR) -l:$(SONAME) \
-		$(FB_LIBS)
-
-install: all $(INST)/seinstall $(if $(FIRSTBOOT),$(INST)/seinstall-firstboot)
+install: all
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libseinstall.so
 	install -m 0644 installer-plugin/include/seinstall.h $(VERSION_H) $(DESTDIR)$(INCLUDEDIR)/
 	install -m 0644 $(PC) $(DESTDIR)$(LIBDIR)/pkgconfig/
-	install -m 0755 $(INST)/seinstall $(DESTDIR)$(BINDIR)/seinstall
-	$(if $(FIRSTBOOT),install -m 0755 $(INST)/seinstall-firstboot $(DESTDIR)$(BINDIR)/)
+	install -m 0755 $(CLI) $(DESTDIR)$(BINDIR)/seinstall
+	$(if $(FIRSTBOOT),install -m 0755 $(FIRSTBOOT) $(DESTDIR)$(BINDIR)/)
 	@# The pages' footers carry the version from here.
 	for m in $(MANPAGES); do \
 		sed 's/@VERSION@/$(VERSION)/g' $$m > $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/} && \

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 
 #include "model.h"
-#include "seinstall.h"
+#include "seinstall-internal.h"
 #include "util.h"
 
 #define _(s)  gettext(s)

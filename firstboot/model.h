@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "seinstall.h"
+#include "seinstall-internal.h"
 
 /* The four choices, in this order: enforcing, permissive, disabled and the trial
  * (SEINSTALL_MODE_TRIAL, "permissive until a clean boot", seinstall(8), TRIAL MODE): applying

@@ -59,7 +59,7 @@ build_initramfs() {
                 cp -P "$st/seinstall-inst/${p#./}" "$st${p#.}"
         done
         rm -rf "$st/seinstall-inst"
-        # Their libraries from the host; libseinstall itself is in the image already.
+        # Their libraries from the host (libseinstall is linked into the commands).
         for p in "$st"/usr/sbin/seinstall*; do
                 for lib in $(LD_LIBRARY_PATH="$st/usr/lib/x86_64-linux-gnu" ldd "$p" | grep -o '/[^ ]*'); do
                         case $lib in "$st"*) continue ;; esac

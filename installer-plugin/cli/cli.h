@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "opts.h"
-#include "seinstall.h"
+#include "seinstall-internal.h"
 #include "util.h"
 
 /* Exit status of the command-line contract: util.h's one table (si_exit_status()). */

@@ -35,8 +35,7 @@ void si_avc_group_done(struct si_avc_group *g)
         *g = (struct si_avc_group){0};
 }
 
-SEINSTALL_EXPORT struct seinstall_avc_result *
-seinstall_avc_result_unref(struct seinstall_avc_result *rep)
+struct seinstall_avc_result *seinstall_avc_result_unref(struct seinstall_avc_result *rep)
 {
         if (!rep)
                 return NULL;
@@ -175,28 +174,27 @@ int si_avc_report_add(struct seinstall_avc_result *rep, const struct si_avc *a,
         return 0;
 }
 
-SEINSTALL_EXPORT const char *seinstall_avc_result_get_source(const struct seinstall_avc_result *rep)
+const char *seinstall_avc_result_get_source(const struct seinstall_avc_result *rep)
 {
         return rep ? rep->source : NULL;
 }
 
-SEINSTALL_EXPORT size_t seinstall_avc_result_get_n_denials(const struct seinstall_avc_result *rep)
+size_t seinstall_avc_result_get_n_denials(const struct seinstall_avc_result *rep)
 {
         return rep ? rep->n_denials : 0;
 }
 
-SEINSTALL_EXPORT size_t seinstall_avc_result_get_n_label(const struct seinstall_avc_result *rep)
+size_t seinstall_avc_result_get_n_label(const struct seinstall_avc_result *rep)
 {
         return rep ? rep->n_label : 0;
 }
 
-SEINSTALL_EXPORT size_t
-seinstall_avc_result_get_n_unsearched(const struct seinstall_avc_result *rep)
+size_t seinstall_avc_result_get_n_unsearched(const struct seinstall_avc_result *rep)
 {
         return rep ? rep->n_unsearched : 0;
 }
 
-SEINSTALL_EXPORT size_t seinstall_avc_result_get_n_groups(const struct seinstall_avc_result *rep)
+size_t seinstall_avc_result_get_n_groups(const struct seinstall_avc_result *rep)
 {
         return rep ? rep->n_groups : 0;
 }
@@ -206,30 +204,27 @@ static const struct si_avc_group *group(const struct seinstall_avc_result *rep, 
         return rep && i < rep->n_groups ? &rep->groups[i] : NULL;
 }
 
-SEINSTALL_EXPORT enum seinstall_avc_cause
+enum seinstall_avc_cause
 seinstall_avc_result_get_group_cause(const struct seinstall_avc_result *rep, size_t i)
 {
         const struct si_avc_group *g = group(rep, i);
         return g ? g->cause : SEINSTALL_AVC_CAUSE_POLICY;
 }
 
-SEINSTALL_EXPORT unsigned
-seinstall_avc_result_get_group_count(const struct seinstall_avc_result *rep, size_t i)
+unsigned seinstall_avc_result_get_group_count(const struct seinstall_avc_result *rep, size_t i)
 {
         const struct si_avc_group *g = group(rep, i);
         return g ? g->count : 0;
 }
 
-SEINSTALL_EXPORT bool
-seinstall_avc_result_get_group_permissive(const struct seinstall_avc_result *rep, size_t i)
+bool seinstall_avc_result_get_group_permissive(const struct seinstall_avc_result *rep, size_t i)
 {
         const struct si_avc_group *g = group(rep, i);
         return g && g->permissive;
 }
 
-SEINSTALL_EXPORT const char *
-seinstall_avc_result_get_group_field(const struct seinstall_avc_result *rep, size_t i,
-                                     enum seinstall_avc_field field)
+const char *seinstall_avc_result_get_group_field(const struct seinstall_avc_result *rep, size_t i,
+                                                 enum seinstall_avc_field field)
 {
         const struct si_avc_group *g = group(rep, i);
 
@@ -262,8 +257,7 @@ seinstall_avc_result_get_group_field(const struct seinstall_avc_result *rep, siz
         return NULL;
 }
 
-SEINSTALL_EXPORT int seinstall_avc_result_to_json(const struct seinstall_avc_result *rep,
-                                                  char **ret)
+int seinstall_avc_result_to_json(const struct seinstall_avc_result *rep, char **ret)
 {
         /* The members, in the order of enum seinstall_avc_field. */
         static const char *const fields[] = {"domain",   "type",     "tclass", "perms",

@@ -136,8 +136,8 @@ static int validate(struct seinstall_ctx *ctx, struct si_fcontext *fc, const cha
         return r < 0 ? r : si_fcontext_validate(ctx, fc, policy, type);
 }
 
-SEINSTALL_EXPORT int seinstall_avc_read(struct seinstall_ctx *ctx, const char *log,
-                                        struct seinstall_avc_result **ret)
+int seinstall_avc_read(struct seinstall_ctx *ctx, const char *log,
+                       struct seinstall_avc_result **ret)
 {
         _cleanup_free_ char *text = NULL, *type = NULL;
         struct seinstall_avc_result *rep;

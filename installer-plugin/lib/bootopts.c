@@ -308,10 +308,8 @@ int si_bootopts_parse(struct seinstall_ctx *ctx, const char *name, const char *t
         return 0;
 }
 
-SEINSTALL_EXPORT int seinstall_settings_load_boot_options(struct seinstall_settings *s,
-                                                          struct seinstall_ctx *ctx,
-                                                          const char *cmdline_file,
-                                                          char **ret_profile)
+int seinstall_settings_load_boot_options(struct seinstall_settings *s, struct seinstall_ctx *ctx,
+                                         const char *cmdline_file, char **ret_profile)
 {
         const char *path = cmdline_file ? cmdline_file : "/proc/cmdline";
         _cleanup_free_ char *text = NULL;

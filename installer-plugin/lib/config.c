@@ -202,8 +202,7 @@ int si_config_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const c
         return r < 0 ? r : 1;
 }
 
-SEINSTALL_EXPORT int seinstall_settings_load_target(struct seinstall_settings *s,
-                                                    struct seinstall_ctx *ctx)
+int seinstall_settings_load_target(struct seinstall_settings *s, struct seinstall_ctx *ctx)
 {
         struct si_config c = {};
         int r;

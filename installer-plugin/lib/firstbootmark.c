@@ -60,7 +60,7 @@ int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode,
         return r;
 }
 
-SEINSTALL_EXPORT int seinstall_firstboot_mark_remove(struct seinstall_ctx *ctx)
+int seinstall_firstboot_mark_remove(struct seinstall_ctx *ctx)
 {
         int r;
 

@@ -871,8 +871,8 @@ int si_ks_plan(struct seinstall_ctx *ctx, const char *path, const char *text, si
         return k;
 }
 
-SEINSTALL_EXPORT int seinstall_profile_plan(struct seinstall_ctx *ctx, const char *path,
-                                            const char *default_fstype, unsigned flags, char **ret)
+int seinstall_profile_plan(struct seinstall_ctx *ctx, const char *path, const char *default_fstype,
+                           unsigned flags, char **ret)
 {
         if (!ctx || !path || !ret || (flags & ~(unsigned) SEINSTALL_PLAN_EFI))
                 return -EINVAL;

@@ -329,8 +329,8 @@ int si_profile_parse(struct seinstall_ctx *ctx, const char *name, const char *te
         return profile_read(ctx, name, text, len, s);
 }
 
-SEINSTALL_EXPORT int seinstall_settings_load_profile(struct seinstall_settings *s,
-                                                     struct seinstall_ctx *ctx, const char *path)
+int seinstall_settings_load_profile(struct seinstall_settings *s, struct seinstall_ctx *ctx,
+                                    const char *path)
 {
         if (!s || !ctx || !path)
                 return -EINVAL;

@@ -16,7 +16,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "seinstall.h"
+#include "seinstall-internal.h"
 #include "util.h"
 
 /* ---- context ---------------------------------------------------------------------------- */

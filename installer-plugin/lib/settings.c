@@ -80,10 +80,9 @@ int si_settings_set_origin(struct seinstall_settings *s, enum si_setting which, 
         return 0;
 }
 
-SEINSTALL_EXPORT int seinstall_settings_get_origin(const struct seinstall_settings *s,
-                                                   enum seinstall_setting setting,
-                                                   const char **ret_file, unsigned *ret_line,
-                                                   const char **ret_text)
+int seinstall_settings_get_origin(const struct seinstall_settings *s,
+                                  enum seinstall_setting setting, const char **ret_file,
+                                  unsigned *ret_line, const char **ret_text)
 {
         const struct origin *o;
 

@@ -30,8 +30,7 @@ struct seinstall_status_result {
 
 static const char *const arg_names[] = {"selinux", "security", "lsm", "enforcing"};
 
-SEINSTALL_EXPORT struct seinstall_status_result *
-seinstall_status_result_unref(struct seinstall_status_result *st)
+struct seinstall_status_result *seinstall_status_result_unref(struct seinstall_status_result *st)
 {
         if (!st)
                 return NULL;
@@ -58,8 +57,7 @@ static enum seinstall_mode active_mode(struct seinstall_ctx *ctx)
         return v[0] == '1' ? SEINSTALL_MODE_ENFORCING : SEINSTALL_MODE_PERMISSIVE;
 }
 
-SEINSTALL_EXPORT int seinstall_status_read(struct seinstall_ctx *ctx,
-                                           struct seinstall_status_result **ret)
+int seinstall_status_read(struct seinstall_ctx *ctx, struct seinstall_status_result **ret)
 {
         struct seinstall_status_result *st;
         int r;
@@ -100,38 +98,35 @@ SEINSTALL_EXPORT int seinstall_status_read(struct seinstall_ctx *ctx,
         return 0;
 }
 
-SEINSTALL_EXPORT enum seinstall_mode
+enum seinstall_mode
 seinstall_status_result_get_config_mode(const struct seinstall_status_result *st)
 {
         return st ? st->config.mode : SEINSTALL_MODE_INVALID;
 }
 
-SEINSTALL_EXPORT const char *
-seinstall_status_result_get_config_policy(const struct seinstall_status_result *st)
+const char *seinstall_status_result_get_config_policy(const struct seinstall_status_result *st)
 {
         return st ? st->config.type : NULL;
 }
 
-SEINSTALL_EXPORT bool
-seinstall_status_result_get_policy_built(const struct seinstall_status_result *st)
+bool seinstall_status_result_get_policy_built(const struct seinstall_status_result *st)
 {
         return st && st->policy_built;
 }
 
-SEINSTALL_EXPORT enum seinstall_bootloader
+enum seinstall_bootloader
 seinstall_status_result_get_bootloader(const struct seinstall_status_result *st)
 {
         return st ? st->bootloader : SEINSTALL_BOOTLOADER_NONE;
 }
 
-SEINSTALL_EXPORT const char *
-seinstall_status_result_get_cmdline(const struct seinstall_status_result *st)
+const char *seinstall_status_result_get_cmdline(const struct seinstall_status_result *st)
 {
         return st ? st->cmdline : NULL;
 }
 
-SEINSTALL_EXPORT const char *
-seinstall_status_result_get_kernel_arg(const struct seinstall_status_result *st, const char *name)
+const char *seinstall_status_result_get_kernel_arg(const struct seinstall_status_result *st,
+                                                   const char *name)
 {
         for (size_t i = 0; st && name && i < ELEMENTSOF(arg_names); i++)
                 if (streq(name, arg_names[i]))
@@ -139,56 +134,50 @@ seinstall_status_result_get_kernel_arg(const struct seinstall_status_result *st,
         return NULL;
 }
 
-SEINSTALL_EXPORT enum seinstall_kernel_case
+enum seinstall_kernel_case
 seinstall_status_result_get_kernel_case(const struct seinstall_status_result *st)
 {
         return st ? st->kconfig.kcase : SEINSTALL_KERNEL_UNKNOWN;
 }
 
-SEINSTALL_EXPORT const char *
-seinstall_status_result_get_kernel_config(const struct seinstall_status_result *st)
+const char *seinstall_status_result_get_kernel_config(const struct seinstall_status_result *st)
 {
         return st ? st->kconfig.file : NULL;
 }
 
-SEINSTALL_EXPORT bool
-seinstall_status_result_get_relabel_pending(const struct seinstall_status_result *st)
+bool seinstall_status_result_get_relabel_pending(const struct seinstall_status_result *st)
 {
         return st && st->relabel_pending;
 }
 
-SEINSTALL_EXPORT bool
-seinstall_status_result_get_firstboot_pending(const struct seinstall_status_result *st)
+bool seinstall_status_result_get_firstboot_pending(const struct seinstall_status_result *st)
 {
         return st && st->mark.present;
 }
 
-SEINSTALL_EXPORT enum seinstall_mode
+enum seinstall_mode
 seinstall_status_result_get_firstboot_mode(const struct seinstall_status_result *st)
 {
         return st ? st->mark.mode : SEINSTALL_MODE_INVALID;
 }
 
-SEINSTALL_EXPORT enum seinstall_mode
-seinstall_status_result_get_boot_mode(const struct seinstall_status_result *st)
+enum seinstall_mode seinstall_status_result_get_boot_mode(const struct seinstall_status_result *st)
 {
         return st ? st->boot_mode : SEINSTALL_MODE_INVALID;
 }
 
-SEINSTALL_EXPORT enum seinstall_mode
-seinstall_status_result_get_active(const struct seinstall_status_result *st)
+enum seinstall_mode seinstall_status_result_get_active(const struct seinstall_status_result *st)
 {
         return st ? st->active : SEINSTALL_MODE_INVALID;
 }
 
-SEINSTALL_EXPORT const struct seinstall_trial_result *
+const struct seinstall_trial_result *
 seinstall_status_result_get_trial(const struct seinstall_status_result *st)
 {
         return st ? st->trial : NULL;
 }
 
-SEINSTALL_EXPORT int seinstall_status_result_to_json(const struct seinstall_status_result *st,
-                                                     char **ret)
+int seinstall_status_result_to_json(const struct seinstall_status_result *st, char **ret)
 {
         _cleanup_free_ char *trial = NULL;
         struct json j = {0};

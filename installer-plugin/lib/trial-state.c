@@ -18,7 +18,7 @@ static const char *const state_names[] = {
     [SEINSTALL_TRIAL_CANCELLED] = "cancelled",
 };
 
-SEINSTALL_EXPORT const char *seinstall_trial_state_to_string(enum seinstall_trial_state s)
+const char *seinstall_trial_state_to_string(enum seinstall_trial_state s)
 {
         return s >= 0 && (size_t) s < ELEMENTSOF(state_names) ? state_names[s] : NULL;
 }
@@ -31,8 +31,7 @@ static enum seinstall_trial_state state_from_string(const char *s)
         return SEINSTALL_TRIAL_NONE;
 }
 
-SEINSTALL_EXPORT struct seinstall_trial_result *
-seinstall_trial_result_unref(struct seinstall_trial_result *t)
+struct seinstall_trial_result *seinstall_trial_result_unref(struct seinstall_trial_result *t)
 {
         if (!t)
                 return NULL;
@@ -332,8 +331,7 @@ int si_trial_read_state(struct seinstall_ctx *ctx, struct seinstall_trial_result
         return si_trial_parse(ctx, name, text, len, ret);
 }
 
-SEINSTALL_EXPORT int seinstall_trial_read(struct seinstall_ctx *ctx,
-                                          struct seinstall_trial_result **ret)
+int seinstall_trial_read(struct seinstall_ctx *ctx, struct seinstall_trial_result **ret)
 {
         if (!ctx || !ret)
                 return -EINVAL;
@@ -385,90 +383,78 @@ int si_trial_now_utc(char buf[static 32])
 /* ---- getters, JSON ----------------------------------------------------------------------------
  */
 
-SEINSTALL_EXPORT enum seinstall_trial_state
-seinstall_trial_result_get_state(const struct seinstall_trial_result *t)
+enum seinstall_trial_state seinstall_trial_result_get_state(const struct seinstall_trial_result *t)
 {
         return t ? t->state : SEINSTALL_TRIAL_NONE;
 }
 
-SEINSTALL_EXPORT const char *
-seinstall_trial_result_get_policy(const struct seinstall_trial_result *t)
+const char *seinstall_trial_result_get_policy(const struct seinstall_trial_result *t)
 {
         return t ? t->policy : NULL;
 }
 
-SEINSTALL_EXPORT const char *
-seinstall_trial_result_get_started(const struct seinstall_trial_result *t)
+const char *seinstall_trial_result_get_started(const struct seinstall_trial_result *t)
 {
         return t ? t->started : NULL;
 }
 
-SEINSTALL_EXPORT const char *
-seinstall_trial_result_get_decided(const struct seinstall_trial_result *t)
+const char *seinstall_trial_result_get_decided(const struct seinstall_trial_result *t)
 {
         return t ? t->decided : NULL;
 }
 
-SEINSTALL_EXPORT const char *seinstall_trial_result_get_log(const struct seinstall_trial_result *t)
+const char *seinstall_trial_result_get_log(const struct seinstall_trial_result *t)
 {
         return t ? t->log : NULL;
 }
 
-SEINSTALL_EXPORT const char *
-seinstall_trial_result_get_error(const struct seinstall_trial_result *t)
+const char *seinstall_trial_result_get_error(const struct seinstall_trial_result *t)
 {
         return t ? t->error : NULL;
 }
 
-SEINSTALL_EXPORT unsigned long long
-seinstall_trial_result_get_n_denials(const struct seinstall_trial_result *t)
+unsigned long long seinstall_trial_result_get_n_denials(const struct seinstall_trial_result *t)
 {
         return t ? t->denials : 0;
 }
 
-SEINSTALL_EXPORT unsigned long long
+unsigned long long
 seinstall_trial_result_get_n_label_denials(const struct seinstall_trial_result *t)
 {
         return t ? t->label_denials : 0;
 }
 
-SEINSTALL_EXPORT unsigned long long
-seinstall_trial_result_get_n_mislabeled(const struct seinstall_trial_result *t)
+unsigned long long seinstall_trial_result_get_n_mislabeled(const struct seinstall_trial_result *t)
 {
         return t ? t->mislabeled : 0;
 }
 
-SEINSTALL_EXPORT size_t seinstall_trial_result_get_n_paths(const struct seinstall_trial_result *t)
+size_t seinstall_trial_result_get_n_paths(const struct seinstall_trial_result *t)
 {
         return t ? t->n_paths : 0;
 }
 
-SEINSTALL_EXPORT const char *seinstall_trial_result_get_path(const struct seinstall_trial_result *t,
-                                                             size_t i)
+const char *seinstall_trial_result_get_path(const struct seinstall_trial_result *t, size_t i)
 {
         return t && i < t->n_paths ? t->paths[i] : NULL;
 }
 
-SEINSTALL_EXPORT const char *seinstall_trial_result_get_fix(const struct seinstall_trial_result *t,
-                                                            size_t i)
+const char *seinstall_trial_result_get_fix(const struct seinstall_trial_result *t, size_t i)
 {
         return t && i < t->n_paths ? t->fixes[i] : NULL;
 }
 
-SEINSTALL_EXPORT bool
-seinstall_trial_result_get_enforcing_now(const struct seinstall_trial_result *t)
+bool seinstall_trial_result_get_enforcing_now(const struct seinstall_trial_result *t)
 {
         return t && t->enforcing_now;
 }
 
-SEINSTALL_EXPORT const char *
-seinstall_trial_result_get_setenforce_error(const struct seinstall_trial_result *t)
+const char *seinstall_trial_result_get_setenforce_error(const struct seinstall_trial_result *t)
 {
         return t ? t->setenforce_error : NULL;
 }
 
-SEINSTALL_EXPORT int seinstall_trial_result_to_json(const struct seinstall_trial_result *t,
-                                                    char **ret)
+int seinstall_trial_result_to_json(const struct seinstall_trial_result *t, char **ret)
 {
         struct json j = {0};
 

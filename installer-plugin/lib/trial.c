@@ -256,8 +256,8 @@ static void enforce_now(struct seinstall_trial_result *t)
 
 DEFINE_CLEANUP_FUNC(struct seinstall_avc_result *, seinstall_avc_result_unref)
 
-SEINSTALL_EXPORT int seinstall_trial_decide(struct seinstall_ctx *ctx, const char *log,
-                                            unsigned flags, struct seinstall_trial_result **ret)
+int seinstall_trial_decide(struct seinstall_ctx *ctx, const char *log, unsigned flags,
+                           struct seinstall_trial_result **ret)
 {
         _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *cur = NULL,
                                                                                *t = NULL;

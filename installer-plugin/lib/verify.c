@@ -366,11 +366,10 @@ SEINSTALL_EXPORT int seinstall_verify(struct seinstall_ctx *ctx,
             o->threads, flags, o->progress, o->userdata, ret_result);
 }
 
-SEINSTALL_EXPORT int seinstall_verify_paths(struct seinstall_ctx *ctx,
-                                            const struct seinstall_relabel_options *options,
-                                            const char *const *paths, size_t n_paths,
-                                            unsigned flags,
-                                            struct seinstall_verify_result **ret_result)
+int seinstall_verify_paths(struct seinstall_ctx *ctx,
+                           const struct seinstall_relabel_options *options,
+                           const char *const *paths, size_t n_paths, unsigned flags,
+                           struct seinstall_verify_result **ret_result)
 {
         _cleanup_(si_relabel_prepared_done) struct si_relabel_prepared p = {0};
         const struct seinstall_relabel_options *o = si_relabel_options_or_defaults(options);

@@ -1,8 +1,9 @@
 #!/bin/bash
 # The plugin ABI: what libseinstall.so.0 exports is exactly what seinstall.h declares with
 # SEINSTALL_EXPORT and what libseinstall.sym lists, every exported symbol carries a version
-# from the .sym file, nothing else leaks out, and every exported call has its documentation
-# comment in the header. On a mismatch it says which line to add where.
+# from the .sym file, nothing else leaks out (the calls seinstall-internal.h declares for the
+# commands included), and every exported call has its documentation comment in the header. On
+# a mismatch it says which line to add where.
 . "$(dirname "$0")/../lib.sh"
 
 header=$TOP/installer-plugin/include/seinstall.h
@@ -101,6 +102,31 @@ awk -v file="$header" '
         }
         END { exit bad > 0 }
 ' "$header" >&2 || problems=$((problems + 1))
+
+# 5. The calls the commands use beyond the ABI (seinstall-internal.h: status, avc, trial,
+#    profiles) stay out of it: declared there without SEINSTALL_EXPORT, not also in seinstall.h,
+#    not exported.
+internal_h=$TOP/installer-plugin/lib/seinstall-internal.h
+# shellcheck disable=SC2020 # as in 1.
+gcc -fpreprocessed -dD -E -P "$internal_h" 2>"$d/cpp.err" | grep -v '^#' | tr '\n' ' ' |
+        tr ';{}' '\n\n\n' | grep -o 'seinstall_[A-Za-z0-9_]*[[:space:]]*(' |
+        sed 's/[[:space:]]*($//' | sort -u >"$d/internal"
+[ -s "$d/cpp.err" ] && fail "preprocessing $internal_h: $(cat "$d/cpp.err")"
+[ -s "$d/internal" ] || fail "no calls found in $internal_h"
+grep -n SEINSTALL_EXPORT "$internal_h" >&2 &&
+        problem "seinstall-internal.h marks calls SEINSTALL_EXPORT (lines above): its calls are not part of the ABI"
+while read -r name; do
+        problem "'$name' is declared in both seinstall.h and seinstall-internal.h: keep it in one"
+done < <(comm -12 "$d/internal" "$d/declared")
+while read -r name; do
+        problem "'$name' (seinstall-internal.h) is exported: drop it from libseinstall.sym"
+done < <(comm -12 "$d/internal" "$d/exported")
+echo "ok: $(wc -l <"$d/internal") internal calls (seinstall-internal.h), none exported"
+
+# 6. The README's library section says how many calls there are.
+n_public=$(wc -l <"$d/declared")
+grep -q "($n_public calls)" "$TOP/README.md" ||
+        problem "README.md (Using the library) does not say '($n_public calls)': update the count there"
 
 [ "$problems" = 0 ] || fail "$problems ABI problem(s), listed above"
 echo "ok: exports = SEINSTALL_EXPORT declarations, each versioned and documented"

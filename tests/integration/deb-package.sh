@@ -3,13 +3,14 @@
 # copy of the tree and leaves the source tree as it was. Then, on what it built:
 # - debian/changelog carries the Makefile's VERSION, and so does every package;
 # - each package holds what it should (dpkg-deb -c) and depends on what it should (-I):
-#   seinstall the commands, units, pages, completion, profiles and adapters; libseinstall0
-#   the library; libseinstall-dev the header, link and .pc; seinstall-udeb the command, its
-#   library, the two hooks and po-debconf templates, depending on libmount1-udeb and the other
-#   library udebs instead of carrying their libraries; calamares-module-seinstall the module
-#   where Calamares 3.2.61 (Debian's calamares) loads modules from;
+#   seinstall the commands (the library linked in: no libseinstall0 dependency), units, pages,
+#   completion, profiles and adapters; libseinstall0 the library; libseinstall-dev the header,
+#   link and .pc; seinstall-udeb the command, the two hooks and po-debconf templates, depending
+#   on libmount1-udeb and the other library udebs instead of carrying their libraries;
+#   calamares-module-seinstall the module where Calamares 3.2.61 (Debian's calamares) loads
+#   modules from;
 # - lintian finds no error (--fail-on error) and no warning;
-# - seinstall and libseinstall0 unpacked into a scratch root (dpkg -x) run: seinstall --version.
+# - seinstall unpacked alone into a scratch root (dpkg -x) runs: seinstall --version.
 # The package build's test step is `make test` (debian/rules); this build, as root on a machine
 # with everything installed, skips it (nocheck): package-test-step.sh runs that step where a
 # package build runs it (unprivileged, offline, the Build-Depends only).
@@ -71,7 +72,8 @@ has "$s" /usr/sbin/seinstall /usr/sbin/seinstall-firstboot /usr/share/man/man8/s
         /lib/systemd/system/selinux-autorelabel.service.d/seinstall.conf \
         /usr/share/seinstall/adapters/debian-installer/partman/check.d/60seinstall
 files "$s" | grep -q '^/usr/share/seinstall/profiles/.*\.ks$' || fail "seinstall has no profiles"
-assert_contains "seinstall's dependencies" "$(field "$s" Depends)" "libseinstall0 (= $version)"
+# The commands carry the library inside (they use calls libseinstall.so.0 does not export).
+case $(field "$s" Depends) in *libseinstall0*) fail "seinstall depends on libseinstall0: $(field "$s" Depends)" ;; esac
 assert_contains "seinstall's dependencies" "$(field "$s" Depends)" "libnewt0.52"
 assert_contains "seinstall's maintainer scripts enable the units" \
         "$(dpkg-deb --ctrl-tarfile "$s" | tar -xO ./postinst)" "seinstall-relabel.service"
@@ -96,7 +98,7 @@ assert_contains "libseinstall-dev's dependencies" "$(field "$dev" Depends)" "lib
 
 u=$(pkg seinstall-udeb udeb)
 assert_eq "the udeb's section" debian-installer "$(field "$u" Section)"
-has "$u" /usr/sbin/seinstall "/usr/lib/$multiarch/libseinstall.so.0" /lib/partman/check.d/60seinstall \
+has "$u" /usr/sbin/seinstall /lib/partman/check.d/60seinstall \
         /usr/lib/finish-install.d/95seinstall
 deps=$(field "$u" Depends)
 for dep in libmount1-udeb libselinux1-udeb libblkid1-udeb libpcre2-8-0-udeb libc6-udeb cdebconf-udeb; do
@@ -105,11 +107,12 @@ done
 case $deps in *"libseinstall0"* | *"libmount1 "* | *"libmount1,"*) fail "the udeb depends on a .deb: $deps" ;; esac
 ! files "$u" | grep -E '/lib(mount|blkid|selinux|pcre2-8)\.so|/libc\.so' ||
         fail "the udeb carries a library that has its own udeb"
+! files "$u" | grep -E '/libseinstall' || fail "the udeb carries libseinstall: seinstall has it inside"
 ! files "$u" | grep -E '^/usr/share/(doc|man)/' || fail "the udeb carries documentation"
 templates=$(dpkg-deb --ctrl-tarfile "$u" | tar -xO ./templates)
 assert_contains "the udeb's templates" "$templates" "Template: seinstall/refused"
 assert_contains "the udeb's templates (po2debconf)" "$templates" "Description: SELinux cannot label the file systems chosen"
-echo "ok: the udeb holds seinstall, its library and both hooks, and depends on: $deps"
+echo "ok: the udeb holds seinstall and both hooks, and depends on: $deps"
 
 c=$(pkg calamares-module-seinstall)
 # Where Debian's calamares keeps its own modules, if it is installed.
@@ -134,14 +137,14 @@ printf '%s\n' "$lint" | sed 's/^/  | /'
 [ $rc = 0 ] || fail "lintian found errors or warnings (exit $rc)"
 echo "ok: lintian finds no error and no warning"
 
-# The command from the packages, in a scratch root: its library found through the package's
-# own path (no rpath), nothing from the build tree.
+# The command from its package alone, in a scratch root: no rpath, no libseinstall.so.0
+# needed, nothing from the build tree.
 root=$d/root
-dpkg -x "$s" "$root" && dpkg -x "$l" "$root" || fail "dpkg -x failed"
+dpkg -x "$s" "$root" || fail "dpkg -x failed"
 readelf -d "$root/usr/sbin/seinstall" | grep -q 'R\(UN\)\?PATH' && fail "the packaged seinstall carries an rpath"
-out=$(LD_LIBRARY_PATH=$root/usr/lib/$multiarch "$root/usr/sbin/seinstall" --version) ||
+readelf -d "$root/usr/sbin/seinstall" | grep NEEDED | grep -q libseinstall &&
+        fail "the packaged seinstall needs libseinstall: $(readelf -d "$root/usr/sbin/seinstall" | grep NEEDED)"
+out=$(env -u LD_LIBRARY_PATH "$root/usr/sbin/seinstall" --version) ||
         fail "the packaged seinstall --version failed"
 assert_eq "the packaged seinstall --version" "seinstall $version" "$out"
-lib=$(LD_LIBRARY_PATH=$root/usr/lib/$multiarch ldd "$root/usr/sbin/seinstall" | awk '$1 == "libseinstall.so.0" {print $3}')
-assert_eq "the library seinstall runs with" "$root/usr/lib/$multiarch/libseinstall.so.0" "$lib"
-echo "ok: seinstall $version runs from the unpacked packages"
+echo "ok: seinstall $version runs from its package alone"
