@@ -133,7 +133,8 @@ static int parse_mountinfo(char *text, const char *root, struct hier *h)
                 if (!dash)
                         continue;
                 *dash = '\0';
-                for (char *t = strtok_r(line, " ", &save); t && n < 5; t = strtok_r(NULL, " ", &save))
+                for (char *t = strtok_r(line, " ", &save); t && n < 5;
+                     t = strtok_r(NULL, " ", &save))
                         f[n++] = t;
                 save = NULL;
                 f[5] = strtok_r(dash + 3, " ", &save); /* fstype */
@@ -287,8 +288,7 @@ static int find_in(struct hier *h, struct si_cgroup_place *ret, const char **ret
 
         *ret_why = "no cgroup filesystem is mounted";
         if (h[H_V2].point && rel) {
-                _cleanup_close_ int top =
-                    open(h[H_V2].point, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                _cleanup_close_ int top = open(h[H_V2].point, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
                 r = top < 0 ? -errno : v2_pick(top, h[H_V2].point, rel, ret, ret_why);
                 if (r >= 0)
                         return r;
@@ -347,7 +347,8 @@ int si_cgroup_find_detached(struct si_cgroup_place *ret, const char **ret_why)
                 return -errno;
         if (fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
                 return -errno;
-        mnt = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+        mnt =
+            fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
         if (mnt < 0)
                 return -errno;
         r = read_file_bounded("/proc/self/cgroup", SMALL_FILE_MAX, &cg, NULL);
@@ -452,8 +453,9 @@ int si_cgroup_tripped(const struct si_cgroup *cg)
                 return SI_CGROUP_WITHIN;
         if (read_at(cg->fd, "pids.events", &pids) >= 0 && key_value(pids, "max") > 0)
                 return SI_CGROUP_PIDS_HIT;
-        if (cg->memory && (cg->version == 2 ? read_at(cg->fd, "memory.events", &mem)
-                                            : read_at(cg->mem_fd, "memory.oom_control", &mem)) >= 0 &&
+        if (cg->memory &&
+            (cg->version == 2 ? read_at(cg->fd, "memory.events", &mem)
+                              : read_at(cg->mem_fd, "memory.oom_control", &mem)) >= 0 &&
             key_value(mem, "oom_kill") > 0)
                 return SI_CGROUP_OOM_KILL;
         return SI_CGROUP_WITHIN;

@@ -14,11 +14,11 @@
 /* Where the sandbox's cgroup is made: the cgroup directory it goes below in the hierarchy with
  * the pids controller (on v2 also memory's) and, on v1, the one in the memory hierarchy. */
 struct si_cgroup_place {
-        int version;  /* 1 or 2 */
-        int pids_fd;  /* the parent directory */
-        int mem_fd;   /* v1: the parent in the memory hierarchy, or -1 */
-        bool memory;  /* the child gets a memory limit (v2: the parent passes memory on) */
-        char *where;  /* the parent's path, for messages and tests */
+        int version; /* 1 or 2 */
+        int pids_fd; /* the parent directory */
+        int mem_fd;  /* v1: the parent in the memory hierarchy, or -1 */
+        bool memory; /* the child gets a memory limit (v2: the parent passes memory on) */
+        char *where; /* the parent's path, for messages and tests */
 };
 void si_cgroup_place_done(struct si_cgroup_place *p);
 

@@ -10,14 +10,15 @@
  * target's own mounts (and their whole disks), owned by root, mode 0400, on a read-only mount,
  * so that a root without capabilities can read them and neither write nor chmod them, and it
  * moves itself into a new cgroup of its own bounding the processes and memory of everything it
- * starts (sandbox-cgroup.c; no cgroup, nothing runs). Then it runs bwrap: new PID, IPC, network, UTS (and cgroup) namespaces; the target bound as "/",
- * where every mount below it became nodev; that /dev; a new /proc; the installer's /sys
- * read-only; an empty tmpfs on /run and on every other mount of the installer bound into the
- * target; every capability dropped, no_new_privs, and a seccomp filter (keyrings, TIOCSTI,
- * namespaces and mounts, bpf, perf, userfaultfd, io_uring). No descriptor of seinstall but 0-2
- * reaches the program. The parent relays the output through the log (escaped, bounded) and
- * kills the sandbox's PID 1, and so every process in it, at the wall-clock limit or as soon as
- * the cgroup's process or memory limit was hit; then it empties and removes the cgroup.
+ * starts (sandbox-cgroup.c; no cgroup, nothing runs). Then it runs bwrap: new PID, IPC, network,
+ * UTS (and cgroup) namespaces; the target bound as "/", where every mount below it became nodev;
+ * that /dev; a new /proc; the installer's /sys read-only; an empty tmpfs on /run and on every other
+ * mount of the installer bound into the target; every capability dropped, no_new_privs, and a
+ * seccomp filter (keyrings, TIOCSTI, namespaces and mounts, bpf, perf, userfaultfd, io_uring). No
+ * descriptor of seinstall but 0-2 reaches the program. The parent relays the output through the log
+ * (escaped, bounded) and kills the sandbox's PID 1, and so every process in it, at the wall-clock
+ * limit or as soon as the cgroup's process or memory limit was hit; then it empties and removes the
+ * cgroup.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -818,8 +819,7 @@ static int sandbox_cgroup(struct seinstall_ctx *ctx, struct sandbox *s, const ch
                              "%s: %s; seinstall never runs a program of the target without it",
                              argv[0], ctx->root, p.where, strerror(-r));
         else
-                si_debug(ctx,
-                         "The sandbox for %s runs in cgroup v%d %s/%s: at most %d processes%s",
+                si_debug(ctx, "The sandbox for %s runs in cgroup v%d %s/%s: at most %d processes%s",
                          argv[0], s->cg.version, p.where, s->cg.name, SI_CGROUP_PIDS_MAX,
                          s->cg.memory ? ", a memory limit" : ", no memory limit (no controller)");
         si_cgroup_place_done(&p);
@@ -918,8 +918,9 @@ int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv)
         if (w.cg && !w.tripped && status != 0)
                 w.tripped = si_cgroup_tripped(w.cg);
         if (si_cgroup_remove(&s.cg) < 0)
-                si_warn(ctx, "A process of the sandbox for %s outlived 10 s of SIGKILL: its cgroup %s "
-                             "is left behind",
+                si_warn(ctx,
+                        "A process of the sandbox for %s outlived 10 s of SIGKILL: its cgroup %s "
+                        "is left behind",
                         argv[0], s.cg.name);
         if (w.out >= 0)
                 close(w.out);

@@ -63,7 +63,7 @@ run_apply 3
 assert_contains "the process limit named" "$ERR" \
         "/usr/sbin/update-grub in $t reached the sandbox's limit of 256 processes at once"
 assert_contains "what was done" "$ERR" "killed it and every process it started"
-echo "ok: the fork bomb stopped at the process limit in $took s"
+echo "ok: the fork bomb stopped at the process limit in $took s: $ERR"
 no_leftovers sbx-forkbomb
 
 # --- memory in many processes: 8 x 128 MiB against the 512 MiB of the sandbox -------------
@@ -112,7 +112,7 @@ if [ "$pids_v1" = yes ]; then
                 "Cannot run /usr/sbin/update-grub of $t in a sandbox: cgroup v2 has no cgroup"
         assert_contains "and what would allow it" "$ERR" "or of cgroup v1 (its pids hierarchy mounted)"
         [ ! -e "$t/boot/grub/RAN" ] || fail "update-grub ran without a process limit"
-        echo "ok: pids is bound to an unmounted v1 hierarchy: refused, nothing ran"
+        echo "ok: pids is bound to an unmounted v1 hierarchy: refused, nothing ran: $ERR"
 else
         expect_exit 3 timeout -s KILL 200 unshare -m bash "$d/nocg.sh"
         assert_contains "the process limit named" "$ERR" "reached the sandbox's limit of 256"
