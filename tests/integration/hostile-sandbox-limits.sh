@@ -53,12 +53,26 @@ no_leftovers() {
 case $(cat /proc/self/cgroup) in *pids*|0::*) ;; *) skip "no cgroup here at all" ;; esac
 
 # --- a fork bomb: every process forks two and waits --------------------------------------
+# First it tries to lift its limit or leave its cgroup through the installer's /sys (bound
+# read-only): "max" into every pids.max, its pid into every cgroup.procs it finds.
 cat >"$t/usr/sbin/update-grub" <<'BOMB'
 #!/bin/busybox sh
+for f in $(/bin/busybox find /sys/fs/cgroup -maxdepth 4 -name pids.max -o -maxdepth 4 -name cgroup.procs); do
+        case $f in *pids.max) v=max ;; *) v=$$ ;; esac
+        echo "$f" >>/boot/grub/tried
+        if (echo "$v" >"$f") 2>/dev/null; then echo "$f" >>/boot/grub/escaped; fi
+done
 exec /bin/busybox sh -c 'b() { b & b & wait; }; b' sbx-forkbomb
 BOMB
 chmod +x "$t/usr/sbin/update-grub"
+rm -f "$t/boot/grub/tried" "$t/boot/grub/escaped"
 run_apply 3
+[ ! -e "$t/boot/grub/escaped" ] || fail "the sandbox wrote to its cgroups: $(cat "$t/boot/grub/escaped")"
+if [ -d /sys/fs/cgroup ]; then
+        grep -q seinstall-sandbox- "$t/boot/grub/tried" ||
+                fail "the fork bomb did not find its own cgroup to attack: $(cat "$t/boot/grub/tried")"
+        echo "ok: $(wc -l <"$t/boot/grub/tried") cgroup files (its own among them) not writable from the sandbox"
+fi
 [ "$took" -lt 30 ] || fail "the fork bomb took $took s to be stopped (wall clock 120 s)"
 assert_contains "the process limit named" "$ERR" \
         "/usr/sbin/update-grub in $t reached the sandbox's limit of 256 processes at once"
