@@ -289,7 +289,7 @@ static int find_in(struct hier *h, struct si_cgroup_place *ret, const char **ret
         *ret_why = "no cgroup filesystem is mounted";
         if (h[H_V2].point && rel) {
                 _cleanup_close_ int top = open(h[H_V2].point, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-                r = top < 0 ? -errno : v2_pick(top, h[H_V2].point, rel, ret, ret_why);
+                r = top < 0 ? -EOPNOTSUPP : v2_pick(top, h[H_V2].point, rel, ret, ret_why);
                 if (r >= 0)
                         return r;
         } else if (h[H_V2].point) {
@@ -302,7 +302,7 @@ static int find_in(struct hier *h, struct si_cgroup_place *ret, const char **ret
         if (r < 0) {
                 *ret_why = "this process's own cgroup of cgroup v1's pids hierarchy cannot be "
                            "written";
-                return r;
+                return r == -ENOENT ? -EOPNOTSUPP : r; /* -ENOENT: nothing mounted */
         }
         r = place_fill(ret, 1, &fd, false, h[H_PIDS].point, rel);
         if (r >= 0 && v1_open(&h[H_MEM], &ret->mem_fd, &rel) >= 0)
