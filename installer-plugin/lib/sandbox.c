@@ -8,14 +8,17 @@
  * and processes' core dumps, and in a private mount namespace a small tmpfs holding the only
  * device nodes the program gets: null, zero, full, random, urandom and the block devices of the
  * target's own mounts (and their whole disks), owned by root, mode 0400, on a read-only mount,
- * so that a root without capabilities can read them and neither write nor chmod them. Then it
- * runs bwrap: new PID, IPC, network, UTS (and cgroup) namespaces; the target bound as "/",
- * where every mount below it became nodev; that /dev; a new /proc; the installer's /sys
- * read-only; an empty tmpfs on /run and on every other mount of the installer bound into the
- * target; every capability dropped, no_new_privs, and a seccomp filter (keyrings, TIOCSTI,
- * namespaces and mounts, bpf, perf, userfaultfd, io_uring). No descriptor of seinstall but 0-2
- * reaches the program. The parent relays the output through the log (escaped, bounded) and
- * kills the sandbox's PID 1, and so every process in it, at the wall-clock limit.
+ * so that a root without capabilities can read them and neither write nor chmod them, and it
+ * moves itself into a new cgroup of its own bounding the processes and memory of everything it
+ * starts (sandbox-cgroup.c; no cgroup, nothing runs). Then it runs bwrap: new PID, IPC, network,
+ * UTS (and cgroup) namespaces; the target bound as "/", where every mount below it became nodev;
+ * that /dev; a new /proc; the installer's /sys read-only; an empty tmpfs on /run and on every other
+ * mount of the installer bound into the target; every capability dropped, no_new_privs, and a
+ * seccomp filter (keyrings, TIOCSTI, namespaces and mounts, bpf, perf, userfaultfd, io_uring). No
+ * descriptor of seinstall but 0-2 reaches the program. The parent relays the output through the log
+ * (escaped, bounded) and kills the sandbox's PID 1, and so every process in it, at the wall-clock
+ * limit or as soon as the cgroup's process or memory limit was hit; then it empties and removes the
+ * cgroup.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -37,6 +40,7 @@
 #include <time.h>
 
 #include "seinstall-private.h"
+#include "sandbox-cgroup.h"
 #include "sandbox.h"
 
 #ifndef SEINSTALL_BWRAP
@@ -51,6 +55,8 @@
 #define SANDBOX_NOFILE    1024
 /* After the kill, how long the output may still take to close (the namespace is going). */
 #define DRAIN_S 10
+/* How often the cgroup's limits are looked at. */
+#define CHECK_MS 200
 
 /* The descriptors the child hands to bwrap. */
 enum { FD_SECCOMP = 3, FD_ROOT, FD_INFO, FD_FIRST_FREE };
@@ -140,6 +146,7 @@ struct sandbox {
         size_t n_devs;
         const char *stage; /* where the child mounts its tmpfs of device nodes */
         char *rootpath;    /* the root as this process sees it */
+        struct si_cgroup cg;
 };
 
 static void sandbox_done(struct sandbox *s)
@@ -147,6 +154,7 @@ static void sandbox_done(struct sandbox *s)
         si_strv_free(s->args, s->n_args);
         free(s->devs);
         free(s->rootpath);
+        (void) si_cgroup_remove(&s->cg);
 }
 
 static int arg(struct sandbox *s, const char *a)
@@ -595,6 +603,9 @@ static _Noreturn void sandbox_child(const struct sandbox *s, int null, int out, 
         const int fds[] = {null, out, out, seccomp_fd, root_fd, info};
         const int at[] = {0, 1, 2, FD_SECCOMP, FD_ROOT, FD_INFO};
 
+        /* first, so that nothing of the sandbox ever runs outside the cgroup's limits */
+        if (si_cgroup_join(&s->cg) < 0)
+                child_fail("moving into the sandbox's cgroup");
         child_fds(fds, at, ELEMENTSOF(fds));
         if (setsid() < 0)
                 child_fail("a new session");
@@ -629,6 +640,8 @@ struct watch {
         struct sbuf infotext;
         int pidfd; /* the sandbox's PID 1, from bwrap's info: killing it kills them all */
         bool started, killed;
+        const struct si_cgroup *cg; /* NULL for the root "/" */
+        int tripped;                /* SI_CGROUP_PIDS_HIT or _OOM_KILL: killed for that */
 };
 
 static long long now_ms(void)
@@ -648,6 +661,8 @@ static void kill_all(struct watch *w)
                 (void) syscall(SYS_pidfd_send_signal, w->pidfd, SIGKILL, NULL, 0);
         else
                 (void) kill(w->pid, SIGKILL); /* --die-with-parent takes PID 1 along */
+        if (w->cg)
+                si_cgroup_kill(w->cg);
 }
 
 /* bwrap's info document, {"child-pid": N, ...}: written once the sandbox stands. */
@@ -681,7 +696,7 @@ static void read_info(struct watch *w)
 static int watch(struct seinstall_ctx *ctx, struct watch *w, struct si_relay *relay,
                  unsigned timeout_s)
 {
-        long long deadline = now_ms() + timeout_s * 1000LL;
+        long long deadline = now_ms() + timeout_s * 1000LL, next_check = 0;
         int status;
 
         while (w->out >= 0) {
@@ -694,12 +709,18 @@ static int watch(struct seinstall_ctx *ctx, struct watch *w, struct si_relay *re
 
                 if (left <= 0 && w->killed)
                         break;
+                if (left > 0 && w->cg && !w->killed && now_ms() >= next_check) {
+                        /* a fork bomb or a hog does not end by itself: end it now */
+                        w->tripped = si_cgroup_tripped(w->cg);
+                        next_check = now_ms() + CHECK_MS;
+                        left = w->tripped ? 0 : left;
+                }
                 if (left <= 0) {
                         kill_all(w);
                         deadline = now_ms() + DRAIN_S * 1000LL;
                         continue;
                 }
-                k = poll(p, w->info >= 0 ? 2 : 1, (int) (left > 1000 ? 1000 : left));
+                k = poll(p, w->info >= 0 ? 2 : 1, (int) (left > CHECK_MS ? CHECK_MS : left));
                 if (k < 0 && errno != EINTR)
                         break;
                 if (k <= 0)
@@ -731,6 +752,18 @@ static int report(struct seinstall_ctx *ctx, const struct watch *w, const char *
 {
         int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 
+        if (w->tripped == SI_CGROUP_PIDS_HIT)
+                return si_error(ctx, -EAGAIN,
+                                "%s in %s reached the sandbox's limit of %d processes at once: "
+                                "killed it and every process it started; run it there by hand "
+                                "to see why",
+                                argv[0], ctx->root, SI_CGROUP_PIDS_MAX);
+        if (w->tripped == SI_CGROUP_OOM_KILL)
+                return si_error(ctx, -ENOMEM,
+                                "%s in %s reached the sandbox's memory limit of %llu MiB (the "
+                                "kernel killed a process of it): killed it and every process it "
+                                "started; run it there by hand to see why",
+                                argv[0], ctx->root, SI_CGROUP_MEMORY_MAX >> 20);
         if (w->killed)
                 return si_error(ctx, -ETIME,
                                 "%s in %s ran longer than %u s: killed it and every process it "
@@ -756,6 +789,41 @@ static int report(struct seinstall_ctx *ctx, const struct watch *w, const char *
                                     : "");
         return si_error(ctx, -EIO, "%s failed in %s (exit status %d): run it there by hand",
                         argv[0], ctx->root, code);
+}
+
+/* The cgroup bounding the sandbox: where there is none, nothing runs. */
+static int sandbox_cgroup(struct seinstall_ctx *ctx, struct sandbox *s, const char *const *argv)
+{
+        struct si_cgroup_place p = {.pids_fd = -1, .mem_fd = -1};
+        const char *why = NULL;
+        int r = si_cgroup_find("", &p, &why);
+
+        if (r == -ENOENT)
+                r = si_cgroup_find_detached(&p, &why);
+        if (r < 0) {
+                r = si_error(ctx, r == -ENOMEM ? r : -EOPNOTSUPP,
+                             "Cannot run %s of %s in a sandbox: %s (%s); its processes are "
+                             "bounded by a cgroup with the pids controller, of cgroup v2 (enabled "
+                             "for the children of the root cgroup or of a cgroup above "
+                             "seinstall's own, as systemd's slices have it) or of cgroup v1 (its "
+                             "pids hierarchy mounted); seinstall never runs a program of the "
+                             "target without that bound",
+                             argv[0], ctx->root, why, strerror(-r));
+                si_cgroup_place_done(&p);
+                return r;
+        }
+        r = si_cgroup_new(&p, &s->cg);
+        if (r < 0)
+                r = si_error(ctx, r == -ENOMEM ? r : -EOPNOTSUPP,
+                             "Cannot run %s of %s in a sandbox: could not make its cgroup below "
+                             "%s: %s; seinstall never runs a program of the target without it",
+                             argv[0], ctx->root, p.where, strerror(-r));
+        else
+                si_debug(ctx, "The sandbox for %s runs in cgroup v%d %s/%s: at most %d processes%s",
+                         argv[0], s->cg.version, p.where, s->cg.name, SI_CGROUP_PIDS_MAX,
+                         s->cg.memory ? ", a memory limit" : ", no memory limit (no controller)");
+        si_cgroup_place_done(&p);
+        return r;
 }
 
 static int sandbox_prepare(struct seinstall_ctx *ctx, struct sandbox *s, const char *const *argv)
@@ -786,12 +854,14 @@ static int sandbox_prepare(struct seinstall_ctx *ctx, struct sandbox *s, const c
         r = si_mounts_own_devices(ctx, &s->devs, &s->n_devs);
         if (r >= 0)
                 r = build_args(ctx, s, argv);
+        if (r >= 0)
+                r = sandbox_cgroup(ctx, s, argv);
         return r;
 }
 
 int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv)
 {
-        struct sandbox s = {};
+        struct sandbox s = {.cg = SI_CGROUP_NULL};
         struct watch w = {.out = -1, .info = -1, .pidfd = -1};
         struct si_relay relay = {.name = argv[0]};
         const char *limit = secure_getenv("SEINSTALL_SANDBOX_TIMEOUT");
@@ -842,7 +912,16 @@ int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv)
         }
         w.out = outp[0];
         w.info = infop[0];
+        w.cg = w.sandboxed ? &s.cg : NULL;
         status = watch(ctx, &w, &relay, timeout_s);
+        /* a program that failed after a fork or an allocation failed at the limit */
+        if (w.cg && !w.tripped && status != 0)
+                w.tripped = si_cgroup_tripped(w.cg);
+        if (si_cgroup_remove(&s.cg) < 0)
+                si_warn(ctx,
+                        "A process of the sandbox for %s outlived 10 s of SIGKILL: its cgroup %s "
+                        "is left behind",
+                        argv[0], s.cg.name);
         if (w.out >= 0)
                 close(w.out);
         if (w.pidfd >= 0)

@@ -15,9 +15,11 @@ int si_drop_privileges(void);
 
 /* Run @argv (a program of the target, by its path inside the target) the one way seinstall
  * runs one: under bubblewrap (sandbox.c says how), its output relayed line by line through the
- * log, escaped and bounded, within the wall-clock limit. 0 when it exited 0; -ETIME when it
- * was killed at the limit, -EIO when it failed, -ENOPKG or -EPERM when no sandbox could be set
- * up (then nothing ran), each with the message set. The root "/" runs it unconfined (the
+ * log, escaped and bounded, within the wall-clock limit and the process and memory limits of
+ * its cgroup (sandbox-cgroup.h). 0 when it exited 0; -ETIME when it was killed at the
+ * wall-clock limit, -EAGAIN at the process limit, -ENOMEM at the memory limit, -EIO when it
+ * failed, -ENOPKG, -EOPNOTSUPP (no cgroup) or -EPERM when no sandbox could be set up (then
+ * nothing ran), each with the message set. The root "/" runs it unconfined (the
  * running system's own program) but with the same output handling and limit. */
 int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv);
 /* The wall-clock limit in seconds from @text (SEINSTALL_SANDBOX_TIMEOUT; NULL or empty: the

@@ -2,13 +2,16 @@
 /* Unit tests of sandbox.c: the output relay (escaped, prefixed, bounded), the wall-clock limit
  * from SEINSTALL_SANDBOX_TIMEOUT, and si_run_in_target() itself: for the root "/" (the running
  * system's own program, no bwrap) its status, output and kill at the limit; for a target, that
- * without a sandbox nothing runs. tests/integration/hostile-sandbox.sh attacks the sandbox. */
+ * without a sandbox nothing runs. Of sandbox-cgroup.c: where the sandbox's cgroup goes, in fake
+ * cgroup trees. tests/integration/hostile-sandbox.sh attacks the sandbox,
+ * hostile-sandbox-limits.sh its process and memory limits. */
 #include <check.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 
 #include "seinstall-private.h"
+#include "sandbox-cgroup.h"
 #include "sandbox.h"
 #include "testutil.h"
 
@@ -157,6 +160,167 @@ START_TEST(test_run_refused_without_sandbox)
 }
 END_TEST
 
+/* ---- where the sandbox's cgroup goes (fake trees: ROOT/proc/self/..., ROOT/sys/fs/cgroup) -- */
+
+/* @content at @root/@rel, its directories made. */
+static void fake(const char *root, const char *rel, const char *content)
+{
+        _cleanup_free_ char *path = NULL;
+
+        ck_assert_int_ge(asprintf(&path, "%s/%s", root, rel), 0);
+        for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+                *p = '\0';
+                ck_assert(mkdir(path, 0755) == 0 || errno == EEXIST);
+                *p = '/';
+        }
+        write_file(path, content);
+}
+
+static char *fake_read(const char *root, const char *rel)
+{
+        _cleanup_free_ char *path = NULL;
+        char *text = NULL;
+
+        ck_assert_int_ge(asprintf(&path, "%s/%s", root, rel), 0);
+        ck_assert_int_eq(read_file_bounded(path, 4096, &text, NULL), 0);
+        return text;
+}
+
+static void fake_proc(const char *root, const char *mountinfo, const char *cgroup)
+{
+        fake(root, "proc/self/mountinfo", mountinfo);
+        fake(root, "proc/self/cgroup", cgroup);
+}
+
+static void assert_place(const char *root, const struct si_cgroup_place *p, int version,
+                         const char *where, bool memory)
+{
+        _cleanup_free_ char *want = NULL;
+
+        ck_assert_int_ge(asprintf(&want, "%s%s", root, where), 0);
+        ck_assert_int_eq(p->version, version);
+        ck_assert_str_eq(p->where, want);
+        ck_assert_int_eq(p->memory, memory);
+        ck_assert_int_ge(p->pids_fd, 0);
+}
+
+/* This machine's layout: systemd's hybrid, cgroup2 without controllers, pids on v1, this
+ * process at the root of pids and in a cgroup of its own in memory. */
+START_TEST(test_cgroup_hybrid_takes_v1)
+{
+        _cleanup_(tmpdir_removep) char *root = make_tmpdir();
+        struct si_cgroup_place p = {.pids_fd = -1, .mem_fd = -1};
+        const char *why = NULL;
+        _cleanup_free_ char *v2_sub = NULL;
+
+        fake_proc(root,
+                  "31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"
+                  "32 31 0:29 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu\n"
+                  "35 31 0:32 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory\n"
+                  "39 31 0:36 / /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids\n"
+                  "41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n",
+                  "9:name=systemd:/\n8:pids:/\n4:memory:/job/1\n1:cpu:/\n0::/\n");
+        fake(root, "sys/fs/cgroup/unified/cgroup.controllers", "");
+        fake(root, "sys/fs/cgroup/unified/cgroup.subtree_control", "");
+        fake(root, "sys/fs/cgroup/pids/cgroup.procs", "1\n");
+        fake(root, "sys/fs/cgroup/memory/job/1/cgroup.procs", "1\n");
+        ck_assert_int_eq(si_cgroup_find(root, &p, &why), 0);
+        assert_place(root, &p, 1, "/sys/fs/cgroup/pids", true);
+        ck_assert_int_ge(p.mem_fd, 0);
+        /* the v2 root without a pids controller was left as it was */
+        v2_sub = fake_read(root, "sys/fs/cgroup/unified/cgroup.subtree_control");
+        ck_assert_str_eq(v2_sub, "");
+        si_cgroup_place_done(&p);
+}
+END_TEST
+
+/* Pure v2 under systemd: this process's own scope (a threaded domain here, pids enabled on
+ * it) and a slice without pids are passed over for the slice above that passes pids and
+ * memory on. The mount point has a blank, escaped in mountinfo. */
+START_TEST(test_cgroup_v2_nearest_domain_above)
+{
+        _cleanup_(tmpdir_removep) char *root = make_tmpdir();
+        struct si_cgroup_place p = {.pids_fd = -1, .mem_fd = -1};
+        const char *why = NULL;
+        _cleanup_free_ char *scope_sub = NULL;
+
+        fake_proc(root, "30 23 0:26 / /sys/fs/cg\\040two rw,nosuid - cgroup2 cgroup2 rw\n",
+                  "0::/user.slice/user-0.slice/session-1.scope\n");
+        fake(root, "sys/fs/cg two/cgroup.controllers", "cpu memory pids\n");
+        fake(root, "sys/fs/cg two/cgroup.subtree_control", "cpu memory pids\n");
+        fake(root, "sys/fs/cg two/user.slice/cgroup.type", "domain\n");
+        fake(root, "sys/fs/cg two/user.slice/cgroup.subtree_control", "memory pids\n");
+        fake(root, "sys/fs/cg two/user.slice/user-0.slice/cgroup.type", "domain\n");
+        fake(root, "sys/fs/cg two/user.slice/user-0.slice/cgroup.subtree_control", "memory\n");
+        fake(root, "sys/fs/cg two/user.slice/user-0.slice/session-1.scope/cgroup.type",
+             "domain threaded\n");
+        fake(root, "sys/fs/cg two/user.slice/user-0.slice/session-1.scope/cgroup.subtree_control",
+             "pids\n");
+        ck_assert_int_eq(si_cgroup_find(root, &p, &why), 0);
+        assert_place(root, &p, 2, "/sys/fs/cg two/user.slice", true);
+        ck_assert_int_lt(p.mem_fd, 0);
+        si_cgroup_place_done(&p);
+        scope_sub = fake_read(root, "sys/fs/cg two/user.slice/user-0.slice/cgroup.subtree_control");
+        ck_assert_str_eq(scope_sub, "memory\n");
+}
+END_TEST
+
+/* The root cgroup (no cgroup.type) with pids on: taken, even though this process is in it. */
+START_TEST(test_cgroup_v2_root)
+{
+        _cleanup_(tmpdir_removep) char *root = make_tmpdir();
+        struct si_cgroup_place p = {.pids_fd = -1, .mem_fd = -1};
+        const char *why = NULL;
+
+        fake_proc(root, "30 23 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n", "0::/\n");
+        fake(root, "sys/fs/cgroup/cgroup.controllers", "pids\n");
+        fake(root, "sys/fs/cgroup/cgroup.subtree_control", "pids\n");
+        ck_assert_int_eq(si_cgroup_find(root, &p, &why), 0);
+        assert_place(root, &p, 2, "/sys/fs/cgroup", false);
+        si_cgroup_place_done(&p);
+}
+END_TEST
+
+/* A container: the top of the mount is its cgroup namespace's root, which holds this process
+ * (it has a cgroup.type: not the real root). Nothing may be enabled there, no v1: refused,
+ * with the reason; the files left as they were. */
+START_TEST(test_cgroup_v2_container_refused)
+{
+        _cleanup_(tmpdir_removep) char *root = make_tmpdir();
+        struct si_cgroup_place p = {.pids_fd = -1, .mem_fd = -1};
+        const char *why = NULL;
+        _cleanup_free_ char *sub = NULL;
+
+        fake_proc(root, "30 23 0:26 / /sys/fs/cgroup ro - cgroup2 cgroup2 rw\n", "0::/\n");
+        fake(root, "sys/fs/cgroup/cgroup.type", "domain\n");
+        fake(root, "sys/fs/cgroup/cgroup.controllers", "memory pids\n");
+        fake(root, "sys/fs/cgroup/cgroup.subtree_control", "");
+        ck_assert_int_eq(si_cgroup_find(root, &p, &why), -EOPNOTSUPP);
+        ck_assert_ptr_nonnull(strstr(why, "pids controller"));
+        ck_assert_int_lt(p.pids_fd, 0);
+        sub = fake_read(root, "sys/fs/cgroup/cgroup.subtree_control");
+        ck_assert_str_eq(sub, "");
+}
+END_TEST
+
+/* No cgroup filesystem at all (an installer's initramfs): -ENOENT, so that seinstall mounts
+ * its own; a v2 mount that does not show this process's cgroup: refused. */
+START_TEST(test_cgroup_none_mounted)
+{
+        _cleanup_(tmpdir_removep) char *root = make_tmpdir();
+        struct si_cgroup_place p = {.pids_fd = -1, .mem_fd = -1};
+        const char *why = NULL;
+
+        fake_proc(root, "1 0 0:2 / / rw - rootfs rootfs rw\n22 1 0:20 / /proc rw - proc proc rw\n",
+                  "0::/\n");
+        ck_assert_int_eq(si_cgroup_find(root, &p, &why), -ENOENT);
+        ck_assert_str_eq(why, "no cgroup filesystem is mounted");
+        fake_proc(root, "30 23 0:26 /other /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n", "0::/mine\n");
+        ck_assert_int_eq(si_cgroup_find(root, &p, &why), -EOPNOTSUPP);
+        ck_assert_ptr_nonnull(strstr(why, "outside"));
+}
+END_TEST
+
 int main(void)
 {
         Suite *s = suite_create("sandbox");
@@ -168,6 +332,11 @@ int main(void)
         tcase_add_test(tc, test_timeout_parse);
         tcase_add_test(tc, test_run_host_program);
         tcase_add_test(tc, test_run_refused_without_sandbox);
+        tcase_add_test(tc, test_cgroup_hybrid_takes_v1);
+        tcase_add_test(tc, test_cgroup_v2_nearest_domain_above);
+        tcase_add_test(tc, test_cgroup_v2_root);
+        tcase_add_test(tc, test_cgroup_v2_container_refused);
+        tcase_add_test(tc, test_cgroup_none_mounted);
         suite_add_tcase(s, tc);
         return run_suite(s);
 }

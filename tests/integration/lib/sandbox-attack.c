@@ -3,7 +3,8 @@
  * the target. `attack report VICTIM_DEV VICTIM_PID KEY_ID SOCK ABSTRACT INJECT` tries each
  * attack on the installer and prints one line per attempt: "NAME ok" (it got through) or
  * "NAME denied (why)". `attack daemon` leaves a process named sbx-daemon behind;
- * `attack noise` prints escape sequences, forged seinstall lines and 200 KiB more. */
+ * `attack noise` prints escape sequences, forged seinstall lines and 200 KiB more;
+ * `attack hog MIB` (hostile-sandbox-limits.sh) touches MIB MiB of memory and waits forever. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -215,15 +216,30 @@ static int noise(void)
         return 0;
 }
 
+static int hog(const char *mib)
+{
+        size_t n = (size_t) strtoul(mib, NULL, 10) << 20;
+        char *p = malloc(n);
+
+        if (!p)
+                return 1;
+        for (size_t i = 0; i < n; i += 4096)
+                p[i] = 1;
+        for (;;)
+                pause();
+}
+
 int main(int argc, char **argv)
 {
         if (argc >= 2 && strcmp(argv[1], "daemon") == 0)
                 return daemon_child();
         if (argc >= 2 && strcmp(argv[1], "noise") == 0)
                 return noise();
+        if (argc >= 3 && strcmp(argv[1], "hog") == 0)
+                return hog(argv[2]);
         if (argc < 9 || strcmp(argv[1], "report") != 0) {
                 fprintf(stderr, "usage: attack report VICTIM_DEV OWN_DEV VICTIM_PID KEY_ID SOCK "
-                                "ABSTRACT INJECT | daemon | noise\n");
+                                "ABSTRACT INJECT | daemon | noise | hog MIB\n");
                 return 2;
         }
         dev_attacks(argv[2]);
