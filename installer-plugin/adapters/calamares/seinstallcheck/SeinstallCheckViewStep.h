@@ -18,37 +18,37 @@ class QLabel;
 
 class PLUGINDLLEXPORT SeinstallCheckViewStep : public Calamares::ViewStep
 {
-    Q_OBJECT
+        Q_OBJECT
 
-public:
-    explicit SeinstallCheckViewStep( QObject* parent = nullptr );
-    ~SeinstallCheckViewStep() override;
+      public:
+        explicit SeinstallCheckViewStep(QObject *parent = nullptr);
+        ~SeinstallCheckViewStep() override;
 
-    QString prettyName() const override;
-    QWidget* widget() override;
+        QString prettyName() const override;
+        QWidget *widget() override;
 
-    bool isNextEnabled() const override;
-    bool isBackEnabled() const override;
-    bool isAtBeginning() const override;
-    bool isAtEnd() const override;
+        bool isNextEnabled() const override;
+        bool isBackEnabled() const override;
+        bool isAtBeginning() const override;
+        bool isAtEnd() const override;
 
-    Calamares::JobList jobs() const override;
+        Calamares::JobList jobs() const override;
 
-    void onActivate() override;
-    void setConfigurationMap( const QVariantMap& configurationMap ) override;
+        void onActivate() override;
+        void setConfigurationMap(const QVariantMap &configurationMap) override;
 
-private:
-    bool plannedPartitions( QVariantList& partitions ) const;
-    void show( const QString& title, const QString& text, bool nextEnabled );
-    void showResult( const SeinstallCheck::Result& result );
+      private:
+        bool plannedPartitions(QVariantList &partitions) const;
+        void show(const QString &title, const QString &text, bool nextEnabled);
+        void showResult(const SeinstallCheck::Result &result);
 
-    SeinstallCheck::Settings m_settings;
-    QWidget* m_widget = nullptr;
-    QLabel* m_title = nullptr;
-    QLabel* m_text = nullptr;
-    bool m_nextEnabled = false;
+        SeinstallCheck::Settings m_settings;
+        QWidget *m_widget = nullptr;
+        QLabel *m_title = nullptr;
+        QLabel *m_text = nullptr;
+        bool m_nextEnabled = false;
 };
 
-CALAMARES_PLUGIN_FACTORY_DECLARATION( SeinstallCheckViewStepFactory )
+CALAMARES_PLUGIN_FACTORY_DECLARATION(SeinstallCheckViewStepFactory)
 
 #endif
