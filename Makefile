@@ -120,7 +120,9 @@ DEPS_E2E   := qemu-system-x86 qemu-utils busybox-static mmdebstrap cpio zstd kmo
               ovmf mtools fdisk
 DEPS       := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_E2E)
 # The real installer hosts the adapter tests run in (tests/integration/adapter-*.sh).
-DEPS_HOSTS := calamares xvfb imagemagick mkosi debootstrap systemd-container \
+DEPS_HOSTS := calamares xvfb imagemagick mkosi debootstrap systemd-container xdotool cmake \
+              qtbase5-dev qttools5-dev libqt5svg5-dev qtdeclarative5-dev libkf5coreaddons-dev \
+              extra-cmake-modules libyaml-cpp-dev \
               debian-installer-12-netboot-amd64
 DEPS       += $(DEPS_HOSTS)
 # make bench builds the newest libsepol/libselinux (flex) and times them (time, bc, strace)

@@ -18,6 +18,12 @@
 # - booted with seinstall.unsupported=warn, a tmpfs /home goes on in permissive mode;
 # - a good layout (50,000 files) installs enforcing, the relabel's progress feeding the job's
 #   progress bar, and the `umount` module unmounts the labeled target.
+# - the seinstallcheck page (a C++ view module, built here against Calamares' headers) right
+#   after a stand-in partition page, under Xvfb and driven with xdotool: a NEW ReiserFS root is
+#   refused on the page, before the exec phase (Set up stays disabled: pressing it starts no
+#   job), the image's sha256 unchanged; Back returns to the partition page, a good layout
+#   passes, and Set up installs it in the same session. The same layout without the page is
+#   formatted by the (stand-in) partition job before seinstall@check refuses it.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
 
@@ -52,6 +58,8 @@ exec_ = [m for step in s["sequence"] for k, v in step.items() if k == "exec" for
 assert exec_.index("seinstall@check") == exec_.index("partition") + 1, exec_
 assert exec_.index("seinstall@check") < exec_.index("mount"), exec_
 assert exec_.index("seinstall@install") == exec_.index("umount") - 1, exec_
+show = [m for step in s["sequence"] for k, v in step.items() if k == "show" for m in v]
+assert show.index("seinstallcheck") == show.index("partition") + 1, show
 print("ok: module.desc, the .conf files and the sequence are as Calamares needs them")
 EOF
 # The plan the module hands to seinstall, from "partitions" as FillGlobalStorageJob writes it.
@@ -128,6 +136,26 @@ require_command install
 require_loop
 echo "host: calamares $(dpkg-query -W -f='${Version}' calamares 2>/dev/null), real binary, Qt $(dpkg-query -W -f='${Version}' libqt5core5a 2>/dev/null)"
 
+# The seinstallcheck view module, and the stand-in for the partition page, built with CMake
+# against the installed Calamares (its headers and CMake config ship in the calamares package).
+for t in cmake xdotool; do
+        command -v $t >/dev/null || skip "$t is missing (make deps installs cmake, xdotool)"
+done
+build_module() { # SOURCE_DIR BUILD_DIR
+        { nice cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror" &&
+                nice cmake --build "$2" -j2; } >"$2.log" 2>&1
+}
+cmod=$SEINSTALL_BUILD_DIR/calamares
+[[ $cmod = /* ]] || cmod=$TOP/$cmod
+mkdir -p "$cmod"
+if ! build_module "$a/seinstallcheck" "$cmod/seinstallcheck"; then
+        grep -q 'Could not find a package configuration file provided by "Qt5\|ECM\|KF5\|YAMLCPP' "$cmod/seinstallcheck.log" &&
+                skip "Calamares' build dependencies are missing (make deps installs qtbase5-dev, qttools5-dev, libkf5coreaddons-dev, ...)"
+        fail "building the seinstallcheck module: $(tail -n 20 "$cmod/seinstallcheck.log")"
+fi
+build_module "$TOP/tests/hosts/calamares-partition-standin" "$cmod/standin" ||
+        fail "building the stand-in partition page: $(tail -n 20 "$cmod/standin.log")"
+
 out_dir=$TOP/build/hosts
 mkdir -p "$out_dir"
 mods=$d/modules
@@ -135,6 +163,11 @@ cfg=$d/config
 mkdir -p "$mods" "$cfg/modules" "$cfg/branding/seinstall-test" "$d/home" "$d/xdg"
 chmod 700 "$d/xdg"
 cp -r "$a/seinstall" "$mods/"
+mkdir -p "$mods/seinstallcheck" "$mods/standinpartition"
+cp "$cmod/seinstallcheck/libcalamares_viewmodule_seinstallcheck.so" "$cmod/seinstallcheck/module.desc" "$mods/seinstallcheck/"
+cp "$a/seinstallcheck/seinstallcheck.conf" "$cfg/modules/"
+cp "$cmod/standin/libcalamares_viewmodule_standinpartition.so" "$cmod/standin/module.desc" "$mods/standinpartition/"
+printf -- '---\nlayoutFile: %s\n' "$d/layout.yaml" >"$cfg/modules/standinpartition.conf"
 cp "$a/seinstall-check.conf" "$a/seinstall-install.conf" "$cfg/modules/"
 ln -s /usr/share/calamares/qml "$cfg/qml"
 cp /usr/share/calamares/branding/default/squid.png "$cfg/branding/seinstall-test/"
@@ -217,8 +250,13 @@ instances:
   module:   seinstall
   config:   seinstall-install.conf
 sequence:
-- exec:
 EOF
+                if [ -n "${SHOW:-}" ]; then
+                        echo "- show:"
+                        # shellcheck disable=SC2086 # SHOW: module names, one word each
+                        printf '  - %s\n' $SHOW
+                fi
+                echo "- exec:"
                 printf '  - %s\n' "$@"
                 cat <<EOF
 - show:
@@ -388,3 +426,114 @@ changes=$(setfiles -F -n -v -r "$d/root" "$d/root/etc/selinux/default/contexts/f
         "$d/root" 2>&1)
 [ -z "$changes" ] || fail "setfiles -F -n would still change labels: $changes"
 echo "ok: setfiles -F -n finds no label to change after Calamares finished"
+umount "$d/root" || fail "umount $d/root"
+
+# 6. The seinstallcheck page, on a screen (Xvfb), driven by xdotool as a person's keyboard.
+standin_layout() { # DEVICE FS MOUNTPOINT CLAIMED
+        printf -- '---\npartitions:\n- device: %s\n  fs: %s\n  fsName: %s\n  mountPoint: %s\n  claimed: %s\n' \
+                "$1" "$2" "$2" "$3" "$4" >"$d/layout.yaml"
+}
+exec 5< <(Xvfb -displayfd 1 -screen 0 800x520x24 -nolisten tcp 2>"$d/xvfb2.log" & echo "$!")
+read -r xpid <&5
+read -r -t 30 disp <&5 || fail "Xvfb did not start: $(cat "$d/xvfb2.log")"
+on_exit "kill $xpid"
+start_calamares() { # LOG
+        log=$1
+        HOME=$d/home XDG_RUNTIME_DIR=$d/xdg DISPLAY=:$disp QT_QUICK_BACKEND=software \
+                calamares -d -c "$cfg" >"$log" 2>&1 &
+        cpid=$!
+        on_exit "kill $cpid 2>/dev/null"
+}
+wait_log() { # PATTERN COUNT: until the log holds COUNT lines with PATTERN
+        local _
+        for _ in $(seq 1 120); do
+                [ "$(grep -c -- "$1" "$log")" -ge "$2" ] && return 0
+                kill -0 $cpid 2>/dev/null || fail "Calamares ended while waiting for '$1': $(tail -n 20 "$log")"
+                sleep 0.5
+        done
+        fail "no '$1' (x$2) in the log within a minute: $(tail -n 20 "$log")"
+}
+press() { # KEY: to Calamares' window, focused, once the page has settled
+        sleep 1
+        DISPLAY=:$disp xdotool search --sync --onlyvisible --name 'seinstall test' windowfocus --sync key "$1" ||
+                fail "xdotool could not press $1"
+}
+shoot() {
+        sleep 1 # the page paints
+        import -display ":$disp" -window root "$1" || fail "import could not capture the screen"
+}
+stop_calamares() {
+        kill "$cpid" 2>/dev/null
+        wait "$cpid" 2>/dev/null
+        unmount_calamares_roots
+}
+
+#    First the problem the page solves: without it, Next on the partition page runs the
+#    (stand-in) partition job, which formats the new ReiserFS root before seinstall@check
+#    refuses it in the exec phase.
+make_fs_image "$d/new.img" ext4 64 || fail "mkfs.ext4 $d/new.img"
+cp "$d/new.img" "$d/new-nopage.img"
+before=$(sum "$d/new-nopage.img")
+standin_layout "$d/new-nopage.img" reiserfs / true
+QUIT_AT_END=false SHOW="standinpartition" write_settings standinpartition seinstall@check mount seinstall@install umount
+start_calamares "$d/nopage.log"
+wait_log 'standinpartition: page shown' 1
+wait_log 'All requirements have been checked' 1
+press alt+n # the first page's button reads Next, and starts the exec phase
+wait_log 'Calamares will quit when the dialog closes' 1
+stop_calamares
+assert_contains "the exec-phase refusal" "$(cat "$d/nopage.log")" 'ERROR: Installation failed: "SELinux cannot work on the file systems chosen"'
+assert_contains "the stand-in partition job formatted first" "$(cat "$d/nopage.log")" "standinpartition: formatted"
+[ "$(sum "$d/new-nopage.img")" != "$before" ] || fail "without the page the new root was not formatted either: the sha256 test below proves nothing"
+echo "ok: without seinstallcheck the new ReiserFS root is formatted, then refused in the exec phase"
+
+#    With the page: refused before the exec phase, Back, a good layout (the kept ext4 root of
+#    step 5, its config removed and a label spoiled first), Set up, installed.
+mount_image "$d/root.img" "$d/root"
+rm -f "$d/root/etc/selinux/config"
+setfattr -n security.selinux -v "system_u:object_r:tmp_t:s0" "$d/root/etc/hostname" ||
+        fail "setfattr on $d/root/etc/hostname"
+umount "$d/root" || fail "umount $d/root"
+before=$(sum "$d/new.img")
+standin_layout "$d/new.img" reiserfs / true
+SHOW="standinpartition seinstallcheck" write_settings standinpartition seinstall@check mount seinstall@install umount
+start_calamares "$d/page.log"
+wait_log 'standinpartition: page shown' 1
+wait_log 'All requirements have been checked' 1
+press alt+n
+wait_log 'seinstallcheck: "SELinux cannot work on the file systems chosen" (Next disabled)' 1
+shoot "$out_dir/calamares-page-refused.png"
+assert_contains "the page's plan" "$(cat "$log")" 'seinstallcheck: the planned layout: ("none / reiserfs defaults 0 0")'
+assert_contains "the page's refusal" "$(cat "$log")" 'seinstallcheck: refused "/" "reiserfs"'
+press alt+s # "Set up", disabled: nothing may start
+sleep 2
+if grep -q 'Starting job' "$log"; then
+        fail "Set up started the exec phase from the refused page: $(grep 'Starting job' "$log")"
+fi
+assert_eq "the new ReiserFS root's sha256 after the refusal" "$before" "$(sum "$d/new.img")"
+echo "ok: the page refused the new ReiserFS root; Set up stayed disabled; $d/new.img is unchanged (sha256 $before)"
+press alt+b
+wait_log 'standinpartition: page shown' 2
+echo "ok: Back returned to the partition page"
+standin_layout "$d/root.img" ext4 / false
+press alt+n
+wait_log 'seinstallcheck: "The file systems chosen can carry SELinux labels." (Next enabled)' 1
+shoot "$out_dir/calamares-page-ok.png"
+press alt+s
+for _ in $(seq 1 600); do
+        kill -0 $cpid 2>/dev/null || break
+        sleep 0.5
+done
+kill -0 $cpid 2>/dev/null && fail "Calamares did not finish the good layout within 5 minutes: $(tail -n 20 "$log")"
+stop_calamares
+cp "$log" "$out_dir/calamares-page.log"
+if grep -q 'Installation failed' "$log"; then
+        fail "the good layout failed after Back: $(grep -A5 'Installation failed' "$log")"
+fi
+assert_contains "the sequence ran to its end" "$(cat "$log")" 'Starting job "Unmount file systems." ( 6 / 6 )'
+assert_eq "the new ReiserFS root's sha256 at the end" "$before" "$(sum "$d/new.img")"
+mount_image "$d/root.img" "$d/root"
+assert_contains "target config" "$(cat "$d/root/etc/selinux/config" 2>/dev/null)" "SELINUX=enforcing"
+assert_contains "target /etc/hostname label" "$(label_of "$d/root/etc/hostname")" ":net_conf_t:"
+umount "$d/root" || fail "umount $d/root"
+echo "ok: after Back the good layout installed enforcing in the same session; the screenshots are $out_dir/calamares-page-{refused,ok}.png"
