@@ -92,7 +92,25 @@ same "--cmdline and --no-cmdline exclude each other" \
 echo "== a shared option a command does not take is unknown there"
 usage_line "$SEINSTALL" status --root "$T" --threads 2
 assert_contains "getopt names it" "$ERR" "unrecognized option '--threads'"
-assert_eq "status --threads" "unknown option" "$MSG"
+assert_eq "status --threads" "unknown option '--threads'" "$MSG"
+expect_exit 2 "$SEINSTALL" status --root "$T" --threads 2 --json
+assert_json_error 2
+msg=$(printf '%s' "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["error"]["message"])')
+assert_eq "status --threads --json error message" "unknown option '--threads'" "$msg"
+
+echo "== a missing value is said as such, not as an unknown option"
+for c in relabel verify; do
+        usage_line "$SEINSTALL" "$c" --root "$T" --threads
+        assert_contains "getopt says it" "$ERR" "option '--threads' requires an argument"
+        assert_eq "$c --threads" "option --threads needs a value" "$MSG"
+done
+# --json before it: the document's message says the same
+expect_exit 2 "$SEINSTALL" relabel --root "$T" --json --threads
+assert_json_error 2
+msg=$(printf '%s' "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["error"]["message"])')
+assert_eq "relabel --threads --json error message" "option --threads needs a value" "$msg"
+usage_line "$SEINSTALL" relabel --root "$T" --dry-run=yes
+assert_eq "relabel --dry-run=yes" "option --dry-run takes no value" "$MSG"
 
 echo "== nothing was written into the target"
 [ -z "$(ls -A "$T")" ] || fail "the target changed: $(find "$T")"
