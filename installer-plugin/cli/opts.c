@@ -236,8 +236,8 @@ static int getopt_refused(struct opts *o, const struct option *t, char **argv)
         o->getopt_said = true;
         if (len > 0 && optopt == 0)
                 return count_prefixed(t, name, len) > 1
-                               ? opts_error(o, _("option '%.*s' is ambiguous"), n, el)
-                               : opts_error(o, _("unknown option '%.*s'"), n, el);
+                           ? opts_error(o, _("option '%.*s' is ambiguous"), n, el)
+                           : opts_error(o, _("unknown option '%.*s'"), n, el);
         for (const struct option *opt = t; len > 0 && opt->name; opt++) {
                 if (opt->val != optopt || strncmp(opt->name, name, len) != 0)
                         continue;
