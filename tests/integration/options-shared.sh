@@ -64,6 +64,15 @@ same "$want" "$SEINSTALL" check --root "$T" --mode enforce -- \
 if [ -x "$SEINSTALL_FIRSTBOOT" ]; then
         same "$want" "$SEINSTALL_FIRSTBOOT" --root "$T" --mode enforce --yes
         same "--yes and --status exclude each other" "$SEINSTALL_FIRSTBOOT" --root "$T" --yes --status
+        # what getopt refused is worded by seinstall-firstboot as by seinstall, after getopt's line
+        same "unknown option '--threads'" "$SEINSTALL_FIRSTBOOT" --root "$T" --threads 2 -- \
+                "$SEINSTALL" status --root "$T" --threads 2
+        assert_contains "getopt names it" "$ERR" "unrecognized option '--threads'"
+        usage_line "$SEINSTALL_FIRSTBOOT" --root "$T" --status --timeout
+        assert_contains "getopt says it" "$ERR" "option '--timeout' requires an argument"
+        assert_eq "seinstall-firstboot --timeout" "option --timeout needs a value" "$MSG"
+        assert_eq "its prefix" "seinstall-firstboot: option --timeout needs a value" \
+                "$(printf '%s\n' "$ERR" | grep -v "^Try '" | tail -n1)"
 else
         echo "note: no seinstall-firstboot in this build (WITH_FIRSTBOOT=0)"
 fi
