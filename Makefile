@@ -82,9 +82,11 @@ CLI        := $(BUILD)/bin/seinstall
 FB_MODEL_SRC := $(sort $(wildcard firstboot/model*.c))
 FB_UI_SRC    := $(filter-out $(FB_MODEL_SRC),$(sort $(wildcard firstboot/*.c)))
 FB_MODEL_OBJ := $(FB_MODEL_SRC:%.c=$(BUILD)/%.o)
-# Both front ends parse their options with cli/opts.c.
-OPTS_OBJ     := $(BUILD)/installer-plugin/cli/opts.o
-FB_UI_OBJ    := $(FB_UI_SRC:%.c=$(BUILD)/%.o) $(OPTS_OBJ)
+# Both front ends parse their options (cli/opts.c, parse.c) and print errors, the library's log
+# and progress (cli/report.c, progress.c) with the same code; the test helpers exit as they do.
+REPORT_OBJ   := $(addprefix $(BUILD)/installer-plugin/cli/,report.o progress.o)
+SHARED_OBJ   := $(addprefix $(BUILD)/installer-plugin/cli/,opts.o parse.o) $(REPORT_OBJ)
+FB_UI_OBJ    := $(FB_UI_SRC:%.c=$(BUILD)/%.o) $(SHARED_OBJ)
 FIRSTBOOT    := $(if $(filter 1,$(WITH_FIRSTBOOT)),$(if $(FB_UI_SRC),$(BUILD)/bin/seinstall-firstboot))
 POT          := $(BUILD)/po/seinstall.pot
 
@@ -192,7 +194,7 @@ $(BUILD)/%.o: %.c | pkgdeps $(VERSION_H)
 	@mkdir -p $(@D)
 	$(call quiet,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
-# seinstall-firstboot includes cli/opts.h.
+# seinstall-firstboot includes cli/opts.h and cli/report.h.
 $(BUILD)/firstboot/%.o: override CPPFLAGS += -Iinstaller-plugin/cli
 
 $(LIB_SO): $(LIB_OBJ) $(LIB_SYM)
@@ -245,9 +247,9 @@ $(BUILD)/bin/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_AR)
 		$(PKG_LIBS)
 
 # Translations: the template of every string seinstall-firstboot shows (gettext's xgettext),
-# its option errors (cli/opts.c) included.
+# its option errors and the messages it shares with seinstall (cli/) included.
 pot: $(POT)
-$(POT): $(FB_UI_SRC) $(FB_MODEL_SRC) $(OPTS_OBJ:$(BUILD)/%.o=%.c)
+$(POT): $(FB_UI_SRC) $(FB_MODEL_SRC) $(SHARED_OBJ:$(BUILD)/%.o=%.c)
 	@mkdir -p $(@D)
 	xgettext --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ --add-comments=TRANSLATORS \
 		--package-name=seinstall --package-version=$(VERSION) --msgid-bugs-address="seinstall maintainers" \
@@ -266,12 +268,12 @@ $(BUILD)/tests/fuzz/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay-main.c $(LIB
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) -o $@ $< \
 		tests/fuzz/replay-main.c $(LIB_AR) $(PKG_LIBS)
 
-# Helpers exit as the CLI does: they share its errno-to-exit-status mapping (cli/common.c).
-$(BUILD)/tests/helpers/%: tests/helpers/%.c $(BUILD)/installer-plugin/cli/common.o $(LIB_AR)
+# Helpers exit as the commands do: they share their errno-to-exit-status mapping (cli/report.c).
+$(BUILD)/tests/helpers/%: tests/helpers/%.c $(REPORT_OBJ) $(LIB_AR)
 	@mkdir -p $(@D)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Iinstaller-plugin/cli $(LDFLAGS) -o $@ $< \
-		$(BUILD)/installer-plugin/cli/common.o $(LIB_AR) $(PKG_LIBS)
+		$(REPORT_OBJ) $(LIB_AR) $(PKG_LIBS)
 
 FUZZ_CHECK := $(if $(FUZZ_SRC),tests/fuzz/replay-all.sh)
 

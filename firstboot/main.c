@@ -14,13 +14,14 @@
 #include <unistd.h>
 
 #include "firstboot.h"
-#include "opts.h"
+#include "report.h"
 
 #ifndef LOCALEDIR
 #define LOCALEDIR "/usr/share/locale"
 #endif
 
-/* --root, --mode (and --help, --version) are read as `seinstall` reads them (opts.c). */
+/* --root, --mode (and --help, --version) are read as `seinstall` reads them (opts.c), and
+ * errors, the library's log and names are printed as it prints them (report.c). */
 static struct opts arg_opts = OPTS_INIT;
 static bool arg_yes;
 static bool arg_status;
@@ -52,31 +53,6 @@ static void help(FILE *f)
                 prog);
 }
 
-/* A name or message of the target made safe for the terminal (str_escape_display()); kept
- * until the next call with the same @slot. */
-static const char *esc(unsigned slot, const char *s)
-{
-        static char *kept[4];
-
-        if (!s || !str_needs_escape(s))
-                return s;
-        free(kept[slot]);
-        kept[slot] = str_escape_display(s);
-        return kept[slot] ? kept[slot] : "(not shown: out of memory)";
-}
-
-/* A command for a person to run (a to-do, the end of an error): shell-quoted by the library,
- * so printed as it is unless it could drive the terminal. */
-static const char *cmd(unsigned slot, const char *s)
-{
-        return s && str_display_safe(s) ? s : esc(slot, s);
-}
-
-static const char *arg_root(void)
-{
-        return arg_opts.root ? arg_opts.root : "/";
-}
-
 static int fb_option(struct opts *o, int opt, const char *arg, void *userdata)
 {
         unsigned long n;
@@ -103,6 +79,7 @@ static int fb_option(struct opts *o, int opt, const char *arg, void *userdata)
         }
 }
 
+/* CLI_GO_ON, or the exit status after --help, --version or bad usage (report.h). */
 static int parse_argv(int argc, char **argv)
 {
         static const struct option own[] = {
@@ -119,55 +96,7 @@ static int parse_argv(int argc, char **argv)
             .own_option = fb_option,
             .exclusive = exclusive,
         };
-        int r = opts_parse(&arg_opts, &spec, argc, argv);
-
-        if (r == 0 && arg_opts.help) {
-                help(stdout);
-                exit(FB_EXIT_OK);
-        }
-        if (r == 0) {
-                printf("seinstall-firstboot %s\n", SEINSTALL_VERSION);
-                exit(FB_EXIT_OK);
-        }
-        if (r == -ENOMEM) {
-                fprintf(stderr, "%s: %s\n", prog, strerror(ENOMEM));
-                return FB_EXIT_SYSTEM;
-        }
-        if (r < 0) {
-                /* getopt_long() named the unknown option already */
-                if (!arg_opts.getopt_said)
-                        fprintf(stderr, "%s: %s\n", prog, esc(0, arg_opts.error));
-                fprintf(stderr, _("Try '%s --help'.\n"), prog);
-                opts_done(&arg_opts);
-                return FB_EXIT_USAGE;
-        }
-        return 0;
-}
-
-static int fail(struct seinstall_ctx *ctx, int r, const char *what)
-{
-        const char *msg = ctx ? seinstall_last_error(ctx) : NULL;
-        const char *run = ctx ? seinstall_last_error_command(ctx) : NULL;
-        size_t n = str_command_tail(msg, run);
-
-        if (n != (size_t) -1) {
-                _cleanup_free_ char *text = strndup(msg, n);
-                fprintf(stderr, "%s: %s%s\n", prog, text ? esc(0, text) : "", run);
-        } else if (msg)
-                fprintf(stderr, "%s: %s\n", prog, esc(0, msg));
-        else
-                fprintf(stderr, "%s: %s: %s\n", prog, what, strerror(-r));
-        return si_exit_status(r);
-}
-
-static void log_stderr(void *userdata, int priority, const char *message)
-{
-        (void) userdata;
-        /* Errors are printed once by fail(). */
-        if (priority <= SEINSTALL_LOG_ERR)
-                return;
-        fprintf(stderr, "%s: %s%s\n", prog, priority == SEINSTALL_LOG_WARNING ? _("warning: ") : "",
-                esc(0, message));
+        return cli_parse(NULL, help, &arg_opts, &spec, argc, argv);
 }
 
 static int print_status(const struct fb_info *info)
@@ -189,10 +118,10 @@ static int print_status(const struct fb_info *info)
                         return -ENOMEM;
                 printf("%s\n", summary);
         } else if (info->denials.error && info->denials.message) {
-                printf("  %s\n", esc(0, info->denials.message));
+                printf("  %s\n", cli_esc(info->denials.message));
         }
         printf(_("Kernel command line: %s\n"),
-               info->cmdline ? esc(0, info->cmdline) : _("(none found)"));
+               info->cmdline ? cli_esc(info->cmdline) : _("(none found)"));
         printf(_("First-boot mark: %s\n"), info->state.firstboot_mark ? _("present") : _("absent"));
         printf(_("Choices:\n"));
         for (size_t i = 0; i < ELEMENTSOF(modes); i++) {
@@ -208,13 +137,11 @@ static int print_status(const struct fb_info *info)
                 /* the library's own list: what --mode M --yes prints as "Changed" */
                 for (size_t c = 0; c < seinstall_apply_result_get_n_changes(plan.changes); c++)
                         printf(_("    would change %s: %s\n"),
-                               esc(0, seinstall_apply_result_get_change_file(plan.changes, c)),
-                               esc(1, seinstall_apply_result_get_change_what(plan.changes, c)));
+                               cli_esc(seinstall_apply_result_get_change_file(plan.changes, c)),
+                               cli_esc(seinstall_apply_result_get_change_what(plan.changes, c)));
         }
         return 0;
 }
-
-DEFINE_CLEANUP_FUNC(struct seinstall_apply_result *, seinstall_apply_result_unref)
 
 /* Apply @mode: the same seinstall_apply() the installer uses, then the immediate switch. */
 static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum seinstall_mode mode)
@@ -227,7 +154,7 @@ static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum sei
 
         r = fb_info_plan(info, mode, &plan);
         if (r < 0)
-                return fail(ctx, r, "plan");
+                return cli_fail(ctx, r, "plan");
         /* Enforcing after a relabel is completed on the boot after the relabel: the library
          * keeps the choice in the first-boot mark, and this screen comes back to finish it.
          * The trial is decided by its own unit, never by this screen. */
@@ -236,13 +163,13 @@ static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum sei
         r = seinstall_apply(ctx, mode, info->state.policy_type, SEINSTALL_BOOTLOADER_AUTO, flags,
                             &result);
         if (r < 0)
-                return fail(ctx, r, _("applying the choice"));
+                return cli_fail(ctx, r, _("applying the choice"));
         for (size_t i = 0; i < seinstall_apply_result_get_n_changes(result); i++)
                 printf(_("Changed %s: %s\n"),
-                       esc(0, seinstall_apply_result_get_change_file(result, i)),
-                       esc(1, seinstall_apply_result_get_change_what(result, i)));
+                       cli_esc(seinstall_apply_result_get_change_file(result, i)),
+                       cli_esc(seinstall_apply_result_get_change_what(result, i)));
         for (size_t i = 0; i < seinstall_apply_result_get_n_todo(result); i++)
-                printf(_("To do: %s\n"), cmd(0, seinstall_apply_result_get_todo(result, i)));
+                printf(_("To do: %s\n"), cli_cmd(seinstall_apply_result_get_todo(result, i)));
 
         if (plan.switch_now && security_setenforce(mode == SEINSTALL_MODE_ENFORCING) < 0) {
                 r = -errno;
@@ -262,7 +189,7 @@ static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum sei
         if (!keep_mark) {
                 r = seinstall_firstboot_mark_remove(ctx);
                 if (r < 0)
-                        return fail(ctx, r, _("removing the first-boot mark"));
+                        return cli_fail(ctx, r, _("removing the first-boot mark"));
         }
         return FB_EXIT_OK;
 }
@@ -309,7 +236,7 @@ static int leave(struct seinstall_ctx *ctx, const struct fb_info *info, bool tim
                                  "seinstall-trial.service decides after a settled boot."));
                 r = seinstall_firstboot_mark_remove(ctx);
                 if (r < 0)
-                        return fail(ctx, r, _("removing the first-boot mark"));
+                        return cli_fail(ctx, r, _("removing the first-boot mark"));
         } else {
                 printf(_("No answer: keeping %s, the mode chosen at install.\n"),
                        seinstall_mode_to_string(info->mark_mode));
@@ -321,9 +248,6 @@ static int leave(struct seinstall_ctx *ctx, const struct fb_info *info, bool tim
                          "choose another mode."));
         return FB_EXIT_OK;
 }
-
-DEFINE_CLEANUP_FUNC(struct seinstall_verify_result *, seinstall_verify_result_unref)
-DEFINE_CLEANUP_FUNC(struct seinstall_relabel_options *, seinstall_relabel_options_unref)
 
 struct relabel_data {
         struct seinstall_ctx *ctx;
@@ -349,7 +273,7 @@ static char *relabel_denied(void *userdata)
         if (r >= 0)
                 r = seinstall_verify_paths(rd->ctx, o, (const char *const *) d->paths, d->n_paths,
                                            SEINSTALL_VERIFY_FIX, &vr);
-        seinstall_set_log_fn(rd->ctx, log_stderr, NULL);
+        seinstall_set_log_fn(rd->ctx, cli_log, NULL);
         text = fb_denials_relabel_text(d, r, vr, r < 0 ? seinstall_last_error(rd->ctx) : NULL);
         d->relabeled = vr && seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_FIXED) > 0;
         free(d->relabel_text);
@@ -367,7 +291,7 @@ static int act(struct seinstall_ctx *ctx, struct fb_info *info)
 
         if (arg_status) {
                 r = print_status(info);
-                return r < 0 ? fail(ctx, r, "status") : FB_EXIT_OK;
+                return r < 0 ? cli_fail(ctx, r, "status") : FB_EXIT_OK;
         }
         if (arg_yes) {
                 if (mode == SEINSTALL_MODE_INVALID)
@@ -429,7 +353,7 @@ static int check_terminal(void)
                         _("%s: the terminal TERM=%s cannot show the screen (unknown to terminfo, "
                           "or it cannot place the cursor); set TERM to your terminal's type "
                           "(vt100 on a serial console).\n"),
-                        prog, esc(0, term));
+                        prog, cli_esc(term));
                 break;
         case FB_TERMINAL_TOO_SMALL:
                 fprintf(stderr,
@@ -444,9 +368,6 @@ static int check_terminal(void)
         return FB_EXIT_USAGE;
 }
 
-DEFINE_CLEANUP_FUNC(struct seinstall_ctx *, seinstall_unref)
-DEFINE_CLEANUP_FUNC(struct seinstall_status_result *, seinstall_status_result_unref)
-
 static int run(int argc, char **argv)
 {
         _cleanup_(seinstall_status_result_unrefp) struct seinstall_status_result *status = NULL;
@@ -455,7 +376,7 @@ static int run(int argc, char **argv)
         int r;
 
         r = parse_argv(argc, argv);
-        if (r != 0)
+        if (r != CLI_GO_ON)
                 return r;
         /* Never wait for an answer nobody can give, nor draw what nobody can read. */
         if (!arg_yes && !arg_status) {
@@ -464,24 +385,20 @@ static int run(int argc, char **argv)
                         return r;
         }
 
-        r = seinstall_new(arg_root(), &ctx);
-        if (r < 0) {
-                fprintf(stderr, _("%s: target root %s: %s\n"), prog, esc(0, arg_root()),
-                        strerror(-r));
-                return si_exit_status(r);
-        }
-        seinstall_set_log_fn(ctx, log_stderr, NULL);
+        r = cli_open(&arg_opts, &ctx);
+        if (r != 0)
+                return r;
 
         r = fb_info_read(ctx, &info, &status);
         if (r < 0)
-                return fail(ctx, r, _("reading the SELinux state"));
+                return cli_fail(ctx, r, _("reading the SELinux state"));
         /* This boot's denials, before the person picks: a system that ran permissive is the
          * one whose log tells which files have the wrong label. Never fatal. */
         if (!arg_yes && (arg_avc_log || fb_state_permissive_now(&info.state))) {
                 r = fb_denials_read(ctx, arg_avc_log, &info.denials);
                 if (r < 0) {
                         fb_info_done(&info);
-                        return fail(ctx, r, _("reading this boot's denials"));
+                        return cli_fail(ctx, r, _("reading this boot's denials"));
                 }
         }
         r = act(ctx, &info);
@@ -491,6 +408,7 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+        cli_set_program(prog);
         setlocale(LC_ALL, "");
         bindtextdomain("seinstall", LOCALEDIR);
         textdomain("seinstall");

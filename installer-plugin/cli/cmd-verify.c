@@ -7,8 +7,6 @@
 
 #include "cli.h"
 
-DEFINE_CLEANUP_FUNC(struct seinstall_verify_result *, seinstall_verify_result_unref)
-
 static void usage(FILE *f)
 {
         fprintf(f, "Usage: seinstall verify [--root DIR] [--fix] [--all] [--threads N]\n"

@@ -211,6 +211,46 @@ static int check_exclusive(struct opts *o, const struct opts_spec *spec, const s
         return 0;
 }
 
+/* How many of the table's names start with the @len bytes of @name. */
+static size_t count_prefixed(const struct option *t, const char *name, size_t len)
+{
+        size_t n = 0;
+
+        for (; t->name; t++)
+                if (strncmp(t->name, name, len) == 0)
+                        n++;
+        return n;
+}
+
+/* What getopt_long() refused, named in one line (it printed its own on stderr already). glibc
+ * has stepped past the element it read (argv[optind - 1]) and left in optopt the code of a long
+ * option whose value was wrong, 0 for a long option it did not know, the character of a short
+ * one; a code of the table counts only when that element names its option. */
+static int getopt_refused(struct opts *o, const struct option *t, char **argv)
+{
+        const char *el = optind > 0 ? argv[optind - 1] : NULL;
+        const char *name = el ? startswith(el, "--") : NULL;
+        size_t len = name ? strcspn(name, "=") : 0;
+        int n = (int) len + 2; /* "--" and the name, without "=VALUE" */
+
+        o->getopt_said = true;
+        if (len > 0 && optopt == 0)
+                return count_prefixed(t, name, len) > 1
+                           ? opts_error(o, _("option '%.*s' is ambiguous"), n, el)
+                           : opts_error(o, _("unknown option '%.*s'"), n, el);
+        for (const struct option *opt = t; len > 0 && opt->name; opt++) {
+                if (opt->val != optopt || strncmp(opt->name, name, len) != 0)
+                        continue;
+                if (name[len] == '\0' && opt->has_arg == required_argument)
+                        return opts_error(o, _("option --%s needs a value"), opt->name);
+                if (name[len] == '=' && opt->has_arg == no_argument)
+                        return opts_error(o, _("option --%s takes no value"), opt->name);
+        }
+        if (optopt > 0 && optopt < 0x100)
+                return opts_error(o, _("unknown option '-%c'"), optopt);
+        return opts_error(o, "%s", _("unknown option"));
+}
+
 static int parse_loop(struct opts *o, const struct opts_spec *spec, const struct option *t,
                       int argc, char **argv)
 {
@@ -218,11 +258,8 @@ static int parse_loop(struct opts *o, const struct opts_spec *spec, const struct
 
         opt_reset();
         while ((opt = getopt_long(argc, argv, "h", t, NULL)) != -1) {
-                if (opt == '?') {
-                        /* getopt_long() said which option and why on stderr */
-                        o->getopt_said = true;
-                        return opts_error(o, "%s", _("unknown option"));
-                }
+                if (opt == '?')
+                        return getopt_refused(o, t, argv);
                 if (opt >= 0 && (size_t) opt < ELEMENTSOF(o->seen))
                         o->seen[opt] = true;
                 if (opt == OPT_HELP || opt == OPT_VERSION) {

@@ -4,7 +4,9 @@
  * them; the options several of them take (--root, --json, --mode, --policy, --threads, ...) are
  * defined, read and checked here once, with one wording for a bad value and one for options
  * that exclude each other. A front end adds its own options through a callback and prints the
- * one-line error this file words (no output here). */
+ * one-line error this file words (no output here, but getopt_long()'s own line for an option it
+ * refused: the error then names the option and says whether it is unknown, ambiguous, missing
+ * its value or given one it does not take). */
 #ifndef SEINSTALL_OPTS_H
 #define SEINSTALL_OPTS_H
 

@@ -1,28 +1,34 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* parse.c — a subcommand's command line: opts_parse() (opts.c, shared with
- * seinstall-firstboot), then what `seinstall` prints for --help and for bad usage. Apart from
- * common.c, which the test helpers link without opts.c. */
+/* parse.c — a command line read by opts_parse() (opts.c), then what both front ends print for
+ * --help, --version and bad usage (report.h). Apart from report.c, which the test helpers link
+ * without opts.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "report.h"
 
 int cli_parse(const char *cmd, void (*usage)(FILE *f), struct opts *o, const struct opts_spec *spec,
               int argc, char **argv)
 {
         int r = opts_parse(o, spec, argc, argv);
 
-        /* main() saw a plain --json already; this also catches an abbreviation (--js) */
+        /* seinstall's main() saw a plain --json already; this also catches an abbreviation */
         if (o->json)
                 cli_set_json(true);
         if (r > 0)
                 return CLI_GO_ON;
+        if (r == 0 && o->version) {
+                printf("%s %s\n", cli_program(), SEINSTALL_VERSION);
+                return EXIT_OK;
+        }
         if (r == 0) {
                 usage(stdout);
                 return EXIT_OK;
         }
         if (r == -EINVAL)
                 return cli_usage_error(cmd, "%s", o->error);
-        return cli_error(r, "%s: %s", cmd, strerror(-r));
+        if (cmd)
+                return cli_error(r, "%s: %s", cmd, strerror(-r));
+        return cli_error(r, "%s", strerror(-r));
 }

@@ -6,7 +6,7 @@
  * prints one line: refused=0|1 policy_loads=N fc_compiles=N config_reads=N checks=N.
  * MODE (default enforcing) is set as a profile would; "firstboot" defers the relabel. Exit
  * status as the CLI's (cli_exit_status); the error on stderr. */
-#include "cli.h"
+#include "report.h"
 #include "seinstall-private.h"
 
 int main(int argc, char **argv)

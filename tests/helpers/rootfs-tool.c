@@ -8,7 +8,7 @@
  *   rootfs-tool unlink ROOT PATH
  * Exit status as the CLI's (cli_exit_status): 0 ok, 2 bad input, 3 the system failed; the error
  * on stderr. */
-#include "cli.h"
+#include "report.h"
 #include "seinstall-private.h"
 
 int main(int argc, char **argv)

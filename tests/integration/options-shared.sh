@@ -64,6 +64,15 @@ same "$want" "$SEINSTALL" check --root "$T" --mode enforce -- \
 if [ -x "$SEINSTALL_FIRSTBOOT" ]; then
         same "$want" "$SEINSTALL_FIRSTBOOT" --root "$T" --mode enforce --yes
         same "--yes and --status exclude each other" "$SEINSTALL_FIRSTBOOT" --root "$T" --yes --status
+        # what getopt refused is worded by seinstall-firstboot as by seinstall, after getopt's line
+        same "unknown option '--threads'" "$SEINSTALL_FIRSTBOOT" --root "$T" --threads 2 -- \
+                "$SEINSTALL" status --root "$T" --threads 2
+        assert_contains "getopt names it" "$ERR" "unrecognized option '--threads'"
+        usage_line "$SEINSTALL_FIRSTBOOT" --root "$T" --status --timeout
+        assert_contains "getopt says it" "$ERR" "option '--timeout' requires an argument"
+        assert_eq "seinstall-firstboot --timeout" "option --timeout needs a value" "$MSG"
+        assert_eq "its prefix" "seinstall-firstboot: option --timeout needs a value" \
+                "$(printf '%s\n' "$ERR" | grep -v "^Try '" | tail -n1)"
 else
         echo "note: no seinstall-firstboot in this build (WITH_FIRSTBOOT=0)"
 fi
@@ -92,7 +101,25 @@ same "--cmdline and --no-cmdline exclude each other" \
 echo "== a shared option a command does not take is unknown there"
 usage_line "$SEINSTALL" status --root "$T" --threads 2
 assert_contains "getopt names it" "$ERR" "unrecognized option '--threads'"
-assert_eq "status --threads" "unknown option" "$MSG"
+assert_eq "status --threads" "unknown option '--threads'" "$MSG"
+expect_exit 2 "$SEINSTALL" status --root "$T" --threads 2 --json
+assert_json_error 2
+msg=$(printf '%s' "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["error"]["message"])')
+assert_eq "status --threads --json error message" "unknown option '--threads'" "$msg"
+
+echo "== a missing value is said as such, not as an unknown option"
+for c in relabel verify; do
+        usage_line "$SEINSTALL" "$c" --root "$T" --threads
+        assert_contains "getopt says it" "$ERR" "option '--threads' requires an argument"
+        assert_eq "$c --threads" "option --threads needs a value" "$MSG"
+done
+# --json before it: the document's message says the same
+expect_exit 2 "$SEINSTALL" relabel --root "$T" --json --threads
+assert_json_error 2
+msg=$(printf '%s' "$OUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["error"]["message"])')
+assert_eq "relabel --threads --json error message" "option --threads needs a value" "$msg"
+usage_line "$SEINSTALL" relabel --root "$T" --dry-run=yes
+assert_eq "relabel --dry-run=yes" "option --dry-run takes no value" "$MSG"
 
 echo "== nothing was written into the target"
 [ -z "$(ls -A "$T")" ] || fail "the target changed: $(find "$T")"

@@ -126,11 +126,39 @@ START_TEST(test_not_taken)
 
         ck_assert_int_eq(parse(&status_like, &o, ARGV("--json", "--threads", "2")), -EINVAL);
         ck_assert(o.getopt_said);
-        ck_assert_str_eq(o.error, "unknown option");
+        ck_assert_str_eq(o.error, "unknown option '--threads'");
         opts_done(&o);
-        /* a missing value, too */
-        ck_assert_int_eq(parse(&status_like, &o, ARGV("--root")), -EINVAL);
+        /* named without its value */
+        ck_assert_int_eq(parse(&status_like, &o, ARGV("--dry-run=1")), -EINVAL);
+        ck_assert_str_eq(o.error, "unknown option '--dry-run'");
+        opts_done(&o);
+        ck_assert_int_eq(parse(&status_like, &o, ARGV("-x", "--json")), -EINVAL);
+        ck_assert_str_eq(o.error, "unknown option '-x'");
+        opts_done(&o);
+}
+END_TEST
+
+/* A value missing, or given to an option that takes none, is said as such, not as an unknown
+ * option: the option is named in full even when abbreviated. */
+START_TEST(test_value_missing)
+{
+        static const struct opts_spec install_like = {
+            .shared = OPTS_COMMON | OPTS_PROGRESS | OPTS_CMDLINE | OPT_BIT(OPT_THREADS),
+        };
+        struct opts o;
+
+        ck_assert_int_eq(parse(&relabel_like, &o, ARGV("--threads")), -EINVAL);
         ck_assert(o.getopt_said);
+        ck_assert_str_eq(o.error, "option --threads needs a value");
+        opts_done(&o);
+        ck_assert_int_eq(parse(&relabel_like, &o, ARGV("--json", "--thr")), -EINVAL);
+        ck_assert_str_eq(o.error, "option --threads needs a value");
+        opts_done(&o);
+        ck_assert_int_eq(parse(&relabel_like, &o, ARGV("--dry-run=yes")), -EINVAL);
+        ck_assert_str_eq(o.error, "option --dry-run takes no value");
+        opts_done(&o);
+        ck_assert_int_eq(parse(&install_like, &o, ARGV("--no")), -EINVAL);
+        ck_assert_str_eq(o.error, "option '--no' is ambiguous");
         opts_done(&o);
 }
 END_TEST
@@ -194,6 +222,19 @@ START_TEST(test_own_and_exclusive)
         /* an own option's error passes through as it was worded */
         ck_assert_int_eq(parse(&fb, &o, ARGV("--timeout", "6")), -EINVAL);
         ck_assert_str_eq(o.error, "invalid --timeout '6': use 5");
+        opts_done(&o);
+        /* an own option's missing value; an unknown short option with its code is not it */
+        ck_assert_int_eq(parse(&fb, &o, ARGV("--yes", "--timeout")), -EINVAL);
+        ck_assert_str_eq(o.error, "option --timeout needs a value");
+        opts_done(&o);
+        ck_assert_int_eq(parse(&fb, &o, ARGV("--timeout", "5", "-t")), -EINVAL);
+        ck_assert_str_eq(o.error, "unknown option '-t'");
+        opts_done(&o);
+        ck_assert_int_eq(parse(&fb, &o, ARGV("--yes", "-ty")), -EINVAL);
+        ck_assert_str_eq(o.error, "unknown option '-t'");
+        opts_done(&o);
+        ck_assert_int_eq(parse(&fb, &o, ARGV("--timeout=5", "-ty")), -EINVAL);
+        ck_assert_str_eq(o.error, "unknown option '-t'");
         opts_done(&o);
         /* own codes and shared codes alike */
         ck_assert_int_eq(parse(&fb, &o, ARGV("--status", "--yes")), -EINVAL);
@@ -291,6 +332,7 @@ int main(void)
         tcase_add_test(tc, test_threads_one_wording);
         tcase_add_test(tc, test_values_checked);
         tcase_add_test(tc, test_not_taken);
+        tcase_add_test(tc, test_value_missing);
         tcase_add_test(tc, test_own_and_exclusive);
         tcase_add_test(tc, test_arguments);
         tcase_add_test(tc, test_help_stops);
