@@ -163,6 +163,18 @@ $(screen_text)"
         ERR=$(cat "$TMUX_DIR/err")
 }
 
+# assert_screen_words WHAT TEXT: TEXT is on the screen, wherever a window's text wraps it: the
+# lines inside the windows' borders (newt draws them as 'x' or '│') joined by one space.
+assert_screen_words() {
+        local s
+        s=$(screen_text | sed -E -e 's/^ *(x|│) //' -e 's/ *(x|│) *$//' -e 's/^ *//' | tr '\n' ' ' | tr -s ' ')
+        case $s in
+        *"$2"*) echo "ok: $1: screen shows '$2'" ;;
+        *) fail "$1: the screen does not show '$2' (its text's lines joined); it shows:
+$(screen_text)" ;;
+        esac
+}
+
 # assert_not_screen WHAT TEXT: the screen does not show TEXT now.
 assert_not_screen() {
         local s

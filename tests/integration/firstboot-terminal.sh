@@ -33,7 +33,7 @@ for combo in "80x24 vt100 C" "120x40 xterm C.UTF-8"; do
         assert_screen "buttons" "<Cancel>"
         keys Down Space
         wait_screen "(*) Permissive"
-        assert_screen "Permissive's plan, its last words" "target boots."
+        assert_screen_words "Permissive's plan, its last words" "when the target boots."
         keys Up Space
         wait_screen "(*) Enforcing"
         assert_screen "Enforcing's plan" "This is the current setting: nothing changes."
@@ -71,11 +71,11 @@ for combo in "80x24 vt100 C" "120x40 xterm C.UTF-8"; do
                         "The text above scrolls: Tab to it, then Down or PgDn."
                 assert_not_screen "its end is below" "/etc/selinux/config: SELINUX"
                 keys Tab PageDown PageDown PageDown PageDown
-                assert_screen "scrolled to the plan's end" "target boots."
+                assert_screen_words "scrolled to the plan's end" "when the target boots."
                 keys BTab # back to the trial's radio button
         else
                 assert_not_screen "no scroll hint where the plan fits" "The text above scrolls"
-                assert_screen "the whole plan" "target boots."
+                assert_screen_words "the whole plan" "when the target boots."
         fi
         keys Up Space
         wait_screen "(*) Disabled"
