@@ -121,7 +121,7 @@ DEPS_E2E   := qemu-system-x86 qemu-utils busybox-static mmdebstrap cpio zstd kmo
 DEPS       := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_E2E)
 # The real installer hosts the adapter tests run in (tests/integration/adapter-*.sh).
 DEPS_HOSTS := calamares xvfb imagemagick mkosi debootstrap systemd-container \
-              debian-installer-12-netboot-amd64
+              debian-installer-12-netboot-amd64 gnupg
 DEPS       += $(DEPS_HOSTS)
 # make bench builds the newest libsepol/libselinux (flex) and times them (time, bc, strace)
 DEPS_BENCH := flex time bc strace

@@ -31,6 +31,12 @@
 . "$(dirname "$0")/../install-lib.sh"
 . "$TOP/tests/hosts/di-env.sh"
 require_tool shellcheck shellcheck
+# The udeb repository anna reads: signed with gpg, indexed with dpkg-scanpackages, served by
+# python3's http.server.
+require_tool gpg gnupg
+require_tool gpg-agent gnupg
+require_tool dpkg-scanpackages dpkg-dev
+require_tool python3 python3
 
 a=$TOP/installer-plugin/adapters/debian-installer
 check_hook=$a/partman/check.d/60seinstall
@@ -300,9 +306,6 @@ assert_contains "pkgsel/include" "$log" "PKGSEL-INCLUDE=selinux-policy-default"
 #    (libc6-udeb, libselinux1-udeb, libblkid1-udeb, libpcre2-8-0-udeb) are listed as Debian's
 #    archive lists them (its Packages stanzas), without their files: the archive here answers
 #    404 for them, and anna does not download a udeb the installer has in the same version.
-require_tool gpg gpg
-require_tool python3 python3
-command -v dpkg-scanpackages >/dev/null || skip "no dpkg-scanpackages (Debian package dpkg-dev)"
 gh=$d/gnupg
 mkdir -m 700 "$gh" "$d/other-gnupg"
 on_exit gpgconf --homedir "$gh" --kill gpg-agent
