@@ -125,7 +125,7 @@ DEPS       := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_E2E)
 DEPS_HOSTS := calamares xvfb imagemagick mkosi debootstrap systemd-container xdotool cmake \
               qtbase5-dev qttools5-dev libqt5svg5-dev qtdeclarative5-dev libkf5coreaddons-dev \
               extra-cmake-modules libyaml-cpp-dev \
-              debian-installer-12-netboot-amd64
+              debian-installer-12-netboot-amd64 gnupg
 DEPS       += $(DEPS_HOSTS)
 # make bench builds the newest libsepol/libselinux (flex) and times them (time, bc, strace)
 DEPS_BENCH := flex time bc strace

@@ -7,12 +7,23 @@
 # directory with the udebs that download from the archive's debian-installer component:
 # partman-base; and libmount1-udeb, which seinstall-udeb depends on and the initrd lacks, when
 # the archive serves it: after a failed download $DI_UDEBS/.unavailable-NAME says so and it is
-# not tried again). The initrd comes from the debian-installer-12-netboot-amd64 package; udebs
-# come through apt-get with a private configuration that names main/debian-installer (the
-# host's own apt configuration is not touched). DI_VERSION says which installer it is.
+# not tried again), and DI_ARCHIVE_PACKAGES (the archive's main/debian-installer Packages list,
+# as apt keeps it: read it with apt-helper cat-file). The initrd comes from the
+# debian-installer-12-netboot-amd64 package; udebs come through apt-get with a private
+# configuration that names main/debian-installer (the host's own apt configuration is not
+# touched). DI_VERSION says which installer it is.
 DI_INITRD=/usr/lib/debian-installer/images/12/amd64/text/debian-installer/amd64/initrd.gz
 DI_UDEB_NAMES="partman-base"
 DI_UDEB_OPTIONAL="libmount1-udeb"
+
+# _di_packages_list APTDIR: the main/debian-installer Packages list apt-get update left there.
+_di_packages_list() {
+        local f
+        for f in "$1/lists/"*_debian-installer_binary-amd64_Packages*; do
+                [ -f "$f" ] && echo "$f" && return 0
+        done
+        return 1
+}
 
 di_env() {
         local cache=$1/di key apt o n missing=
@@ -38,7 +49,8 @@ di_env() {
                 ls "$DI_UDEBS/${n}_"*.udeb >/dev/null 2>&1 || [ -e "$DI_UDEBS/.unavailable-$n" ] ||
                         missing="$missing $n"
         done
-        if [ -n "$missing" ]; then
+        DI_ARCHIVE_PACKAGES=$(_di_packages_list "$apt")
+        if [ -n "$missing" ] || [ -z "$DI_ARCHIVE_PACKAGES" ]; then
                 mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$DI_UDEBS"
                 echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main/debian-installer" \
                         >"$apt/sources.list"
@@ -50,6 +62,7 @@ di_env() {
                         (cd "$DI_UDEBS" && apt-get -q "${o[@]}" download "$n" >&2) && continue
                         case " $DI_UDEB_OPTIONAL " in *" $n "*) : >"$DI_UDEBS/.unavailable-$n" ;; *) return 1 ;; esac
                 done
+                DI_ARCHIVE_PACKAGES=$(_di_packages_list "$apt") || return 1
         fi
         exec 8>&-
         return 0

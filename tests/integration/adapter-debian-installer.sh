@@ -8,6 +8,15 @@
 # package build (make deb, debian/), are installed with d-i's udpkg, which loads their
 # templates into cdebconf. The preseed example (adapters/debian-installer/preseed.cfg) is
 # loaded with d-i's own debconf-set-selections.
+# - anna: d-i's own anna and net-retriever load seinstall-udeb and libmount1-udeb (the
+#   stand-in) from a signed udeb repository served on 127.0.0.1, chosen by preseed.cfg's
+#   anna/choose_modules line, SHA256 checked; partman then runs the hook anna installed. A
+#   udeb that does not match Packages and a Release signed by an unknown key are refused.
+#   Stand-ins: the installer's archive keyring holds the test repository's key (an image built
+#   for that repository); anna/no_kernel_modules is preseeded (the chroot runs the host's
+#   kernel, which has no module udebs); the udebs the installer already has are listed in the
+#   repository by their archive stanzas without their files (404 here; anna does not fetch
+#   them); main-menu is not running: download-installer's postinst is configured by hand.
 # - partman: partman-base's own /bin/partman runs its main loop; the check.d protocol sends
 #   the person back to the partitioning screens when 60seinstall refuses. Stand-ins: the
 #   partitioning screens (display.d: "the person" plans ReiserFS, then ext4) and the fstab.d
@@ -22,6 +31,12 @@
 . "$(dirname "$0")/../install-lib.sh"
 . "$TOP/tests/hosts/di-env.sh"
 require_tool shellcheck shellcheck
+# The udeb repository anna reads: signed with gpg, indexed with dpkg-scanpackages, served by
+# python3's http.server.
+require_tool gpg gnupg
+require_tool gpg-agent gnupg
+require_tool dpkg-scanpackages dpkg-dev
+require_tool python3 python3
 
 a=$TOP/installer-plugin/adapters/debian-installer
 check_hook=$a/partman/check.d/60seinstall
@@ -68,7 +83,7 @@ if [ -z "$mount_udeb" ]; then
         su=$d0/libmount1-udeb
         mkdir -p "$su/DEBIAN" "$su/usr/lib/x86_64-linux-gnu"
         cp "$lm" "$su/usr/lib/x86_64-linux-gnu/" && ln -s "${lm##*/}" "$su/usr/lib/x86_64-linux-gnu/libmount.so.1"
-        printf 'Package: libmount1-udeb\nPackage-Type: udeb\nSource: util-linux\nVersion: %s\nArchitecture: amd64\nMaintainer: seinstall test stand-in <test@localhost>\nDepends: libblkid1-udeb, libc6-udeb, libselinux1-udeb\nSection: debian-installer\nDescription: stand-in: the host libmount.so.1\n' \
+        printf 'Package: libmount1-udeb\nPackage-Type: udeb\nSource: util-linux\nVersion: %s\nArchitecture: amd64\nMaintainer: seinstall test stand-in <test@localhost>\nDepends: libblkid1-udeb, libc6-udeb, libselinux1-udeb\nSection: debian-installer\nPriority: optional\nDescription: stand-in: the host libmount.so.1\n' \
                 "$v" >"$su/DEBIAN/control"
         mount_udeb=$d0/libmount1-udeb_${v}_amd64.udeb
         dpkg-deb --root-owner-group --build "$su" "$mount_udeb" >/dev/null || fail "building the libmount1-udeb stand-in"
@@ -99,8 +114,7 @@ di_run() {
         mkdir -p "$d/$name/up" "$d/$name/work" "$d/$name/root"
         printf '%s\n' "$cmdline" >"$d/$name/cmdline"
         printf '%b' "$input" >"$d/$name/stdin"
-        cp "$udeb" "$mount_udeb" "$DI_UDEBS"/*.udeb "$d/$name/up/" 2>/dev/null
-        mkdir -p "$d/$name/up/tmp" && mv "$d/$name/up/"*.udeb "$d/$name/up/tmp/"
+        mkdir -p "$d/$name/up/tmp" && cp "$udeb" "$mount_udeb" "$DI_UDEBS"/partman-base_*.udeb "$d/$name/up/tmp/"
         cat >"$d/$name/up/tmp/run.sh" <<EOF
 sh /lib/debian-installer-startup.d/S20templates || echo "S20templates failed"
 for u in $udebs; do
@@ -279,3 +293,166 @@ log=$(cat "$d/preseed.log")
 assert_contains "preseed.cfg loads" "$log" "LOADED"
 assert_contains "anna/choose_modules" "$log" "CHOOSE-MODULES=seinstall-udeb"
 assert_contains "pkgsel/include" "$log" "PKGSEL-INCLUDE=selinux-policy-default"
+
+# 8. anna loads the udeb from a udeb repository, as d-i's "Load installer components from an
+#    installer mirror" does (download-installer: anna net-retriever default), then partman runs
+#    the check.d hook anna installed. The repository is what a person adds the udeb to: a
+#    mirror tree with dists/bookworm/Release (SHA256 of the Packages files, signed with the
+#    repository's key) and main/debian-installer/binary-amd64/Packages[.gz] (dpkg-scanpackages
+#    -t udeb: SHA256 and MD5sum of each udeb) listing seinstall-udeb and the udebs it depends
+#    on. Served over HTTP on 127.0.0.1; the installer's archive keyring (archive.gpg, which
+#    net-retriever gives to gpgv) holds the repository's key, as in an installer image built
+#    for that repository. The udebs seinstall-udeb depends on that the installer already has
+#    (libc6-udeb, libselinux1-udeb, libblkid1-udeb, libpcre2-8-0-udeb) are listed as Debian's
+#    archive lists them (its Packages stanzas), without their files: the archive here answers
+#    404 for them, and anna does not download a udeb the installer has in the same version.
+gh=$d/gnupg
+mkdir -m 700 "$gh" "$d/other-gnupg"
+on_exit gpgconf --homedir "$gh" --kill gpg-agent
+on_exit gpgconf --homedir "$d/other-gnupg" --kill gpg-agent
+for h in "$gh" "$d/other-gnupg"; do
+        gpg --homedir "$h" --batch --passphrase '' --quick-gen-key "seinstall test repository ($h)" \
+                ed25519 sign never 2>/dev/null || fail "gpg could not make a signing key"
+done
+gpg --homedir "$gh" --export >"$d/repo-key.gpg" || fail "exporting the repository key"
+www=$d/www
+
+# repo NAME GNUPGHOME: a udeb repository in $www/NAME, Release signed with GNUPGHOME's key.
+repo() {
+        local r=$www/$1 h=$2 u src dir b=dists/bookworm/main/debian-installer/binary-amd64
+        for u in "$udeb" "$mount_udeb"; do
+                src=$(dpkg-deb -f "$u" Source | cut -d' ' -f1)
+                src=${src:-$(dpkg-deb -f "$u" Package)}
+                dir=$r/pool/main/${src:0:1}/$src
+                mkdir -p "$dir" && cp "$u" "$dir/" || return 1
+        done
+        mkdir -p "$r/$b"
+        (cd "$r" && dpkg-scanpackages -t udeb pool /dev/null 2>/dev/null) >"$r/$b/Packages" || return 1
+        /usr/lib/apt/apt-helper cat-file "$DI_ARCHIVE_PACKAGES" | awk -v RS= -v ORS='\n\n' \
+                '/^Package: (libc6|libselinux1|libblkid1|libpcre2-8-0)-udeb\n/' >>"$r/$b/Packages" || return 1
+        gzip -9nk "$r/$b/Packages"
+        {
+                printf 'Origin: seinstall test\nLabel: seinstall test\nSuite: stable\nCodename: bookworm\n'
+                printf 'Date: %s\nArchitectures: amd64\nComponents: main\n' "$(date -Ru)"
+                printf 'Description: a udeb repository for anna\nSHA256:\n'
+                for f in Packages Packages.gz; do
+                        printf ' %s %s main/debian-installer/binary-amd64/%s\n' \
+                                "$(sha256sum <"$r/$b/$f" | cut -d' ' -f1)" "$(stat -c %s "$r/$b/$f")" "$f"
+                done
+        } >"$r/dists/bookworm/Release"
+        gpg --homedir "$h" --batch --yes --armor --detach-sign -o "$r/dists/bookworm/Release.gpg" \
+                "$r/dists/bookworm/Release" 2>/dev/null
+}
+repo good "$gh" || fail "making the udeb repository"
+grep -q '^Package: seinstall-udeb$' "$www/good/dists/bookworm/main/debian-installer/binary-amd64/Packages" ||
+        fail "the repository's Packages lacks seinstall-udeb"
+assert_eq "udebs in the repository's Packages" 6 \
+        "$(grep -c '^SHA256: ' "$www/good/dists/bookworm/main/debian-installer/binary-amd64/Packages")"
+# The same repository whose seinstall-udeb on the mirror is not the file Packages lists (one
+# byte more: udpkg would still unpack it; anna's SHA256 check must not).
+repo badsum "$gh" || fail "making the second repository"
+printf 'x' >>"$(echo "$www"/badsum/pool/main/s/seinstall/seinstall-udeb_*.udeb)"
+# And one whose Release is signed by a key the installer does not have.
+repo badsig "$d/other-gnupg" || fail "making the third repository"
+
+python3 -u -m http.server --bind 127.0.0.1 --directory "$www" 0 >"$d/http.out" 2>"$d/http.log" &
+http_pid=$!
+on_exit kill "$http_pid"
+for _ in $(seq 50); do
+        port=$(sed -n 's/^Serving HTTP on 127\.0\.0\.1 port \([0-9]*\).*/\1/p' "$d/http.out")
+        [ -n "$port" ] && break
+        sleep 0.2
+done
+[ -n "$port" ] || fail "python3 -m http.server did not start: $(cat "$d/http.out" "$d/http.log")"
+echo "mirror: http://127.0.0.1:$port/{good,badsum,badsig}"
+
+# The run: what main-menu does for "Load installer components": download-installer's postinst
+# (anna net-retriever default) under cdebconf, the mirror and the component preseeded.
+# shellcheck disable=SC2016 # run by d-i's shell
+anna_script='
+rm -f /tmp/*-udeb_*.udeb
+debconf-set-selections /tmp/preseed.cfg && debconf-set-selections /tmp/mirror.cfg || echo "PRESEED FAILED"
+cat >/tmp/load-components <<"L"
+#!/bin/sh
+. /usr/share/debconf/confmodule
+udpkg --configure --force-configure download-installer
+echo "ANNA-EXIT $?" >&2
+L
+chmod +x /tmp/load-components && /tmp/load-components
+for p in seinstall-udeb libmount1-udeb libc6-udeb; do
+        echo "STATUS $p: $(sed -n "/^Package: $p\$/,/^\$/s/^Status: //p" /var/lib/dpkg/status)"
+done
+echo "SEINSTALL-SHA256 $(sha256sum /usr/sbin/seinstall 2>&1)"'
+# anna_run NAME DIRECTORY STDIN SCRIPT [DROP]: the run against http://127.0.0.1:PORT/DIRECTORY
+# with preseed.cfg (without its lines matching DROP). The chroot runs the host's kernel, for
+# which no archive has kernel module udebs: the test answers anna's question about that
+# (anna/no_kernel_modules) in the preseed.
+anna_run() {
+        local name=$1 dir=$2 input=$3 script=$4 drop=${5:-^$}
+        mkdir -p "$d/$name/up/tmp" "$d/$name/up/usr/share/keyrings"
+        grep -v -- "$drop" "$a/preseed.cfg" >"$d/$name/up/tmp/preseed.cfg"
+        printf 'd-i mirror/protocol string http\nd-i mirror/http/hostname string 127.0.0.1:%s\nd-i mirror/http/directory string /%s\nd-i anna/no_kernel_modules boolean true\n' \
+                "$port" "$dir" >"$d/$name/up/tmp/mirror.cfg"
+        cp "$d/repo-key.gpg" "$d/$name/up/usr/share/keyrings/archive.gpg"
+        di_run "$name" "$di_cmdline" "" "$input" "$anna_script$script" "/tmp/partman-base_*.udeb"
+}
+anna_run anna good '\n1\n' "$partman_script"
+log=$(cat "$d/anna.log")
+assert_contains "anna (download-installer's postinst)" "$log" "ANNA-EXIT 0"
+assert_contains "cdebconf's progress for anna" "$log" "Loading additional components"
+assert_contains "anna installed seinstall-udeb" "$log" "STATUS seinstall-udeb: install ok installed"
+assert_contains "anna installed its dependency" "$log" "STATUS libmount1-udeb: install ok installed"
+http=$(cat "$d/http.log")
+for f in dists/bookworm/Release dists/bookworm/Release.gpg \
+        dists/bookworm/main/debian-installer/binary-amd64/Packages.gz \
+        "pool/main/s/seinstall/${udeb##*/}" "pool/main/u/util-linux/${mount_udeb##*/}"; do
+        assert_contains "the mirror's log" "$http" "\"GET /good/$f HTTP/1.1\" 200"
+done
+case $http in *"GET /good/pool/main/g/glibc/"*) fail "anna downloaded libc6-udeb, which the installer has in the same version" ;; esac
+dpkg-deb --fsys-tarfile "$udeb" | tar -xOf - ./usr/sbin/seinstall >"$d/seinstall.udeb-copy"
+[ -s "$d/seinstall.udeb-copy" ] || fail "the udeb has no /usr/sbin/seinstall"
+want=$(sha256sum <"$d/seinstall.udeb-copy" | cut -d' ' -f1)
+assert_contains "/usr/sbin/seinstall in the installer is the udeb's" "$log" "SEINSTALL-SHA256 $want"
+echo "ok: anna fetched Release, checked its signature and Packages.gz, chose seinstall-udeb and libmount1-udeb, and installed them"
+# With the udeb anna installed: the same refusal and second round as in 1.
+assert_contains "templates loaded by anna" "$log" "seinstall-udeb templates in cdebconf: 3"
+assert_contains "cdebconf's text frontend" "$log" "!! ERROR: SELinux cannot label the file systems chosen"
+assert_contains "partman went back to the partitioning screens" "$log" "PERSON: round 2: / on ext4"
+assert_contains "partman finished" "$log" "PARTMAN-EXIT 0 after 2 rounds"
+echo "ok: partman refuses the ReiserFS root with the check.d hook anna installed"
+
+# 9. Without preseed.cfg's anna/choose_modules line anna loads nothing from the repository:
+#    seinstall-udeb is an optional component, loaded only when chosen.
+anna_run anna-unchosen good '' "" '^d-i anna/choose_modules'
+log=$(cat "$d/anna-unchosen.log")
+assert_contains "anna without seinstall-udeb chosen" "$log" "ANNA-EXIT 0"
+assert_contains "seinstall-udeb not installed" "$log" "STATUS seinstall-udeb: "$'\n'
+assert_contains "libmount1-udeb not installed" "$log" "STATUS libmount1-udeb: "$'\n'
+assert_eq "downloads of seinstall-udeb (the chosen run only)" 1 \
+        "$(grep -c "GET /good/pool/main/s/seinstall/" "$d/http.log")"
+echo "ok: seinstall-udeb is loaded only when anna/choose_modules names it"
+
+# 10. The mirror's seinstall-udeb is not the file its Packages lists: anna downloads it, its
+#     SHA256 does not match, the retriever's error dialog comes up (the person cancels: 3) and
+#     seinstall-udeb is not installed.
+anna_run anna-badsum badsum '3\n' ""
+log=$(cat "$d/anna-badsum.log")
+assert_contains "the mirror's log" "$(cat "$d/http.log")" "\"GET /badsum/pool/main/s/seinstall/${udeb##*/} HTTP/1.1\" 200"
+assert_contains "the retriever's error dialog" "$log" "Downloading a file failed"
+# 7: anna's exit status after a checksum that does not match (6 is a failed download).
+assert_contains "anna refused the udeb" "$log" "ANNA-EXIT 7"
+assert_contains "seinstall-udeb not installed" "$log" "STATUS seinstall-udeb: "$'\n'
+echo "ok: a udeb whose SHA256 does not match Packages is refused"
+
+# 11. A Release signed by a key the installer does not have: net-retriever refuses the
+#     repository before it reads Packages.
+anna_run anna-badsig badsig '3\n' ""
+log=$(cat "$d/anna-badsig.log")
+http=$(cat "$d/http.log")
+assert_contains "the mirror's log" "$http" "\"GET /badsig/dists/bookworm/Release.gpg HTTP/1.1\" 200"
+case $http in *"GET /badsig/dists/bookworm/main/"*) fail "net-retriever read Packages of a repository with a bad signature" ;; esac
+assert_contains "the retriever's error dialog" "$log" "Downloading a file failed"
+# 10: anna's exit status when the retriever gives it no Packages.
+assert_contains "anna got no Packages" "$log" "ANNA-EXIT 10"
+assert_contains "seinstall-udeb not installed" "$log" "STATUS seinstall-udeb: "$'\n'
+echo "ok: a Release signed by an unknown key is refused"
