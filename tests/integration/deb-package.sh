@@ -23,6 +23,9 @@ for t in dpkg-buildpackage dh po2debconf lintian dpkg-parsechangelog; do
         command -v $t >/dev/null || skip "no $t (make deps installs debhelper, po-debconf, lintian)"
 done
 
+unmet=$(cd "$TOP" && dpkg-checkbuilddeps 2>&1) ||
+        skip "the package build's Build-Depends are missing (make deps installs them): ${unmet##*dependencies: }"
+
 version=$(run_make -s -p -n help 2>/dev/null | sed -n 's/^VERSION := //p' | head -n 1)
 [ -n "$version" ] || fail "cannot read VERSION from the Makefile"
 assert_eq "debian/changelog's version (the Makefile's VERSION)" "$version" \
