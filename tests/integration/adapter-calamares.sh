@@ -82,17 +82,19 @@ want = ["/dev/sda1 /boot/efi vfat defaults 0 0", "/dev/sda2 / reiserfs defaults 
 assert got == want, got
 print("ok: the plan from \"partitions\": " + " | ".join(got))
 EOF
-# The .pot holds every message of main.py (regenerated exactly as README says).
+# The .pot holds every message of main.py and of the page's C++ (regenerated exactly as README
+# says).
 if command -v xgettext >/dev/null; then
         pot=$(mktemp)
         on_exit "rm -f $pot"
-        (cd "$a" && xgettext --language=Python --keyword=_ --from-code=UTF-8 --no-location \
-                --omit-header -o - seinstall/main.py) >"$pot"
+        (cd "$a" && xgettext --keyword=_ --keyword=i18n --add-comments --from-code=UTF-8 \
+                --no-location --omit-header -o - seinstall/main.py seinstallcheck/*.cpp) >"$pot"
         "$py" - "$pot" "$a/po/seinstall-calamares.pot" <<'EOF' || fail "po/seinstall-calamares.pot is stale: regenerate it (README, Calamares)"
 import re, sys
 ids = [set(re.findall(r'^msgid ((?:".*"\n?)+)', open(f).read(), re.M)) - {'""\n'} for f in sys.argv[1:]]
 assert ids[0] == ids[1], ids[0] ^ ids[1]
-print("ok: the .pot has the module's %d messages" % len(ids[0]))
+assert '"SELinux: the planned file systems could not be checked"\n' in ids[1], "no C++ message"
+print("ok: the .pot has the %d messages of both modules" % len(ids[0]))
 EOF
 fi
 
@@ -221,18 +223,21 @@ def run():
         libcalamares.globalstorage.insert("localeConf", {"LANG": conf["lang"]})
     return None
 EOF
-# A German translation of two messages, where Calamares looks for translations
-# (XDG_DATA_DIRS/locale/LANG), compiled from a copy of the shipped .pot.
+# A German translation of three messages, where Calamares looks for translations
+# (XDG_DATA_DIRS/locale/LANG), compiled from a copy of the shipped .pot: two the job module
+# shows (the first one the page shows too), one only the page shows.
 mkdir -p "$d/share/locale/de/LC_MESSAGES"
 "$py" - "$a/po/seinstall-calamares.pot" >"$d/de.po" <<'EOF'
 import sys
 de = {"SELinux cannot work on the file systems chosen":
       "SELinux kann auf den gewählten Dateisystemen nicht arbeiten",
       "Checking that the file systems can carry SELinux labels":
-      "Prüfen, ob die Dateisysteme SELinux-Labels tragen können"}
+      "Prüfen, ob die Dateisysteme SELinux-Labels tragen können",
+      "Fix: %1": "Abhilfe: %1"}
 text = open(sys.argv[1]).read().replace("charset=CHARSET", "charset=UTF-8")
 for en, tr in de.items():
     text = text.replace('msgid "%s"\nmsgstr ""' % en, 'msgid "%s"\nmsgstr "%s"' % (en, tr))
+assert text.count('msgstr "') - text.count('msgstr ""') == len(de), "a message is not in the .pot"
 print(text)
 EOF
 msgfmt -o "$d/share/locale/de/LC_MESSAGES/seinstall-calamares.mo" "$d/de.po" || fail "msgfmt de.po"
@@ -437,9 +442,10 @@ exec 5< <(Xvfb -displayfd 1 -screen 0 800x520x24 -nolisten tcp 2>"$d/xvfb2.log" 
 read -r xpid <&5
 read -r -t 30 disp <&5 || fail "Xvfb did not start: $(cat "$d/xvfb2.log")"
 on_exit "kill $xpid"
-start_calamares() { # LOG
+start_calamares() { # LOG [VAR=VALUE]...
         log=$1
-        HOME=$d/home XDG_RUNTIME_DIR=$d/xdg DISPLAY=:$disp QT_QUICK_BACKEND=software \
+        shift
+        env HOME=$d/home XDG_RUNTIME_DIR=$d/xdg DISPLAY=:$disp QT_QUICK_BACKEND=software "$@" \
                 calamares -d -c "$cfg" >"$log" 2>&1 &
         cpid=$!
         on_exit "kill $cpid 2>/dev/null"
@@ -487,6 +493,26 @@ assert_contains "the stand-in partition job formatted first" "$(cat "$d/nopage.l
 [ "$(sum "$d/new-nopage.img")" != "$before" ] || fail "without the page the new root was not formatted either: the sha256 test below proves nothing"
 echo "ok: without seinstallcheck the new ReiserFS root is formatted, then refused in the exec phase"
 
+#    The page in German, the language Calamares shows (here from LANG, as in a live system
+#    booted in German): its title, shared with the job module, and its own "Fix: %1" line, from
+#    the test's .mo in the XDG data directories; the new ReiserFS root refused, unchanged.
+before=$(sum "$d/new.img")
+standin_layout "$d/new.img" reiserfs / true
+SHOW="standinpartition seinstallcheck" write_settings standinpartition seinstall@check mount seinstall@install umount
+start_calamares "$d/page-de.log" LANG=de_DE.UTF-8 XDG_DATA_DIRS="$d/share:/usr/local/share:/usr/share"
+wait_log 'standinpartition: page shown' 1
+wait_log 'All requirements have been checked' 1
+press alt+n # the first page's button still reads "Next" (translated after the first page)
+wait_log 'seinstallcheck: "SELinux kann auf den gewählten Dateisystemen nicht arbeiten" (Next disabled)' 1
+shoot "$out_dir/calamares-page-refused-de.png"
+stop_calamares
+assert_contains "the page's catalog" "$(cat "$log")" "seinstallcheck: messages in \"de_DE\" from \"$d/share/locale/de/LC_MESSAGES/seinstall-calamares.mo\""
+says=$(grep 'seinstallcheck: the page says:' "$log")
+assert_contains "the page's text in German" "$says" "Abhilfe: "
+case $says in *"Fix: "*) fail "the German page still says \"Fix: \": $says" ;; esac
+assert_eq "the new ReiserFS root's sha256 after the German refusal" "$before" "$(sum "$d/new.img")"
+echo "ok: the page refused the new ReiserFS root in German (title and its own \"Abhilfe:\" line)"
+
 #    With the page: refused before the exec phase, Back, a good layout (the kept ext4 root of
 #    step 5, its config removed and a label spoiled first), Set up, installed.
 mount_image "$d/root.img" "$d/root"
@@ -505,6 +531,7 @@ wait_log 'seinstallcheck: "SELinux cannot work on the file systems chosen" (Next
 shoot "$out_dir/calamares-page-refused.png"
 assert_contains "the page's plan" "$(cat "$log")" 'seinstallcheck: the planned layout: ("none / reiserfs defaults 0 0")'
 assert_contains "the page's refusal" "$(cat "$log")" 'seinstallcheck: refused "/" "reiserfs"'
+assert_contains "the page's text in English" "$(grep 'seinstallcheck: the page says:' "$log")" "Fix: "
 press alt+s # "Set up", disabled: nothing may start
 sleep 2
 if grep -q 'Starting job' "$log"; then

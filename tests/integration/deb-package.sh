@@ -8,7 +8,10 @@
 #   link and .pc; seinstall-udeb the command, the two hooks and po-debconf templates, depending
 #   on libmount1-udeb and the other library udebs instead of carrying their libraries;
 #   calamares-module-seinstall the module where Calamares 3.2.61 (Debian's calamares) loads
-#   modules from;
+#   modules from; calamares-module-seinstallcheck the page (built with CMake in the package
+#   build) beside it, its plugin linking libcalamares and libcalamaresui (readelf -d);
+# - with the build profile pkg.seinstall.nocalamares no Build-Depends of the Qt stack is
+#   needed and the build makes every package but the page's;
 # - lintian finds no error (--fail-on error) and no warning;
 # - seinstall unpacked alone into a scratch root (dpkg -x) runs: seinstall --version.
 # The package build's test step is `make test` (debian/rules); this build, as root on a machine
@@ -19,6 +22,9 @@
 for t in dpkg-buildpackage dh po2debconf lintian dpkg-parsechangelog; do
         command -v $t >/dev/null || skip "no $t (make deps installs debhelper, po-debconf, lintian)"
 done
+
+unmet=$(cd "$TOP" && dpkg-checkbuilddeps 2>&1) ||
+        skip "the package build's Build-Depends are missing (make deps installs them): ${unmet##*dependencies: }"
 
 version=$(run_make -s -p -n help 2>/dev/null | sed -n 's/^VERSION := //p' | head -n 1)
 [ -n "$version" ] || fail "cannot read VERSION from the Makefile"
@@ -61,7 +67,7 @@ has() { # PACKAGE-FILE PATH...: each PATH is in the package
 }
 field() { dpkg-deb -f "$1" "$2"; }
 
-for p in seinstall libseinstall0 libseinstall-dev calamares-module-seinstall; do
+for p in seinstall libseinstall0 libseinstall-dev calamares-module-seinstall calamares-module-seinstallcheck; do
         assert_eq "$p's version" "$version" "$(field "$(pkg $p)" Version)"
 done
 
@@ -127,6 +133,27 @@ has "$c" "/usr/lib/$multiarch/calamares/modules/seinstall/module.desc" \
 dpkg-deb -c "$(pkg seinstall)" | grep -q 'adapters/calamares' &&
         fail "seinstall carries the Calamares adapter (python3): it is calamares-module-seinstall's"
 assert_contains "the Calamares module's dependencies" "$(field "$c" Depends)" "seinstall (>= $version)"
+assert_contains "the Calamares module's recommendations" "$(field "$c" Recommends)" "calamares-module-seinstallcheck"
+
+# The page: its plugin and module.desc beside the job module, linking Calamares' libraries.
+cp=$(pkg calamares-module-seinstallcheck)
+moddir=/usr/lib/$multiarch/calamares/modules/seinstallcheck
+so=$moddir/libcalamares_viewmodule_seinstallcheck.so
+has "$cp" "$moddir/module.desc" "$so" /usr/share/calamares/modules/seinstallcheck.conf
+dpkg -x "$cp" "$d/page" || fail "dpkg -x ${cp##*/} failed"
+desc=$(cat "$d/page$moddir/module.desc")
+assert_contains "the page's module.desc" "$desc" 'interface: "qtplugin"'
+assert_contains "the page's module.desc" "$desc" "load: \"${so##*/}\""
+needed=$(readelf -d "$d/page$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p')
+for lib in libcalamares.so libcalamaresui.so; do
+        grep -q "^$lib\.[0-9]" <<<"$needed" || fail "the page's plugin does not link $lib: $needed"
+done
+readelf -d "$d/page$so" | grep -q 'R\(UN\)\?PATH' && fail "the page's plugin carries an rpath"
+deps=$(field "$cp" Depends)
+for dep in "seinstall (>= $version)" "calamares (>= 3.2.61)" libqt5widgets5; do
+        assert_contains "the page's dependencies" "$deps" "$dep"
+done
+echo "ok: the page's plugin links $(echo $needed | tr ' ' ','); depends on: $deps"
 
 # lintian, on the .changes of the whole build.
 changes=$d/deb/seinstall_${version}_$arch.changes
@@ -148,3 +175,24 @@ out=$(env -u LD_LIBRARY_PATH "$root/usr/sbin/seinstall" --version) ||
         fail "the packaged seinstall --version failed"
 assert_eq "the packaged seinstall --version" "seinstall $version" "$out"
 echo "ok: seinstall $version runs from its package alone"
+
+# Without the Qt stack: under pkg.seinstall.nocalamares no Build-Depends of the page remains
+# (dpkg's own reduction of the field), and the build makes every package but the page's.
+qt=$(cd "$TOP" && perl -MDpkg::Control::Info -MDpkg::Deps -e '
+        my $bd = Dpkg::Control::Info->new("debian/control")->get_source()->{"Build-Depends"};
+        my $deps = deps_parse($bd, build_dep => 1, reduce_profiles => 1,
+                              build_profiles => ["pkg.seinstall.nocalamares"]);
+        print join(" ", map { $_->{package} } grep { $_->{package} } $deps->get_deps()), "\n";')
+[ -n "$qt" ] || fail "Dpkg::Deps read no Build-Depends from debian/control"
+for p in calamares cmake qtbase5-dev libkf5coreaddons-dev extra-cmake-modules libyaml-cpp-dev; do
+        case " $qt " in *" $p "*) fail "Build-Depends keeps $p under pkg.seinstall.nocalamares: $qt" ;; esac
+done
+DEB_BUILD_PROFILES=pkg.seinstall.nocalamares DEB_BUILD_OPTIONS="parallel=2 nocheck" \
+        run_make deb DEB="$d/deb-noqt" >"$d/deb-noqt.log" 2>&1 ||
+        fail "make deb with pkg.seinstall.nocalamares failed: $(tail -n 40 "$d/deb-noqt.log")"
+built=$(cd "$d/deb-noqt" && echo *.deb *.udeb)
+case $built in *seinstallcheck*) fail "pkg.seinstall.nocalamares built the page: $built" ;; esac
+for p in seinstall libseinstall0 libseinstall-dev calamares-module-seinstall; do
+        [ -f "$d/deb-noqt/${p}_${version}_$arch.deb" ] || fail "pkg.seinstall.nocalamares built no $p: $built"
+done
+echo "ok: with pkg.seinstall.nocalamares the Build-Depends are $qt; built: $built"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The planned layout as seinstall's plan, and seinstall's verdict on it (no widgets here). */
 #include "SeinstallCheck.h"
+#include "Translations.h"
 
 #include "utils/Logger.h"
 
@@ -75,8 +76,7 @@ static int run(const Settings &settings, const QStringList &args, QByteArray &ou
         cDebug() << "seinstallcheck: running" << settings.command << args;
         p.start(settings.command, args);
         if (!p.waitForStarted(10000)) {
-                output = QObject::tr(
-                             "%1 could not be started (%2): install seinstall in the live system.")
+                output = i18n("%1 could not be started (%2): install seinstall in the live system.")
                              .arg(settings.command, p.errorString())
                              .toUtf8();
                 return -1;
@@ -84,11 +84,10 @@ static int run(const Settings &settings, const QStringList &args, QByteArray &ou
         if (!p.waitForFinished(settings.timeoutSeconds * 1000)) {
                 p.kill();
                 p.waitForFinished(1000);
-                output =
-                    QObject::tr("%1 did not finish within %2 s (timeout in seinstallcheck.conf).")
-                        .arg(settings.command)
-                        .arg(settings.timeoutSeconds)
-                        .toUtf8();
+                output = i18n("%1 did not finish within %2 s (timeout in seinstallcheck.conf).")
+                             .arg(settings.command)
+                             .arg(settings.timeoutSeconds)
+                             .toUtf8();
                 return -1;
         }
         output = p.readAllStandardOutput();
@@ -97,7 +96,7 @@ static int run(const Settings &settings, const QStringList &args, QByteArray &ou
                 cDebug() << "seinstallcheck:" << settings.command << "said:" << err;
         }
         if (p.exitStatus() != QProcess::NormalExit) {
-                output = QObject::tr("%1 crashed.").arg(settings.command).toUtf8();
+                output = i18n("%1 crashed.").arg(settings.command).toUtf8();
                 return -1;
         }
         if (p.exitCode() > 1 && output.isEmpty()) {
@@ -153,8 +152,7 @@ Result checkPlan(const Settings &settings, const QStringList &lines)
         if (!root.isValid() || !plan.open(QIODevice::WriteOnly) ||
             !empty.open(QIODevice::WriteOnly)) {
                 result.error =
-                    QObject::tr(
-                        "Could not write the plan for seinstall in a temporary directory: %1.")
+                    i18n("Could not write the plan for seinstall in a temporary directory: %1.")
                         .arg(root.errorString());
                 return result;
         }
@@ -178,7 +176,7 @@ Result checkPlan(const Settings &settings, const QStringList &lines)
                 result.verdict = Verdict::Refused;
                 result.refusals = refusals(doc);
         } else {
-                result.error = QObject::tr("seinstall check exited %1: %2")
+                result.error = i18n("seinstall check exited %1: %2")
                                    .arg(rc)
                                    .arg(QString::fromUtf8(out).trimmed());
         }

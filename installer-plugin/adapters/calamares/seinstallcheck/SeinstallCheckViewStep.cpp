@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The page: find the planned layout, ask seinstall, show the verdict, gate Next. */
 #include "SeinstallCheckViewStep.h"
+#include "Translations.h"
 
 #include "GlobalStorage.h"
 #include "JobQueue.h"
@@ -11,6 +12,8 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QVBoxLayout>
+
+using SeinstallCheck::i18n;
 
 CALAMARES_PLUGIN_FACTORY_DEFINITION(SeinstallCheckViewStepFactory,
                                     registerPlugin<SeinstallCheckViewStep>();)
@@ -45,7 +48,7 @@ SeinstallCheckViewStep::~SeinstallCheckViewStep()
 
 QString SeinstallCheckViewStep::prettyName() const
 {
-        return tr("SELinux");
+        return i18n("SELinux");
 }
 
 QWidget *SeinstallCheckViewStep::widget()
@@ -135,6 +138,8 @@ void SeinstallCheckViewStep::show(const QString &title, const QString &text, boo
         m_nextEnabled = nextEnabled;
         cDebug() << "seinstallcheck:" << title
                  << (nextEnabled ? "(Next enabled)" : "(Next disabled)");
+        // What the person reads, for the log a bug report carries.
+        cDebug() << "seinstallcheck: the page says:" << text;
         emit nextStatusChanged(nextEnabled);
 }
 
@@ -142,15 +147,16 @@ void SeinstallCheckViewStep::showResult(const SeinstallCheck::Result &result)
 {
         using SeinstallCheck::Verdict;
         if (result.verdict == Verdict::Ok) {
-                show(tr("The file systems chosen can carry SELinux labels."),
-                     tr("Every planned mount point keeps a label per file: SELinux will be set up "
-                        "on the "
-                        "installed system."),
-                     true);
+                show(
+                    i18n("The file systems chosen can carry SELinux labels."),
+                    i18n("Every planned mount point keeps a label per file: SELinux will be set up "
+                         "on the "
+                         "installed system."),
+                    true);
                 return;
         }
         if (result.verdict == Verdict::Failed) {
-                show(tr("SELinux: the planned file systems could not be checked"), result.error,
+                show(i18n("SELinux: the planned file systems could not be checked"), result.error,
                      false);
                 return;
         }
@@ -159,35 +165,37 @@ void SeinstallCheckViewStep::showResult(const SeinstallCheck::Result &result)
                 cDebug() << "seinstallcheck: refused" << r.mountPoint << r.fsType;
                 lines << QStringLiteral("%1 (%2): %3").arg(r.mountPoint, r.fsType, r.reason);
                 if (!r.fix.isEmpty()) {
-                        lines << tr("Fix: %1").arg(r.fix);
+                        lines << i18n("Fix: %1").arg(r.fix);
                 }
                 lines << QString();
         }
-        lines << tr(
+        lines << i18n(
             "Nothing has been written to any disk. Press Back and, on the partitioning page, "
             "choose file systems that keep per-file labels (ext4, xfs, btrfs) for the mount "
             "points named above.");
-        show(tr("SELinux cannot work on the file systems chosen"), lines.join('\n'), false);
+        show(i18n("SELinux cannot work on the file systems chosen"), lines.join('\n'), false);
 }
 
 void SeinstallCheckViewStep::onActivate()
 {
         QVariantList partitions;
         if (!plannedPartitions(partitions)) {
-                show(tr("SELinux: no partitioning page before this one"),
-                     tr("The file systems are checked during the installation instead: put "
+                show(
+                    i18n("SELinux: no partitioning page before this one"),
+                    i18n(
+                        "The file systems are checked during the installation instead: put "
                         "seinstallcheck "
                         "right after partition in the show sequence of settings.conf to check them "
                         "here."),
-                     true);
+                    true);
                 return;
         }
         const QStringList lines = SeinstallCheck::planLines(partitions);
         if (lines.isEmpty()) {
-                show(tr("SELinux: no file system planned"),
-                     tr("The partitioning page planned no mounted file system: press Back and "
-                        "choose a root "
-                        "partition."),
+                show(i18n("SELinux: no file system planned"),
+                     i18n("The partitioning page planned no mounted file system: press Back and "
+                          "choose a root "
+                          "partition."),
                      false);
                 return;
         }
