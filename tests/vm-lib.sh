@@ -2,7 +2,7 @@
 # mapper, md RAID): vm_rerun runs the same test again inside QEMU on Debian 12's own kernel
 # (qemu/kernel.sh fetches it into E2E_CACHE, as make e2e does), whose root is this machine's
 # own root filesystem read-only over 9p with a tmpfs overlay on it: the same programs, the
-# same build tree, that kernel's modules. The guest's output is the test's output; its exit
+# same build tree (SEINSTALL_BUILD, SEINSTALL), that kernel's modules. The guest's output is the test's output; its exit
 # status the test's.
 #
 # vm_rerun MODULES...: never returns. Skips when QEMU or the kernel cannot be had; the guest
@@ -39,8 +39,8 @@ vm_rerun() {
         # The command, with the environment the test runs in (its build tree, its flags).
         {
                 printf 'cd %q\n' "$PWD"
-                printf 'export SEINSTALL_IN_VM=1 SEINSTALL_BUILD=%q PATH=%q\n' \
-                        "$SEINSTALL_BUILD_DIR" "/usr/sbin:/usr/bin:/sbin:/bin"
+                printf 'export SEINSTALL_IN_VM=1 SEINSTALL_BUILD=%q SEINSTALL=%q PATH=%q\n' \
+                        "$SEINSTALL_BUILD_DIR" "$SEINSTALL" "/usr/sbin:/usr/bin:/sbin:/bin"
                 printf 'echo VM-START\n'
                 printf 'bash %q\n' "$(realpath "$0")"
                 printf 'echo "VM-EXIT $?"\nsync\n/bin/busybox poweroff -f\n'
