@@ -1,9 +1,10 @@
+# shellcheck shell=bash
 # Sourced by an integration test that needs what this machine's kernel may lack (the device
 # mapper, md RAID): vm_rerun runs the same test again inside QEMU on Debian 12's own kernel
 # (qemu/kernel.sh fetches it into E2E_CACHE, as make e2e does), whose root is this machine's
 # own root filesystem read-only over 9p with a tmpfs overlay on it: the same programs, the
-# same build tree (SEINSTALL_BUILD, SEINSTALL), that kernel's modules. The guest's output is the test's output; its exit
-# status the test's.
+# same build tree (SEINSTALL_BUILD, SEINSTALL), that kernel's modules. The guest's output is
+# the test's output; its exit status the test's. About 80 s for sandbox-lvm-raid.sh.
 #
 # vm_rerun MODULES...: never returns. Skips when QEMU or the kernel cannot be had; the guest
 # sees SEINSTALL_IN_VM=1 (a test checks it first, so that it never loops). TCG unless
@@ -15,7 +16,8 @@ vm_rerun() {
                 skip "needs qemu-system-x86_64 to run on a kernel with ${mods[*]} (make deps)"
         command -v busybox >/dev/null && [ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1 ||
                 skip "needs a static /bin/busybox (busybox-static) for the guest's init"
-        E2E_DIR=$TOP/qemu
+        E2E_DIR=$TOP/qemu # read by kernel.sh
+        export E2E_DIR
         log() { echo "vm: $*" >&2; }
         . "$TOP/qemu/kernel.sh"
         cache_dir "$E2E_CACHE"
