@@ -117,6 +117,7 @@ DEPS_BUILD := build-essential pkg-config clang $(DEPS_LIBS) check gettext
 DEPS_TEST  := selinux-policy-default policycoreutils selinux-utils e2fsprogs xfsprogs \
               btrfs-progs dosfstools reiserfsprogs nilfs-tools exfatprogs f2fs-tools util-linux \
               tmux shellcheck attr python3 python3-jsonschema bubblewrap keyutils \
+              lvm2 mdadm grub-common \
               debhelper po-debconf lintian git
 DEPS_E2E   := qemu-system-x86 qemu-utils busybox-static mmdebstrap cpio zstd kmod checkpolicy \
               ovmf mtools fdisk

@@ -7,7 +7,10 @@
  * keyring, stdin /dev/null and stdout/stderr a pipe, rlimits on memory, file size, open files
  * and processes' core dumps, and in a private mount namespace a small tmpfs holding the only
  * device nodes the program gets: null, zero, full, random, urandom and the block devices of the
- * target's own mounts (and their whole disks), owned by root, mode 0400, on a read-only mount,
+ * target's own mounts (and their whole disks, and what an LVM volume or md array of them is made
+ * of, a device-mapper device also by its /dev/mapper name; never the device mapper's control
+ * device, whose every command the kernel refuses without CAP_SYS_ADMIN anyway), owned by root,
+ * mode 0400, on a read-only mount,
  * so that a root without capabilities can read them and neither write nor chmod them, and it
  * moves itself into a new cgroup of its own bounding the processes and memory of everything it
  * starts (sandbox-cgroup.c; no cgroup, nothing runs). Then it runs bwrap: new PID, IPC, network,
@@ -20,6 +23,7 @@
  * limit or as soon as the cgroup's process or memory limit was hit; then it empties and removes the
  * cgroup.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/keyctl.h>
@@ -53,6 +57,8 @@
 #define SANDBOX_AS_MAX    (2ULL << 30)
 #define SANDBOX_FSIZE_MAX (1ULL << 30)
 #define SANDBOX_NOFILE    1024
+/* Block devices in the sandbox's /dev: the target's mounts and what they are made of. */
+#define SANDBOX_DEVS_MAX 64
 /* After the kill, how long the output may still take to close (the namespace is going). */
 #define DRAIN_S 10
 /* How often the cgroup's limits are looked at. */
@@ -467,6 +473,79 @@ static bool block_name(dev_t d, char *name, size_t size, char *disk, size_t dsiz
         return true;
 }
 
+/* The first line of /sys/dev/block/MAJ:MIN/@what, or false. */
+static bool read_sys(dev_t d, const char *what, char *buf, size_t size)
+{
+        char path[128];
+        ssize_t n;
+        int fd;
+
+        snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s", major(d), minor(d), what);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return false;
+        n = read(fd, buf, size - 1);
+        close(fd);
+        if (n <= 0)
+                return false;
+        buf[n] = '\0';
+        buf[strcspn(buf, "\n")] = '\0';
+        return *buf != '\0';
+}
+
+static bool plain_name(const char *name)
+{
+        return *name && !strchr(name, '/') && strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
+}
+
+/* LVM's name of a volume's mapping, "VG-LV" with each '-' of VG and LV doubled, split. */
+static bool lvm_split(const char *name, char *vg, char *lv, size_t size)
+{
+        char *out = vg;
+        size_t n = 0;
+
+        for (const char *p = name; *p; p++) {
+                if (n + 1 >= size)
+                        return false;
+                if (p[0] == '-' && p[1] == '-')
+                        p++;
+                else if (*p == '-' && out == vg) {
+                        vg[n] = '\0';
+                        out = lv, n = 0;
+                        continue;
+                }
+                out[n++] = *p;
+        }
+        out[n] = '\0';
+        return out == lv && plain_name(vg) && plain_name(lv);
+}
+
+/* A device-mapper device's names as udev makes them: /dev/mapper/NAME, which grub-probe looks
+ * for (it skips the kernel's dm-N), and for an LVM volume /dev/VG/LV, a link to dm-N. */
+static void dm_names(const char *dir, dev_t d, const char *kname)
+{
+        char name[NAME_MAX + 1], uuid[8], vg[NAME_MAX + 1], lv[NAME_MAX + 1], path[PATH_MAX],
+            target[NAME_MAX + 4];
+
+        if (!read_sys(d, "dm/name", name, sizeof(name)) || !plain_name(name) ||
+            strlen(name) > NAME_MAX - 8)
+                return;
+        snprintf(path, sizeof(path), "mapper/%s", name);
+        make_node(dir, path, S_IFBLK | 0400, d);
+        if (!read_sys(d, "dm/uuid", uuid, sizeof(uuid)) || strncmp(uuid, "LVM-", 4) != 0 ||
+            !lvm_split(name, vg, lv, sizeof(vg)) || strcmp(vg, "mapper") == 0)
+                return;
+        if ((size_t) snprintf(path, sizeof(path), "%s/%s", dir, vg) >= sizeof(path))
+                return;
+        if (mkdir(path, 0755) < 0 && errno != EEXIST)
+                child_fail("making a directory of the sandbox's /dev");
+        if ((size_t) snprintf(path, sizeof(path), "%s/%s/%s", dir, vg, lv) >= sizeof(path))
+                return;
+        snprintf(target, sizeof(target), "../%s", kname);
+        if (symlink(target, path) < 0 && errno != EEXIST)
+                child_fail("making a link in the sandbox's /dev");
+}
+
 /* The sandbox's /dev, on a tmpfs in this (private) mount namespace: the harmless character
  * devices, and the target's own block devices readable by their owner only. */
 /* Whether this namespace's root is the initial ramfs ("rootfs"), as in an installer running
@@ -551,6 +630,8 @@ static void stage_dev(const struct sandbox *s)
                 make_node(dir, name, S_IFBLK | 0400, s->devs[i]);
                 if (*disk)
                         make_node(dir, disk, S_IFBLK | 0400, whole);
+                if (!strchr(name, '/'))
+                        dm_names(dir, s->devs[i], name);
         }
         /* Read-only here: bwrap's --remount-ro would add nodev. */
         if (mount(NULL, s->stage, NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NOEXEC, NULL) < 0)
@@ -826,6 +907,61 @@ static int sandbox_cgroup(struct seinstall_ctx *ctx, struct sandbox *s, const ch
         return r;
 }
 
+DEFINE_CLEANUP_FUNC(DIR *, closedir)
+
+/* Whether @d is listed already; if not, add it (up to SANDBOX_DEVS_MAX). */
+static int devs_add(struct sandbox *s, dev_t d)
+{
+        dev_t *v;
+
+        for (size_t i = 0; i < s->n_devs; i++)
+                if (s->devs[i] == d)
+                        return 0;
+        if (s->n_devs >= SANDBOX_DEVS_MAX)
+                return -E2BIG;
+        v = realloc(s->devs, (s->n_devs + 1) * sizeof(*v));
+        if (!v)
+                return -ENOMEM;
+        s->devs = v;
+        s->devs[s->n_devs++] = d;
+        return 0;
+}
+
+/* The devices a device-mapper or md device of the target is made of (its "slaves" in sysfs),
+ * and theirs, down to the disks: grub-probe reads the RAID superblocks and LVM metadata of
+ * those itself. Each entry is added to the end of the list, which this walks on. */
+static int add_lower_devices(struct sandbox *s)
+{
+        for (size_t i = 0; i < s->n_devs; i++) {
+                char path[96];
+                _cleanup_(closedirp) DIR *dir = NULL;
+                struct dirent *de;
+
+                snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/slaves", major(s->devs[i]),
+                         minor(s->devs[i]));
+                dir = opendir(path);
+                while (dir && (de = readdir(dir))) {
+                        char dev[96], num[32];
+                        unsigned ma, mi;
+                        _cleanup_fclose_ FILE *f = NULL;
+                        int r;
+
+                        if (de->d_name[0] == '.' ||
+                            (size_t) snprintf(dev, sizeof(dev), "%s/%s/dev", path, de->d_name) >=
+                                sizeof(dev))
+                                continue;
+                        f = fopen(dev, "re");
+                        if (!f || !fgets(num, sizeof(num), f) ||
+                            sscanf(num, "%u:%u", &ma, &mi) != 2)
+                                continue;
+                        r = devs_add(s, makedev(ma, mi));
+                        if (r < 0)
+                                return r;
+                }
+        }
+        return 0;
+}
+
 static int sandbox_prepare(struct seinstall_ctx *ctx, struct sandbox *s, const char *const *argv)
 {
         char proc[64], path[PATH_MAX];
@@ -852,6 +988,11 @@ static int sandbox_prepare(struct seinstall_ctx *ctx, struct sandbox *s, const c
                                 "installer (/run, /tmp, /mnt) to set it up on",
                                 argv[0], ctx->root);
         r = si_mounts_own_devices(ctx, &s->devs, &s->n_devs);
+        if (r >= 0 && (r = add_lower_devices(s)) < 0)
+                r = si_error(ctx, r,
+                             "Cannot run %s of %s in a sandbox: listing the devices its mounts "
+                             "are made of (LVM, RAID): %s",
+                             argv[0], ctx->root, r == -E2BIG ? "more than 64" : strerror(-r));
         if (r >= 0)
                 r = build_args(ctx, s, argv);
         if (r >= 0)

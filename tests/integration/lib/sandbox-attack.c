@@ -4,10 +4,13 @@
  * attack on the installer and prints one line per attempt: "NAME ok" (it got through) or
  * "NAME denied (why)". `attack daemon` leaves a process named sbx-daemon behind;
  * `attack noise` prints escape sequences, forged seinstall lines and 200 KiB more;
- * `attack hog MIB` (hostile-sandbox-limits.sh) touches MIB MiB of memory and waits forever. */
+ * `attack hog MIB` (hostile-sandbox-limits.sh) touches MIB MiB of memory and waits forever;
+ * `attack dm NAME` (sandbox-lvm-raid.sh) tries to remove, reload and suspend the installer's
+ * device-mapper device NAME and to write to it. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/dm-ioctl.h>
 #include <linux/keyctl.h>
 #include <signal.h>
 #include <stddef.h>
@@ -18,6 +21,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <termios.h>
@@ -229,8 +233,53 @@ static int hog(const char *mib)
                 pause();
 }
 
+/* One device-mapper command on NAME through the control device, as dmsetup sends it. */
+static void dm_command(const char *what, unsigned long cmd, const char *name)
+{
+        struct dm_ioctl io = {
+            .version = {DM_VERSION_MAJOR, 0, 0}, .data_size = sizeof(io), .data_start = sizeof(io)};
+        int fd = open("/dev/mapper/control", O_RDWR), ok = 0, err = errno;
+
+        if (cmd == DM_DEV_SUSPEND)
+                io.flags = DM_SUSPEND_FLAG;
+        snprintf(io.name, sizeof(io.name), "%s", name);
+        if (fd >= 0) {
+                ok = ioctl(fd, cmd, &io) == 0;
+                err = errno;
+                close(fd);
+        }
+        say(what, ok, err);
+}
+
+static int dm_attacks(const char *name)
+{
+        char path[300];
+        int fd = open("/dev/mapper/control", O_RDWR), err = errno;
+
+        say("control-open", fd >= 0, err);
+        if (fd >= 0)
+                close(fd);
+        fd = mknod("/tmp/dm-control", S_IFCHR | 0600, makedev(10, 236)) == 0
+                 ? open("/tmp/dm-control", O_RDWR)
+                 : -1;
+        say("control-mknod", fd >= 0, errno);
+        if (fd >= 0)
+                close(fd);
+        dm_command("dm-remove", DM_DEV_REMOVE, name);
+        dm_command("dm-table-load", DM_TABLE_LOAD, name);
+        dm_command("dm-suspend", DM_DEV_SUSPEND, name);
+        snprintf(path, sizeof(path), "/dev/mapper/%s", name);
+        fd = open(path, O_WRONLY);
+        say("dm-node-write", fd >= 0, errno);
+        if (fd >= 0)
+                close(fd);
+        return 0;
+}
+
 int main(int argc, char **argv)
 {
+        if (argc >= 3 && strcmp(argv[1], "dm") == 0)
+                return dm_attacks(argv[2]);
         if (argc >= 2 && strcmp(argv[1], "daemon") == 0)
                 return daemon_child();
         if (argc >= 2 && strcmp(argv[1], "noise") == 0)
@@ -239,7 +288,7 @@ int main(int argc, char **argv)
                 return hog(argv[2]);
         if (argc < 9 || strcmp(argv[1], "report") != 0) {
                 fprintf(stderr, "usage: attack report VICTIM_DEV OWN_DEV VICTIM_PID KEY_ID SOCK "
-                                "ABSTRACT INJECT | daemon | noise | hog MIB\n");
+                                "ABSTRACT INJECT | daemon | noise | hog MIB | dm NAME\n");
                 return 2;
         }
         dev_attacks(argv[2]);
