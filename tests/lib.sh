@@ -56,6 +56,13 @@ require_root() {
 require_tool() {
         command -v "$1" >/dev/null || skip "$1 is not installed (Debian package $2; make deps installs it)"
 }
+# require_static_busybox WHAT: a static /bin/busybox (busybox-static) to copy into a target or
+# guest as WHAT ("the target's shell"...): a dynamic one would need the host's libraries there.
+require_static_busybox() {
+        if [ ! -x /bin/busybox ] || ldd /bin/busybox >/dev/null 2>&1; then
+                skip "needs a static /bin/busybox (busybox-static) $1"
+        fi
+}
 require_loop() {
         require_root
         [ -e /dev/loop-control ] || skip "no /dev/loop-control: this kernel has no loop devices"

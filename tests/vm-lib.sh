@@ -14,8 +14,7 @@ vm_rerun() {
         local mods=("$@") st d out rc accel=${SEINSTALL_VM_ACCEL:-tcg}
         command -v qemu-system-x86_64 >/dev/null ||
                 skip "needs qemu-system-x86_64 to run on a kernel with ${mods[*]} (make deps)"
-        command -v busybox >/dev/null && [ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1 ||
-                skip "needs a static /bin/busybox (busybox-static) for the guest's init"
+        require_static_busybox "for the guest's init"
         E2E_DIR=$TOP/qemu # read by kernel.sh
         export E2E_DIR
         log() { echo "vm: $*" >&2; }

@@ -70,9 +70,7 @@ assert_contains "todo names update-grub" "$OUT" "update-grub"
 # --regenerate runs the distribution's command inside the target (chroot), its output kept off
 # stdout; a failing one is exit 3 with what to do. Needs root (chroot) and a static shell.
 [ "$(id -u)" = 0 ] || skip "needs root for chroot (--regenerate)"
-if [ ! -x /bin/busybox ] || ldd /bin/busybox >/dev/null 2>&1; then
-        skip "needs a static /bin/busybox (busybox-static) to run update-grub in the target"
-fi
+require_static_busybox "to run update-grub in the target"
 mkdir -p "$T/bin" "$T/usr/sbin" "$T/boot/grub"
 cp /bin/busybox "$T/bin/busybox"
 printf '#!/bin/busybox sh\n/bin/busybox echo "update-grub ran"\n/bin/busybox grep "^GRUB_CMDLINE_LINUX=" /etc/default/grub >/boot/grub/grub.cfg\n' \

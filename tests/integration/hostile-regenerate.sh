@@ -7,10 +7,8 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
 require_root
-[ -x /usr/bin/bwrap ] || skip "needs bubblewrap (/usr/bin/bwrap) to run update-grub: make deps"
-if [ ! -x /bin/busybox ] || ldd /bin/busybox >/dev/null 2>&1; then
-        skip "needs a static /bin/busybox (busybox-static) to run update-grub in the target"
-fi
+require_tool bwrap bubblewrap
+require_static_busybox "to run update-grub in the target"
 
 d=$(scratch_dir)
 t=$d/t

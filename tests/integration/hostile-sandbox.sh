@@ -10,10 +10,8 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
 require_loop
-if [ ! -x /bin/busybox ] || ldd /bin/busybox >/dev/null 2>&1; then
-        skip "needs a static /bin/busybox (busybox-static) to run update-grub in the target"
-fi
-[ -x /usr/bin/bwrap ] || skip "needs bubblewrap (/usr/bin/bwrap): make deps"
+require_static_busybox "to run update-grub in the target"
+require_tool bwrap bubblewrap
 for c in keyctl script python3 cc; do
         command -v "$c" >/dev/null || skip "needs $c (make deps)"
 done

@@ -13,13 +13,11 @@
 . "$(dirname "$0")/../install-lib.sh"
 . "$(dirname "$0")/../vm-lib.sh"
 require_loop
-[ -x /usr/bin/bwrap ] || skip "needs bubblewrap (/usr/bin/bwrap): make deps"
+require_tool bwrap bubblewrap
 for c in lvm mdadm dmsetup grub-probe grub-mkconfig cc; do
         command -v "$c" >/dev/null || skip "needs $c (make deps: lvm2, mdadm, grub-common)"
 done
-if [ ! -x /bin/busybox ] || ldd /bin/busybox >/dev/null 2>&1; then
-        skip "needs a static /bin/busybox (busybox-static) as the target's shell"
-fi
+require_static_busybox "as the target's shell"
 if [ ! -e /dev/mapper/control ] || ! grep -qw md /proc/devices; then
         modprobe -q dm_mod raid1 2>/dev/null
         if [ ! -e /dev/mapper/control ] || ! grep -qw md /proc/devices; then

@@ -6,9 +6,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
 require_loop
-if [ ! -x /bin/busybox ] || ldd /bin/busybox >/dev/null 2>&1; then
-        skip "needs a static /bin/busybox (busybox-static) to run update-grub in the target"
-fi
+require_static_busybox "to run update-grub in the target"
 
 d=$(scratch_dir)
 make_fs_image "$d/t.img" ext4 128
