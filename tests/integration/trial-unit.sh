@@ -1,6 +1,6 @@
 #!/bin/bash
 # seinstall-trial.service: systemd finds nothing to complain about, and the facts the trial rests
-# on hold: it waits for the state file the library writes (the path in seinstall.h) and runs only
+# on hold: it waits for the state file the library writes (the path in seinstall-internal.h) and runs only
 # while that says pending, only with SELinux active, never on a boot with a relabel pending, once
 # the boot has settled (after multi-user.target, wanted by it, after the first-boot screen and the
 # relabel); it runs `seinstall trial` with its line on the console and in the journal, and the
@@ -20,10 +20,10 @@ has() {
         key "$1" "$2" | grep -qxF -- "$3" || fail "${1##*/}: no $2=$3 (has: $(key "$1" "$2" | tr '\n' ' '))"
         echo "ok: ${1##*/} has $2=$3"
 }
-state=$(sed -n 's/^#define SEINSTALL_TRIAL_STATE "\(.*\)"$/\1/p' "$TOP/installer-plugin/include/seinstall.h")
-unit=$(sed -n 's/^#define SEINSTALL_TRIAL_UNIT "\(.*\)"$/\1/p' "$TOP/installer-plugin/include/seinstall.h")
-[ -n "$state" ] || fail "SEINSTALL_TRIAL_STATE not found in seinstall.h"
-assert_eq "the unit's name in seinstall.h" "seinstall-trial.service" "$unit"
+state=$(sed -n 's/^#define SEINSTALL_TRIAL_STATE "\(.*\)"$/\1/p' "$TOP/installer-plugin/lib/seinstall-internal.h")
+unit=$(sed -n 's/^#define SEINSTALL_TRIAL_UNIT "\(.*\)"$/\1/p' "$TOP/installer-plugin/lib/seinstall-internal.h")
+[ -n "$state" ] || fail "SEINSTALL_TRIAL_STATE not found in seinstall-internal.h"
+assert_eq "the unit's name in seinstall-internal.h" "seinstall-trial.service" "$unit"
 has "$u" ConditionPathExists "$state"
 has "$u" ConditionPathExists "!/.autorelabel"
 has "$u" ConditionPathExists "!/etc/selinux/.autorelabel"
