@@ -126,26 +126,10 @@ START_TEST(test_link_names)
             "a.b_c:d=e@f#g+h",                      /* udev's other characters */
         };
         static const char *const bad[] = {
-            "",
-            ".",
-            "..",
-            "../x",
-            "a/b",
-            "/",
-            "x/..",
-            "a..b",
-            "..a",
-            "a\nb",
-            "a\tb",
-            "a b",
-            "a\x7f",
-            "\x01x",
-            "\xc3\xa9t\xc3\xa9",
-            "a\\b",
-            "a*",
-            "a?b",
-            "$(reboot)",
-            "a\"b",
+            "",     ".",    "..",    "../x",      "a/b",
+            "/",    "x/..", "a..b",  "..a",       "a\nb",
+            "a\tb", "a b",  "a\x7f", "\x01x",     "\xc3\xa9t\xc3\xa9",
+            "a\\b", "a*",   "a?b",   "$(reboot)", "a\"b",
             "a'b",
         };
         char longest[SI_SANDBOX_LINK_NAME_MAX + 2];
