@@ -583,6 +583,12 @@ print(m["mountpoint"], m["fstype"], m["labeling"], m["label"].split(":")[2], m["
         line=$(fact "$L" grub-cfg-linux)
         expect_match "grub.cfg (update-grub run by --regenerate): the first entry's options" \
                 " ro $(printf '%s' "$gcl $gcld" | sed 's/[][\.*^$]/\\&/g')\$" "$line"
+        # update-grub ran in seinstall's sandbox: its /dev/disk/by-uuid makes GRUB's 10_linux
+        # name the root by UUID, as outside, not by the installer's name of the disk.
+        expect_match "the root's UUID (blkid in the target)" '^[0-9a-f-]{36}$' \
+                "$(fact "$L" root-uuid)"
+        expect_match "grub.cfg (update-grub in the sandbox): the root by its UUID" \
+                " root=UUID=$(fact "$L" root-uuid) " "$line"
         expect_match "the BLS entry seinstall edited: options" "(^| )security=selinux( |$)" "$(fact "$L" bls-options)"
         expect_eq "label of /boot/grub/grub.cfg (written by update-grub after the relabel)" \
                 system_u:object_r:boot_t:s0 "$(fact "$L" label:/boot/grub/grub.cfg)"
@@ -621,6 +627,9 @@ scenario_grub() {
         local d
         d=$(overlay grub-bios "$GRUB_DISK") || { bad "qemu-img create failed"; return; }
         disk_boot grub-bios bios "$d" "GRUB (BIOS)" "$(grub_expected)"
+        expect_match "GRUB (BIOS): /proc/cmdline names the root by UUID" \
+                "(^| )root=UUID=$(fact "$LOGDIR/grub-install.log" root-uuid)( |$)" \
+                "$(fact "$LOGDIR/grub-bios.log" cmdline)"
         grep -q 'GNU GRUB\|Booting\|Loading Linux' "$LOGDIR/grub-bios.log" &&
                 ok "GRUB printed on the serial console: it, not -kernel, started Linux"
 }

@@ -23,6 +23,8 @@
  * limit or as soon as the cgroup's process or memory limit was hit; then it empties and removes the
  * cgroup.
  */
+#include <blkid/blkid.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -150,6 +152,8 @@ struct sandbox {
         size_t n_args;
         dev_t *devs; /* the block devices of the target's own mounts */
         size_t n_devs;
+        char **uuids;      /* per device of @devs: its /dev/disk/by-uuid name, or NULL */
+        char **partuuids;  /* per device of @devs: its /dev/disk/by-partuuid name, or NULL */
         const char *stage; /* where the child mounts its tmpfs of device nodes */
         char *rootpath;    /* the root as this process sees it */
         struct si_cgroup cg;
@@ -158,6 +162,8 @@ struct sandbox {
 static void sandbox_done(struct sandbox *s)
 {
         si_strv_free(s->args, s->n_args);
+        si_strv_free(s->uuids, s->n_devs);
+        si_strv_free(s->partuuids, s->n_devs);
         free(s->devs);
         free(s->rootpath);
         (void) si_cgroup_remove(&s->cg);
@@ -433,6 +439,27 @@ static void make_node(const char *dir, const char *name, mode_t mode, dev_t d)
                 child_fail("setting a device node's mode");
 }
 
+/* @dir/disk/@sub/@name, a link to the device node @node ("../../sda1"), as udev makes it. */
+static void make_disk_link(const char *dir, const char *sub, const char *name, const char *node)
+{
+        char path[PATH_MAX], target[PATH_MAX];
+
+        if (!name)
+                return;
+        if ((size_t) snprintf(path, sizeof(path), "%s/disk", dir) >= sizeof(path) ||
+            (mkdir(path, 0755) < 0 && errno != EEXIST))
+                child_fail("making the sandbox's /dev/disk");
+        if ((size_t) snprintf(path, sizeof(path), "%s/disk/%s", dir, sub) >= sizeof(path) ||
+            (mkdir(path, 0755) < 0 && errno != EEXIST))
+                child_fail("making a directory of the sandbox's /dev/disk");
+        if ((size_t) snprintf(path, sizeof(path), "%s/disk/%s/%s", dir, sub, name) >=
+                sizeof(path) ||
+            (size_t) snprintf(target, sizeof(target), "../../%s", node) >= sizeof(target))
+                return;
+        if (symlink(target, path) < 0 && errno != EEXIST)
+                child_fail("making a link in the sandbox's /dev/disk");
+}
+
 /* The kernel's name of block device @d ("sda1", "cciss/c0d0"), its whole disk's name and
  * number when it is a partition. */
 static bool block_name(dev_t d, char *name, size_t size, char *disk, size_t dsize, dev_t *ret_disk)
@@ -628,6 +655,8 @@ static void stage_dev(const struct sandbox *s)
                 if (!block_name(s->devs[i], name, sizeof(name), disk, sizeof(disk), &whole))
                         continue;
                 make_node(dir, name, S_IFBLK | 0400, s->devs[i]);
+                make_disk_link(dir, "by-uuid", s->uuids[i], name);
+                make_disk_link(dir, "by-partuuid", s->partuuids[i], name);
                 if (*disk)
                         make_node(dir, disk, S_IFBLK | 0400, whole);
                 if (!strchr(name, '/'))
@@ -962,6 +991,126 @@ static int add_lower_devices(struct sandbox *s)
         return 0;
 }
 
+bool si_sandbox_link_name_ok(const char *name)
+{
+        size_t n = strnlen(name, SI_SANDBOX_LINK_NAME_MAX + 1);
+
+        if (n == 0 || n > SI_SANDBOX_LINK_NAME_MAX || streq(name, ".") || strstr(name, ".."))
+                return false;
+        for (const char *p = name; *p; p++)
+                if (!isascii((unsigned char) *p) ||
+                    (!isalnum((unsigned char) *p) && !strchr("#+-.:=@_", *p)))
+                        return false;
+        return true;
+}
+
+/* @key of @pr as the name of a link in the sandbox's /dev/disk/@dir, or NULL (none, or one
+ * refused, which is said at debug level). */
+static char *link_name(struct seinstall_ctx *ctx, blkid_probe pr, const char *key, dev_t d,
+                       const char *dir)
+{
+        const char *v = NULL;
+
+        if (blkid_probe_lookup_value(pr, key, &v, NULL) < 0 || !v || !*v)
+                return NULL;
+        if (!si_sandbox_link_name_ok(v)) {
+                si_debug(ctx,
+                         "Block device %u:%u gets no /dev/disk/%s link in the sandbox: its %s "
+                         "\"%.64s\" is not a name udev makes a link of (letters, digits, "
+                         "#+-.:=@_, at most %d)",
+                         major(d), minor(d), dir, key, v, SI_SANDBOX_LINK_NAME_MAX);
+                return NULL;
+        }
+        return strdup(v);
+}
+
+static void free_probep(blkid_probe *p)
+{
+        if (*p)
+                blkid_free_probe(*p);
+}
+
+/* The filesystem UUID and the partition UUID of block device @d as udev's 60-persistent-
+ * storage.rules link them: probed read-only with libblkid (blkid_do_safeprobe, as udev's
+ * builtin), the UUID only of a filesystem, swap or encrypted container, never of a RAID or LVM
+ * member. An LVM volume gets no by-uuid name: outside the sandbox grub-probe sees it as LVM and
+ * GRUB writes root=/dev/mapper/VG-LV; in it (no device-mapper ioctl without CAP_SYS_ADMIN) it
+ * does not, and the link would turn that into root=UUID=. */
+static int probe_ids(struct seinstall_ctx *ctx, dev_t d, char **ret_uuid, char **ret_partuuid)
+{
+        _cleanup_free_ char *path = blkid_devno_to_devname(d);
+        _cleanup_(free_probep) blkid_probe pr = NULL;
+        _cleanup_close_ int fd = -EBADF;
+        const char *usage = NULL;
+        char dmuuid[8];
+        struct stat st;
+        int r;
+
+        if (!path)
+                return 0;
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+        if (fd < 0 || fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode) || st.st_rdev != d)
+                return 0;
+        pr = blkid_new_probe();
+        if (!pr)
+                return -ENOMEM;
+        if (blkid_probe_set_device(pr, fd, 0, 0) < 0)
+                return 0;
+        blkid_probe_enable_superblocks(pr, 1);
+        blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_UUID | BLKID_SUBLKS_TYPE |
+                                                  BLKID_SUBLKS_USAGE);
+        blkid_probe_enable_partitions(pr, 1);
+        blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
+        r = blkid_do_safeprobe(pr);
+        if (r != 0)
+                return 0;
+        (void) blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
+        if (usage &&
+            (streq(usage, "filesystem") || streq(usage, "other") || streq(usage, "crypto")) &&
+            !(read_sys(d, "dm/uuid", dmuuid, sizeof(dmuuid)) && startswith(dmuuid, "LVM-")))
+                *ret_uuid = link_name(ctx, pr, "UUID", d, "by-uuid");
+        *ret_partuuid = link_name(ctx, pr, "PART_ENTRY_UUID", d, "by-partuuid");
+        return 0;
+}
+
+/* Drop @v[@i] when a device before it took that name: udev's link points to one of them (the
+ * one of the highest link priority, else the one its events came last for); the sandbox's to
+ * the first, the target's own mounts coming before what they are made of. */
+static void drop_taken(struct seinstall_ctx *ctx, const struct sandbox *s, char **v, size_t i,
+                       const char *dir)
+{
+        for (size_t j = 0; v[i] && j < i; j++) {
+                if (!v[j] || !streq(v[j], v[i]))
+                        continue;
+                si_debug(ctx,
+                         "Block devices %u:%u and %u:%u carry the same name %s: the sandbox's "
+                         "/dev/disk/%s/%s points to the first",
+                         major(s->devs[j]), minor(s->devs[j]), major(s->devs[i]), minor(s->devs[i]),
+                         v[i], dir, v[i]);
+                free(v[i]);
+                v[i] = NULL;
+        }
+}
+
+/* The names of the sandbox's /dev/disk/by-uuid and by-partuuid links: GRUB's 10_linux writes
+ * root=UUID= only when /dev/disk/by-uuid/UUID exists, else the installer's kernel name of the
+ * device, which may be another at the target's boot. */
+static int disk_links(struct seinstall_ctx *ctx, struct sandbox *s)
+{
+        s->uuids = calloc(s->n_devs + 1, sizeof(char *));
+        s->partuuids = calloc(s->n_devs + 1, sizeof(char *));
+        if (!s->uuids || !s->partuuids)
+                return -ENOMEM;
+        for (size_t i = 0; i < s->n_devs; i++) {
+                int r = probe_ids(ctx, s->devs[i], &s->uuids[i], &s->partuuids[i]);
+                if (r < 0)
+                        return r;
+                drop_taken(ctx, s, s->uuids, i, "by-uuid");
+                drop_taken(ctx, s, s->partuuids, i, "by-partuuid");
+        }
+        return 0;
+}
+
 static int sandbox_prepare(struct seinstall_ctx *ctx, struct sandbox *s, const char *const *argv)
 {
         char proc[64], path[PATH_MAX];
@@ -993,6 +1142,8 @@ static int sandbox_prepare(struct seinstall_ctx *ctx, struct sandbox *s, const c
                              "Cannot run %s of %s in a sandbox: listing the devices its mounts "
                              "are made of (LVM, RAID): %s",
                              argv[0], ctx->root, r == -E2BIG ? "more than 64" : strerror(-r));
+        if (r >= 0)
+                r = disk_links(ctx, s);
         if (r >= 0)
                 r = build_args(ctx, s, argv);
         if (r >= 0)

@@ -25,6 +25,12 @@ int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv);
 /* The wall-clock limit in seconds from @text (SEINSTALL_SANDBOX_TIMEOUT; NULL or empty: the
  * default of 300): 1..86400, else -EINVAL. */
 int si_sandbox_timeout(const char *text, unsigned *ret);
+/* Whether @name, a UUID or partition UUID read from a device of the target, may name a link
+ * in the sandbox's /dev/disk/by-uuid or by-partuuid: 1 to SI_SANDBOX_LINK_NAME_MAX of the
+ * characters udev leaves as they are (ASCII letters, digits, #+-.:=@_), not "." and no "..";
+ * never a '/', a control character or a byte above 0x7f. */
+#define SI_SANDBOX_LINK_NAME_MAX 128
+bool si_sandbox_link_name_ok(const char *name);
 
 /* Output of a program of the target on its way to the log: each line escaped
  * (str_escape_display()), cut at SI_RELAY_LINE_MAX bytes, prefixed with @name, at most

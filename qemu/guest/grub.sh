@@ -22,6 +22,8 @@ printf 'title Debian GNU/Linux 12 (e2e)\nlinux /e2e/linux\ninitrd /e2e/initrd\no
         "$(cat /target/etc/kernel/cmdline)" >$esp/loader/entries/e2e.conf
 
 binds
+# The UUID update-grub must name the root by (root=UUID=), whatever the disk is called at boot.
+say root-uuid "$(chroot /target blkid -o value -s UUID /dev/vda3)"
 run grub-install-bios chroot /target grub-install --target=i386-pc /dev/vda
 run grub-install-efi chroot /target grub-install --target=x86_64-efi --efi-directory=/boot/efi \
         --removable --no-nvram

@@ -122,9 +122,11 @@ grep -qx "/ abstraction: *" "$t/boot/grub/probe" ||
 echo "ok: grub-probe in the sandbox resolved $md (mdraid1x over its members) and the LV's device and filesystem"
 cfg=$(cat "$t/boot/grub/grub.cfg") || fail "no grub.cfg"
 assert_contains "grub.cfg loads the RAID module for /boot" "$cfg" "insmod mdraid1x"
+# The LV has no /dev/disk/by-uuid link in the sandbox: GRUB names it /dev/mapper/VG-LV there,
+# as it does outside where grub-probe sees LVM.
 assert_contains "grub.cfg boots the LV" "$cfg" "root=/dev/mapper/$dm_name"
 assert_contains "grub.cfg has the command line" "$cfg" "security=selinux"
-grep -q "root=UUID=$root_uuid" <<<"$cfg" && echo "(root= by UUID)"
+grep -q "root=UUID=$root_uuid" <<<"$cfg" && fail "grub.cfg boots the LV by UUID, unlike GRUB outside"
 echo "ok: grub.cfg written: insmod mdraid1x, root=/dev/mapper/$dm_name"
 listing=$(cat "$t/boot/grub/dev-listing")
 for n in "$(basename "$m1")" "$(basename "$m2")" "$(basename "$pv")" "$(basename "$md")"; do
@@ -134,7 +136,15 @@ done
 grep -Eq "^br-------- .* $dm_name\$" <<<"$listing" || fail "no /dev/mapper/$dm_name 0400"
 grep -q "root -> ../dm-" <<<"$listing" || fail "no /dev/$vg/root link: $listing"
 grep -q "control" <<<"$listing" && fail "the sandbox has /dev/mapper/control"
-echo "ok: /dev holds the LV, the RAID, their members 0400, /dev/$vg/root; no mapper control"
+# /dev/disk/by-uuid: the RAID's filesystem (udev's link), not the LV's (see above), nor the
+# RAID's members or the LVM physical volume (udev links no RAID or LVM member by UUID).
+boot_uuid=$(blkid -o value -s UUID "$md")
+grep -Eq " $boot_uuid -> \.\./\.\./$(basename "$md")\$" <<<"$listing" ||
+        fail "no /dev/disk/by-uuid/$boot_uuid -> ../../$(basename "$md"): $listing"
+for u in "$root_uuid" "$(blkid -o value -s UUID "$m1")" "$(blkid -o value -s UUID "$pv")"; do
+        [ -z "$u" ] || ! grep -q " $u -> " <<<"$listing" || fail "the sandbox links $u by UUID: $listing"
+done
+echo "ok: /dev holds the LV, the RAID, their members 0400, /dev/$vg/root, by-uuid/$boot_uuid only; no mapper control"
 
 # --- a hostile program against the installer's device-mapper device ------------------------
 table_before=$(dmsetup table "$dm_name")

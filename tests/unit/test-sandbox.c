@@ -111,6 +111,48 @@ START_TEST(test_timeout_parse)
 }
 END_TEST
 
+/* The names of the sandbox's /dev/disk/by-uuid and by-partuuid links come from the target's
+ * devices: what every filesystem's UUID looks like passes, nothing that leaves the directory,
+ * hides in it or breaks a line does. */
+START_TEST(test_link_names)
+{
+        static const char *const good[] = {
+            "0b7c2f6e-3a1d-4c5e-9f00-123456789abc", /* ext4, xfs, btrfs, swap, LUKS */
+            "1234-ABCD",                            /* vfat */
+            "0123456789ABCDEF",                     /* ntfs */
+            "2023-01-02-03-04-05-00",               /* iso9660 */
+            "12345678-01",                          /* an MBR partition */
+            "15560483853716014135",                 /* zfs */
+            "a.b_c:d=e@f#g+h",                      /* udev's other characters */
+        };
+        static const char *const bad[] = {
+            "",     ".",    "..",    "../x",      "a/b",
+            "/",    "x/..", "a..b",  "..a",       "a\nb",
+            "a\tb", "a b",  "a\x7f", "\x01x",     "\xc3\xa9t\xc3\xa9",
+            "a\\b", "a*",   "a?b",   "$(reboot)", "a\"b",
+            "a'b",
+        };
+        char longest[SI_SANDBOX_LINK_NAME_MAX + 2];
+
+        for (size_t i = 0; i < ELEMENTSOF(good); i++)
+                ck_assert_msg(si_sandbox_link_name_ok(good[i]), "refused %s", good[i]);
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++)
+                ck_assert_msg(!si_sandbox_link_name_ok(bad[i]), "accepted %s", bad[i]);
+        memset(longest, 'a', sizeof(longest));
+        longest[SI_SANDBOX_LINK_NAME_MAX] = '\0';
+        ck_assert(si_sandbox_link_name_ok(longest));
+        longest[SI_SANDBOX_LINK_NAME_MAX] = 'a';
+        longest[SI_SANDBOX_LINK_NAME_MAX + 1] = '\0';
+        ck_assert(!si_sandbox_link_name_ok(longest));
+        {
+                char big[301];
+                memset(big, '0', 300);
+                big[300] = '\0';
+                ck_assert(!si_sandbox_link_name_ok(big));
+        }
+}
+END_TEST
+
 /* The root "/": its own program runs without bwrap, with the same relay and limit. */
 START_TEST(test_run_host_program)
 {
@@ -330,6 +372,7 @@ int main(void)
         tcase_add_test(tc, test_relay_escapes_and_prefixes);
         tcase_add_test(tc, test_relay_bounded);
         tcase_add_test(tc, test_timeout_parse);
+        tcase_add_test(tc, test_link_names);
         tcase_add_test(tc, test_run_host_program);
         tcase_add_test(tc, test_run_refused_without_sandbox);
         tcase_add_test(tc, test_cgroup_hybrid_takes_v1);
