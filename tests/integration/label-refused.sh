@@ -14,7 +14,8 @@ command -v python3 >/dev/null || skip "python3 is needed to parse the JSON"
 d=$(scratch_dir)
 T=$d/t
 make_target "$T"
-refuse=(strace -f -qq -o /dev/null -e trace=setxattr,lsetxattr,fsetxattr
+# (under_strace: LeakSanitizer cannot run under ptrace, harden-lib.sh)
+refuse=(under_strace -f -qq -o /dev/null -e trace=setxattr,lsetxattr,fsetxattr
         -e inject=setxattr,lsetxattr,fsetxattr:error=EINVAL)
 
 # refused_json WHAT MESSAGE: $OUT is the --json error document of a refused label: exit 3, the

@@ -244,7 +244,10 @@ START_TEST(test_own_and_exclusive)
                          -EINVAL);
         ck_assert_str_eq(o.error, "--cmdline and --no-cmdline exclude each other");
         opts_done(&o);
-        ck_assert_int_eq(parse(&profile_like, &o, ARGV("--cmdline", "c", "f.ks")), 1);
+        /* the arguments point into argv: it must outlive the checks (not a literal inside
+         * ck_assert's own block) */
+        char **kept = ARGV("--cmdline", "c", "f.ks");
+        ck_assert_int_eq(parse(&profile_like, &o, kept), 1);
         ck_assert_str_eq(o.cmdline, "c");
         ck_assert(!o.no_cmdline);
         ck_assert_uint_eq(o.n_args, 1);
@@ -265,7 +268,8 @@ START_TEST(test_arguments)
         ck_assert_str_eq(o.error, "unexpected argument 'b'");
         opts_done(&o);
         /* "--" ends the options: what follows is an argument even when it looks like one */
-        ck_assert_int_eq(parse(&one, &o, ARGV("--", "--json")), 1);
+        char **kept = ARGV("--", "--json");
+        ck_assert_int_eq(parse(&one, &o, kept), 1);
         ck_assert(!o.json);
         ck_assert_uint_eq(o.n_args, 1);
         ck_assert_str_eq(o.args[0], "--json");
