@@ -537,9 +537,10 @@ START_TEST(test_trial_changes_each_file_once)
         snapshot(&after);
         assert_same_result(dry, real, "trial");
         assert_changed_files(&before, &after, real, "trial");
-        ck_assert_str_eq(get("boot/loader/entries/a.conf"),
-                         "title A\noptions root=UUID=1 ro security=selinux\n");
-        ck_assert_str_eq(get("etc/kernel/cmdline"), "root=UUID=1 ro security=selinux\n");
+        _cleanup_free_ char *entry = get("boot/loader/entries/a.conf");
+        _cleanup_free_ char *cmdline = get("etc/kernel/cmdline");
+        ck_assert_str_eq(entry, "title A\noptions root=UUID=1 ro security=selinux\n");
+        ck_assert_str_eq(cmdline, "root=UUID=1 ro security=selinux\n");
         snapshot_free(&before);
         snapshot_free(&after);
         seinstall_apply_result_unref(dry);
