@@ -82,11 +82,20 @@ int si_fd_mount_id(int dfd, const char *name, int flags, uint64_t *ret);
 int si_mount_is_own(struct seinstall_ctx *ctx, uint64_t mnt_id);
 /* The same for the mount @fd lies on. */
 int si_fd_on_own_mount(struct seinstall_ctx *ctx, int fd);
-/* The mount points (as this process sees them) below the root that are not the target's own. */
-int si_mounts_not_own(struct seinstall_ctx *ctx, char ***ret, size_t *ret_n);
-/* The device numbers (st_dev) of the target's own mounts, each once: what its boot loader's
- * tools may need to read. */
-int si_mounts_own_devices(struct seinstall_ctx *ctx, dev_t **ret, size_t *ret_n);
+/* One of the target's own mounts (si_mounts_own_list()). */
+struct si_own_mount {
+        char *rel;   /* its mount point inside the target: "/" for the mount holding the root */
+        uint64_t id; /* mount ID */
+        dev_t dev;   /* st_dev of its filesystem */
+        bool whole;  /* its filesystem holds nothing outside the target: the root of the
+                      * filesystem mounted (not a directory of it, not a btrfs subvolume), and
+                      * not above the target's root */
+        char *fstype;
+};
+/* The target's own mounts, sorted by mount point (a mount before those below it). Stacked
+ * mounts on one point are all listed: the caller keeps the one a path resolves to. */
+int si_mounts_own_list(struct seinstall_ctx *ctx, struct si_own_mount **ret, size_t *ret_n);
+void si_own_mounts_free(struct si_own_mount *v, size_t n);
 /* The mount points of the mounts whose parent is mount @parent_id and that lie below the root,
  * as paths inside the target ("/dev"), sorted; one below another listed, or stacked on the
  * same point, is left out (walking the other covers it). */
