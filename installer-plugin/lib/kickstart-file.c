@@ -54,8 +54,10 @@ int si_ks_split_lines(struct ks_file *f, const struct ks_segment *seg, size_t ns
         return 0;
 }
 
-/* Read a host file as a regular file (open_regular(): never blocking on a FIFO or a device). */
-int si_ks_read_regular(const char *path, char **ret, size_t *ret_len, struct stat *ret_st)
+/* Read a host file as a regular file (open_regular(): never blocking on a FIFO or a device), at
+ * most @max bytes (-EFBIG beyond). */
+static int read_regular(const char *path, size_t max, char **ret, size_t *ret_len,
+                        struct stat *ret_st)
 {
         _cleanup_close_ int fd = open_regular(path);
 
@@ -63,12 +65,47 @@ int si_ks_read_regular(const char *path, char **ret, size_t *ret_len, struct sta
                 return fd;
         if (fstat(fd, ret_st) < 0)
                 return -errno;
-        return read_fd_bounded(fd, KS_FILE_MAX, ret, ret_len);
+        return read_fd_bounded(fd, max, ret, ret_len);
+}
+
+int si_ks_read_regular(const char *path, char **ret, size_t *ret_len, struct stat *ret_st)
+{
+        return read_regular(path, KS_FILE_MAX, ret, ret_len, ret_st);
 }
 
 const char *si_ks_read_error(int r)
 {
         return r == -EFBIG ? "larger than 4 MiB, not a kickstart file" : si_file_strerror(r);
+}
+
+/* Never more is read than what is left of the budget, so a profile costs at most
+ * KS_READ_BYTES_MAX of reading whatever its files hold. */
+int si_ks_read_budgeted(struct ks_reader *r, const struct si_ks_origin *at, const char *directive,
+                        const char *path, char **ret, size_t *ret_len, struct stat *ret_st)
+{
+        size_t left = r->bytes < KS_READ_BYTES_MAX ? KS_READ_BYTES_MAX - r->bytes : 0;
+        bool budget_first = left < KS_FILE_MAX;
+        int k;
+
+        if (r->files >= KS_READ_FILES_MAX)
+                return si_ks_error(r->ctx, at,
+                                   "%s %s: more than %d files opened for one profile (each "
+                                   "%%include and %%ksappend counts, the same file each time): "
+                                   "seinstall's limit; a real kickstart opens a handful, look for "
+                                   "files included more than once",
+                                   directive, path, KS_READ_FILES_MAX);
+        r->files++;
+        k = read_regular(path, budget_first ? left : KS_FILE_MAX, ret, ret_len, ret_st);
+        if (k == -EFBIG && budget_first)
+                return si_ks_error(r->ctx, at,
+                                   "%s %s: more than %d MiB read for one profile (the file and "
+                                   "each %%include and %%ksappend, the same file each time): "
+                                   "seinstall's limit; a real kickstart reads a few KiB, look for "
+                                   "files included more than once",
+                                   directive, path, KS_READ_BYTES_MAX / (1024 * 1024));
+        if (k >= 0)
+                r->bytes += *ret_len;
+        return k;
 }
 
 /* A line that preprocessKickstart() replaces: its stripped text starts with %ksappend. */
@@ -141,7 +178,9 @@ int si_ks_preprocess(struct ks_reader *r, struct ks_file *f)
                                         url);
                         break;
                 }
-                ret = si_ks_read_regular(url, &content, &clen, &st);
+                ret = si_ks_read_budgeted(r, &at, "%ksappend", url, &content, &clen, &st);
+                if (ret == -EBADMSG)
+                        break;
                 if (ret < 0) {
                         ret = si_ks_error(r->ctx, &at, "Unable to open %%ksappend file %s: %s", url,
                                           si_ks_read_error(ret));

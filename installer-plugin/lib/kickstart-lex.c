@@ -10,9 +10,10 @@
  * split with shlex before its command is known, a line inside a section only when its first word is
  * %end, %include or a section name. Deliberate differences (seinstall.ks(5)): NUL bytes are
  * refused; a missing %include file is a warning; an include cycle, or more than KS_DEPTH_MAX
- * levels, is an error naming the chain. The reader's other parts: kickstart-text.c (Python's text
- * rules), kickstart-shlex.c (shlex), kickstart-file.c (files, lines and %ksappend),
- * kickstart-path.c (where an %include file is).
+ * levels, is an error naming the chain; a read past its budget (KS_READ_FILES_MAX files,
+ * KS_READ_BYTES_MAX bytes in all, kickstart-file.c) is an error naming the line that spends it.
+ * The reader's other parts: kickstart-text.c (Python's text rules), kickstart-shlex.c (shlex),
+ * kickstart-file.c (files, lines and %ksappend), kickstart-path.c (where an %include file is).
  */
 #include <sys/stat.h>
 
@@ -118,7 +119,9 @@ static int include(struct ks_reader *r, struct ks_file *f, const struct ks_line 
                         l->at.file, l->at.line, path);
                 goto out;
         }
-        k = si_ks_read_regular(path, &text, &len, &st);
+        k = si_ks_read_budgeted(r, &l->at, "%include", path, &text, &len, &st);
+        if (k == -EBADMSG)
+                goto out;
         if (k == -ENOENT) {
                 si_warn(r->ctx,
                         "%s:%u: %%include %s: no such file, not followed (Anaconda's %%pre "
@@ -138,11 +141,6 @@ static int include(struct ks_reader *r, struct ks_file *f, const struct ks_line 
                         k = si_ks_error(r->ctx, &l->at, "%%include cycle: %s", c ? c : path);
                         goto out;
                 }
-        if (r->open_bytes + len > KS_OPEN_MAX) {
-                k = si_ks_error(r->ctx, &l->at, "%%include %s: more than 64 MiB of included text",
-                                path);
-                goto out;
-        }
         name = si_ks_keep_name(r, TAKE_PTR(path));
         k = name ? si_ks_check_text(r->ctx, name, text, len) : -ENOMEM;
         if (k < 0)
@@ -160,10 +158,8 @@ static int include(struct ks_reader *r, struct ks_file *f, const struct ks_line 
                                .parent = f,
                                .from = l->at};
         k = si_ks_split_lines(nf, &(struct ks_segment){0, name, 1}, 1);
-        r->open_bytes += len;
         if (k >= 0)
                 k = state_machine(r, nf);
-        r->open_bytes -= len;
         free(nf->text);
         free(nf->lines);
         free(nf);
@@ -324,6 +320,9 @@ int si_ks_read(struct seinstall_ctx *ctx, const char *path, const char *text, si
         }
         f.dev = st.st_dev;
         f.ino = st.st_ino;
+        /* the main file is the budget's first charge */
+        r.files = 1;
+        r.bytes = f.len;
         if (k >= 0) {
                 char *dir = si_ks_dir_abs(path);
                 r.currentdir[0] = dir;
