@@ -19,8 +19,9 @@
  * and cycle checks bound only the chain open at once: 32 files each including the next twice
  * are 2^31 inclusions. A real kickstart opens a handful of files (Anaconda's %pre writes one or
  * two, /tmp/part-include) of a few KiB; the largest ones, with long %packages lists or
- * certificates, stay well under a MiB. 256 files and 16 MiB are far beyond that, and cap what a
- * hostile profile costs at well under a second and a few times 16 MiB of memory. */
+ * certificates, stay well under a MiB. 256 files and 16 MiB are far beyond that, and bound what
+ * a hostile profile costs to reading 16 MiB once, with about that much text held (lines are
+ * cut one at a time). */
 #define KS_READ_FILES_MAX 256
 #define KS_READ_BYTES_MAX (16 * 1024 * 1024)
 
@@ -30,13 +31,26 @@ struct ks_line {
         struct si_ks_origin at;
 };
 
+/* A run of a file's text that came from one file, from its line @first_line on. */
+struct ks_segment {
+        size_t start;
+        const char *file;
+        unsigned first_line;
+};
+
+/* A file of the read, its lines cut one at a time as the walk asks for them: what a read holds is
+ * its text, whatever the number of lines. */
 struct ks_file {
         const char *path; /* kept in the reader's names */
         char *text;
         size_t len;
-        struct ks_line *lines;
-        size_t n, next; /* n counts the end-of-file marker */
-        const struct ks_line *putback;
+        struct ks_segment *seg; /* the main file's, after %ksappend; NULL: all of it is @path's */
+        size_t nseg;
+        size_t pos;         /* where the next line starts */
+        size_t si;          /* the segment of @cur */
+        unsigned c;         /* @cur is line first_line + c of its segment */
+        struct ks_line cur; /* the line si_ks_next_line() returned last */
+        bool putback, ended;
         dev_t dev;
         ino_t ino;
         struct ks_file *parent;
@@ -57,13 +71,6 @@ struct ks_reader {
         size_t nnames;
 };
 
-/* A run of a file's text that came from one file, from its line @first_line on. */
-struct ks_segment {
-        size_t start;
-        const char *file;
-        unsigned first_line;
-};
-
 /* kickstart-file.c: keep @name (taken over) alive for the whole read; NULL on ENOMEM. */
 const char *si_ks_keep_name(struct ks_reader *r, char *name);
 
@@ -77,15 +84,15 @@ int si_ks_check_text(struct seinstall_ctx *ctx, const char *file, const char *te
  * of its error for a message; read the file @path that the line @at (@directive: "%include" or
  * "%ksappend") names within the budget of the read @r, counted as one more file even when it
  * cannot be read: -EBADMSG, reported naming @at and the limit, when the budget is spent, else the
- * file's own errors for the caller to report (-ENOENT, -EFBIG past KS_FILE_MAX); cut @f->text into
- * lines named by the segments @seg; merge the %ksappend files into the main file @f and cut it
- * into lines. */
+ * file's own errors for the caller to report (-ENOENT, -EFBIG past KS_FILE_MAX); the next line of
+ * @f as str.splitlines(True) cuts it (then an end marker of length 0, then NULL), or the line
+ * returned last again after @f->putback is set; merge the %ksappend files into the main file @f. */
 struct stat;
 int si_ks_read_regular(const char *path, char **ret, size_t *ret_len, struct stat *ret_st);
 const char *si_ks_read_error(int r);
 int si_ks_read_budgeted(struct ks_reader *r, const struct si_ks_origin *at, const char *directive,
                         const char *path, char **ret, size_t *ret_len, struct stat *ret_st);
-int si_ks_split_lines(struct ks_file *f, const struct ks_segment *seg, size_t nseg);
+const struct ks_line *si_ks_next_line(struct ks_file *f);
 int si_ks_preprocess(struct ks_reader *r, struct ks_file *f);
 
 /* kickstart-path.c: the directory of @path made absolute (os.path.abspath(os.path.dirname())), or

@@ -80,17 +80,6 @@ static char *chain(const struct ks_file *f, const struct si_ks_origin *at, const
 
 /* ---- pykickstart's state machine ----------------------------------------------------------- */
 
-static const struct ks_line *ks_next(struct ks_file *f)
-{
-        const struct ks_line *l = f->putback;
-
-        if (l) {
-                f->putback = NULL;
-                return l;
-        }
-        return f->next < f->n ? &f->lines[f->next++] : NULL;
-}
-
 static int state_machine(struct ks_reader *r, struct ks_file *f);
 
 /* _handleInclude() and readKickstart(reset=False) */
@@ -157,11 +146,8 @@ static int include(struct ks_reader *r, struct ks_file *f, const struct ks_line 
                                .ino = st.st_ino,
                                .parent = f,
                                .from = l->at};
-        k = si_ks_split_lines(nf, &(struct ks_segment){0, name, 1}, 1);
-        if (k >= 0)
-                k = state_machine(r, nf);
+        k = state_machine(r, nf);
         free(nf->text);
-        free(nf->lines);
         free(nf);
 out:
         r->depth--;
@@ -176,7 +162,7 @@ static int read_section(struct ks_reader *r, struct ks_file *f)
         const struct ks_line *l;
         int k = 0;
 
-        while (k >= 0 && (l = ks_next(f))) {
+        while (k >= 0 && (l = si_ks_next_line(f))) {
                 struct si_ks_words w = {};
                 const char *end = l->s + l->len, *p, *we;
 
@@ -229,7 +215,7 @@ static int state_machine(struct ks_reader *r, struct ks_file *f)
         bool told = false;
         int k = 0;
 
-        while (k >= 0 && (l = ks_next(f)) && l->len > 0) {
+        while (k >= 0 && (l = si_ks_next_line(f)) && l->len > 0) {
                 struct si_ks_words w = {};
 
                 if (blank_or_comment(l))
@@ -276,7 +262,7 @@ static int state_machine(struct ks_reader *r, struct ks_file *f)
                                 k = r->ops->command(r->userdata, &l->at, w.argv, w.n);
                         }
                 } else if (r->depth > 0) {
-                        f->putback = l;
+                        f->putback = true; /* l is f's line returned last */
                         k = read_section(r, f);
                 } else if (!told) {
                         /* an included file left a section open: pykickstart reads the rest of
@@ -333,7 +319,7 @@ int si_ks_read(struct seinstall_ctx *ctx, const char *path, const char *text, si
         if (k >= 0)
                 k = state_machine(&r, &f);
         free(f.text);
-        free(f.lines);
+        free(f.seg);
         for (size_t i = 0; i < ELEMENTSOF(r.currentdir); i++)
                 free(r.currentdir[i]);
         for (size_t i = 0; i < r.nnames; i++)
