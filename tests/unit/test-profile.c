@@ -342,6 +342,11 @@ START_TEST(test_include_budget)
         /* a missing file counts: it was looked for */
         write_repeated(main, "%include", "missing.ks", 256);
         load_bad(main, "main.ks:257: %include missing.ks: more than 256 files", "limit");
+        /* a remote file is never fetched, so it does not count */
+        write_repeated(main, "%include", "http://example.invalid/a.ks", 300);
+        s = seinstall_settings_unref(s);
+        ck_assert_int_eq(seinstall_settings_new(&s), 0);
+        ck_assert_int_eq(seinstall_settings_load_profile(s, ctx, main), 0);
         /* %ksappend goes through the same budget */
         write_repeated(main, "%ksappend", "one.ks", 256);
         load_bad(main, "main.ks:257: %ksappend one.ks: more than 256 files", "limit");
