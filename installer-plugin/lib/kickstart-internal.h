@@ -81,17 +81,19 @@ const char *si_py_line_end(const char *p, const char *end);
 int si_ks_check_text(struct seinstall_ctx *ctx, const char *file, const char *text, size_t len);
 
 /* kickstart-file.c: read a host file as a regular file (at most KS_FILE_MAX bytes) and the reason
- * of its error for a message; read the file @path that the line @at (@directive: "%include" or
- * "%ksappend") names within the budget of the read @r, counted as one more file even when it
- * cannot be read: -EBADMSG, reported naming @at and the limit, when the budget is spent, else the
- * file's own errors for the caller to report (-ENOENT, -EFBIG past KS_FILE_MAX); the next line of
- * @f as str.splitlines(True) cuts it (then an end marker of length 0, then NULL), or the line
- * returned last again after @f->putback is set; merge the %ksappend files into the main file @f. */
+ * of its error for a message. */
 struct stat;
 int si_ks_read_regular(const char *path, char **ret, size_t *ret_len, struct stat *ret_st);
 const char *si_ks_read_error(int r);
+/* kickstart-file.c: read the file @path that the line @at (@directive: "%include" or
+ * "%ksappend") names within the budget of the read @r, counted as one more file even when it
+ * cannot be read. -EBADMSG, reported naming @at and the limit, when the budget is spent; else the
+ * file's own errors for the caller to report (-ENOENT, -EFBIG past KS_FILE_MAX). */
 int si_ks_read_budgeted(struct ks_reader *r, const struct si_ks_origin *at, const char *directive,
                         const char *path, char **ret, size_t *ret_len, struct stat *ret_st);
+/* kickstart-file.c: the next line of @f as str.splitlines(True) cuts it (then an end marker of
+ * length 0, then NULL), or the line returned last again when @f->putback is set; merge the
+ * %ksappend files into the main file @f. */
 const struct ks_line *si_ks_next_line(struct ks_file *f);
 int si_ks_preprocess(struct ks_reader *r, struct ks_file *f);
 
