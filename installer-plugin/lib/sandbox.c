@@ -1487,6 +1487,15 @@ static int sandbox_prepare(struct seinstall_ctx *ctx, struct sandbox *s, const c
         return r;
 }
 
+int si_sandbox_probe(struct seinstall_ctx *ctx, const char *const *argv)
+{
+        struct sandbox s = {.cg = SI_CGROUP_NULL, .ids = SI_UIDRANGE_NULL, .userns_fd = -1};
+        int r = streq(ctx->root, "/") ? 0 : sandbox_prepare(ctx, &s, argv);
+
+        sandbox_done(&s);
+        return r;
+}
+
 int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv)
 {
         struct sandbox s = {.cg = SI_CGROUP_NULL, .ids = SI_UIDRANGE_NULL, .userns_fd = -1};

@@ -40,6 +40,10 @@ int si_userns_make(uid_t base, int *ret_fd);
  * nothing ran), each with the message set. The root "/" runs it unconfined (the
  * running system's own program) but with the same output handling and limit. */
 int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv);
+/* Whether si_run_in_target() could run @argv: everything it sets up but the run, each failure
+ * with the message it would give (then nothing ran, and nothing of the target changed but the
+ * mount points /dev, /proc, /sys and /run made where missing). */
+int si_sandbox_probe(struct seinstall_ctx *ctx, const char *const *argv);
 /* The wall-clock limit in seconds from @text (SEINSTALL_SANDBOX_TIMEOUT; NULL or empty: the
  * default of 300): 1..86400, else -EINVAL. */
 int si_sandbox_timeout(const char *text, unsigned *ret);

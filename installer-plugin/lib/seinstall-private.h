@@ -45,6 +45,7 @@ struct seinstall_ctx {
         struct si_counters counters;
         struct si_mountset *mounts; /* the target's own mounts (mount-boundary.c) */
         struct si_labels *labels;   /* the labels of what seinstall writes (label.c) */
+        struct si_undo *undo;       /* while a stage's writes can be rolled back (rootfs-undo.c) */
 };
 
 /* ---- logging and the last error (log.c) ---- */
@@ -153,6 +154,18 @@ int si_root_unlink(struct seinstall_ctx *ctx, const char *path, unsigned wflags)
  * has that name, -errno. A dry run writes nothing and returns what a real run would. */
 int si_root_symlink(struct seinstall_ctx *ctx, const char *path, const char *target,
                     unsigned wflags);
+/* All or nothing for a stage's writes (rootfs-undo.c). Between si_undo_begin() and
+ * si_undo_end() or si_undo_rollback(), every writer above notes what a path held before its
+ * first change; si_undo_rollback() puts each back (the last first), removes the directories
+ * made, ends the journal and returns 0, -ENOTRECOVERABLE when a change could not be noted,
+ * or the first error of a restore (*ret_failed: that path, to free). */
+struct si_undo;
+int si_undo_begin(struct seinstall_ctx *ctx);
+void si_undo_end(struct seinstall_ctx *ctx);
+int si_undo_rollback(struct seinstall_ctx *ctx, char **ret_failed);
+/* For the writers: note @path before changing it (0 without a journal); a directory made. */
+int si_undo_note(struct seinstall_ctx *ctx, const char *path);
+void si_undo_made_dir(struct seinstall_ctx *ctx, const char *path);
 /* Sorted target paths "@dir/NAME" of the entries of @dir whose name starts with @prefix and
  * ends with @suffix (either NULL: any), hidden ones skipped. A missing @dir gives none. On
  * failure *ret and *ret_n are left untouched. */
