@@ -99,6 +99,23 @@ static int parse_argv(int argc, char **argv)
         return cli_parse(NULL, help, &arg_opts, &spec, argc, argv);
 }
 
+/* @text, made from what the target says (its SELINUXTYPE, a plan's lines), printed a line at a
+ * time after @prefix, each escaped as seinstall escapes it: an escape character or a bell in
+ * the target's config never reaches the terminal. */
+static void print_escaped(const char *prefix, const char *text)
+{
+        _cleanup_free_ char *copy = strdup(text);
+        char *pos = copy, *line;
+
+        if (!copy) {
+                printf("%s%s\n", prefix, cli_esc(text));
+                return;
+        }
+        while ((line = strsep(&pos, "\n")))
+                if (*line || pos)
+                        printf("%s%s\n", prefix, cli_esc(line));
+}
+
 static int print_status(const struct fb_info *info)
 {
         static const enum seinstall_mode modes[] = {
@@ -111,12 +128,12 @@ static int print_status(const struct fb_info *info)
 
         if (!state)
                 return -ENOMEM;
-        printf("%s\n", state);
+        print_escaped("", state);
         if (fb_denials_offer(&info->denials)) {
                 _cleanup_free_ char *summary = fb_denials_text(&info->denials, FB_DENIAL_PATHS);
                 if (!summary)
                         return -ENOMEM;
-                printf("%s\n", summary);
+                print_escaped("", summary);
         } else if (info->denials.error && info->denials.message) {
                 printf("  %s\n", cli_esc(info->denials.message));
         }
@@ -133,7 +150,8 @@ static int print_status(const struct fb_info *info)
                 text = fb_text_plan(info, &plan);
                 if (!text)
                         return -ENOMEM;
-                printf("  %s: %s\n", fb_text_mode_name(modes[i]), text);
+                printf("  %s: ", fb_text_mode_name(modes[i]));
+                print_escaped("", text);
                 /* the library's own list: what --mode M --yes prints as "Changed" */
                 for (size_t c = 0; c < seinstall_apply_result_get_n_changes(plan.changes); c++)
                         printf(_("    would change %s: %s\n"),
@@ -310,7 +328,7 @@ static int act(struct seinstall_ctx *ctx, struct fb_info *info)
         result = fb_screen_run(info, initial, arg_timeout, relabel_denied, &rd, &mode);
         /* what the relabel did stays on the terminal after the screen */
         if (info->denials.relabel_text)
-                printf("%s\n", info->denials.relabel_text);
+                print_escaped("", info->denials.relabel_text);
         switch (result) {
         case FB_SCREEN_OK:
                 return apply(ctx, info, mode);
