@@ -104,8 +104,8 @@ static int add(struct si_undo *u, const char *path, enum undo_kind kind, char *d
                 free(data);
                 return -E2BIG;
         }
-        u->v[u->n] = (struct undo_entry){.path = strdup(path), .kind = kind, .data = data,
-                                         .len = len};
+        u->v[u->n] =
+            (struct undo_entry){.path = strdup(path), .kind = kind, .data = data, .len = len};
         if (!u->v[u->n].path) {
                 free(data);
                 return -ENOMEM;

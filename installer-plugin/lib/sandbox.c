@@ -61,6 +61,7 @@
 
 #include "seinstall-private.h"
 #include "sandbox-cgroup.h"
+#include "runner.h"
 #include "sandbox.h"
 
 #ifndef SEINSTALL_BWRAP
@@ -77,10 +78,6 @@
 #define SANDBOX_DEVS_MAX 64
 /* The target's own mounts the sandbox's tree is made of. */
 #define SANDBOX_TREES_MAX 64
-/* After the kill, how long the output may still take to close (the namespace is going). */
-#define DRAIN_S 10
-/* How often the cgroup's limits are looked at. */
-#define CHECK_MS 200
 
 /* The descriptors the child hands to bwrap. */
 enum { FD_SECCOMP = 3, FD_IOCTLS, FD_INFO, FD_USERNS, FD_TREES };
@@ -925,121 +922,18 @@ static _Noreturn void plain_child(const char *const *argv, int null, int out)
 
 /* ---- the parent ------------------------------------------------------------------------------ */
 
-struct watch {
-        pid_t pid; /* our child: bwrap, or the program itself for the root "/" */
-        bool sandboxed;
-        int out, info;
-        struct sbuf infotext;
-        int pidfd; /* the sandbox's PID 1, from bwrap's info: killing it kills them all */
-        bool started, killed;
-        const struct si_cgroup *cg; /* NULL for the root "/" */
-        int tripped;                /* SI_CGROUP_PIDS_HIT or _OOM_KILL: killed for that */
-};
-
-static long long now_ms(void)
+/* The relay, as the watch's feed. */
+static void feed_relay(struct seinstall_ctx *ctx, void *data, const char *buf, size_t n)
 {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+        si_relay_feed(ctx, data, buf, n);
 }
 
-static void kill_all(struct watch *w)
+static void end_relay(struct seinstall_ctx *ctx, void *data)
 {
-        w->killed = true;
-        if (!w->sandboxed)
-                (void) kill(-w->pid, SIGKILL);
-        else if (w->pidfd >= 0)
-                (void) syscall(SYS_pidfd_send_signal, w->pidfd, SIGKILL, NULL, 0);
-        else
-                (void) kill(w->pid, SIGKILL); /* --die-with-parent takes PID 1 along */
-        if (w->cg)
-                si_cgroup_kill(w->cg);
+        si_relay_end(ctx, data);
 }
 
-/* bwrap's info document, {"child-pid": N, ...}: written once the sandbox stands. */
-static void read_info(struct watch *w)
-{
-        char buf[512];
-        ssize_t n = read(w->info, buf, sizeof(buf));
-        const char *p;
-
-        if (n < 0 && errno == EINTR)
-                return;
-        if (n > 0 && w->infotext.len < 4096) {
-                (void) sbuf_append(&w->infotext, buf, (size_t) n);
-                return;
-        }
-        close(w->info);
-        w->info = -1;
-        p = w->infotext.s ? strstr(w->infotext.s, "\"child-pid\":") : NULL;
-        if (p) {
-                long pid = strtol(p + strlen("\"child-pid\":"), NULL, 10);
-                w->started = pid > 1;
-                if (w->started)
-                        w->pidfd = (int) syscall(SYS_pidfd_open, (pid_t) pid, 0);
-        }
-        if (w->started && w->killed)
-                kill_all(w);
-}
-
-/* Relay the output until it closes (every process of the sandbox is gone) or the limit
- * passes; then kill, drain and reap. Returns the wait status. */
-static int watch(struct seinstall_ctx *ctx, struct watch *w, struct si_relay *relay,
-                 unsigned timeout_s)
-{
-        long long deadline = now_ms() + timeout_s * 1000LL, next_check = 0;
-        int status;
-
-        while (w->out >= 0) {
-                struct pollfd p[2] = {{.fd = w->out, .events = POLLIN},
-                                      {.fd = w->info, .events = POLLIN}};
-                long long left = deadline - now_ms();
-                char buf[4096];
-                ssize_t n;
-                int k;
-
-                if (left <= 0 && w->killed)
-                        break;
-                if (left > 0 && w->cg && !w->killed && now_ms() >= next_check) {
-                        /* a fork bomb or a hog does not end by itself: end it now */
-                        w->tripped = si_cgroup_tripped(w->cg);
-                        next_check = now_ms() + CHECK_MS;
-                        left = w->tripped ? 0 : left;
-                }
-                if (left <= 0) {
-                        kill_all(w);
-                        deadline = now_ms() + DRAIN_S * 1000LL;
-                        continue;
-                }
-                k = poll(p, w->info >= 0 ? 2 : 1, (int) (left > CHECK_MS ? CHECK_MS : left));
-                if (k < 0 && errno != EINTR)
-                        break;
-                if (k <= 0)
-                        continue;
-                if (w->info >= 0 && p[1].revents)
-                        read_info(w);
-                if (!p[0].revents)
-                        continue;
-                n = read(w->out, buf, sizeof(buf));
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n <= 0)
-                        break;
-                si_relay_feed(ctx, relay, buf, (size_t) n);
-        }
-        if (w->info >= 0)
-                read_info(w);
-        if (w->out >= 0 && w->killed)
-                (void) kill(w->pid, SIGKILL);
-        si_relay_end(ctx, relay);
-        while (waitpid(w->pid, &status, 0) < 0)
-                if (errno != EINTR)
-                        return -1;
-        return status;
-}
-
-static int report(struct seinstall_ctx *ctx, const struct watch *w, const char *const *argv,
+static int report(struct seinstall_ctx *ctx, const struct si_watch *w, const char *const *argv,
                   const struct si_relay *relay, unsigned timeout_s, int status)
 {
         int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -1499,7 +1393,7 @@ int si_sandbox_probe(struct seinstall_ctx *ctx, const char *const *argv)
 int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv)
 {
         struct sandbox s = {.cg = SI_CGROUP_NULL, .ids = SI_UIDRANGE_NULL, .userns_fd = -1};
-        struct watch w = {.out = -1, .info = -1, .pidfd = -1};
+        struct si_watch w = SI_WATCH_INIT;
         struct si_relay relay = {.name = argv[0]};
         const char *limit = secure_getenv("SEINSTALL_SANDBOX_TIMEOUT");
         _cleanup_close_ int null = -EBADF, sec = -EBADF, ioctls = -EBADF;
@@ -1554,7 +1448,11 @@ int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv)
         w.out = outp[0];
         w.info = infop[0];
         w.cg = w.sandboxed ? &s.cg : NULL;
-        status = watch(ctx, &w, &relay, timeout_s);
+        w.timeout_s = timeout_s;
+        w.feed = feed_relay;
+        w.end = end_relay;
+        w.feed_data = &relay;
+        status = si_watch_run(ctx, &w);
         /* a program that failed after a fork or an allocation failed at the limit */
         if (w.cg && !w.tripped && status != 0)
                 w.tripped = si_cgroup_tripped(w.cg);
