@@ -24,6 +24,7 @@ SYS_LIBDIR  = $(shell $(PKG_CONFIG) --variable=libdir mount 2>/dev/null)
 MULTIARCH   = $(shell $(CC) -print-multiarch 2>/dev/null)
 LIBDIR     ?= $(PREFIX)/$(or $(patsubst /usr/%,%,$(filter /usr/%,$(SYS_LIBDIR))),$(if $(MULTIARCH),lib/$(MULTIARCH)),lib)
 INCLUDEDIR ?= $(PREFIX)/include
+LIBEXECDIR ?= $(PREFIX)/libexec
 DATADIR    ?= $(PREFIX)/share
 MANDIR     ?= $(DATADIR)/man
 # Where systemd looks for units (systemd's pkg-config), /lib/systemd/system without it.
@@ -135,7 +136,7 @@ DEPS       += $(DEPS_BENCH)
 .PHONY: test deb uninstall dist tests hosts pot all help deps check check-quick unit integration e2e demo bench bench-scale fuzz install clean format check-format
 .DEFAULT_GOAL := all
 
-all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT) $(if $(FIRSTBOOT),$(POT))
+all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT) $(POLICY_HELPER) $(if $(FIRSTBOOT),$(POT))
 
 help:
 	@echo "make [all]      build the library, seinstall and seinstall-firstboot"
@@ -214,7 +215,7 @@ $(LIB_AR): $(LIB_OBJ)
 
 # The .pc file carries the install paths: regenerate it when PREFIX, LIBDIR... change, even
 # after a plain `make` (the paths are remembered in a stamp, as the flavour is).
-PATHS        := $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(VERSION)
+PATHS        := $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(LIBEXECDIR) $(VERSION)
 PATHS_STAMP  := $(BUILD)/.paths
 $(shell mkdir -p $(BUILD); [ "$$(cat $(PATHS_STAMP) 2>/dev/null)" = "$(PATHS)" ] || echo "$(PATHS)" > $(PATHS_STAMP))
 
@@ -236,7 +237,19 @@ $(PC): installer-plugin/lib/seinstall.pc.in Makefile $(PATHS_STAMP)
 # same files run from the tree and installed.
 FB_LIBS = $(shell $(PKG_CONFIG) --libs libnewt slang)
 
-$(CLI): $(CLI_OBJ) $(LIB_AR)
+# The policy build runs this fresh program in its confinement (policy-build.c), never
+# libsemanage in a forked copy of a caller that may have threads; the library finds it beside
+# the running binary (../libexec/seinstall/, so the tree's own) or in LIBEXECDIR.
+POLICY_HELPER := $(BUILD)/libexec/seinstall/seinstall-policy-build
+$(BUILD)/installer-plugin/lib/policy-build.o: override CPPFLAGS += \
+	-DSEINSTALL_LIBEXECDIR='"$(LIBEXECDIR)/seinstall"'
+$(BUILD)/installer-plugin/lib/policy-build.o: $(PATHS_STAMP)
+$(POLICY_HELPER): $(BUILD)/installer-plugin/libexec/seinstall-policy-build.o
+	@mkdir -p $(@D)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(shell $(PKG_CONFIG) --libs libsemanage)
+
+$(CLI): $(CLI_OBJ) $(LIB_AR) | $(POLICY_HELPER)
 	@mkdir -p $(@D)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB_AR) $(PKG_LIBS)
@@ -377,6 +390,8 @@ install: all
 	install -m 0644 installer-plugin/include/seinstall.h $(VERSION_H) $(DESTDIR)$(INCLUDEDIR)/
 	install -m 0644 $(PC) $(DESTDIR)$(LIBDIR)/pkgconfig/
 	install -m 0755 $(CLI) $(DESTDIR)$(BINDIR)/seinstall
+	install -d $(DESTDIR)$(LIBEXECDIR)/seinstall
+	install -m 0755 $(POLICY_HELPER) $(DESTDIR)$(LIBEXECDIR)/seinstall/
 	$(if $(FIRSTBOOT),install -m 0755 $(FIRSTBOOT) $(DESTDIR)$(BINDIR)/)
 	@# The pages' footers carry the version from here.
 	for m in $(MANPAGES); do \
@@ -411,12 +426,14 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/pkgconfig/seinstall.pc $(DESTDIR)$(INCLUDEDIR)/seinstall.h \
 		$(DESTDIR)$(INCLUDEDIR)/seinstall-version.h \
 		$(DESTDIR)$(BINDIR)/seinstall $(DESTDIR)$(BINDIR)/seinstall-firstboot \
+		$(DESTDIR)$(LIBEXECDIR)/seinstall/seinstall-policy-build \
 		$(DESTDIR)$(BASHCOMPDIR)/seinstall $(DESTDIR)$(BASHCOMPDIR)/seinstall-firstboot \
 		$(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d/seinstall.conf
 	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
 	for u in $(UNITS); do rm -f $(DESTDIR)$(UNITDIR)/$${u##*/}; done
 	rm -rf $(DESTDIR)$(PKGDATADIR)/profiles $(DESTDIR)$(PKGDATADIR)/adapters
-	-rmdir $(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d 2>/dev/null
+	-rmdir $(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d \
+		$(DESTDIR)$(LIBEXECDIR)/seinstall 2>/dev/null
 
 # A release tarball of what git tracks at HEAD, with the version in its name; `make` and
 # `make check` work in it as they do in a clone.

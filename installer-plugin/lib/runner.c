@@ -131,8 +131,9 @@ const char *si_watch_cause(const struct si_watch *w, int status, unsigned long l
                 snprintf(buf, size, "reached the limit of %d processes at once",
                          SI_CGROUP_PIDS_MAX);
         else if (w->tripped == SI_CGROUP_OOM_KILL)
-                snprintf(buf, size, "reached the memory limit of %llu MiB (the kernel killed a "
-                                    "process of it)",
+                snprintf(buf, size,
+                         "reached the memory limit of %llu MiB (the kernel killed a "
+                         "process of it)",
                          mem_max >> 20);
         else if (w->killed)
                 snprintf(buf, size, "ran longer than %u s", w->timeout_s);

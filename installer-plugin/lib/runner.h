@@ -22,7 +22,10 @@ struct si_watch {
         bool started, killed;
         int tripped; /* SI_CGROUP_PIDS_HIT or _OOM_KILL: killed for that */
 };
-#define SI_WATCH_INIT {.out = -1, .info = -1, .pidfd = -1}
+#define SI_WATCH_INIT                                                                              \
+        {                                                                                          \
+                .out = -1, .info = -1, .pidfd = -1                                                 \
+        }
 
 /* Relay @w's output through @w->feed until it closes (every process is gone) or the limit
  * passes or its cgroup's limit was hit; then kill everything it started, drain and reap.

@@ -40,6 +40,8 @@
 #include <linux/hdreg.h>
 #include <linux/keyctl.h>
 #include <linux/loop.h>
+#include <linux/major.h>
+#include <linux/raid/md_u.h>
 #include <linux/seccomp.h>
 #include <linux/openat2.h>
 #include <poll.h>
@@ -458,43 +460,22 @@ static int seccomp_memfd(void)
  * one (LOOP_CLR_FD, LOOP_SET_FD and LOOP_CONFIGURE, which the loop driver allows on a
  * read-only descriptor without a capability; BLKDISCARD; a filesystem's writing ioctls) is
  * ENOTTY, as from a file that does not know it. */
+/* clang-format off */
 static const uint32_t ioctl_allowed[] = {
-    TCGETS,
-    TIOCGWINSZ,
-    TIOCGPGRP,
-    FIONREAD,
-    FIOCLEX,
-    FIONCLEX,
-    FIONBIO,
-    BLKGETSIZE,
-    BLKGETSIZE64,
-    BLKSSZGET,
-    BLKPBSZGET,
-    BLKBSZGET,
-    BLKIOMIN,
-    BLKIOOPT,
-    BLKALIGNOFF,
-    BLKROGET,
-    BLKRAGET,
-    BLKSECTGET,
-    BLKDISCARDZEROES,
-    BLKROTATIONAL,
-    BLKGETZONESZ,
-    BLKGETNRZONES,
-    HDIO_GETGEO,
-    LOOP_GET_STATUS,
-    LOOP_GET_STATUS64,
-    FS_IOC_GETFLAGS,
-    FS_IOC_GETVERSION,
-    FS_IOC_FIEMAP,
-    FIGETBSZ,
-    FS_IOC_GETFSLABEL,
-    FS_IOC_FSGETXATTR,
-    BTRFS_IOC_FS_INFO,
-    BTRFS_IOC_DEV_INFO,
-    BTRFS_IOC_INO_LOOKUP,
+    /* a terminal's and any descriptor's */
+    TCGETS, TIOCGWINSZ, TIOCGPGRP, FIONREAD, FIOCLEX, FIONCLEX, FIONBIO,
+    /* a block device's geometry and flags */
+    BLKGETSIZE, BLKGETSIZE64, BLKSSZGET, BLKPBSZGET, BLKBSZGET, BLKIOMIN, BLKIOOPT, BLKALIGNOFF,
+    BLKROGET, BLKRAGET, BLKSECTGET, BLKDISCARDZEROES, BLKROTATIONAL, BLKGETZONESZ, BLKGETNRZONES,
+    HDIO_GETGEO, LOOP_GET_STATUS, LOOP_GET_STATUS64,
+    /* a filesystem's */
+    FS_IOC_GETFLAGS, FS_IOC_GETVERSION, FS_IOC_FIEMAP, FIGETBSZ, FS_IOC_GETFSLABEL,
+    FS_IOC_FSGETXATTR, BTRFS_IOC_FS_INFO, BTRFS_IOC_DEV_INFO, BTRFS_IOC_INO_LOOKUP,
     BTRFS_IOC_GET_SUBVOL_INFO,
+    /* an md array's own queries: grub-probe reads its level and members with them */
+    RAID_VERSION, GET_ARRAY_INFO, GET_DISK_INFO,
 };
+/* clang-format on */
 
 bool si_sandbox_ioctl_allowed(unsigned long request)
 {
@@ -998,7 +979,7 @@ static int sandbox_cgroup(struct seinstall_ctx *ctx, struct sandbox *s, const ch
                 si_cgroup_place_done(&p);
                 return r;
         }
-        r = si_cgroup_new(&p, &s->cg);
+        r = si_cgroup_new(&p, SI_CGROUP_MEMORY_MAX, &s->cg);
         if (r < 0)
                 r = si_error(ctx, r == -ENOMEM ? r : -EOPNOTSUPP,
                              "Cannot run %s of %s in a sandbox: could not make its cgroup below "

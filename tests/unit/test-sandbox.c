@@ -11,6 +11,8 @@
 #include <linux/blkpg.h>
 #include <linux/hdreg.h>
 #include <linux/loop.h>
+#include <linux/major.h>
+#include <linux/raid/md_u.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <fcntl.h>
@@ -167,8 +169,9 @@ END_TEST
 START_TEST(test_ioctl_allowlist)
 {
         const unsigned long good[] = {
-            TCGETS,      TIOCGWINSZ,        BLKGETSIZE64,      BLKSSZGET,
-            HDIO_GETGEO, LOOP_GET_STATUS64, BTRFS_IOC_FS_INFO, BTRFS_IOC_DEV_INFO};
+            TCGETS,       TIOCGWINSZ,        BLKGETSIZE64,      BLKSSZGET,
+            HDIO_GETGEO,  LOOP_GET_STATUS64, BTRFS_IOC_FS_INFO, BTRFS_IOC_DEV_INFO,
+            RAID_VERSION, GET_ARRAY_INFO,    GET_DISK_INFO};
         const unsigned long bad[] = {LOOP_CLR_FD,
                                      LOOP_SET_FD,
                                      LOOP_CONFIGURE,
