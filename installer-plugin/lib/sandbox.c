@@ -162,12 +162,21 @@ void si_relay_end(struct seinstall_ctx *ctx, struct si_relay *r)
 
 /* ---- what goes into the sandbox ---------------------------------------------------------- */
 
+/* A block device of the sandbox's /dev and its names (dev_names()). */
+struct sandbox_dev {
+        dev_t dev;
+        char kname[NAME_MAX + 1];                /* "sda1"; empty: not made */
+        char mapper[NAME_MAX + 1];               /* /dev/mapper/NAME, or empty */
+        char vg[NAME_MAX + 1], lv[NAME_MAX + 1]; /* /dev/VG/LV, or empty */
+};
+
 struct sandbox {
         char **args;
         size_t n_args;
         dev_t *devs; /* the block devices of the target's own mounts */
         size_t n_devs;
-        char **uuids;      /* per device of @devs: its /dev/disk/by-uuid name, or NULL */
+        struct sandbox_dev *names; /* per device of @devs */
+        char **uuids;              /* per device of @devs: its /dev/disk/by-uuid name, or NULL */
         char **partuuids;  /* per device of @devs: its /dev/disk/by-partuuid name, or NULL */
         const char *stage; /* where the child mounts its tmpfs: /dev and the tree */
         char *rootpath;    /* the root as this process sees it */
@@ -185,6 +194,7 @@ static void sandbox_done(struct sandbox *s)
         si_strv_free(s->uuids, s->n_devs);
         si_strv_free(s->partuuids, s->n_devs);
         free(s->devs);
+        free(s->names);
         free(s->rootpath);
         for (size_t i = 0; i < s->n_trees; i++) {
                 close(s->trees[i]);
@@ -577,16 +587,12 @@ static void make_disk_link(const char *dir, const char *sub, const char *name, c
                 child_fail("making a link in the sandbox's /dev/disk");
 }
 
-/* The kernel's name of block device @d ("sda1", "cciss/c0d0"), its whole disk's name and
- * number when it is a partition. */
-static bool block_name(dev_t d, char *name, size_t size, char *disk, size_t dsize, dev_t *ret_disk)
+/* The kernel's name of block device @d ("sda1", "cciss/c0d0"), or false. */
+static bool block_name(dev_t d, char *name, size_t size)
 {
         char sys[96], link[PATH_MAX], *base;
-        unsigned ma, mi;
         ssize_t l;
-        FILE *f;
 
-        *disk = '\0';
         snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(d), minor(d));
         l = readlink(sys, link, sizeof(link) - 1);
         if (l < 0)
@@ -597,24 +603,7 @@ static bool block_name(dev_t d, char *name, size_t size, char *disk, size_t dsiz
                 return false;
         for (char *p = name; (p = strchr(p, '!'));)
                 *p = '/';
-        if (strstr(name, "..") || !*name)
-                return false;
-        snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/partition", major(d), minor(d));
-        if (access(sys, F_OK) < 0 || !base)
-                return true;
-        *base = '\0';
-        base = strrchr(link, '/');
-        snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/../dev", major(d), minor(d));
-        f = fopen(sys, "re");
-        if (f && fscanf(f, "%u:%u", &ma, &mi) == 2 && base && !strstr(base + 1, "..")) {
-                snprintf(disk, dsize, "%s", base + 1);
-                for (char *p = disk; (p = strchr(p, '!'));)
-                        *p = '/';
-                *ret_disk = makedev(ma, mi);
-        }
-        if (f)
-                fclose(f);
-        return true;
+        return !strstr(name, "..") && *name;
 }
 
 /* The first line of /sys/dev/block/MAJ:MIN/@what, or false. */
@@ -642,6 +631,19 @@ static bool plain_name(const char *name)
         return *name && !strchr(name, '/') && strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
 }
 
+/* A name the sandbox's /dev has of its own: a volume group named so gets no /dev/VG. */
+static bool dev_name_taken(const char *name)
+{
+        static const char *const own[] = {"null",  "zero",   "full",   "random",  "urandom", "fd",
+                                          "stdin", "stdout", "stderr", "disk",    "mapper",  "pts",
+                                          "shm",   "mqueue", "ptmx",   "console", "tty"};
+
+        for (size_t i = 0; i < ELEMENTSOF(own); i++)
+                if (streq(name, own[i]))
+                        return true;
+        return false;
+}
+
 /* LVM's name of a volume's mapping, "VG-LV" with each '-' of VG and LV doubled, split. */
 static bool lvm_split(const char *name, char *vg, char *lv, size_t size)
 {
@@ -664,28 +666,46 @@ static bool lvm_split(const char *name, char *vg, char *lv, size_t size)
         return out == lv && plain_name(vg) && plain_name(lv);
 }
 
-/* A device-mapper device's names as udev makes them: /dev/mapper/NAME, which grub-probe looks
- * for (it skips the kernel's dm-N), and for an LVM volume /dev/VG/LV, a link to dm-N. */
-static void dm_names(const char *dir, dev_t d, const char *kname, uid_t owner)
+/* The names of the sandbox's block device @d, read in the parent (the child only makes the
+ * nodes): its kernel name and, for a device-mapper device, udev's /dev/mapper/NAME (which
+ * grub-probe looks for; it skips the kernel's dm-N) and for an LVM volume /dev/VG/LV. A name
+ * the target's metadata chose (dm/name comes from LVM's) never takes one of the sandbox's own. */
+static bool dev_names(dev_t d, struct sandbox_dev *n)
 {
-        char name[NAME_MAX + 1], uuid[8], vg[NAME_MAX + 1], lv[NAME_MAX + 1], path[PATH_MAX],
-            target[NAME_MAX + 4];
+        char uuid[8];
 
-        if (!read_sys(d, "dm/name", name, sizeof(name)) || !plain_name(name) ||
-            strlen(name) > NAME_MAX - 8)
-                return;
-        snprintf(path, sizeof(path), "mapper/%s", name);
-        make_node(dir, path, S_IFBLK | 0400, d, owner);
+        *n = (struct sandbox_dev){.dev = d};
+        if (!block_name(d, n->kname, sizeof(n->kname)))
+                return false;
+        if (strchr(n->kname, '/') || !read_sys(d, "dm/name", n->mapper, sizeof(n->mapper)) ||
+            !plain_name(n->mapper) || strlen(n->mapper) > NAME_MAX - 8) {
+                n->mapper[0] = '\0';
+                return true;
+        }
         if (!read_sys(d, "dm/uuid", uuid, sizeof(uuid)) || strncmp(uuid, "LVM-", 4) != 0 ||
-            !lvm_split(name, vg, lv, sizeof(vg)) || strcmp(vg, "mapper") == 0)
+            !lvm_split(n->mapper, n->vg, n->lv, sizeof(n->vg)) || dev_name_taken(n->vg))
+                n->vg[0] = n->lv[0] = '\0';
+        return true;
+}
+
+/* In the child: @n's /dev/mapper node and /dev/VG/LV link. */
+static void dm_nodes(const char *dir, const struct sandbox_dev *n, uid_t owner)
+{
+        char path[PATH_MAX], target[NAME_MAX + 4];
+
+        if (!n->mapper[0])
                 return;
-        if ((size_t) snprintf(path, sizeof(path), "%s/%s", dir, vg) >= sizeof(path))
+        snprintf(path, sizeof(path), "mapper/%s", n->mapper);
+        make_node(dir, path, S_IFBLK | 0400, n->dev, owner);
+        if (!n->vg[0])
+                return;
+        if ((size_t) snprintf(path, sizeof(path), "%s/%s", dir, n->vg) >= sizeof(path))
                 return;
         if (mkdir(path, 0755) < 0 && errno != EEXIST)
                 child_fail("making a directory of the sandbox's /dev");
-        if ((size_t) snprintf(path, sizeof(path), "%s/%s/%s", dir, vg, lv) >= sizeof(path))
+        if ((size_t) snprintf(path, sizeof(path), "%s/%s/%s", dir, n->vg, n->lv) >= sizeof(path))
                 return;
-        snprintf(target, sizeof(target), "../%s", kname);
+        snprintf(target, sizeof(target), "../%s", n->kname);
         if (symlink(target, path) < 0 && errno != EEXIST)
                 child_fail("making a link in the sandbox's /dev");
 }
@@ -745,7 +765,7 @@ static void stage_dev(const struct sandbox *s)
                                                {"stdin", "/proc/self/fd/0"},
                                                {"stdout", "/proc/self/fd/1"},
                                                {"stderr", "/proc/self/fd/2"}};
-        char dir[PATH_MAX], path[PATH_MAX], name[NAME_MAX + 1], disk[NAME_MAX + 1];
+        char dir[PATH_MAX], path[PATH_MAX];
         const uid_t owner = s->ids.base;
 
         if (unshare(CLONE_NEWNS) < 0)
@@ -769,15 +789,13 @@ static void stage_dev(const struct sandbox *s)
                         child_fail("making a link in the sandbox's /dev");
         }
         for (size_t i = 0; i < s->n_devs; i++) {
-                dev_t whole = 0;
-                if (!block_name(s->devs[i], name, sizeof(name), disk, sizeof(disk), &whole))
+                const struct sandbox_dev *n = &s->names[i];
+                if (!n->kname[0])
                         continue;
-                /* a partition's whole disk holds other partitions: never given */
-                make_node(dir, name, S_IFBLK | 0400, s->devs[i], owner);
-                make_disk_link(dir, "by-uuid", s->uuids[i], name);
-                make_disk_link(dir, "by-partuuid", s->partuuids[i], name);
-                if (!strchr(name, '/'))
-                        dm_names(dir, s->devs[i], name, owner);
+                make_node(dir, n->kname, S_IFBLK | 0400, n->dev, owner);
+                make_disk_link(dir, "by-uuid", s->uuids[i], n->kname);
+                make_disk_link(dir, "by-partuuid", s->partuuids[i], n->kname);
+                dm_nodes(dir, n, owner);
         }
 }
 
@@ -1355,6 +1373,13 @@ static int sandbox_prepare(struct seinstall_ctx *ctx, struct sandbox *s, const c
                              argv[0], ctx->root, r == -E2BIG ? "more than 64" : strerror(-r));
         if (r >= 0)
                 r = disk_links(ctx, s);
+        if (r >= 0) {
+                s->names = calloc(s->n_devs + 1, sizeof(*s->names));
+                r = s->names ? 0 : -ENOMEM;
+                for (size_t i = 0; r >= 0 && i < s->n_devs; i++)
+                        if (!dev_names(s->devs[i], &s->names[i]))
+                                s->names[i].kname[0] = '\0';
+        }
         if (r >= 0)
                 r = build_args(ctx, s, argv);
         if (r >= 0)
