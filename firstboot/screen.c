@@ -16,6 +16,8 @@
  * over the choice: its button that changes nothing).
  */
 #include <newt.h>
+#include <signal.h>
+#include <sys/ioctl.h>
 #include <slang.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +63,27 @@ enum {
         RUN_RESIZED = -3, /* the terminal's size changed: build the windows again */
         RUN_ESCAPE = -4,  /* Esc on the choice: Cancel */
 };
+
+/* newt's SIGWINCH handler, which makes a form end with NEWT_KEY_RESIZE. Debian's newt leaves
+ * every newtFormRun() through gpm's cleanup, which puts back the handler gpm found, SIG_DFL
+ * when no gpm runs: after the first form ended, resizes went unseen (the screen was never
+ * redrawn). It is put back after each run. */
+static struct sigaction newt_winch;
+static bool have_newt_winch;
+
+static void run_form(newtComponent form, struct newtExitStruct *es)
+{
+        struct winsize ws;
+
+        newtFormRun(form, es);
+        if (!have_newt_winch)
+                return;
+        (void) sigaction(SIGWINCH, &newt_winch, NULL);
+        /* a resize while the handler was away: let the next run see it */
+        if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 && ws.ws_row > 0 &&
+            (ws.ws_col != SLtt_Screen_Cols || ws.ws_row != SLtt_Screen_Rows))
+                (void) raise(SIGWINCH);
+}
 
 static enum seinstall_mode selected(const struct screen *s)
 {
@@ -217,7 +240,7 @@ static int show_help(void)
         /* Enter and F1 close it too, also while the text has the focus for scrolling. */
         newtFormAddHotKey(form, NEWT_KEY_ENTER);
         newtFormAddHotKey(form, NEWT_KEY_F1);
-        newtFormRun(form, &es);
+        run_form(form, &es);
         if (es.reason == NEWT_EXIT_HOTKEY && es.u.key == NEWT_KEY_RESIZE)
                 result = RUN_RESIZED;
         else if (es.reason == NEWT_EXIT_ERROR)
@@ -274,7 +297,7 @@ static int ask(struct screen *s, const char *title, const char *text, const char
         s->remaining = s->timeout;
         show_help_line(s, keys);
         for (;;) {
-                newtFormRun(form, &es);
+                run_form(form, &es);
                 if (es.reason == NEWT_EXIT_TIMER) {
                         if (--s->remaining <= 0) {
                                 result = RUN_TIMEOUT;
@@ -328,7 +351,7 @@ static int resized(struct screen *s)
                 form = new_form(s);
                 newtFormAddComponent(form, box);
                 for (;;) {
-                        newtFormRun(form, &es);
+                        run_form(form, &es);
                         if (es.reason != NEWT_EXIT_TIMER || --s->remaining <= 0)
                                 break;
                 }
@@ -534,6 +557,8 @@ static void build(struct screen *s)
         newtFormAddHotKey(s->form, NEWT_KEY_F1);
         newtFormSetCurrent(s->form, s->choices);
         show_plan(s);
+        /* drawn now: a window shown again over it after a resize must not hide a blank one */
+        newtDrawForm(s->form);
         show_help_line(s, choice_keys());
 }
 
@@ -628,6 +653,7 @@ enum fb_screen_result fb_screen_run(const struct fb_info *info, enum seinstall_m
 
         if (newtInit() < 0)
                 return FB_SCREEN_ERROR;
+        have_newt_winch = sigaction(SIGWINCH, NULL, &newt_winch) == 0;
         newtCls();
         newtPushHelpLine(NULL);
         r = offer_relabel(&s);
@@ -644,7 +670,7 @@ enum fb_screen_result fb_screen_run(const struct fb_info *info, enum seinstall_m
                 next = NONE;
                 if (a == NONE) {
                         struct newtExitStruct es;
-                        newtFormRun(s.form, &es);
+                        run_form(s.form, &es);
                         a = action_of(&s, &es);
                 }
                 switch (a) {
