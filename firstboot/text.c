@@ -56,8 +56,9 @@ const char *fb_text_help(void)
                  "settled with no denial caused by a wrong label, seinstall-trial.service makes "
                  "it enforcing. Otherwise it stays permissive and names the files. It decides "
                  "once; 'seinstall status' shows the outcome.\n"
-                 "Keys: arrows move, Space selects, Tab moves between widgets, Enter presses "
-                 "the focused button, F12 accepts, F1 shows this help.");
+                 "Keys: arrows move, Space selects, Tab moves between the choices, a text "
+                 "that scrolls and the buttons, Enter on a choice or OK applies the selected "
+                 "one, Esc cancels, F1 shows this help.");
 }
 
 char *fb_text_state(const struct fb_info *info)

@@ -46,12 +46,12 @@ for combo in "80x24 vt100 C" "120x40 xterm C.UTF-8"; do
         assert_fits "the help"
         if [ "$SCREEN_SIZE" = 80x24 ]; then
                 assert_screen "the help says it scrolls" "The text above scrolls: Down or PgDn"
-                assert_not_screen "the help's end is below" "F12 accepts, F1 shows this"
+                assert_not_screen "the help's end is below" "Esc cancels, F1 shows this help"
                 keys PageDown PageDown PageDown
         else
                 assert_not_screen "no scroll hint where it fits" "The text above scrolls"
         fi
-        assert_screen "the help's last sentence" "F12 accepts, F1 shows this"
+        assert_screen "the help's last sentence" "Esc cancels, F1 shows this help"
         assert_screen "the help's OK" "OK"
         keys Enter
         wait_gone "SELinux confines each program"
