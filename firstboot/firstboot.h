@@ -3,15 +3,12 @@
 #ifndef SEINSTALL_FIRSTBOOT_H
 #define SEINSTALL_FIRSTBOOT_H
 
-#include <libintl.h>
 #include <stdbool.h>
 
+#include "i18n.h"
 #include "model.h"
 #include "seinstall-internal.h"
 #include "util.h"
-
-#define _(s)  gettext(s)
-#define N_(s) s
 
 /* Exit status of the command-line contract: util.h's one table (si_exit_status()). */
 #define FB_EXIT_OK     SI_EXIT_OK

@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <locale.h>
 #include <selinux/selinux.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +14,6 @@
 
 #include "firstboot.h"
 #include "report.h"
-
-#ifndef LOCALEDIR
-#define LOCALEDIR "/usr/share/locale"
-#endif
 
 /* --root, --mode (and --help, --version) are read as `seinstall` reads them (opts.c), and
  * errors, the library's log and names are printed as it prints them (report.c). */
@@ -440,8 +435,6 @@ static int run(int argc, char **argv)
 int main(int argc, char **argv)
 {
         cli_set_program(prog);
-        setlocale(LC_ALL, "");
-        bindtextdomain("seinstall", LOCALEDIR);
-        textdomain("seinstall");
+        cli_i18n_init();
         return run(argc, argv);
 }
