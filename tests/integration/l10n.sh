@@ -2,8 +2,8 @@
 # The German and French catalogs (po/de.po, po/fr.po): valid for msgfmt -c (every format as
 # its msgid's), complete against the template `make pot` writes (nothing untranslated or
 # fuzzy), and used: the first-boot screen in tmux under de_DE.UTF-8 and fr_FR.UTF-8 (at 80x24
-# and 100x30, a resize to 72x20 included) and `seinstall check` print their words; check's
-# JSON stays the same in every language. The locales are generated into a private LOCPATH
+# and 100x30, a resize to 72x20 included, no line wider than the terminal) and `seinstall
+# check` print their words; check's JSON stays the same in every language. The locales are generated into a private LOCPATH
 # when the system lacks them (localedef from the locales package's sources), the catalogs
 # read from the build tree (SEINSTALL_LOCALEDIR).
 . "$(dirname "$0")/../lib.sh"
@@ -91,6 +91,7 @@ $(screen_text)"
 done <<'EOF'
 de_DE.UTF-8|xterm-256color|80x24|SELinux auf diesem System|(*) Erzwingend|Kein Schutz durch SELinux, und neue Dateien erhalten keine Labels.|Abbrechen|F1 Hilfe  Leertaste wählen  Enter OK  Esc Abbruch|Das Terminal hat 72x20; diese Maske braucht mindestens 80x24.|Abgebrochen: nichts geändert.
 fr_FR.UTF-8|linux|100x30|SELinux sur ce système|(*) Autoritaire|Aucune protection SELinux ; nouveaux fichiers sans étiquette.|Annuler|F1 aide  Espace choisir  Entrée OK  Échap annuler|Le terminal fait 72x20 ; cet écran demande au moins 80x24.|Annulé : rien n'a changé.
+fr_FR.UTF-8|vt100|80x24|SELinux sur ce système|(*) Autoritaire|Aucune protection SELinux ; nouveaux fichiers sans étiquette.|Annuler|F1 aide  Espace choisir  Entrée OK  Échap annuler|Le terminal fait 72x20 ; cet écran demande au moins 80x24.|Annulé : rien n'a changé.
 EOF
 
 # Permissive chosen on the German screen: the plan and the outcome in German.
