@@ -27,6 +27,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 LIBEXECDIR ?= $(PREFIX)/libexec
 DATADIR    ?= $(PREFIX)/share
 MANDIR     ?= $(DATADIR)/man
+LOCALEDIR  ?= $(DATADIR)/locale
 # Where systemd looks for units (systemd's pkg-config), /lib/systemd/system without it.
 UNITDIR    ?= $(or $(shell $(PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null),/lib/systemd/system)
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
@@ -90,6 +91,14 @@ SHARED_OBJ   := $(addprefix $(BUILD)/installer-plugin/cli/,opts.o parse.o) $(REP
 FB_UI_OBJ    := $(FB_UI_SRC:%.c=$(BUILD)/%.o) $(SHARED_OBJ)
 FIRSTBOOT    := $(if $(filter 1,$(WITH_FIRSTBOOT)),$(if $(FB_UI_SRC),$(BUILD)/bin/seinstall-firstboot))
 POT          := $(BUILD)/po/seinstall.pot
+# The catalogs in the tree (po/LANG.po), built to $(BUILD)/locale/LANG/LC_MESSAGES/seinstall.mo:
+# the layout LOCALEDIR has, so a test points SEINSTALL_LOCALEDIR at $(BUILD)/locale.
+PO_LANGS     := $(sort $(patsubst po/%.po,%,$(wildcard po/*.po)))
+MO           := $(PO_LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/seinstall.mo)
+# The files whose words are translated: the first-boot tool's, what it shares with seinstall,
+# and `seinstall check`'s own.
+POT_SRC      := $(FB_UI_SRC) $(FB_MODEL_SRC) $(SHARED_OBJ:$(BUILD)/%.o=%.c) \
+                installer-plugin/cli/cmd-check.c
 
 UNIT_SRC   := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BIN   := $(UNIT_SRC:%.c=$(BUILD)/%)
@@ -133,14 +142,16 @@ DEPS       += $(DEPS_HOSTS)
 DEPS_BENCH := flex time bc strace
 DEPS       += $(DEPS_BENCH)
 
-.PHONY: test deb uninstall dist tests hosts pot all help deps check check-quick unit integration e2e demo bench bench-scale fuzz install clean format check-format
+.PHONY: test deb uninstall dist tests hosts pot update-po all help deps check check-quick unit integration e2e demo bench bench-scale fuzz install clean format check-format
 .DEFAULT_GOAL := all
 
-all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT) $(POLICY_HELPER) $(if $(FIRSTBOOT),$(POT))
+all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT) $(POLICY_HELPER) $(if $(FIRSTBOOT),$(POT)) \
+     $(MO)
 
 help:
 	@echo "make [all]      build the library, seinstall and seinstall-firstboot"
 	@echo "make pot        build/po/seinstall.pot, the strings to translate (also by all)"
+	@echo "make update-po  merge that template into po/*.po (then translate what changed)"
 	@echo "make deps       install the Debian packages everything needs (root)"
 	@echo "make demo       build and run seinstall on a sample target it makes itself"
 	@echo "make check      build and run every test (unit, integration, end-to-end)"
@@ -215,7 +226,7 @@ $(LIB_AR): $(LIB_OBJ)
 
 # The .pc file carries the install paths: regenerate it when PREFIX, LIBDIR... change, even
 # after a plain `make` (the paths are remembered in a stamp, as the flavour is).
-PATHS        := $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(LIBEXECDIR) $(VERSION)
+PATHS        := $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(LIBEXECDIR) $(VERSION) $(LOCALEDIR)
 PATHS_STAMP  := $(BUILD)/.paths
 $(shell mkdir -p $(BUILD); [ "$$(cat $(PATHS_STAMP) 2>/dev/null)" = "$(PATHS)" ] || echo "$(PATHS)" > $(PATHS_STAMP))
 
@@ -260,14 +271,30 @@ $(BUILD)/bin/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_AR)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_AR) $(FB_LIBS) \
 		$(PKG_LIBS)
 
-# Translations: the template of every string seinstall-firstboot shows (gettext's xgettext),
-# its option errors and the messages it shares with seinstall (cli/) included.
+# Translations: the template of every string seinstall-firstboot and `seinstall check` show
+# (gettext's xgettext), the option errors and messages they share (cli/) included.
 pot: $(POT)
-$(POT): $(FB_UI_SRC) $(FB_MODEL_SRC) $(SHARED_OBJ:$(BUILD)/%.o=%.c)
+$(POT): $(POT_SRC) Makefile
 	@mkdir -p $(@D)
 	xgettext --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ --add-comments=TRANSLATORS \
 		--package-name=seinstall --package-version=$(VERSION) --msgid-bugs-address="seinstall maintainers" \
-		-o $@ $(sort $^)
+		-o $@ $(sort $(POT_SRC))
+
+# After messages change: merge the new template into each catalog, then translate what it
+# marks fuzzy or leaves empty (l10n.sh fails until every message is translated).
+update-po: $(POT)
+	for l in $(PO_LANGS); do msgmerge -q --update --backup=none --no-location po/$$l.po $(POT) || exit 1; done
+
+# msgfmt -c: a translation whose format differs from its msgid's fails the build.
+$(BUILD)/locale/%/LC_MESSAGES/seinstall.mo: po/%.po
+	@mkdir -p $(@D)
+	$(call quiet,MSGFMT,$@)
+	$(Q)msgfmt -c -o $@ $<
+
+# The catalogs where LOCALEDIR says, for the two commands that translate.
+$(BUILD)/firstboot/main.o $(BUILD)/installer-plugin/cli/cmd-check.o: override CPPFLAGS += \
+	-DLOCALEDIR='"$(LOCALEDIR)"'
+$(BUILD)/firstboot/main.o $(BUILD)/installer-plugin/cli/cmd-check.o: $(PATHS_STAMP)
 
 # ---- tests ---------------------------------------------------------------------------------
 $(BUILD)/tests/unit/test-%: tests/unit/test-%.c $(UNIT_HELPER_OBJ) $(FB_MODEL_OBJ) $(LIB_AR)
@@ -410,6 +437,11 @@ install: all
 	$(if $(UNITS),install -d $(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d)
 	$(if $(UNITS),install -m 0644 firstboot/selinux-autorelabel-seinstall.conf \
 		$(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d/seinstall.conf)
+	for l in $(PO_LANGS); do \
+		install -d $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES && \
+		install -m 0644 $(BUILD)/locale/$$l/LC_MESSAGES/seinstall.mo \
+			$(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/ || exit 1; \
+	done
 	$(if $(PROFILES),install -d $(DESTDIR)$(PKGDATADIR)/profiles)
 	$(if $(PROFILES),install -m 0644 $(PROFILES) $(DESTDIR)$(PKGDATADIR)/profiles/)
 	@# Adapters keep their layout under share/seinstall/adapters; README says where each goes.
@@ -430,6 +462,7 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/seinstall $(DESTDIR)$(BASHCOMPDIR)/seinstall-firstboot \
 		$(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d/seinstall.conf
 	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
+	for l in $(PO_LANGS); do rm -f $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/seinstall.mo; done
 	for u in $(UNITS); do rm -f $(DESTDIR)$(UNITDIR)/$${u##*/}; done
 	rm -rf $(DESTDIR)$(PKGDATADIR)/profiles $(DESTDIR)$(PKGDATADIR)/adapters
 	-rmdir $(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d \
