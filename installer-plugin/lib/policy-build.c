@@ -544,20 +544,17 @@ static int plan_make(struct build_plan *b, const char *type)
         return 0;
 }
 
-/* In the child: "X" what ": errno N" on MSG_FD, then exit. Only system calls: no stdio. */
+/* In the child: "X" what ": ENAME" on MSG_FD, then exit. Only system calls: no stdio. */
 static _Noreturn void child_fail(const char *what)
 {
-        char num[16];
-        size_t k = sizeof(num);
-        unsigned e = (unsigned) errno;
+        const char *name = strerrorname_np(errno);
 
-        do
-                num[--k] = (char) ('0' + e % 10);
-        while ((e /= 10) && k > 0);
+        if (!name)
+                name = "error";
         (void) !write(MSG_FD, "X", 1);
         (void) !write(MSG_FD, what, strlen(what));
-        (void) !write(MSG_FD, ": errno ", 8);
-        (void) !write(MSG_FD, num + k, sizeof(num) - k);
+        (void) !write(MSG_FD, ": ", 2);
+        (void) !write(MSG_FD, name, strlen(name));
         (void) !write(MSG_FD, "\n", 1);
         _exit(2);
 }

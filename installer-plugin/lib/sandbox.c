@@ -541,9 +541,16 @@ static int ioctl_filter_memfd(void)
 
 /* ---- the child ----------------------------------------------------------------------------- */
 
+/* In the child: why it stops, on its stderr (the relay); only system calls, no stdio. */
 static _Noreturn void child_fail(const char *what)
 {
-        dprintf(STDERR_FILENO, "seinstall sandbox: %s: %s\n", what, strerror(errno));
+        const char *name = strerrorname_np(errno);
+
+        (void) !write(STDERR_FILENO, "seinstall sandbox: ", 19);
+        (void) !write(STDERR_FILENO, what, strlen(what));
+        (void) !write(STDERR_FILENO, ": ", 2);
+        (void) !write(STDERR_FILENO, name ? name : "error", strlen(name ? name : "error"));
+        (void) !write(STDERR_FILENO, "\n", 1);
         _exit(127);
 }
 
