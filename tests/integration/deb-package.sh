@@ -179,11 +179,11 @@ for a in libsepol libsemanage libaudit libcap-ng libbz2 libseccomp; do
         assert_contains "the udeb's Built-Using ($a.a of $pkgname)" "$bu" "$src"
 done
 # debian/copyright: the licence of each (their stand-alone License paragraphs).
-for l in libsepol libsemanage libaudit libcap-ng libbz2 libseccomp; do
-        grep -q "$l" "$TOP/debian/copyright" || fail "debian/copyright does not cover the udeb's $l"
+for lib in libsepol libsemanage libaudit libcap-ng libbz2 libseccomp; do
+        grep -q "$lib" "$TOP/debian/copyright" || fail "debian/copyright does not cover the udeb's $lib"
 done
-for l in LGPL-2.1 bzip2-1.0.6; do
-        grep -qx "License: $l" "$TOP/debian/copyright" || fail "debian/copyright has no License: $l paragraph"
+for lic in LGPL-2.1 bzip2-1.0.6; do
+        grep -qx "License: $lic" "$TOP/debian/copyright" || fail "debian/copyright has no License: $lic paragraph"
 done
 ! files "$u" | grep -E '/libseinstall' || fail "the udeb carries libseinstall: seinstall has it inside"
 ! files "$u" | grep -E '^/usr/share/(doc|man)/' || fail "the udeb carries documentation"
