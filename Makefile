@@ -45,7 +45,8 @@ FB_PKGS    := $(if $(filter 1,$(WITH_FIRSTBOOT)),libnewt slang)
 # Recursive (=) so that pkg-config runs only when a recipe needs it, after `deps` installed it.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lbz2 -lpthread
-# STATIC_LIBS (-lNAME ...): libraries the seinstall command links from their static archives,
+# STATIC_LIBS (-lNAME ...): libraries the seinstall command (and the policy build's helper)
+# links from their static archives,
 # the others shared (the udeb's copy: debian/rules). Only that link: the shared library and
 # the tests link everything shared.
 STATIC_LIBS ?=
@@ -264,7 +265,7 @@ $(BUILD)/installer-plugin/lib/policy-build.o: $(PATHS_STAMP)
 $(POLICY_HELPER): $(BUILD)/installer-plugin/libexec/seinstall-policy-build.o
 	@mkdir -p $(@D)
 	$(call quiet,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(shell $(PKG_CONFIG) --libs libsemanage)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--as-needed -o $@ $< $(CLI_LIBS)
 
 $(CLI): $(CLI_OBJ) $(LIB_AR) | $(POLICY_HELPER)
 	@mkdir -p $(@D)
