@@ -26,6 +26,7 @@ LIBDIR     ?= $(PREFIX)/$(or $(patsubst /usr/%,%,$(filter /usr/%,$(SYS_LIBDIR)))
 INCLUDEDIR ?= $(PREFIX)/include
 DATADIR    ?= $(PREFIX)/share
 MANDIR     ?= $(DATADIR)/man
+LOCALEDIR  ?= $(DATADIR)/locale
 # Where systemd looks for units (systemd's pkg-config), /lib/systemd/system without it.
 UNITDIR    ?= $(or $(shell $(PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null),/lib/systemd/system)
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
@@ -89,6 +90,10 @@ SHARED_OBJ   := $(addprefix $(BUILD)/installer-plugin/cli/,opts.o parse.o) $(REP
 FB_UI_OBJ    := $(FB_UI_SRC:%.c=$(BUILD)/%.o) $(SHARED_OBJ)
 FIRSTBOOT    := $(if $(filter 1,$(WITH_FIRSTBOOT)),$(if $(FB_UI_SRC),$(BUILD)/bin/seinstall-firstboot))
 POT          := $(BUILD)/po/seinstall.pot
+# The Calamares job module's translations (gettext, as Calamares translates python modules): a
+# .mo per adapters/calamares/po/LANG.po, installed where libcalamares.utils.gettext_path() looks.
+CALAMARES_PO := $(sort $(wildcard installer-plugin/adapters/calamares/po/*.po))
+CALAMARES_MO := $(CALAMARES_PO:installer-plugin/adapters/calamares/po/%.po=$(BUILD)/locale/%/LC_MESSAGES/seinstall-calamares.mo)
 
 UNIT_SRC   := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BIN   := $(UNIT_SRC:%.c=$(BUILD)/%)
@@ -135,7 +140,7 @@ DEPS       += $(DEPS_BENCH)
 .PHONY: test deb uninstall dist tests hosts pot all help deps check check-quick unit integration e2e demo bench bench-scale fuzz install clean format check-format
 .DEFAULT_GOAL := all
 
-all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT) $(if $(FIRSTBOOT),$(POT))
+all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT) $(if $(FIRSTBOOT),$(POT)) $(CALAMARES_MO)
 
 help:
 	@echo "make [all]      build the library, seinstall and seinstall-firstboot"
@@ -255,6 +260,11 @@ $(POT): $(FB_UI_SRC) $(FB_MODEL_SRC) $(SHARED_OBJ:$(BUILD)/%.o=%.c)
 	xgettext --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ --add-comments=TRANSLATORS \
 		--package-name=seinstall --package-version=$(VERSION) --msgid-bugs-address="seinstall maintainers" \
 		-o $@ $(sort $^)
+
+$(BUILD)/locale/%/LC_MESSAGES/seinstall-calamares.mo: installer-plugin/adapters/calamares/po/%.po
+	@mkdir -p $(@D)
+	$(call quiet,MSGFMT,$@)
+	$(Q)msgfmt --check -o $@ $<
 
 # ---- tests ---------------------------------------------------------------------------------
 $(BUILD)/tests/unit/test-%: tests/unit/test-%.c $(UNIT_HELPER_OBJ) $(FB_MODEL_OBJ) $(LIB_AR)
@@ -397,6 +407,10 @@ install: all
 		$(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d/seinstall.conf)
 	$(if $(PROFILES),install -d $(DESTDIR)$(PKGDATADIR)/profiles)
 	$(if $(PROFILES),install -m 0644 $(PROFILES) $(DESTDIR)$(PKGDATADIR)/profiles/)
+	for m in $(CALAMARES_MO); do \
+		l=$${m#$(BUILD)/locale/}; \
+		install -D -m 0644 $$m $(DESTDIR)$(LOCALEDIR)/$$l || exit 1; \
+	done
 	@# Adapters keep their layout under share/seinstall/adapters; README says where each goes.
 	for f in $(ADAPTERS); do \
 		d=$(DESTDIR)$(PKGDATADIR)/adapters/$${f#installer-plugin/adapters/}; \
@@ -415,6 +429,11 @@ uninstall:
 		$(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d/seinstall.conf
 	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
 	for u in $(UNITS); do rm -f $(DESTDIR)$(UNITDIR)/$${u##*/}; done
+	for m in $(CALAMARES_MO); do \
+		l=$${m#$(BUILD)/locale/}; \
+		rm -f $(DESTDIR)$(LOCALEDIR)/$$l; \
+		rmdir $(DESTDIR)$(LOCALEDIR)/$${l%/*} $(DESTDIR)$(LOCALEDIR)/$${l%%/*} 2>/dev/null || true; \
+	done
 	rm -rf $(DESTDIR)$(PKGDATADIR)/profiles $(DESTDIR)$(PKGDATADIR)/adapters
 	-rmdir $(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d 2>/dev/null
 
