@@ -175,7 +175,7 @@ done
 require_command install
 require_loop
 calamares_version=$(dpkg-query -W -f='${Version}' calamares 2>/dev/null)
-echo "host: calamares $calamares_version, real binary, $(dpkg-query -W -f='${Package} ${Version}\n' 'libqt[56]core*' 2>/dev/null | head -n 1)"
+echo "host: calamares $calamares_version, real binary, $(dpkg-query -W -f='${Package} ${Version}\n' libqt5core5a 'libqt6core6*' 2>/dev/null | head -n 1)"
 
 # The seinstallcheck view module, and the stand-in for the partition page, built with CMake
 # against the installed Calamares (its headers and CMake config ship in the calamares package).
@@ -302,6 +302,13 @@ EOF
         } >"$cfg/settings.conf"
 }
 full_sequence=(testlayout seinstall@check mount seinstall@install umount)
+# ran_to_end LOG N: the last of N jobs, Calamares' umount, started ("Unmount file systems." in
+# 3.2, "Unmounting file systems…" in 3.3).
+ran_to_end() {
+        grep -qE "Starting job \"Unmount(ing)? file systems(\.|…)\" \( $2 / $2 \)" "$1" ||
+                fail "the sequence did not reach its end (umount, job $2 of $2): $(grep 'Starting job' "$1")"
+        echo "ok: the sequence ran to its end (umount, job $2 of $2)"
+}
 
 layout() { # [--lang L] DEVICE FS MOUNTPOINT [DEVICE FS MOUNTPOINT]...
         {
@@ -384,7 +391,7 @@ layout --lang de_DE.UTF-8 "$d/vfat.img" fat32 /
 write_settings "${full_sequence[@]}"
 calamares_run "$d/vfat.log"
 assert_contains "the translated title" "$(cat "$d/vfat.log")" 'ERROR: Installation failed: "SELinux kann auf den gewählten Dateisystemen nicht arbeiten"'
-assert_contains "the translated job name" "$(cat "$d/vfat.log")" 'Prüfen, ob die Dateisysteme SELinux-Labels tragen können'
+assert_contains "the translated job name" "$(cat "$d/vfat.log")" '"seinstall: Prüfen, ob die Dateisysteme SELinux-Labels tragen können"'
 assert_contains "the vfat refusal" "$(sed -n '/- details:/,/Calamares will quit/p' "$d/vfat.log")" "/ (vfat)"
 assert_eq "the vfat image's sha256 after the refusal" "$before" "$(sum "$d/vfat.img")"
 echo "ok: vfat as / refused before mount, in German; $d/vfat.img is unchanged"
@@ -438,7 +445,7 @@ if grep -q 'Installation failed' "$d/good.log"; then
         fail "the good layout failed: $(grep -A5 'Installation failed' "$d/good.log")"
 fi
 grep '\[PYTHON JOB\]: "seinstall: ' "$d/good.log" | sed 's/^.*"seinstall: //; s/" *$//' | grep -v '^/'
-assert_contains "the sequence ran to its end" "$(cat "$d/good.log")" 'Starting job "Unmount file systems." ( 5 / 5 )'
+ran_to_end "$d/good.log" 5
 # Into a pipe seinstall writes the first progress line at once, then one every 5 s: a relabel
 # that ends sooner gives one report, which must have been read from seinstall's own line.
 nprog=$(grep -c 'seinstall: progress [01]\.[0-9][0-9] (.*[0-9] of ~[0-9]* entries' "$d/good.log")
@@ -573,7 +580,9 @@ wait_log 'All requirements have been checked' 1
 press alt+n
 wait_log 'seinstallcheck: "SELinux cannot work on the file systems chosen" (Next disabled)' 1
 shoot "$out_dir/calamares-page-refused.png"
-assert_contains "the page's plan" "$(cat "$log")" 'seinstallcheck: the planned layout: ("none / reiserfs defaults 0 0")'
+# Qt 5 prints a QStringList as ("..."), Qt 6 as QList("...").
+grep -E 'seinstallcheck: the planned layout: (QList)?\("none / reiserfs defaults 0 0"\)' "$log" ||
+        fail "the page's plan is not none / reiserfs: $(grep 'seinstallcheck: the planned layout' "$log")"
 assert_contains "the page's refusal" "$(cat "$log")" 'seinstallcheck: refused "/" "reiserfs"'
 assert_contains "the page's text in English" "$(grep 'seinstallcheck: the page says:' "$log")" "Fix: "
 press alt+s # "Set up", disabled: nothing may start
@@ -601,7 +610,7 @@ cp "$log" "$out_dir/calamares-page.log"
 if grep -q 'Installation failed' "$log"; then
         fail "the good layout failed after Back: $(grep -A5 'Installation failed' "$log")"
 fi
-assert_contains "the sequence ran to its end" "$(cat "$log")" 'Starting job "Unmount file systems." ( 6 / 6 )'
+ran_to_end "$log" 6
 assert_eq "the new ReiserFS root's sha256 at the end" "$before" "$(sum "$d/new.img")"
 mount_image "$d/root.img" "$d/root"
 assert_contains "target config" "$(cat "$d/root/etc/selinux/config" 2>/dev/null)" "SELINUX=enforcing"
