@@ -111,9 +111,10 @@ TEST_BINS  := $(UNIT_BIN) $(FUZZ_REPLAY) $(HELPER_BIN)
 TESTS_RUN  := SEINSTALL_BUILD=$(BUILD) tests/run-tests.sh
 E2E        := $(wildcard qemu/e2e.sh)
 # The adapters in their real installers; the mkosi one builds and boots an image (minutes, its
-# first run ~10 min), so check-quick leaves it out.
+# first run ~10 min), the Calamares 3.3 one a Debian 13 chroot (~10 min first): check-quick
+# leaves them out.
 HOSTS      := $(wildcard tests/integration/adapter-*.sh)
-HOSTS_SLOW := $(wildcard tests/integration/adapter-mkosi.sh)
+HOSTS_SLOW := $(wildcard tests/integration/adapter-mkosi.sh tests/integration/adapter-calamares-trixie.sh)
 
 # Debian packages the build, the tests, the demo and the end-to-end test need.
 DEPS_LIBS  := libblkid-dev libmount-dev libselinux1-dev libsepol-dev libsemanage-dev libpcre2-dev \
