@@ -378,7 +378,8 @@ MANPAGES    = $(filter-out $(FB_ONLY),$(sort $(wildcard man/*.[1-8])))
 FB_ONLY    := $(if $(FIRSTBOOT),,firstboot/seinstall-firstboot.service man/seinstall-firstboot.8)
 UNITS      := $(filter-out $(FB_ONLY),$(sort $(wildcard firstboot/*.service firstboot/*.target firstboot/*.timer)))
 PROFILES   := $(sort $(wildcard profiles/*.ks))
-ADAPTERS   := $(sort $(shell find installer-plugin/adapters -type f 2>/dev/null))
+# Never python bytecode a run of the adapters left in the tree.
+ADAPTERS   := $(sort $(shell find installer-plugin/adapters -type f ! -path '*/__pycache__/*' 2>/dev/null))
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \

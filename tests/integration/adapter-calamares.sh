@@ -29,6 +29,11 @@
 . "$(dirname "$0")/../install-lib.sh"
 
 a=$TOP/installer-plugin/adapters/calamares
+# Importing main.py below must leave no __pycache__ in the tree: make install (and with it the
+# package) would ship it.
+export PYTHONDONTWRITEBYTECODE=1
+stamp=$(mktemp)
+on_exit "rm -f $stamp"
 py=/usr/bin/python3
 [ -x "$py" ] || skip "no /usr/bin/python3 (Calamares runs python job modules with it)"
 "$py" -c 'import yaml' 2>/dev/null || skip "python3-yaml is missing (needed to read the .conf files)"
@@ -83,6 +88,8 @@ want = ["/dev/sda1 /boot/efi vfat defaults 0 0", "/dev/sda2 / reiserfs defaults 
 assert got == want, got
 print("ok: the plan from \"partitions\": " + " | ".join(got))
 EOF
+pyc=$(find "$a" -name __pycache__ -newer "$stamp")
+[ -z "$pyc" ] || fail "the test wrote python bytecode into the tree: $pyc"
 # The job module's messages: the .pot holds every message of main.py (regenerated exactly as
 # README says), and po/de.po and po/fr.po translate each of them (gettext, as Calamares'
 # python modules are translated).
@@ -542,7 +549,7 @@ for lang in de fr; do
         fr) title="SELinux ne peut pas fonctionner sur les systèmes de fichiers choisis" fix="Solution : " next=alt+s
             tail="Rien n’a été écrit sur aucun disque. Cliquez sur Précédent" ;;
         esac
-        start_calamares "$d/page-$lang.log" LANG=${lang}_$(tr a-z A-Z <<<"$lang").UTF-8
+        start_calamares "$d/page-$lang.log" "LANG=${lang}_${lang^^}.UTF-8"
         wait_log 'standinpartition: page shown' 1
         wait_log 'All requirements have been checked' 1
         # Calamares' own buttons are in that language from the first page on ("&Weiter",

@@ -45,7 +45,7 @@ done
 for p in profiles/*.ks; do
         [ -e "$p" ] && echo "/usr/share/seinstall/profiles/${p##*/}" >>"$expected"
 done
-adapters=$(find installer-plugin/adapters -type f 2>/dev/null | sort)
+adapters=$(find installer-plugin/adapters -type f ! -path '*/__pycache__/*' 2>/dev/null | sort)
 for f in $adapters; do
         echo "/usr/share/seinstall/adapters/${f#installer-plugin/adapters/}" >>"$expected"
 done
