@@ -182,7 +182,7 @@ done
 require_command install
 require_loop
 calamares_version=$(dpkg-query -W -f='${Version}' calamares 2>/dev/null)
-echo "host: calamares $calamares_version, real binary, $(dpkg-query -W -f='${Package} ${Version}\n' libqt5core5a 'libqt6core6*' 2>/dev/null | head -n 1)"
+echo "host: calamares $calamares_version, real binary, $(dpkg-query -W -f='${Package} ${Version}\n' libqt5core5a libqt6core6t64 2>/dev/null | head -n 1)"
 
 # The seinstallcheck view module, and the stand-in for the partition page, built with CMake
 # against the installed Calamares (its headers and CMake config ship in the calamares package).
@@ -559,7 +559,7 @@ for lang in de fr; do
         wait_log "seinstallcheck: \"$title\" (Next disabled)" 1
         shoot "$out_dir/calamares-page-refused-$lang.png"
         stop_calamares
-        # Calamares names the language de_DE (3.2) or de (3.3); Qt's loader falls back to de.
+        # Calamares names the language de_DE; Qt's loader falls back from _de_DE.qm to _de.qm.
         grep -E "seinstallcheck: messages in \"${lang}(_[A-Z]+)?\" from \":/lang/seinstallcheck_$lang.qm\"" "$log" ||
                 fail "the page did not load :/lang/seinstallcheck_$lang.qm: $(grep 'seinstallcheck: .*translation\|seinstallcheck: messages' "$log")"
         says=$(grep 'seinstallcheck: the page says:' "$log")
