@@ -106,6 +106,10 @@ MO           := $(PO_LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/seinstall.mo)
 # and `seinstall check`'s own.
 POT_SRC      := $(FB_UI_SRC) $(FB_MODEL_SRC) $(SHARED_OBJ:$(BUILD)/%.o=%.c) \
                 installer-plugin/cli/cmd-check.c
+# The Calamares job module's translations (gettext, as Calamares translates python modules): a
+# .mo per adapters/calamares/po/LANG.po, installed where libcalamares.utils.gettext_path() looks.
+CALAMARES_PO := $(sort $(wildcard installer-plugin/adapters/calamares/po/*.po))
+CALAMARES_MO := $(CALAMARES_PO:installer-plugin/adapters/calamares/po/%.po=$(BUILD)/locale/%/LC_MESSAGES/seinstall-calamares.mo)
 
 UNIT_SRC   := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BIN   := $(UNIT_SRC:%.c=$(BUILD)/%)
@@ -123,9 +127,10 @@ TEST_BINS  := $(UNIT_BIN) $(FUZZ_REPLAY) $(HELPER_BIN)
 TESTS_RUN  := SEINSTALL_BUILD=$(BUILD) tests/run-tests.sh
 E2E        := $(wildcard qemu/e2e.sh)
 # The adapters in their real installers; the mkosi one builds and boots an image (minutes, its
-# first run ~10 min), so check-quick leaves it out.
+# first run ~10 min), the Calamares 3.3 one a Debian 13 chroot (~10 min first): check-quick
+# leaves them out.
 HOSTS      := $(wildcard tests/integration/adapter-*.sh)
-HOSTS_SLOW := $(wildcard tests/integration/adapter-mkosi.sh)
+HOSTS_SLOW := $(wildcard tests/integration/adapter-mkosi.sh tests/integration/adapter-calamares-trixie.sh)
 
 # Debian packages the build, the tests, the demo and the end-to-end test need.
 DEPS_LIBS  := libblkid-dev libmount-dev libselinux1-dev libsepol-dev libsemanage-dev libpcre2-dev \
@@ -153,7 +158,7 @@ DEPS       += $(DEPS_BENCH)
 .DEFAULT_GOAL := all
 
 all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT) $(POLICY_HELPER) $(if $(FIRSTBOOT),$(POT)) \
-     $(MO)
+     $(MO) $(CALAMARES_MO)
 
 help:
 	@echo "make [all]      build the library, seinstall and seinstall-firstboot"
@@ -302,6 +307,11 @@ $(BUILD)/locale/%/LC_MESSAGES/seinstall.mo: po/%.po
 $(BUILD)/firstboot/main.o $(BUILD)/installer-plugin/cli/cmd-check.o: override CPPFLAGS += \
 	-DLOCALEDIR='"$(LOCALEDIR)"'
 $(BUILD)/firstboot/main.o $(BUILD)/installer-plugin/cli/cmd-check.o: $(PATHS_STAMP)
+
+$(BUILD)/locale/%/LC_MESSAGES/seinstall-calamares.mo: installer-plugin/adapters/calamares/po/%.po
+	@mkdir -p $(@D)
+	$(call quiet,MSGFMT,$@)
+	$(Q)msgfmt --check -o $@ $<
 
 # ---- tests ---------------------------------------------------------------------------------
 $(BUILD)/tests/unit/test-%: tests/unit/test-%.c $(UNIT_HELPER_OBJ) $(FB_MODEL_OBJ) $(LIB_AR)
@@ -461,6 +471,10 @@ install: all
 	done
 	$(if $(PROFILES),install -d $(DESTDIR)$(PKGDATADIR)/profiles)
 	$(if $(PROFILES),install -m 0644 $(PROFILES) $(DESTDIR)$(PKGDATADIR)/profiles/)
+	for m in $(CALAMARES_MO); do \
+		l=$${m#$(BUILD)/locale/}; \
+		install -D -m 0644 $$m $(DESTDIR)$(LOCALEDIR)/$$l || exit 1; \
+	done
 	@# Adapters keep their layout under share/seinstall/adapters; README says where each goes.
 	for f in $(ADAPTERS); do \
 		d=$(DESTDIR)$(PKGDATADIR)/adapters/$${f#installer-plugin/adapters/}; \
@@ -481,6 +495,11 @@ uninstall:
 	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
 	for l in $(PO_LANGS); do rm -f $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/seinstall.mo; done
 	for u in $(UNITS); do rm -f $(DESTDIR)$(UNITDIR)/$${u##*/}; done
+	for m in $(CALAMARES_MO); do \
+		l=$${m#$(BUILD)/locale/}; \
+		rm -f $(DESTDIR)$(LOCALEDIR)/$$l; \
+		rmdir $(DESTDIR)$(LOCALEDIR)/$${l%/*} $(DESTDIR)$(LOCALEDIR)/$${l%%/*} 2>/dev/null || true; \
+	done
 	rm -rf $(DESTDIR)$(PKGDATADIR)/profiles $(DESTDIR)$(PKGDATADIR)/adapters
 	-rmdir $(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d \
 		$(DESTDIR)$(LIBEXECDIR)/seinstall 2>/dev/null

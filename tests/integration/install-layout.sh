@@ -50,9 +50,13 @@ done
 for p in po/*.po; do
         [ -e "$p" ] && l=${p##*/} && echo "/usr/share/locale/${l%.po}/LC_MESSAGES/seinstall.mo" >>"$expected"
 done
-adapters=$(find installer-plugin/adapters -type f 2>/dev/null | sort)
+adapters=$(find installer-plugin/adapters -type f ! -path '*/__pycache__/*' 2>/dev/null | sort)
 for f in $adapters; do
         echo "/usr/share/seinstall/adapters/${f#installer-plugin/adapters/}" >>"$expected"
+done
+# The Calamares job module's translations, compiled from its po/LANG.po.
+for p in installer-plugin/adapters/calamares/po/*.po; do
+        [ -e "$p" ] && echo "/usr/share/locale/$(basename "$p" .po)/LC_MESSAGES/seinstall-calamares.mo" >>"$expected"
 done
 
 sort -o "$expected" "$expected"
