@@ -131,6 +131,11 @@ E2E        := $(wildcard qemu/e2e.sh)
 # leaves them out.
 HOSTS      := $(wildcard tests/integration/adapter-*.sh)
 HOSTS_SLOW := $(wildcard tests/integration/adapter-mkosi.sh tests/integration/adapter-calamares-trixie.sh)
+# The tests that build the Debian packages in chroots of their own (minutes each): make check
+# runs them once; check-quick, and so CI's sanitized pass, leaves them out (what they build is
+# not the sanitized tree).
+PKG_SLOW   := $(wildcard tests/integration/deb-package.sh tests/integration/deb-autopkgtest.sh \
+                tests/integration/package-test-step.sh tests/integration/adapter-debian-installer.sh)
 
 # Debian packages the build, the tests, the demo and the end-to-end test need.
 DEPS_LIBS  := libblkid-dev libmount-dev libselinux1-dev libsepol-dev libsemanage-dev libpcre2-dev \
@@ -353,7 +358,7 @@ check: deps
 # Everything but the QEMU end-to-end test: what a developer runs before each commit.
 check-quick: check-format
 	$(MAKE) --no-print-directory WERROR=-Werror tests
-	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(filter-out $(HOSTS_SLOW),$(INTEG))
+	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(filter-out $(HOSTS_SLOW) $(PKG_SLOW),$(INTEG))
 
 # What a package build's test step runs (debhelper's dh_auto_test calls `make test` first): it
 # installs nothing and needs no network, any user runs it; a test that needs root, loop devices,
