@@ -29,6 +29,13 @@ MANDIR     ?= $(DATADIR)/man
 # Where systemd looks for units (systemd's pkg-config), /lib/systemd/system without it.
 UNITDIR    ?= $(or $(shell $(PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null),/lib/systemd/system)
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+# The relabel in the initramfs (initramfs/): its script, initramfs-tools' hook and boot script,
+# dracut's module, and the generator for what the initramfs could not mount.
+LIBEXECDIR ?= $(PREFIX)/lib/seinstall
+INITRAMFSTOOLSDIR ?= $(DATADIR)/initramfs-tools
+DRACUTMODDIR ?= $(PREFIX)/lib/dracut/modules.d
+# Generators beside the units: /lib/systemd/system-generators, /usr/lib/... on Fedora.
+GENERATORDIR ?= $(patsubst %/system,%/system-generators,$(UNITDIR))
 PKGDATADIR ?= $(DATADIR)/seinstall
 DESTDIR    ?=
 
@@ -368,6 +375,7 @@ FB_ONLY    := $(if $(FIRSTBOOT),,firstboot/seinstall-firstboot.service man/seins
 UNITS      := $(filter-out $(FB_ONLY),$(sort $(wildcard firstboot/*.service firstboot/*.target firstboot/*.timer)))
 PROFILES   := $(sort $(wildcard profiles/*.ks))
 ADAPTERS   := $(sort $(shell find installer-plugin/adapters -type f 2>/dev/null))
+INITRD_FILES := $(sort $(shell find initramfs -type f 2>/dev/null))
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \
@@ -395,6 +403,18 @@ install: all
 	$(if $(UNITS),install -d $(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d)
 	$(if $(UNITS),install -m 0644 firstboot/selinux-autorelabel-seinstall.conf \
 		$(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d/seinstall.conf)
+	@# The initramfs relabel: the paths the scripts name follow BINDIR, LIBEXECDIR, UNITDIR.
+	for f in $(INITRD_FILES); do \
+		case $$f in \
+		initramfs/initrd-relabel.sh) d=$(LIBEXECDIR)/initrd-relabel ;; \
+		initramfs/initramfs-tools/*) d=$(INITRAMFSTOOLSDIR)/$${f#initramfs/initramfs-tools/} ;; \
+		initramfs/dracut/*) d=$(DRACUTMODDIR)/$${f#initramfs/dracut/} ;; \
+		initramfs/seinstall-relabel-generator) d=$(GENERATORDIR)/$${f#initramfs/} ;; \
+		esac; \
+		install -d $(DESTDIR)$${d%/*} && \
+		sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' \
+			-e 's|@UNITDIR@|$(UNITDIR)|g' $$f > $(DESTDIR)$$d && chmod 0755 $(DESTDIR)$$d || exit 1; \
+	done
 	$(if $(PROFILES),install -d $(DESTDIR)$(PKGDATADIR)/profiles)
 	$(if $(PROFILES),install -m 0644 $(PROFILES) $(DESTDIR)$(PKGDATADIR)/profiles/)
 	@# Adapters keep their layout under share/seinstall/adapters; README says where each goes.
@@ -416,6 +436,11 @@ uninstall:
 	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
 	for u in $(UNITS); do rm -f $(DESTDIR)$(UNITDIR)/$${u##*/}; done
 	rm -rf $(DESTDIR)$(PKGDATADIR)/profiles $(DESTDIR)$(PKGDATADIR)/adapters
+	rm -f $(DESTDIR)$(LIBEXECDIR)/initrd-relabel $(DESTDIR)$(INITRAMFSTOOLSDIR)/hooks/seinstall \
+		$(DESTDIR)$(INITRAMFSTOOLSDIR)/scripts/local-bottom/seinstall \
+		$(DESTDIR)$(GENERATORDIR)/seinstall-relabel-generator
+	rm -rf $(DESTDIR)$(DRACUTMODDIR)/98seinstall
+	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 	-rmdir $(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d 2>/dev/null
 
 # A release tarball of what git tracks at HEAD, with the version in its name; `make` and
