@@ -93,7 +93,7 @@ esac
 
 cleanup() {
         local_m=''
-        # Deepest first: the list was built in mount order.
+        # Last mounted first.
         for local_m in $mounted; do
                 umount "$local_m" 2>/dev/null || umount -l "$local_m" 2>/dev/null ||
                         say "cannot unmount $local_m"
@@ -168,6 +168,11 @@ mount_pass() {
                                 sshfs | davfs | autofs)
                                 continue
                                 ;;
+                        # One label for the whole filesystem, from the policy (genfscon): a
+                        # vfat /boot/efi has nothing to relabel.
+                        vfat | msdos | exfat | iso9660 | udf | ntfs | ntfs3)
+                                continue
+                                ;;
                         esac
                         case ,$opts, in *,noauto,* | *,bind,* | *,rbind,* | *,_netdev,*) continue ;; esac
                         if [ "$type" = overlay ]; then
@@ -197,10 +202,40 @@ mount_pass() {
                         if err=$(mount "$@" 2>&1); then
                                 echo "$root$mp" >>"$run/mounted"
                                 say "mounted $mp ($type) to label it"
+                                [ "$type" = overlay ] && hide_layers "$o"
                         else
                                 note_later "$mp" "cannot be mounted in the initramfs ($(echo "${err:-mount failed}" | head -n 1))"
                         fi
                 done
+}
+
+# hide_layers OPTS: an overlay's upper and work directories, under an empty tmpfs once the
+# overlay is mounted: their files are labeled through the overlay, with the labels of the paths
+# the booted system sees, not also through the filesystem they are on with others.
+hide_layers() {
+        for o in $(echo "$1" | tr ',' ' '); do
+                case $o in upperdir=* | workdir=*) ;; *) continue ;; esac
+                if mount -t tmpfs -o size=64k,mode=0700 seinstall-hidden "${o#*=}"; then
+                        echo "${o#*=}" >>"$run/mounted"
+                fi
+        done
+}
+
+# The relabel is per mount: a btrfs subvolume the booted system does not mount (a snapshot,
+# often read-only, /var/lib/machines) is not part of it, as setfiles' XDEV walk leaves it. The
+# walk would go into it (it is on the same mount), so it is hidden under an empty tmpfs while
+# the root is labeled. A subvolume's root directory is inode 256.
+hide_subvolumes() {
+        awk -v r="$root" '$3 == "btrfs" && ($2 == r || index($2, r "/") == 1) { print $2 }' /proc/mounts |
+                LC_ALL=C sort -u | while read -r m; do
+                find "$m" -xdev -mindepth 1 -type d -inum 256 2>/dev/null
+        done | LC_ALL=C sort -u | while read -r sv; do
+                grep -qs " $sv " /proc/mounts && continue
+                if mount -t tmpfs -o size=64k,mode=0700 seinstall-hidden "$sv"; then
+                        echo "$sv" >>"$run/mounted"
+                        say "${sv#"$root"}: a btrfs subvolume the booted system does not mount: not relabeled"
+                fi
+        done
 }
 
 relabel() {
@@ -210,17 +245,22 @@ relabel() {
 
 rm -f "$run/mounted"
 mount_pass rest
+hide_subvolumes
 # Overlays: the lower /etc is the root filesystem's own directory, labeled by the walk above
 # only while the overlay does not hide it; labeling through the overlay would copy every file
 # up. So the rest is labeled first, then what the overlays show (their upper files).
 overlays=''
 grep -Eqs '^[^#]*[[:space:]]overlay[[:space:]]' "$root/etc/fstab" && overlays=1
-[ -f "$run/mounted" ] && mounted=$(sort -r "$run/mounted")
+# mounted_list: what was mounted here, the last first.
+mounted_list() {
+        [ -f "$run/mounted" ] && awk '{ l[NR] = $0 } END { for (i = NR; i > 0; i--) print l[i] }' "$run/mounted"
+}
+mounted=$(mounted_list)
 rc=0
 relabel || rc=$?
 if [ $rc = 0 ] && [ -n "$overlays" ]; then
         mount_pass overlay
-        [ -f "$run/mounted" ] && mounted=$(sort -r "$run/mounted")
+        mounted=$(mounted_list)
         relabel || rc=$?
 fi
 rm -f "$run/mounted"

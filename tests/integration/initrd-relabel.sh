@@ -30,6 +30,7 @@ cat >"$t/etc/fstab" <<FSTAB
 $homedev  /home  ext4  defaults,nofail,x-systemd.device-timeout=5  0 2
 UUID=00000000-0000-4000-8000-000000000000  /srv  ext4  defaults  0 2
 /dev/sdz1  /media/usb  vfat  noauto,user  0 0
+/dev/sdz2  /boot/efi  vfat  umask=0077  0 1
 tmpfs  /tmp  tmpfs  defaults  0 0
 /swapfile  none  swap  sw  0 0
 FSTAB
@@ -77,6 +78,7 @@ echo "$OUT" | sed 's/^/  | /'
 assert_contains "/home mounted from the fstab" "$OUT" "mounted /home (ext4) to label it"
 assert_contains "the relabel's summary" "$OUT" "relabel: "
 assert_contains "what could not be mounted" "$OUT" "/srv: cannot be mounted in the initramfs"
+case $OUT in *boot/efi*) fail "the single-label /boot/efi (vfat) was tried: $OUT" ;; esac
 [ -e "$t/.autorelabel" ] && fail "/.autorelabel is still there after the relabel"
 ro_root || fail "the root is not read-only again after the relabel"
 assert_eq "mounts left below the root" "" "$(below)"
