@@ -15,6 +15,10 @@
 #   avc         (qemu/scenarios-avc.sh) /etc/shadow mislabeled after a permissive install:
 #               seinstall verify names it on the image; booted, seinstall avc puts its
 #               denials under "label" and the Debian policy's known ones under "policy".
+#   initrd      (qemu/scenarios-initrd.sh; not run by default yet: SEINSTALL_E2E_ONLY=initrd)
+#               a guest with Debian's own initramfs-tools initramfs switched from SELinux off
+#               to enforcing: the next boot relabels in the initramfs and reaches the login
+#               shell enforcing, with no reboot.
 #   trial, trial-shadow  a trial install goes enforcing by itself after a clean boot; with
 #               /etc/shadow mislabeled it stays permissive and its console line says why: the
 #               trial checks the boot-critical files' labels as well as the boot's denials,
@@ -185,6 +189,7 @@ log "target: $(basename "$TARBALL"), ready after $PREP s"
 
 . "$E2E_DIR/scenarios.sh"
 . "$E2E_DIR/scenarios-avc.sh"
+. "$E2E_DIR/scenarios-initrd.sh"
 
 # ---- run and summarize -------------------------------------------------------------------
 declare -A RESULT WALL
