@@ -270,6 +270,28 @@ if [ $rc != 0 ]; then
         cleanup
         exit 0
 fi
+# As fixfiles cleans up /tmp: the file contexts leave what is below /tmp and /var/tmp alone
+# (<<none>>), but what was made there with SELinux off carries no label, unlabeled_t once the
+# policy loads (systemd-tmpfiles' /tmp/.X11-unix, .XIM-unix): it gets the label of the
+# directory itself; a label that is there stays. coreutils' stat and chcon (the hooks copy
+# them) read and write the context without a policy loaded.
+tmp_fix() {
+        [ -x /usr/bin/stat ] && [ -x /usr/bin/chcon ] && [ -x /usr/bin/find ] || return 0
+        for d in /tmp /var/tmp; do
+                [ -d "$root$d" ] || continue
+                ctx=$(/usr/bin/stat -c %C "$root$d" 2>/dev/null) || continue
+                case $ctx in '' | '?' | *:unlabeled_t:* | *:file_t:*) continue ;; esac
+                /usr/bin/find "$root$d" -xdev -mindepth 1 -print 2>/dev/null | while IFS= read -r f; do
+                        c=$(/usr/bin/stat -c %C "$f" 2>/dev/null)
+                        case $c in
+                        '' | '?' | *:unlabeled_t:* | *:file_t:*)
+                                /usr/bin/chcon -h "$ctx" "$f" && say "${f#"$root"}: no label, now $ctx (as /tmp's clean-up in fixfiles)"
+                                ;;
+                        esac
+                done
+        done
+}
+tmp_fix
 rm -f "$root/.autorelabel" "$root/etc/selinux/.autorelabel"
 # The overlay is unmounted below: a mark in its upper layer went through it above.
 say "relabeled; the marks are removed, the boot goes on with no reboot"

@@ -34,6 +34,10 @@ UUID=00000000-0000-4000-8000-000000000000  /srv  ext4  defaults  0 2
 tmpfs  /tmp  tmpfs  defaults  0 0
 /swapfile  none  swap  sw  0 0
 FSTAB
+# Made with SELinux off below /tmp (the file contexts say <<none>> there): no label; and one
+# with a label of its own, which stays.
+mkdir -p "$t/tmp/.XIM-unix" "$t/tmp/kept" && : >"$t/tmp/.XIM-unix/f"
+setfattr -n security.selinux -v system_u:object_r:user_tmp_t:s0 "$t/tmp/kept" || fail "setfattr"
 : >"$t/.autorelabel"
 printf 'mode=enforcing\npolicy=default\nrelabel=pending\n' >"$t/var/lib/seinstall/firstboot"
 # Read-only as an initramfs mounts it (on a read-write loop device: a loop,ro mount would make
@@ -85,6 +89,11 @@ assert_eq "mounts left below the root" "" "$(below)"
 assert_eq "left for the booted system" "/srv" "$(cat "$d/run/relabel-mounts")"
 assert_contains "label of /etc/fstab" "$(label_of "$t/etc/fstab")" ":etc_t:"
 assert_contains "label of /usr/bin/true" "$(label_of "$t/usr/bin/true")" ":bin_t:"
+if [ -x /usr/bin/chcon ] && [ -x /usr/bin/stat ]; then
+        assert_eq "label of /tmp/.XIM-unix (none before)" system_u:object_r:tmp_t:s0 "$(label_of "$t/tmp/.XIM-unix")"
+        assert_eq "label of /tmp/.XIM-unix/f (none before)" system_u:object_r:tmp_t:s0 "$(label_of "$t/tmp/.XIM-unix/f")"
+        assert_eq "label of /tmp/kept (its own)" system_u:object_r:user_tmp_t:s0 "$(label_of "$t/tmp/kept")"
+fi
 assert_contains "label of /var/lib/seinstall/firstboot" "$(label_of "$t/var/lib/seinstall/firstboot")" ":var_lib_t:"
 mount -o loop,ro "$homedev" "$d/h" || fail "mount /home's image"
 assert_contains "label of /home/person/notes (on the /home filesystem)" \

@@ -20,7 +20,7 @@ installkernel() {
 }
 
 install() {
-        inst_multiple @BINDIR@/seinstall @LIBEXECDIR@/initrd-relabel mount umount awk sed sort tr grep find
+        inst_multiple @BINDIR@/seinstall @LIBEXECDIR@/initrd-relabel mount umount awk sed sort tr grep find stat chcon
         # shellcheck disable=SC2154 # dracut sets moddir
         inst_hook pre-pivot 50 "$moddir/seinstall-relabel.sh"
 }
