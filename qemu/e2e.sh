@@ -15,8 +15,7 @@
 #   avc         (qemu/scenarios-avc.sh) /etc/shadow mislabeled after a permissive install:
 #               seinstall verify names it on the image; booted, seinstall avc puts its
 #               denials under "label" and the Debian policy's known ones under "policy".
-#   initrd      (qemu/scenarios-initrd.sh; not run by default yet: SEINSTALL_E2E_ONLY=initrd)
-#               a guest with Debian's own initramfs-tools initramfs switched from SELinux off
+#   initrd      (qemu/scenarios-initrd.sh) a guest with Debian's own initramfs-tools initramfs switched from SELinux off
 #               to enforcing: the next boot relabels in the initramfs and reaches the login
 #               shell enforcing, with no reboot.
 #   trial, trial-shadow  a trial install goes enforcing by itself after a clean boot; with
@@ -33,7 +32,7 @@
 E2E_DIR=$TOP/qemu
 CACHE=$E2E_CACHE
 LOGDIR=$TOP/build/e2e
-ONLY=${SEINSTALL_E2E_ONLY:-seed good first-boot grub uefi relabel avc trial trial-shadow}
+ONLY=${SEINSTALL_E2E_ONLY:-seed good first-boot grub uefi relabel avc trial trial-shadow initrd}
 T0=$(date +%s)
 
 log() { echo "e2e: $*"; }
