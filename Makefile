@@ -31,6 +31,12 @@ LOCALEDIR  ?= $(DATADIR)/locale
 # Where systemd looks for units (systemd's pkg-config), /lib/systemd/system without it.
 UNITDIR    ?= $(or $(shell $(PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null),/lib/systemd/system)
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+# The relabel in the initramfs (initramfs/): its script, initramfs-tools' hook and boot script,
+# dracut's module, and the generator for what the initramfs could not mount.
+INITRAMFSTOOLSDIR ?= $(DATADIR)/initramfs-tools
+DRACUTMODDIR ?= $(PREFIX)/lib/dracut/modules.d
+# Generators beside the units: /lib/systemd/system-generators, /usr/lib/... on Fedora.
+GENERATORDIR ?= $(patsubst %/system,%/system-generators,$(UNITDIR))
 PKGDATADIR ?= $(DATADIR)/seinstall
 DESTDIR    ?=
 
@@ -440,6 +446,7 @@ PROFILES   := $(sort $(wildcard profiles/*.ks))
 # Not what Python or an editor left there (a test running the Calamares module writes __pycache__).
 ADAPTERS   := $(sort $(shell find installer-plugin/adapters -name __pycache__ -prune -o -type f \
                 -not -name '*.py[co]' -print 2>/dev/null))
+INITRD_FILES := $(sort $(shell find initramfs -type f 2>/dev/null))
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \
@@ -474,6 +481,18 @@ install: all
 		install -m 0644 $(BUILD)/locale/$$l/LC_MESSAGES/seinstall.mo \
 			$(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/ || exit 1; \
 	done
+	@# The initramfs relabel: the paths the scripts name follow BINDIR, LIBEXECDIR, UNITDIR.
+	for f in $(INITRD_FILES); do \
+		case $$f in \
+		initramfs/initrd-relabel.sh) d=$(LIBEXECDIR)/seinstall/initrd-relabel ;; \
+		initramfs/initramfs-tools/*) d=$(INITRAMFSTOOLSDIR)/$${f#initramfs/initramfs-tools/} ;; \
+		initramfs/dracut/*) d=$(DRACUTMODDIR)/$${f#initramfs/dracut/} ;; \
+		initramfs/seinstall-relabel-generator) d=$(GENERATORDIR)/$${f#initramfs/} ;; \
+		esac; \
+		install -d $(DESTDIR)$${d%/*} && \
+		sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)/seinstall|g' \
+			-e 's|@UNITDIR@|$(UNITDIR)|g' $$f > $(DESTDIR)$$d && chmod 0755 $(DESTDIR)$$d || exit 1; \
+	done
 	$(if $(PROFILES),install -d $(DESTDIR)$(PKGDATADIR)/profiles)
 	$(if $(PROFILES),install -m 0644 $(PROFILES) $(DESTDIR)$(PKGDATADIR)/profiles/)
 	for m in $(CALAMARES_MO); do \
@@ -506,6 +525,10 @@ uninstall:
 		rmdir $(DESTDIR)$(LOCALEDIR)/$${l%/*} $(DESTDIR)$(LOCALEDIR)/$${l%%/*} 2>/dev/null || true; \
 	done
 	rm -rf $(DESTDIR)$(PKGDATADIR)/profiles $(DESTDIR)$(PKGDATADIR)/adapters
+	rm -f $(DESTDIR)$(LIBEXECDIR)/seinstall/initrd-relabel $(DESTDIR)$(INITRAMFSTOOLSDIR)/hooks/seinstall \
+		$(DESTDIR)$(INITRAMFSTOOLSDIR)/scripts/local-bottom/seinstall \
+		$(DESTDIR)$(GENERATORDIR)/seinstall-relabel-generator
+	rm -rf $(DESTDIR)$(DRACUTMODDIR)/98seinstall
 	-rmdir $(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d \
 		$(DESTDIR)$(LIBEXECDIR)/seinstall 2>/dev/null
 

@@ -15,6 +15,9 @@
 #   avc         (qemu/scenarios-avc.sh) /etc/shadow mislabeled after a permissive install:
 #               seinstall verify names it on the image; booted, seinstall avc puts its
 #               denials under "label" and the Debian policy's known ones under "policy".
+#   initrd      (qemu/scenarios-initrd.sh) a guest with Debian's own initramfs-tools initramfs switched from SELinux off
+#               to enforcing: the next boot relabels in the initramfs and reaches the login
+#               shell enforcing, with no reboot.
 #   trial, trial-shadow  a trial install goes enforcing by itself after a clean boot; with
 #               /etc/shadow mislabeled it stays permissive and its console line says why: the
 #               trial checks the boot-critical files' labels as well as the boot's denials,
@@ -29,7 +32,7 @@
 E2E_DIR=$TOP/qemu
 CACHE=$E2E_CACHE
 LOGDIR=$TOP/build/e2e
-ONLY=${SEINSTALL_E2E_ONLY:-seed good first-boot grub uefi relabel avc trial trial-shadow}
+ONLY=${SEINSTALL_E2E_ONLY:-seed good first-boot grub uefi relabel avc trial trial-shadow initrd}
 T0=$(date +%s)
 
 log() { echo "e2e: $*"; }
@@ -185,6 +188,7 @@ log "target: $(basename "$TARBALL"), ready after $PREP s"
 
 . "$E2E_DIR/scenarios.sh"
 . "$E2E_DIR/scenarios-avc.sh"
+. "$E2E_DIR/scenarios-initrd.sh"
 
 # ---- run and summarize -------------------------------------------------------------------
 declare -A RESULT WALL

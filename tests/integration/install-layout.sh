@@ -58,6 +58,17 @@ done
 for p in installer-plugin/adapters/calamares/po/*.po; do
         [ -e "$p" ] && echo "/usr/share/locale/$(basename "$p" .po)/LC_MESSAGES/seinstall-calamares.mo" >>"$expected"
 done
+# The relabel in the initramfs: its script, initramfs-tools' hook and boot script, dracut's
+# module, the generator for what the initramfs left.
+for f in $(find initramfs -type f 2>/dev/null | sort); do
+        case $f in
+        initramfs/initrd-relabel.sh) echo /usr/libexec/seinstall/initrd-relabel ;;
+        initramfs/initramfs-tools/*) echo "/usr/share/initramfs-tools/${f#initramfs/initramfs-tools/}" ;;
+        initramfs/dracut/*) echo "/usr/lib/dracut/modules.d/${f#initramfs/dracut/}" ;;
+        initramfs/seinstall-relabel-generator) echo /lib/systemd/system-generators/seinstall-relabel-generator ;;
+        *) fail "initramfs/: no install place known for $f" ;;
+        esac
+done >>"$expected"
 
 sort -o "$expected" "$expected"
 (cd "$dest" && find . ! -type d | sed 's|^\.||' | sort) >"$d/got"
@@ -65,6 +76,12 @@ diff -u "$expected" "$d/got" >"$d/diff" ||
         fail "installed files differ from the expected list (- missing, + unexpected):
 $(cat "$d/diff")"
 echo "ok: $(wc -l <"$expected") files installed, each expected, nothing else"
+left=$(grep -rl '@[A-Z]*@' "$dest/usr/share/initramfs-tools" "$dest/usr/lib/dracut" "$dest/usr/lib/seinstall" \
+        "$dest/lib/systemd/system-generators" 2>/dev/null)
+[ -z "$left" ] || fail "placeholders left in installed files: $left"
+grep -q '^copy_exec /usr/sbin/seinstall /usr/sbin/seinstall$' "$dest/usr/share/initramfs-tools/hooks/seinstall" ||
+        fail "the initramfs-tools hook does not copy /usr/sbin/seinstall"
+echo "ok: the initramfs scripts name the installed paths"
 
 # The library: a real ELF with the right SONAME, the development link pointing at it.
 [ -L "$dest$lib/libseinstall.so" ] || fail "libseinstall.so is not a symlink"
