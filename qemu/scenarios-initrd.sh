@@ -50,7 +50,7 @@ scenario_initrd() {
         local t_off t_relabel t_normal lines n
         initrd_tree "$tree" || { bad "mkinitramfs in the target failed: $(tail -n 5 "$WORK/mkinitramfs.log")"; return; }
         ok "mkinitramfs built the target's own initramfs ($(du -h "$tree/boot/initrd.img-$KVER" | cut -f1))"
-        for f in usr/sbin/seinstall usr/lib/seinstall/initrd-relabel scripts/local-bottom/seinstall \
+        for f in usr/sbin/seinstall usr/libexec/seinstall/initrd-relabel scripts/local-bottom/seinstall \
                 usr/lib/x86_64-linux-gnu/libsepol.so.2 usr/lib/x86_64-linux-gnu/libselinux.so.1; do
                 if grep -qx "$f" "$WORK/lsinitramfs.txt"; then
                         ok "the initramfs holds /$f"
