@@ -367,7 +367,24 @@ MANPAGES    = $(filter-out $(FB_ONLY),$(sort $(wildcard man/*.[1-8])))
 FB_ONLY    := $(if $(FIRSTBOOT),,firstboot/seinstall-firstboot.service man/seinstall-firstboot.8)
 UNITS      := $(filter-out $(FB_ONLY),$(sort $(wildcard firstboot/*.service firstboot/*.target firstboot/*.timer)))
 PROFILES   := $(sort $(wildcard profiles/*.ks))
-ADAPTERS   := $(sort $(shell find installer-plugin/adapters -type f 2>/dev/null))
+# The adapters' files, each named: what a test run or an editor leaves beside them (a Python
+# __pycache__, a backup) is never installed.
+ADAPTERS   := $(addprefix installer-plugin/adapters/, \
+	anaconda/seinstall-post anaconda/seinstall-pre anaconda/seinstall-pre-install \
+	anaconda/seinstall.ks \
+	calamares/po/seinstall-calamares.pot calamares/seinstall-check.conf \
+	calamares/seinstall-fstypes calamares/seinstall-install.conf \
+	calamares/seinstall/main.py calamares/seinstall/module.desc calamares/seinstall/seinstall.conf \
+	calamares/seinstallcheck/CMakeLists.txt calamares/seinstallcheck/SeinstallCheck.cpp \
+	calamares/seinstallcheck/SeinstallCheck.h calamares/seinstallcheck/SeinstallCheckViewStep.cpp \
+	calamares/seinstallcheck/SeinstallCheckViewStep.h calamares/seinstallcheck/Translations.cpp \
+	calamares/seinstallcheck/Translations.h calamares/seinstallcheck/seinstallcheck.conf \
+	calamares/settings.conf.example \
+	debian-installer/finish-install.d/95seinstall debian-installer/partman/check.d/60seinstall \
+	debian-installer/preseed.cfg \
+	mkosi/example/mkosi.conf mkosi/example/mkosi.extra/etc/fstab \
+	mkosi/example/mkosi.extra/etc/kernel/cmdline mkosi/example/mkosi.finalize \
+	mkosi/example/mkosi.seinstall.ks)
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \

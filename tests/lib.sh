@@ -15,6 +15,9 @@ SEINSTALL_FIRSTBOOT=${SEINSTALL_FIRSTBOOT:-$SEINSTALL_BUILD_DIR/bin/seinstall-fi
 E2E_CACHE=${SEINSTALL_E2E_CACHE:-/var/cache/seinstall-e2e}
 HOSTS_CACHE=${SEINSTALL_HOSTS_CACHE:-/var/cache/seinstall-hosts}
 _cleanups=()
+# Python run by a test writes no __pycache__ beside what it imports: into the tree, it would end
+# up in what a package build installs from it.
+export PYTHONDONTWRITEBYTECODE=1
 # A sanitized tree (SANITIZE=1): leaks of libraries seinstall cannot fix are listed, with why.
 [[ $SEINSTALL_BUILD_DIR == */san ]] &&
         export LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$TOP/tests/lsan.supp
