@@ -355,9 +355,8 @@ bench-scale: deps
 	$(MAKE) --no-print-directory all
 	@SEINSTALL_BUILD=$(BUILD) tests/bench/bench-scale.sh
 
-FUZZ_SECONDS ?= 30
-fuzz: deps $(VERSION_H)
-	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk FUZZ_SECONDS=$(FUZZ_SECONDS) run
+# make fuzz (FUZZ_SECONDS per target) and make fuzz-build: tests/fuzz/fuzz.mk.
+include tests/fuzz/fuzz.mk
 
 # ---- install -------------------------------------------------------------------------------
 # What a distribution package holds. The commands are installed as built: they carry the
