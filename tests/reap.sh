@@ -1,0 +1,91 @@
+#!/bin/bash
+# What a stopped test leaves behind, taken away; used by tests/run-tests.sh.
+#
+# reap.sh now SID DIR   end every process of session SID (the test's: run-tests.sh starts each
+#                       test with setsid, so its QEMU guests are there too, even those that
+#                       `timeout` moved into a process group of their own): TERM, up to 10 s
+#                       for the test's own cleanups to run, then KILL. Then unmount what is
+#                       mounted at or below DIR (the test's TMPDIR), deepest first, and detach
+#                       the loop devices whose backing file is below DIR. Prints what it did.
+# reap.sh watch DIR     wait until standard input ends (the runner holds the pipe's other end:
+#                       it ends however the runner ends, SIGKILL included), then `now` with
+#                       the session named in DIR/.session, if any, and remove DIR.
+set -u
+trap '' PIPE # the runner's output may be gone: finish anyway
+
+# The processes of session $1, this one excepted.
+session_pids() {
+        ps -e -o pid=,sid= | awk -v s="$1" -v me="$$" '$2 == s && $1 != me { print $1 }'
+}
+
+end_session() {
+        local sid=$1 pids i
+        [[ $sid =~ ^[0-9]+$ ]] && [ "$sid" -gt 1 ] || return 0
+        pids=$(session_pids "$sid")
+        [ -n "$pids" ] || return 0
+        echo "reap: ending session $sid: $(ps -o comm= -p "$(paste -sd, <<<"$pids")" | sort | uniq -c | awk '{ print $2 " x" $1 }' | paste -sd, | sed 's/,/, /g')"
+        # shellcheck disable=SC2086 # pids: numbers
+        kill -TERM $pids 2>/dev/null
+        for i in $(seq 1 100); do
+                pids=$(session_pids "$sid")
+                [ -n "$pids" ] || return 0
+                # shellcheck disable=SC2086 # pids: numbers; again for what started meanwhile
+                [ "$i" = 50 ] && kill -TERM $pids 2>/dev/null
+                sleep 0.1
+        done
+        echo "reap: session $sid did not end on TERM within 10 s: KILL"
+        # shellcheck disable=SC2086
+        kill -KILL $pids 2>/dev/null
+        for _ in $(seq 1 50); do
+                [ -n "$(session_pids "$sid")" ] || return 0
+                sleep 0.1
+        done
+}
+
+# Mount points at or below $1, deepest first (/proc/self/mounts escapes blanks as \040).
+mounts_below() {
+        awk '{ print $2 }' /proc/self/mounts | sed 's/\\\([0-7][0-7][0-7]\)/\\0\1/g' |
+                while IFS= read -r m; do
+                        m=$(printf '%b' "$m")
+                        case $m in "$1" | "$1"/*) printf '%s\n' "$m" ;; esac
+                done | sort -r
+}
+
+clean_dir() {
+        local dir=$1 m dev back
+        [ -n "$dir" ] && [ -d "$dir" ] || return 0
+        while IFS= read -r m; do
+                [ -n "$m" ] || continue
+                echo "reap: unmounting $m"
+                umount -l "$m" 2>/dev/null
+        done < <(mounts_below "$dir")
+        command -v losetup >/dev/null || return 0
+        while read -r dev back; do
+                case $back in "$dir"/*)
+                        echo "reap: detaching $dev ($back)"
+                        losetup -d "$dev" 2>/dev/null
+                        ;;
+                esac
+        done < <(losetup -l -n --raw -O NAME,BACK-FILE 2>/dev/null)
+}
+
+case ${1:-} in
+now)
+        [ $# = 3 ] || { echo "usage: reap.sh now SID DIR" >&2; exit 2; }
+        end_session "$2"
+        clean_dir "$3"
+        ;;
+watch)
+        [ $# = 2 ] || { echo "usage: reap.sh watch DIR" >&2; exit 2; }
+        cat >/dev/null
+        end_session "$(cat "$2/.session" 2>/dev/null)"
+        clean_dir "$2"
+        # Only once nothing is mounted there any more: rm -r never crosses into a mount.
+        [ -z "$(mounts_below "$2")" ] && rm -rf --one-file-system "$2"
+        ;;
+*)
+        echo "usage: reap.sh now SID DIR | watch DIR" >&2
+        exit 2
+        ;;
+esac
+exit 0
