@@ -1,15 +1,18 @@
 #!/bin/bash
 # What a stopped test leaves behind, taken away; used by tests/run-tests.sh.
 #
-# reap.sh now SID DIR   end every process of session SID (the test's: run-tests.sh starts each
+# reap.sh now SID DIR [GRACE]
+#                       end every process of session SID (the test's: run-tests.sh starts each
 #                       test with setsid, so its QEMU guests are there too, even those that
 #                       `timeout` moved into a process group of their own): TERM, up to 10 s
-#                       for the test's own cleanups to run, then KILL. Then unmount what is
+#                       for the test's own cleanups to run, then KILL (after GRACE seconds
+#                       for them to end by themselves: a test that just ended). Then unmount what is
 #                       mounted at or below DIR (the test's TMPDIR), deepest first, and detach
 #                       the loop devices whose backing file is below DIR. Prints what it did.
 # reap.sh watch DIR     wait until standard input ends (the runner holds the pipe's other end:
 #                       it ends however the runner ends, SIGKILL included), then `now` with
-#                       the session named in DIR/.session, if any, and remove DIR.
+#                       the session and directory named in DIR/.session (the running test's,
+#                       if any), and remove both directories.
 set -u
 trap '' PIPE # the runner's output may be gone: finish anyway
 
@@ -19,8 +22,12 @@ session_pids() {
 }
 
 end_session() {
-        local sid=$1 pids i
+        local sid=$1 grace=${2:-0} pids i
         [[ $sid =~ ^[0-9]+$ ]] && [ "$sid" -gt 1 ] || return 0
+        for ((i = 0; i < grace * 10; i++)); do
+                [ -n "$(session_pids "$sid")" ] || return 0
+                sleep 0.1
+        done
         pids=$(session_pids "$sid")
         [ -n "$pids" ] || return 0
         echo "reap: ending session $sid: $(ps -o comm= -p "$(paste -sd, <<<"$pids")" | sort | uniq -c | awk '{ print $2 " x" $1 }' | paste -sd, | sed 's/,/, /g')"
@@ -71,20 +78,23 @@ clean_dir() {
 
 case ${1:-} in
 now)
-        [ $# = 3 ] || { echo "usage: reap.sh now SID DIR" >&2; exit 2; }
-        end_session "$2"
+        [ $# = 3 ] || [ $# = 4 ] || { echo "usage: reap.sh now SID DIR [GRACE]" >&2; exit 2; }
+        end_session "$2" "${4:-0}"
         clean_dir "$3"
         ;;
 watch)
         [ $# = 2 ] || { echo "usage: reap.sh watch DIR" >&2; exit 2; }
         cat >/dev/null
-        end_session "$(cat "$2/.session" 2>/dev/null)"
-        clean_dir "$2"
-        # Only once nothing is mounted there any more: rm -r never crosses into a mount.
-        [ -z "$(mounts_below "$2")" ] && rm -rf --one-file-system "$2"
+        { read -r sid && read -r dir; } <"$2/.session" 2>/dev/null
+        end_session "${sid:-}"
+        for d in ${dir:+"$dir"} "$2"; do
+                clean_dir "$d"
+                # Only once nothing is mounted there any more (rm never crosses into a mount).
+                [ -z "$(mounts_below "$d")" ] && rm -rf --one-file-system "$d"
+        done
         ;;
 *)
-        echo "usage: reap.sh now SID DIR | watch DIR" >&2
+        echo "usage: reap.sh now SID DIR [GRACE] | watch DIR" >&2
         exit 2
         ;;
 esac

@@ -6,8 +6,8 @@
 # SEINSTALL_TEST_SHUFFLE=SEED runs them in an order shuffled by SEED (a number), printed so
 # that the same order can be run again: no test may depend on another having run first.
 #
-# Each test runs in a session of its own (setsid) with a TMPDIR of its own, below this run's
-# directory. What a test leaves mounted or attached as a loop device there fails it (and is
+# Each test runs in a session of its own (setsid) with a TMPDIR of its own (short: a test
+# of the first-boot screen shows its target's path on 80 columns). What a test leaves mounted or attached as a loop device there fails it (and is
 # taken away). Stopped by TERM, INT or HUP (a time limit: `timeout` sends TERM), the runner
 # ends the running test's session, QEMU guests included, and unmounts and detaches what is
 # left below its TMPDIR (tests/reap.sh) before it exits; killed outright (SIGKILL), a watcher
@@ -34,21 +34,18 @@ cur=
 stopped() {
         trap '' TERM INT HUP
         echo "run-tests.sh: stopped by SIG$1${cur:+ during ${cur#*:}}: ending its processes, mounts and loop devices"
-        [ -n "$cur" ] && bash "$reap" now "${cur%%:*}" "$run_dir"
+        [ -n "$cur" ] && bash "$reap" now "${cur%%:*}" "$tmp" && rm -rf --one-file-system "$tmp"
         exit $((128 + $2))
 }
 trap 'stopped TERM 15' TERM
 trap 'stopped INT 2' INT
 trap 'stopped HUP 1' HUP
 
-n=0
 for t in "$@"; do
         name=${t#./}
         log="$logdir/$(echo "$name" | tr '/' '_').log"
         start=$(date +%s)
-        n=$((n + 1))
-        tmp=$run_dir/$n
-        mkdir -p "$tmp"
+        tmp=$(mktemp -d "${TMPDIR:-/tmp}/si.XXXXXX") || exit 1
         # setsid does not fork here (a child of a shell without job control leads no process
         # group), so the test's pid is its session's id. wait returns when a trapped signal
         # comes in.
@@ -59,11 +56,11 @@ for t in "$@"; do
         fi
         pid=$!
         cur=$pid:$name
-        echo "$pid" >"$run_dir/.session"
+        printf '%s\n%s\n' "$pid" "$tmp" >"$run_dir/.session"
         wait "$pid"
         rc=$?
         # What the test left: its processes, mounts and loop devices below its TMPDIR.
-        left=$(bash "$reap" now "$pid" "$tmp")
+        left=$(bash "$reap" now "$pid" "$tmp" 3)
         cur=
         : >"$run_dir/.session"
         rm -rf --one-file-system "$tmp"

@@ -97,3 +97,28 @@ for how in TERM timeout KILL; do
         [ -z "$(ls -A "$info/tmp")" ] || fail "$how: the run directory is left: $(ls -A "$info/tmp")"
         echo "ok: $how: the runner's directory is gone ($(tr '\n' ' ' <"$info/logs/reap.log"))"
 done
+
+# A test that passes but leaves a mount below its TMPDIR or a process in its session fails,
+# and the runner takes both away.
+leaky=$d/leaky.sh
+cat >"$leaky" <<'LEAKY'
+#!/bin/bash
+mkdir -p "$TMPDIR/m"
+mount -t tmpfs leaky "$TMPDIR/m" || exit 3
+echo "$TMPDIR/m" >"$STANDIN_INFO/leaky-mount"
+sleep 300 &
+echo $! >"$STANDIN_INFO/leaky-pid"
+exit 0
+LEAKY
+info=$d/leaky
+mkdir -p "$info/logs" "$info/tmp"
+STANDIN_INFO=$info TMPDIR=$info/tmp TEST_LOGDIR=$info/logs bash "$TOP/tests/run-tests.sh" "$leaky" \
+        >"$info/runner.out" 2>&1 && rc=0 || rc=$?
+cat "$info/runner.out"
+assert_eq "the runner's exit status for a test that leaves things behind" 1 "$rc"
+assert_contains "its report" "$(cat "$info/runner.out")" "LEFT BEHIND: reap: unmounting $(cat "$info/leaky-mount")"
+assert_contains "its report" "$(cat "$info/runner.out")" "LEFT BEHIND: reap: ending session"
+grep -q " $(cat "$info/leaky-mount") " /proc/self/mounts && fail "the leaked mount is still there"
+lpid=$(cat "$info/leaky-pid")
+[ "$(ps -o comm= -p "$lpid")" = sleep ] && kill "$lpid" && fail "the leaked sleep (pid $lpid) still runs"
+echo "ok: a test leaving a mount and a process fails; both are gone"
