@@ -20,7 +20,7 @@ _cleanups=()
 export PYTHONDONTWRITEBYTECODE=1
 # A sanitized tree (SANITIZE=1): leaks of libraries seinstall cannot fix are listed, with why.
 [[ $SEINSTALL_BUILD_DIR == */san ]] &&
-        export LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$TOP/tests/lsan.supp
+        export LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=\"$TOP/tests/lsan.supp\" # quoted: blanks
 
 fail() {
         echo "FAIL: $*" >&2
