@@ -16,9 +16,19 @@
 set -u
 trap '' PIPE # the runner's output may be gone: finish anyway
 
-# The processes of session $1, this one excepted.
+# The processes of session $1, this one excepted, from /proc (a build chroot may have no ps):
+# the fields after the command name's closing parenthesis are state, ppid, pgrp, session.
 session_pids() {
-        ps -e -o pid=,sid= | awk -v s="$1" -v me="$$" '$2 == s && $1 != me { print $1 }'
+        local sid=$1 f line pid
+        for f in /proc/[0-9]*/stat; do
+                { IFS= read -r line <"$f"; } 2>/dev/null || continue
+                pid=${f#/proc/}
+                pid=${pid%/stat}
+                [ "$pid" != "$$" ] || continue
+                # shellcheck disable=SC2086 # the fields, split
+                set -- ${line##*) }
+                [ "${4:-}" = "$sid" ] && echo "$pid"
+        done
 }
 
 end_session() {
@@ -30,7 +40,7 @@ end_session() {
         done
         pids=$(session_pids "$sid")
         [ -n "$pids" ] || return 0
-        echo "reap: ending session $sid: $(ps -o comm= -p "$(paste -sd, <<<"$pids")" | sort | uniq -c | awk '{ print $2 " x" $1 }' | paste -sd, | sed 's/,/, /g')"
+        echo "reap: ending session $sid: $(for p in $pids; do cat "/proc/$p/comm" 2>/dev/null; done | sort | uniq -c | awk '{ print $2 " x" $1 }' | paste -sd, | sed 's/,/, /g')"
         # shellcheck disable=SC2086 # pids: numbers
         kill -TERM $pids 2>/dev/null
         for i in $(seq 1 100); do
