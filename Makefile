@@ -142,6 +142,9 @@ HOSTS_SLOW := $(wildcard tests/integration/adapter-mkosi.sh tests/integration/ad
 # not the sanitized tree).
 PKG_SLOW   := $(wildcard tests/integration/deb-package.sh tests/integration/deb-autopkgtest.sh \
                 tests/integration/package-test-step.sh tests/integration/adapter-debian-installer.sh)
+# Left out of check-quick too: the copy of the tree built and tested elsewhere (minutes, a
+# QEMU run among them).
+QUICK_SKIP := $(HOSTS_SLOW) $(PKG_SLOW) $(wildcard tests/integration/tree-anywhere.sh)
 
 # Debian packages the build, the tests, the demo and the end-to-end test need.
 DEPS_LIBS  := libblkid-dev libmount-dev libselinux1-dev libsepol-dev libsemanage-dev libpcre2-dev \
@@ -364,7 +367,7 @@ check: deps
 # Everything but the QEMU end-to-end test: what a developer runs before each commit.
 check-quick: check-format
 	$(MAKE) --no-print-directory WERROR=-Werror tests
-	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(filter-out $(HOSTS_SLOW) $(PKG_SLOW),$(INTEG))
+	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(filter-out $(QUICK_SKIP),$(INTEG))
 
 # What a package build's test step runs (debhelper's dh_auto_test calls `make test` first): it
 # installs nothing and needs no network, any user runs it; a test that needs root, loop devices,
@@ -431,9 +434,8 @@ bench-scale: deps
 	$(MAKE) --no-print-directory all
 	@SEINSTALL_BUILD=$(BUILD) tests/bench/bench-scale.sh
 
-FUZZ_SECONDS ?= 30
-fuzz: deps $(VERSION_H)
-	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk FUZZ_SECONDS=$(FUZZ_SECONDS) run
+# make fuzz (FUZZ_SECONDS per target) and make fuzz-build: tests/fuzz/fuzz.mk.
+include tests/fuzz/fuzz.mk
 
 # ---- install -------------------------------------------------------------------------------
 # What a distribution package holds. The commands are installed as built: they carry the
@@ -443,9 +445,10 @@ MANPAGES    = $(filter-out $(FB_ONLY),$(sort $(wildcard man/*.[1-8])))
 FB_ONLY    := $(if $(FIRSTBOOT),,firstboot/seinstall-firstboot.service man/seinstall-firstboot.8)
 UNITS      := $(filter-out $(FB_ONLY),$(sort $(wildcard firstboot/*.service firstboot/*.target firstboot/*.timer)))
 PROFILES   := $(sort $(wildcard profiles/*.ks))
-# Not what Python or an editor left there (a test running the Calamares module writes __pycache__).
+# Not what Python or an editor left there (a test running the Calamares module writes
+# __pycache__; a backup ends in ~).
 ADAPTERS   := $(sort $(shell find installer-plugin/adapters -name __pycache__ -prune -o -type f \
-                -not -name '*.py[co]' -print 2>/dev/null))
+                -not -name '*.py[co]' -not -name '*~' -print 2>/dev/null))
 INITRD_FILES := $(sort $(shell find initramfs -type f 2>/dev/null))
 
 install: all

@@ -15,9 +15,12 @@ SEINSTALL_FIRSTBOOT=${SEINSTALL_FIRSTBOOT:-$SEINSTALL_BUILD_DIR/bin/seinstall-fi
 E2E_CACHE=${SEINSTALL_E2E_CACHE:-/var/cache/seinstall-e2e}
 HOSTS_CACHE=${SEINSTALL_HOSTS_CACHE:-/var/cache/seinstall-hosts}
 _cleanups=()
+# Python run by a test writes no __pycache__ beside what it imports: into the tree, it would end
+# up in what a package build installs from it.
+export PYTHONDONTWRITEBYTECODE=1
 # A sanitized tree (SANITIZE=1): leaks of libraries seinstall cannot fix are listed, with why.
 [[ $SEINSTALL_BUILD_DIR == */san ]] &&
-        export LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$TOP/tests/lsan.supp
+        export LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=\"$TOP/tests/lsan.supp\" # quoted: blanks
 
 fail() {
         echo "FAIL: $*" >&2
@@ -104,6 +107,20 @@ scratch_dir() {
         echo "$d"
 }
 
+# _mkfs_package FSTYPE: the Debian package of mkfs.FSTYPE.
+_mkfs_package() {
+        case $1 in
+        ext*) echo e2fsprogs ;;
+        xfs) echo xfsprogs ;;
+        btrfs) echo btrfs-progs ;;
+        vfat) echo dosfstools ;;
+        reiserfs) echo reiserfsprogs ;;
+        nilfs2) echo nilfs-tools ;;
+        exfat) echo exfatprogs ;;
+        f2fs) echo f2fs-tools ;;
+        *) echo unknown ;;
+        esac
+}
 # make_fs_image FILE FSTYPE [SIZE_MB]: a filesystem image made by the real mkfs. The default
 # size is each mkfs's minimum or 64 MB (the file is sparse: it costs only what mkfs writes).
 make_fs_image() {
@@ -115,6 +132,9 @@ make_fs_image() {
                 *) size=64 ;;
                 esac
         fi
+        # As a user, PATH often lacks /usr/sbin, where most mkfs programs are.
+        command -v "mkfs.$fs" >/dev/null ||
+                skip "mkfs.$fs is not on PATH (Debian package $(_mkfs_package "$fs"); as a user, add /usr/sbin to PATH)"
         truncate -s "${size}M" "$img"
         case $fs in
         ext4 | ext3 | ext2) mkfs."$fs" -q -F "$img" ;;

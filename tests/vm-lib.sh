@@ -3,7 +3,9 @@
 # mapper, md RAID): vm_rerun runs the same test again inside QEMU on Debian 12's own kernel
 # (qemu/kernel.sh fetches it into E2E_CACHE, as make e2e does), whose root is this machine's
 # own root filesystem read-only over 9p with a tmpfs overlay on it: the same programs, the
-# same build tree (SEINSTALL_BUILD, SEINSTALL), that kernel's modules. The guest's output is
+# same build tree (SEINSTALL_BUILD, SEINSTALL), that kernel's modules. The guest's /tmp is the
+# host's too (a tree cloned under /tmp is there; what the guest writes stays in the overlay);
+# the test's scratch files go to a tmpfs of the guest's own (TMPDIR=/run/tmp). The guest's output is
 # the test's output; its exit status the test's. About 80 s for sandbox-lvm-raid.sh.
 #
 # vm_rerun MODULES...: never returns. Skips when QEMU or the kernel cannot be had; the guest
@@ -40,6 +42,7 @@ vm_rerun() {
         # The command, with the environment the test runs in (its build tree, its flags).
         {
                 printf 'cd %q\n' "$PWD"
+                printf 'mkdir -p /run/tmp\nexport TMPDIR=/run/tmp\n'
                 printf 'export SEINSTALL_IN_VM=1 SEINSTALL_BUILD=%q SEINSTALL=%q PATH=%q\n' \
                         "$SEINSTALL_BUILD_DIR" "$SEINSTALL" "/usr/sbin:/usr/bin:/sbin:/bin"
                 printf 'echo VM-START\n'
@@ -59,7 +62,6 @@ busybox mkdir -p /upper/u /upper/w
 busybox mount -t overlay -o lowerdir=/host,upperdir=/upper/u,workdir=/upper/w root /newroot
 for m in proc sys dev; do busybox mount --move /$m /newroot/$m; done
 busybox mount -t devpts devpts /newroot/dev/pts 2>/dev/null
-busybox mount -t tmpfs tmp /newroot/tmp
 busybox mount -t tmpfs -o mode=0755 run /newroot/run
 busybox mount -t cgroup2 cgroup2 /newroot/sys/fs/cgroup
 echo "+pids +memory" >/newroot/sys/fs/cgroup/cgroup.subtree_control

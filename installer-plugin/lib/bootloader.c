@@ -113,8 +113,8 @@ static int grub_bad(struct seinstall_ctx *ctx, const char *path, unsigned line)
 {
         return si_error(ctx, -EBADMSG,
                         "%s%s:%u: cannot edit this GRUB_CMDLINE_LINUX safely (a value spanning "
-                        "lines or built from other shell words): put the kernel arguments there "
-                        "by hand, or use --bootloader none",
+                        "lines, built from other shell words, or with an unbalanced '\"'): put "
+                        "the kernel arguments there by hand, or use --bootloader none",
                         ctx->root, path, line);
 }
 
@@ -256,6 +256,12 @@ static int apply_one(struct seinstall_ctx *ctx, const char *path, bool bls,
         *ret_found = true;
         r = bls ? si_bls_edit(f.text, f.len, goal, &f.new, &what)
                 : si_kernel_cmdline_edit(f.text, f.len, goal, &f.new, &what);
+        if (r == -EBADMSG)
+                r = si_error(ctx, r,
+                             "%s%s: cannot edit this kernel command line safely (an unbalanced "
+                             "'\"' would take in what is added): put the kernel arguments there by "
+                             "hand, or use --bootloader none",
+                             ctx->root, path);
         if (r >= 0 && f.new)
                 r = write_reported(ctx, path, f.new, wflags, &what, report, userdata);
         sbuf_free(&what);

@@ -12,6 +12,16 @@
 #include "cmdline.h"
 #include "config.h"
 
+bool si_cmdline_quotes_balanced(const char *text, size_t len)
+{
+        bool in_quote = false;
+
+        for (size_t i = 0; i < len; i++)
+                if (text[i] == '"')
+                        in_quote = !in_quote;
+        return !in_quote;
+}
+
 /* Next argument of [*pos, end) as the kernel's next_arg() splits them: blanks end it, except
  * inside double quotes, which any '"' toggles. false at the end. */
 static bool next_token(const char **pos, const char *end, const char **ret, size_t *ret_len)

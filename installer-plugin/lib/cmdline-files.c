@@ -206,6 +206,12 @@ static int grub_parts(const char *text, size_t len, struct part **ret, size_t *r
                         r = -EBADMSG;
                         break;
                 }
+                /* A value with an odd '"' (an escaped one in a double-quoted value is the
+                 * kernel's) would swallow what is added into its quote (found by fuzz-grub). */
+                if (!si_cmdline_quotes_balanced(text + part.start, part.end - part.start)) {
+                        r = -EBADMSG;
+                        break;
+                }
                 r = add_part(&parts, &n, part);
         }
         if (r < 0) {
@@ -383,6 +389,11 @@ int si_bls_edit(const char *old, size_t len, const struct si_cmdline_goal *goal,
 
         if (r < 0)
                 return r;
+        /* An odd '"' on an options line would swallow what is added (found by fuzz-bls). */
+        for (size_t i = 0; i < n; i++)
+                if (!si_cmdline_quotes_balanced(old + parts[i].start,
+                                                parts[i].end - parts[i].start))
+                        return -EBADMSG;
         return edit_self_contained(old, len, parts, n, goal, "options ", ret, what);
 }
 
@@ -392,5 +403,8 @@ int si_kernel_cmdline_edit(const char *old, size_t len, const struct si_cmdline_
         /* The whole file is the command line (kernel-install joins its lines). */
         struct part whole = {.start = 0, .end = len, .quote = '\'', .primary = true};
 
+        /* An odd '"' would swallow what is added into its quote (found by fuzz-bls). */
+        if (!si_cmdline_quotes_balanced(old, len))
+                return -EBADMSG;
         return edit_self_contained(old, len, &whole, 1, goal, "", ret, what);
 }

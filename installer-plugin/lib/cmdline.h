@@ -31,6 +31,10 @@ struct si_cmdline_goal {
  * @what. Returns 0 and the new text in *ret. */
 int si_cmdline_fix(const char *text, size_t len, const char *all,
                    const struct si_cmdline_goal *goal, char **ret, struct sbuf *what);
+/* Whether @text (@len bytes) has an even number of '"': the kernel's next_arg() reads each one as
+ * opening or closing a quoted stretch, so after an odd one the rest of the line, and whatever
+ * is added to it, is a single argument. The editors refuse such a command line (-EBADMSG). */
+bool si_cmdline_quotes_balanced(const char *text, size_t len);
 /* The arguments (space separated, "" when none) that @all lacks for @goal. */
 int si_cmdline_missing(const char *all, const struct si_cmdline_goal *goal, char **ret);
 /* Value of the last argument @name in @cmdline ("" without "="), quotes removed as the

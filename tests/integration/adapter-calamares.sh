@@ -332,9 +332,15 @@ layout() { # [--lang L] DEVICE FS MOUNTPOINT [DEVICE FS MOUNTPOINT]...
                 done
         } >"$cfg/modules/testlayout.conf"
 }
-# Whatever a failed sequence left mounted (Calamares skips umount after a failed job).
+# Calamares' mount module mounts the target on a directory it makes in TMPDIR
+# (calamares-root-*): each run here gets the test's own, so that whatever a failed sequence left
+# mounted there (Calamares skips umount after a failed job) is found, and is this test's only,
+# whatever TMPDIR the test itself runs with.
+ctmp=$d/calamares-tmp
+mkdir -p "$ctmp"
 unmount_calamares_roots() {
-        awk '$2 ~ "^/tmp/calamares-root-" {print $2}' /proc/self/mounts | sort -r | xargs -r umount -l
+        awk -v d="$ctmp/calamares-root-" 'index($2, d) == 1 {print $2}' /proc/self/mounts |
+                sort -r | xargs -r umount -l
 }
 on_exit unmount_calamares_roots
 
@@ -343,7 +349,7 @@ calamares_run() {
         local log=$1
         shift
         HOME=$d/home XDG_RUNTIME_DIR=$d/xdg XDG_DATA_DIRS=$d/share:/usr/local/share:/usr/share \
-                QT_QPA_PLATFORM=offscreen QT_QUICK_BACKEND=software \
+                TMPDIR=$ctmp QT_QPA_PLATFORM=offscreen QT_QUICK_BACKEND=software \
                 timeout 300 "$@" calamares -d -c "$cfg" >"$log" 2>&1
         local rc=$?
         unmount_calamares_roots
@@ -363,7 +369,7 @@ read -r xpid <&5
 read -r -t 30 disp <&5 || fail "Xvfb did not start: $(cat "$d/xvfb.log")"
 on_exit "kill $xpid"
 log=$d/refused.log
-HOME=$d/home XDG_RUNTIME_DIR=$d/xdg DISPLAY=:$disp QT_QUICK_BACKEND=software \
+HOME=$d/home XDG_RUNTIME_DIR=$d/xdg TMPDIR=$ctmp DISPLAY=:$disp QT_QUICK_BACKEND=software \
         calamares -d -c "$cfg" >"$log" 2>&1 &
 cpid=$!
 on_exit "kill $cpid"
@@ -458,7 +464,7 @@ ran_to_end "$d/good.log" 5
 nprog=$(grep -c 'seinstall: progress [01]\.[0-9][0-9] (.*[0-9] of ~[0-9]* entries' "$d/good.log")
 [ "$nprog" -ge 1 ] || fail "no progress report read from the relabel's progress line: $(grep 'progress' "$d/good.log" | head)"
 echo "ok: the relabel reported progress $nprog times through libcalamares.job.setprogress"
-if grep -q "$d/root.img" /proc/self/mounts || awk '$2 ~ "^/tmp/calamares-root-"' /proc/self/mounts | grep -q .; then
+if grep -q "$d/root.img" /proc/self/mounts || grep -qF "$ctmp/calamares-root-" /proc/self/mounts; then
         fail "Calamares' umount module left the target mounted"
 fi
 echo "ok: Calamares' umount module unmounted the target"
@@ -487,7 +493,7 @@ on_exit "kill $xpid"
 start_calamares() { # LOG [VAR=VALUE]...
         log=$1
         shift
-        env HOME=$d/home XDG_RUNTIME_DIR=$d/xdg DISPLAY=:$disp QT_QUICK_BACKEND=software "$@" \
+        env HOME=$d/home XDG_RUNTIME_DIR=$d/xdg TMPDIR=$ctmp DISPLAY=:$disp QT_QUICK_BACKEND=software "$@" \
                 calamares -d -c "$cfg" >"$log" 2>&1 &
         cpid=$!
         on_exit "kill $cpid 2>/dev/null"

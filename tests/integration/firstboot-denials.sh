@@ -14,7 +14,9 @@ pol=$(ls /etc/selinux/default/policy/policy.* 2>/dev/null | sort -V | tail -n1)
 [ "$(id -u)" = 0 ] || skip "needs root to write security.selinux"
 command -v getfattr >/dev/null || skip "getfattr is not installed (make deps: attr)"
 
-d=$(scratch_dir)
+# The screen shows each target's path in one line of 80 columns: under /tmp, whatever TMPDIR
+# says (tests/run-tests.sh gives every test a TMPDIR of its own, a longer path).
+d=$(TMPDIR=/tmp scratch_dir)
 setfattr -n security.selinux -v system_u:object_r:etc_t:s0 "$d" 2>/dev/null ||
         skip "the scratch directory's filesystem does not keep security.selinux"
 

@@ -5,7 +5,9 @@
 . "$(dirname "$0")/../lib.sh"
 
 command -v xgettext >/dev/null || skip "xgettext is not installed (make deps: gettext)"
-make -s -C "$TOP" BUILD="$SEINSTALL_BUILD_DIR" pot >/dev/null || fail "make pot failed"
+# make cannot take a path with a blank (a clone in "/tmp/my tree"): the build directory
+# relative to the top, as the Makefile names it, when it is there.
+make -s -C "$TOP" BUILD="${SEINSTALL_BUILD_DIR#"$TOP"/}" pot >/dev/null || fail "make pot failed"
 pot=$SEINSTALL_BUILD_DIR/po/seinstall.pot
 d_err=$(scratch_dir)/msgfmt.err
 [ -s "$pot" ] || fail "make pot did not write $pot"

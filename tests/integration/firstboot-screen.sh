@@ -7,7 +7,9 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../firstboot-lib.sh"
 
-d=$(scratch_dir)
+# The screen shows the target's path in one line of 80 columns: under /tmp, whatever TMPDIR
+# says (tests/run-tests.sh gives every test a TMPDIR of its own, a longer path).
+d=$(TMPDIR=/tmp scratch_dir)
 
 for combo in "xterm C.UTF-8" "vt100 C"; do
         read -r term locale <<<"$combo"

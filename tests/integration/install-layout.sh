@@ -50,7 +50,9 @@ done
 for p in po/*.po; do
         [ -e "$p" ] && l=${p##*/} && echo "/usr/share/locale/${l%.po}/LC_MESSAGES/seinstall.mo" >>"$expected"
 done
-adapters=$(find installer-plugin/adapters -type f ! -path '*/__pycache__/*' 2>/dev/null | sort)
+adapters=$(find installer-plugin/adapters -type f ! -path '*/__pycache__/*' ! -name '*.py[co]' \
+        ! -name '*~' 2>/dev/null | sort)
+
 for f in $adapters; do
         echo "/usr/share/seinstall/adapters/${f#installer-plugin/adapters/}" >>"$expected"
 done

@@ -179,6 +179,9 @@ START_TEST(test_grub_refused)
             /* a quote inside an unquoted word (found by fuzz-grub) */
             "GRUB_CMDLINE_LINUX=a\"b c\"\n",
             "GRUB_CMDLINE_LINUX=a'b'\n",
+            /* an odd '"', which would take in what is added (found by fuzz-grub) */
+            "GRUB_CMDLINE_LINUX='a=\"b c'\n",
+            "GRUB_CMDLINE_LINUX=\"a=\\\"b c\"\n",
         };
         for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
                 char *out = NULL;
@@ -189,6 +192,27 @@ START_TEST(test_grub_refused)
                 ck_assert_uint_eq(line, 1);
                 ck_assert_ptr_null(out);
         }
+}
+END_TEST
+
+/* An odd '"' in a BLS options line or /etc/kernel/cmdline: the kernel would read what is added
+ * as part of the quoted argument (found by fuzz-bls), so the edit is refused. */
+START_TEST(test_unbalanced_quote_refused)
+{
+        const char *bad[] = {"\"", "quiet \"", "root=/dev/vda1 a=\"b c\n", "a=\"b\" \"c"};
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+                char *out = NULL, *opts = NULL;
+                ck_assert(!si_cmdline_quotes_balanced(bad[i], strlen(bad[i])));
+                ck_assert_int_eq(
+                    si_kernel_cmdline_edit(bad[i], strlen(bad[i]), &enf_optin, &out, NULL),
+                    -EBADMSG);
+                ck_assert_ptr_null(out);
+                ck_assert_int_ge(asprintf(&opts, "title x\noptions %s\n", bad[i]), 0);
+                ck_assert_int_eq(si_bls_edit(opts, strlen(opts), &enf_optin, &out, NULL), -EBADMSG);
+                ck_assert_ptr_null(out);
+                free(opts);
+        }
+        ck_assert(si_cmdline_quotes_balanced("a=\"b c\" d", 9));
 }
 END_TEST
 
@@ -266,6 +290,7 @@ int main(void)
         tcase_add_test(tc, test_grub);
         tcase_add_test(tc, test_grub_refused);
         tcase_add_test(tc, test_bls);
+        tcase_add_test(tc, test_unbalanced_quote_refused);
         tcase_add_test(tc, test_boot_mode);
         suite_add_tcase(suite, tc);
         return run_suite(suite);
