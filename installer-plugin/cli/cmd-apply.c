@@ -32,12 +32,14 @@ void cli_print_apply_result(const struct seinstall_apply_result *res, bool dry_r
         size_t nt = seinstall_apply_result_get_n_todo(res);
         const char *changed = dry_run ? "would change" : "changed";
 
+        const char *mode = seinstall_mode_to_string(seinstall_apply_result_get_config_mode(res));
+
         fprintf(f, "%sconfig: SELINUX=%s SELINUXTYPE=%s (kernel: SELinux %s)\n", indent,
-                seinstall_mode_to_string(seinstall_apply_result_get_config_mode(res)),
-                cli_esc(seinstall_apply_result_get_policy(res)),
+                mode ? mode : "(unset)", cli_esc(seinstall_apply_result_get_policy(res)),
                 seinstall_kernel_case_to_string(seinstall_apply_result_get_kernel_case(res)));
         if (n == 0)
-                fprintf(f, "%snothing to change: the target already says so\n", indent);
+                fprintf(f, "%snothing to change: the target already says so%s\n", indent,
+                        nt > 0 ? " (but see below)" : "");
         for (size_t i = 0; i < n; i++)
                 fprintf(f, "%s%s %s: %s\n", indent, changed,
                         cli_esc(seinstall_apply_result_get_change_file(res, i)),
@@ -106,8 +108,8 @@ int cmd_apply(int argc, char **argv)
         if (r != CLI_GO_ON)
                 return r;
         /* trial: enforcing, reached through a permissive boot */
-        if (o.mode == SEINSTALL_MODE_INVALID)
-                return cli_usage_error("apply", "--mode is required");
+        if (o.mode == SEINSTALL_MODE_INVALID && !(a.flags & SEINSTALL_APPLY_REGENERATE))
+                return cli_usage_error("apply", "--mode is required (or --regenerate alone)");
         flags = a.flags | (o.dry_run ? SEINSTALL_APPLY_DRY_RUN : 0);
         r = cli_open(&o, &ctx);
         if (r != 0)

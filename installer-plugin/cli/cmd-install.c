@@ -42,8 +42,11 @@ static void print_check_problems(const struct seinstall_check_result *c)
         }
 }
 
-static void print_text(const struct seinstall_install_result *res, bool dry_run)
+static void print_text(const struct seinstall_install_result *res,
+                       const struct seinstall_status_result *st, bool dry_run)
 {
+        const char *lag = seinstall_status_result_get_menu(st, "lag");
+        const char *unknown = seinstall_status_result_get_menu(st, "unknown");
         const struct seinstall_check_result *c = seinstall_install_result_get_check(res);
         const struct seinstall_relabel_result *rl = seinstall_install_result_get_relabel(res);
         const struct seinstall_apply_result *ap = seinstall_install_result_get_apply(res);
@@ -93,11 +96,18 @@ static void print_text(const struct seinstall_install_result *res, bool dry_run)
                        cli_esc(seinstall_install_result_get_policy(res)), SEINSTALL_TRIAL_UNIT);
                 return;
         }
-        printf("\nInstalled: SELinux %s (from %s), policy %s%s.\n", seinstall_mode_to_string(mode),
-               seinstall_source_to_string(src), cli_esc(seinstall_install_result_get_policy(res)),
+        /* what the boot menu shows decides the claim, not only what was configured */
+        printf("\n%s: SELinux %s (from %s), policy %s%s%s\n", lag ? "Configured" : "Installed",
+               seinstall_mode_to_string(mode), seinstall_source_to_string(src),
+               cli_esc(seinstall_install_result_get_policy(res)),
                seinstall_apply_result_get_config_mode(ap) != mode
                    ? "; permissive until the first-boot relabel is done"
-                   : "");
+                   : "",
+               lag ? ", but the boot menu does not say so yet:" : ".");
+        if (lag)
+                printf("  %s\n", cli_esc(lag));
+        else if (unknown)
+                printf("Boot menu: %s\n", cli_esc(unknown));
 }
 
 static int print_json(const struct seinstall_install_result *res,
@@ -239,7 +249,11 @@ int cmd_install(int argc, char **argv)
                        flags & SEINSTALL_INSTALL_DRY_RUN ? " (dry run)" : "",
                        cli_esc(seinstall_get_root(ctx)));
                 cli_print_settings(s, profile, stdout);
-                print_text(res, flags & SEINSTALL_INSTALL_DRY_RUN);
+                _cleanup_(seinstall_status_result_unrefp) struct seinstall_status_result *st = NULL;
+                /* the boot menu as it now is, for the last line (none: the line says less) */
+                if (seinstall_status_read(ctx, &st) < 0)
+                        st = NULL;
+                print_text(res, st, flags & SEINSTALL_INSTALL_DRY_RUN);
         }
         return seinstall_install_result_get_refused(res) ? EXIT_REFUSED : EXIT_OK;
 }

@@ -16,6 +16,7 @@
 
 #include "cmdline.h"
 #include "apply.h"
+#include "bootmenu.h"
 #include "config.h"
 #include "marks.h"
 #include "policy.h"
@@ -180,20 +181,38 @@ static int regenerate(struct seinstall_ctx *ctx, unsigned flags, struct seinstal
                         else
                                 r = add_change(res, grub_cfg_of(cmd), what);
                 }
+        } else if (flags & SEINSTALL_APPLY_REGENERATE) {
+                r = add_todo(res, "No update-grub, grub2-mkconfig or grub-mkconfig in the target: "
+                                  "regenerate its grub.cfg with the tool its GRUB came with");
         } else if (streq(ctx->root, "/")) {
-                r = add_todo(res, "Run %s so the boot menu gets the new kernel command line",
+                r = add_todo(res,
+                             "Run %s (or seinstall apply --regenerate) so the boot menu gets "
+                             "the new kernel command line",
                              line.s ? line.s : "update-grub (or grub2-mkconfig -o FILE)");
         } else {
                 _cleanup_free_ char *run =
-                    shell_command(NULL, "chroot %q %s", ctx->root, line.s ? line.s : "update-grub");
+                    shell_command(ctx->root, "chroot %q %s, or seinstall apply%r --regenerate",
+                                  ctx->root, line.s ? line.s : "update-grub");
                 r = !run ? -ENOMEM
                          : add_todo(res,
-                                    "So that the boot menu gets the new kernel command line "
-                                    "(seinstall apply --regenerate does it too), run: %s",
+                                    "So that the boot menu gets the new kernel command line, "
+                                    "run: %s",
                                     run);
         }
         sbuf_free(&line);
         return r;
+}
+
+/* Whether the target's grub.cfg lacks what /etc/default/grub says on a SELinux argument: then
+ * it must be regenerated even when apply changed none of GRUB's defaults (an earlier apply
+ * without --regenerate, an edit by hand). A menu that cannot be read is not called lagging. */
+static bool grub_menu_lags(struct seinstall_ctx *ctx)
+{
+        struct si_bootmenu m = {};
+        bool lags = si_bootmenu_read(ctx, &m) >= 0 && m.grub && m.lag;
+
+        si_bootmenu_done(&m);
+        return lags;
 }
 
 static int check_enable(struct seinstall_ctx *ctx, const struct si_kconfig *k, const char *type)
@@ -304,7 +323,7 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
                         r = add_change(res, SEINSTALL_TRIAL_STATE,
                                        "pending trial cancelled: a mode was chosen by hand");
         }
-        if (r >= 0 && grub_changed)
+        if (r >= 0 && (grub_changed || grub_menu_lags(ctx)))
                 r = regenerate(ctx, flags, res);
         if (r >= 0 && !lowering)
                 r = write_config(ctx, res, wflags);
@@ -349,6 +368,34 @@ out:
         return 0;
 }
 
+/* apply --regenerate without a mode: the boot menu brought up to the configuration as it is,
+ * and nothing else written. */
+static int regenerate_menu(struct seinstall_ctx *ctx, const struct si_config *config,
+                           unsigned flags, struct seinstall_apply_result **ret_result)
+{
+        struct seinstall_apply_result *res = calloc(1, sizeof(*res));
+        struct si_kconfig k = {};
+        int r;
+
+        if (!res)
+                return -ENOMEM;
+        res->dry_run = flags & SEINSTALL_APPLY_DRY_RUN;
+        res->config_mode = config->present ? config->mode : SEINSTALL_MODE_INVALID;
+        res->policy = strdup(si_policy_type_valid(config->type) ? config->type : "default");
+        r = res->policy ? si_kconfig_read(ctx, &k) : -ENOMEM;
+        res->kcase = k.kcase;
+        si_kconfig_done(&k);
+        if (r >= 0 && grub_menu_lags(ctx)) {
+                res->bootloaders = 1u << SEINSTALL_BOOTLOADER_GRUB;
+                r = regenerate(ctx, flags, res);
+        }
+        if (r < 0 || !ret_result)
+                res = seinstall_apply_result_unref(res);
+        if (r >= 0 && ret_result)
+                *ret_result = res;
+        return r < 0 ? r : 0;
+}
+
 SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_mode mode,
                                      const char *policy_type, enum seinstall_bootloader bootloader,
                                      unsigned flags, struct seinstall_apply_result **ret_result)
@@ -359,7 +406,9 @@ SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_m
         _cleanup_(si_config_done) struct si_config config = {.mode = SEINSTALL_MODE_INVALID};
         int r;
 
-        if (!ctx || !seinstall_mode_to_string(mode) ||
+        if (!ctx ||
+            (!seinstall_mode_to_string(mode) &&
+             (mode != SEINSTALL_MODE_INVALID || !(flags & SEINSTALL_APPLY_REGENERATE))) ||
             !seinstall_bootloader_to_string(bootloader) || (flags & ~known) ||
             ((flags & SEINSTALL_APPLY_RELABEL) && (flags & SEINSTALL_APPLY_LABELED)))
                 return -EINVAL;
@@ -378,6 +427,8 @@ SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_m
                                                                                 : "default");
         if (r < 0)
                 return r;
+        if (mode == SEINSTALL_MODE_INVALID)
+                return regenerate_menu(ctx, &config, flags, ret_result);
         /* The same run either way; only the writes at the bottom (rootfs-write.c) are skipped. */
         return si_apply_run(ctx, &config, mode, policy_type, bootloader, flags, ret_result);
 }

@@ -131,6 +131,14 @@ const char *seinstall_status_result_get_cmdline(const struct seinstall_status_re
  * command line; "" for an argument without "="; NULL when absent. Owned by @st. */
 const char *seinstall_status_result_get_kernel_arg(const struct seinstall_status_result *st,
                                                    const char *name);
+/* The boot menu made from that command line, as the boot loader reads it (grub.cfg's default
+ * entry, the BLS entries): @what is "file" (the menu file, target path), "entry" (the default
+ * entry's title or file), "chosen" (how it was chosen), "cmdline" (what it gives the kernel),
+ * "unknown" (why the menu says nothing of the next boot) or "lag" (the first SELinux argument
+ * on which menu and configuration differ, and what to run). NULL when not known, not lagging,
+ * or @what is none of these. Owned by @st. */
+const char *seinstall_status_result_get_menu(const struct seinstall_status_result *st,
+                                             const char *what);
 /* How the target's kernel turns SELinux on and off, from its /boot/config-* (see
  * seinstall_kernel_case). */
 enum seinstall_kernel_case
@@ -143,7 +151,8 @@ bool seinstall_status_result_get_relabel_pending(const struct seinstall_status_r
 bool seinstall_status_result_get_firstboot_pending(const struct seinstall_status_result *st);
 enum seinstall_mode
 seinstall_status_result_get_firstboot_mode(const struct seinstall_status_result *st);
-/* The mode the target boots in, from the kernel case, command line and config;
+/* The mode the target boots in, from the kernel case, the boot menu's command line (else the
+ * configuration's, when there is no menu to read) and config;
  * SEINSTALL_MODE_INVALID when it cannot be told (kernel config unknown and no explicit arg). */
 enum seinstall_mode seinstall_status_result_get_boot_mode(const struct seinstall_status_result *st);
 /* SELinux now (from /sys/fs/selinux/enforce): enforcing, permissive, disabled (not active);
