@@ -72,9 +72,13 @@ static void print_text(const struct seinstall_install_result *res,
         } else {
                 printf("policy:    %s %s\n", cli_esc(seinstall_install_result_get_policy(res)),
                        !seinstall_install_result_get_policy_built(res) ? "already built"
-                       : dry_run ? "would be built from the installed modules"
+                       : dry_run ? "would be built from the modules installed in "
+                                   "/var/lib/selinux (confined, as semodule -n -B)"
                                  : "built from the installed modules");
-                if (rl && !why)
+                if (!rl && !why && dry_run && seinstall_install_result_get_policy_built(res))
+                        printf("relabel:   after the policy build, from the file contexts it "
+                               "writes (not counted before it)\n");
+                else if (rl && !why)
                         printf("relabel:   %llu entries, %llu %s, %llu already right\n",
                                seinstall_relabel_result_get_count(rl, SEINSTALL_RELABEL_SEEN),
                                seinstall_relabel_result_get_count(rl, SEINSTALL_RELABEL_CHANGED),

@@ -215,7 +215,8 @@ static bool grub_menu_lags(struct seinstall_ctx *ctx)
         return lags;
 }
 
-static int check_enable(struct seinstall_ctx *ctx, const struct si_kconfig *k, const char *type)
+static int check_enable(struct seinstall_ctx *ctx, const struct si_kconfig *k, const char *type,
+                        unsigned flags)
 {
         if (k->kcase == SEINSTALL_KERNEL_NO_SELINUX)
                 return si_error(ctx, -EOPNOTSUPP,
@@ -223,7 +224,7 @@ static int check_enable(struct seinstall_ctx *ctx, const struct si_kconfig *k, c
                                 "(CONFIG_SECURITY_SELINUX is not set): install a kernel with "
                                 "SELinux in the target, or choose disabled",
                                 ctx->root, k->file);
-        if (!si_policy_built(ctx, type)) {
+        if (!(flags & SI_APPLY_POLICY_PENDING) && !si_policy_built(ctx, type)) {
                 return si_error(ctx, -ENOPKG,
                                 "No built SELinux policy of type '%s' in %s/etc/selinux/%s/policy: "
                                 "install %s in the target (seinstall install also builds it from "
@@ -262,7 +263,7 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
         r = res->policy ? si_kconfig_read(ctx, &k) : -ENOMEM;
         res->kcase = k.kcase;
         if (r >= 0 && enable)
-                r = check_enable(ctx, &k, res->policy);
+                r = check_enable(ctx, &k, res->policy, flags);
         if (r >= 0)
                 r = si_bootcmd_read(ctx, &cmdline, &old_bl);
         if (r < 0)
