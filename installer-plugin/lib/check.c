@@ -105,7 +105,7 @@ static int lower_mode(const struct si_policy *policy, const struct seinstall_set
 
 int si_check_run(struct seinstall_ctx *ctx, const struct si_decision *d,
                  const struct seinstall_settings *settings, const struct si_policy *policy,
-                 const char *plan_file, struct seinstall_check_result **ret)
+                 const struct si_plan_source *plan, struct seinstall_check_result **ret)
 {
         _cleanup_(checkp_unref) struct seinstall_check_result *c = NULL;
         int r;
@@ -120,7 +120,7 @@ int si_check_run(struct seinstall_ctx *ctx, const struct si_decision *d,
         c->policy_type_source = d->policy_source;
         c->policy = strdup(d->policy);
         c->root = strdup(ctx->root);
-        if (!c->policy || !c->root || (plan_file && !(c->plan = strdup(plan_file))))
+        if (!c->policy || !c->root || (plan && !(c->plan = strdup(plan->name))))
                 return -ENOMEM;
         c->policy_source = si_policy_source(policy);
         if (si_policy_path(policy) && !(c->policy_file = strdup(si_policy_path(policy))))
@@ -128,7 +128,13 @@ int si_check_run(struct seinstall_ctx *ctx, const struct si_decision *d,
         si_debug(ctx, "Using the %s policy from %s", c->policy,
                  c->policy_file ? c->policy_file : "seinstall's built-in table");
 
-        r = plan_file ? si_plan_read(ctx, plan_file, &c->mounts) : si_mounts_read(ctx, &c->mounts);
+        /* an empty text: a kickstart that plans nothing, nothing to check */
+        r = !plan ? si_mounts_read(ctx, &c->mounts)
+            : plan->text
+                ? (*plan->text
+                       ? si_plan_parse(ctx, plan->name, plan->text, strlen(plan->text), &c->mounts)
+                       : 0)
+                : si_plan_read(ctx, plan->name, &c->mounts);
         if (r < 0)
                 return r;
         for (size_t i = 0; i < c->mounts.n; i++) {
@@ -145,9 +151,9 @@ int si_check_run(struct seinstall_ctx *ctx, const struct si_decision *d,
         return 0;
 }
 
-SEINSTALL_EXPORT int seinstall_check_run(struct seinstall_ctx *ctx,
-                                         const struct seinstall_settings *settings,
-                                         const char *plan_file, struct seinstall_check_result **ret)
+/* seinstall_check_run() on @plan (NULL: the mounts). */
+static int check_run(struct seinstall_ctx *ctx, const struct seinstall_settings *settings,
+                     const struct si_plan_source *plan, struct seinstall_check_result **ret)
 {
         _cleanup_(si_config_done) struct si_config config = {.mode = SEINSTALL_MODE_INVALID};
         _cleanup_(si_decision_done) struct si_decision d = {};
@@ -162,8 +168,37 @@ SEINSTALL_EXPORT int seinstall_check_run(struct seinstall_ctx *ctx,
         if (r >= 0)
                 r = si_policy_load(ctx, d.policy, &policy);
         if (r >= 0)
-                r = si_check_run(ctx, &d, settings, policy, plan_file, ret);
+                r = si_check_run(ctx, &d, settings, policy, plan, ret);
         return r;
+}
+
+SEINSTALL_EXPORT int seinstall_check_run(struct seinstall_ctx *ctx,
+                                         const struct seinstall_settings *settings,
+                                         const char *plan_file, struct seinstall_check_result **ret)
+{
+        const struct si_plan_source plan = {.name = plan_file};
+
+        if (!ctx || !ret)
+                return -EINVAL;
+        return check_run(ctx, settings, plan_file ? &plan : NULL, ret);
+}
+
+int seinstall_check_run_profile(struct seinstall_ctx *ctx,
+                                const struct seinstall_settings *settings, const char *profile,
+                                const char *default_fstype, unsigned plan_flags,
+                                struct seinstall_check_result **ret)
+{
+        _cleanup_free_ char *text = NULL;
+        struct si_plan_source plan = {.name = profile};
+        int r;
+
+        if (!ctx || !profile || !ret)
+                return -EINVAL;
+        r = seinstall_profile_plan(ctx, profile, default_fstype, plan_flags, &text);
+        if (r < 0)
+                return r;
+        plan.text = r > 0 ? text : "";
+        return check_run(ctx, settings, &plan, ret);
 }
 
 SEINSTALL_EXPORT struct seinstall_check_result *

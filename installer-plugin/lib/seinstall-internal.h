@@ -66,6 +66,14 @@ enum seinstall_plan_flags {
 };
 SEINSTALL_WUR int seinstall_profile_plan(struct seinstall_ctx *ctx, const char *path,
                                          const char *default_fstype, unsigned flags, char **ret);
+/* seinstall_check_run() on the layout the kickstart @profile plans (seinstall_profile_plan()
+ * with @default_fstype and @plan_flags), its entries named after @profile; a kickstart that
+ * plans no file system gives a check of no mount (verdict ok). Errors as those two calls. */
+SEINSTALL_WUR int seinstall_check_run_profile(struct seinstall_ctx *ctx,
+                                              const struct seinstall_settings *settings,
+                                              const char *profile, const char *default_fstype,
+                                              unsigned plan_flags,
+                                              struct seinstall_check_result **ret);
 
 /* Feed the installer's kernel command line into @s as source "boot", read as Anaconda reads
  * it (shell quoting, keys without "inst.", the last value wins): inst.selinux=0 (disabled),
