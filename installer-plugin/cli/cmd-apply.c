@@ -10,19 +10,29 @@
 
 static void usage(FILE *f)
 {
-        fprintf(f, "Usage: seinstall apply [--root DIR] --mode M [--policy TYPE]\n"
-                   "                       [--bootloader auto|grub|bls|kernel-cmdline|none]\n"
-                   "                       [--regenerate] [--relabel | --labeled] [--firstboot] "
-                   "[--dry-run] [--json]\n\n"
-                   "Make the target boot in mode M (enforcing, permissive, disabled, or trial:\n"
-                   "permissive until a boot without denials caused by labels, then enforcing): "
-                   "/etc/selinux/config,\nthe boot loader's kernel command line, /.autorelabel "
-                   "when SELinux goes from off to on,\nand (--firstboot) the first-boot mark.\n"
-                   "  --regenerate  run update-grub/grub2-mkconfig in the target when GRUB "
-                   "changed\n"
-                   "  --relabel     schedule a first-boot relabel in any case\n"
-                   "  --labeled     the target was just relabeled: schedule none\n"
-                   "  --dry-run     list each file that would change, and how; write nothing\n");
+        fputs("Usage: seinstall apply [--root DIR] --mode M [--policy TYPE]\n"
+              "                       [--bootloader auto|grub|bls|kernel-cmdline|none]\n"
+              "                       [--regenerate] [--relabel | --labeled] [--firstboot]\n"
+              "                       [--dry-run] [--json]\n"
+              "       seinstall apply [--root DIR] --regenerate [--dry-run] [--json]\n"
+              "\n"
+              "Make the target boot in mode M: /etc/selinux/config, the boot loader's kernel\n"
+              "command line, /.autorelabel when SELinux goes from off to on, and (--firstboot)\n"
+              "the first-boot mark.\n"
+              "\n"
+              "  --root DIR       the target tree (default /)\n"
+              "  --mode M         enforcing, permissive, disabled, or trial (permissive until\n"
+              "                   a boot without denials caused by labels, then enforcing)\n"
+              "  --policy TYPE    policy type (default: the target's config, else default)\n"
+              "  --bootloader BL  the boot loader form to edit (default auto: every one found)\n"
+              "  --regenerate     run update-grub (or grub-mkconfig) in the target when GRUB's\n"
+              "                   defaults changed or grub.cfg lags them; alone, only that\n"
+              "  --relabel        schedule a first-boot relabel in any case\n"
+              "  --labeled        the target was just relabeled: schedule none\n"
+              "  --firstboot      write the first-boot mark (the screen runs at first boot)\n"
+              "  --dry-run        list each file that would change, and how; write nothing\n"
+              "  --json           print one JSON document on stdout\n",
+              f);
 }
 
 void cli_print_apply_result(const struct seinstall_apply_result *res, bool dry_run,

@@ -22,7 +22,7 @@ static void usage(FILE *f)
                 "                       - reads it from standard input\n"
                 "  --profile KS         the kickstart's mode, --unsupported and planned layout\n"
                 "                       (the layout --plan gives, if also given)\n"
-                "  --default-fstype T   with --profile: type of a device without --fstype (xfs)\n"
+                "  --default-fstype T   with --profile: type of a device given none (xfs)\n"
                 "  --firmware efi|bios  with --profile: plan the EFI System Partition or not\n"
                 "                       (default: this machine's firmware)\n"
                 "  --cmdline FILE       with --profile: boot options from FILE (/proc/cmdline)\n"

@@ -10,20 +10,34 @@
 
 static void usage(FILE *f)
 {
-        fprintf(f, "Usage: seinstall install [--root DIR] [--profile FILE] [--mode M]\n"
-                   "                         [--policy TYPE] [--unsupported refuse|warn]\n"
-                   "                         [--cmdline FILE | --no-cmdline] [--regenerate]\n"
-                   "                         [--threads N] [--progress | --no-progress]\n"
-                   "                         [--dry-run] [--json]\n\n"
-                   "Check the mounted target, build its policy if needed, relabel it and write\n"
-                   "its SELinux config, kernel command line and first-boot mark, unattended.\n"
-                   "Settings: boot options (/proc/cmdline, or --cmdline FILE) > the profile\n"
-                   "(--profile FILE, or inst.ks=file:PATH) > the target's config > defaults.\n"
-                   "--mode M (enforcing, permissive, disabled or trial), --policy TYPE and\n"
-                   "--unsupported refuse|warn (warn: accept what enforcing would refuse, and\n"
-                   "boot permissive) rank with the boot options and win over them.\n"
-                   "A refusal of the check stops before anything in the target changes (exit "
-                   "1).\n");
+        fputs("Usage: seinstall install [--root DIR] [--profile FILE] [--mode M]\n"
+              "                         [--policy TYPE] [--unsupported refuse|warn]\n"
+              "                         [--cmdline FILE | --no-cmdline] [--regenerate]\n"
+              "                         [--threads N] [--progress | --no-progress]\n"
+              "                         [--dry-run] [--json]\n"
+              "\n"
+              "Check the mounted target, build its policy if needed, relabel it and write its\n"
+              "SELinux config, kernel command line and first-boot mark, unattended. Settings:\n"
+              "boot options > the profile > the target's config > defaults. A refusal of the\n"
+              "check stops before anything in the target changes (exit 1).\n"
+              "\n"
+              "  --root DIR          the target tree (default /)\n"
+              "  --profile FILE      the kickstart profile (default: inst.ks=file:PATH)\n"
+              "  --mode M            enforcing, permissive, disabled or trial; ranks with the\n"
+              "                      boot options and wins over them\n"
+              "  --policy TYPE       policy type (default: profile, target's config, default)\n"
+              "  --unsupported WHAT  refuse (default) or warn: accept what enforcing would\n"
+              "                      refuse, and boot permissive\n"
+              "  --cmdline FILE      the installer's boot options from FILE (/proc/cmdline)\n"
+              "  --no-cmdline        read no boot options\n"
+              "  --regenerate        run update-grub in the target when its menu needs it\n"
+              "  --threads N         relabel worker threads (default: one per CPU)\n"
+              "  --progress          show the relabel's progress on stderr (default: on a\n"
+              "                      terminal)\n"
+              "  --no-progress       never show progress\n"
+              "  --dry-run           preview every stage; write nothing\n"
+              "  --json              print one JSON document on stdout\n",
+              f);
 }
 
 static void print_check_problems(const struct seinstall_check_result *c)

@@ -6,11 +6,15 @@
 
 static void usage(FILE *f)
 {
-        fprintf(f, "Usage: seinstall status [--root DIR] [--json]\n\n"
-                   "Show the target's SELinux state: config, kernel command line, the boot menu\n"
-                   "made from it (and whether it lags), kernel, the mode the next boot gets, a\n"
-                   "pending relabel, the first-boot mark, the trial mode and (root /) SELinux "
-                   "now.\n");
+        fputs("Usage: seinstall status [--root DIR] [--json]\n"
+              "\n"
+              "Show the target's SELinux state: config, kernel command line, the boot menu\n"
+              "made from it (and whether it lags), kernel, the mode the next boot gets, a\n"
+              "pending relabel, the first-boot mark, the trial mode and (root /) SELinux now.\n"
+              "\n"
+              "  --root DIR  the target tree (default /)\n"
+              "  --json      print one JSON document on stdout\n",
+              f);
 }
 
 static const char *mode_or(enum seinstall_mode m, const char *dflt)
