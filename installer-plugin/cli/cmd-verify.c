@@ -81,8 +81,8 @@ static void print_text(const struct seinstall_verify_result *res, bool fix, cons
         if (unlisted > 0)
                 printf("  (%llu more in directories not listed)\n", unlisted);
         if (abridged)
-                printf("Run 'seinstall verify%s%s --all' to list every one.\n",
-                       streq(root, "/") ? "" : " --root ", streq(root, "/") ? "" : cli_esc(root));
+                printf("Run '%s' to list every one.\n",
+                       cli_command(root, "seinstall verify%r --all"));
         cli_print_relabel_skipped(rl);
         if (fix && left > 0)
                 printf("Left after the fix: %llu label%s that a verify run after it, writing "

@@ -97,6 +97,14 @@ static int add_todo(struct seinstall_apply_result *res, const char *fmt, ...)
         return 0;
 }
 
+/* add_todo() of @text (taken over; NULL: out of memory), a shell_command() naming the root. */
+static int add_todo_text(struct seinstall_apply_result *res, char *text)
+{
+        _cleanup_free_ char *t = text;
+
+        return t ? add_todo(res, "%s", t) : -ENOMEM;
+}
+
 static int mode_rank(enum seinstall_mode m)
 {
         return m == SEINSTALL_MODE_ENFORCING ? 2 : m == SEINSTALL_MODE_PERMISSIVE ? 1 : 0;
@@ -340,14 +348,18 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
                              "line",
                              needed);
         if (r >= 0 && deferred)
-                r = add_todo(res, "SELinux boots permissive until the first-boot relabel is done; "
-                                  "then choose enforcing on the first-boot screen (or run "
-                                  "'seinstall apply --mode enforcing')");
+                r = add_todo_text(res, shell_command(ctx->root,
+                                                     "SELinux boots permissive until the "
+                                                     "first-boot relabel is done; then choose "
+                                                     "enforcing on the first-boot screen (or run "
+                                                     "'seinstall apply%r --mode enforcing')"));
         if (r >= 0 && trial)
-                r = add_todo(res, "SELinux boots permissive; once a boot has settled, "
-                                  "seinstall-trial.service makes it enforcing if no denial was "
-                                  "caused by a label, else names the files ('seinstall status' "
-                                  "shows the outcome)");
+                r = add_todo_text(res, shell_command(ctx->root,
+                                                     "SELinux boots permissive; once a boot has "
+                                                     "settled, seinstall-trial.service makes it "
+                                                     "enforcing if no denial was caused by a "
+                                                     "label, else names the files ('seinstall "
+                                                     "status%r' shows the outcome)"));
         if (r >= 0 && trial && !si_trial_unit_installed(ctx))
                 r = add_todo(res, "Install seinstall in the target: " SEINSTALL_TRIAL_UNIT
                                   " is not there, and without it the trial never decides (or run "
