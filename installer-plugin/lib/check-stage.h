@@ -37,6 +37,7 @@ struct si_mount {
         enum seinstall_verdict verdict;
         char *reason;
         char *fix;
+        int write_errno; /* EROFS, ENOSPC: seinstall must write here and cannot; else 0 */
 };
 
 struct si_mount_list {
@@ -101,5 +102,9 @@ struct si_plan_source {
 int si_check_run(struct seinstall_ctx *ctx, const struct si_decision *d,
                  const struct seinstall_settings *settings, const struct si_policy *policy,
                  const struct si_plan_source *plan, struct seinstall_check_result **ret);
+
+/* The first mount of @c seinstall must write and cannot (read-only, full), as an error naming
+ * it and the fix: -EROFS or -ENOSPC; 0 when there is none (or @c is NULL). */
+int si_check_writable_error(struct seinstall_ctx *ctx, const struct seinstall_check_result *c);
 
 #endif

@@ -6,6 +6,8 @@
  * on the mode, policy type and policy it already has; seinstall_check_run() is `seinstall
  * check`: it reads the config, decides (settings.c) and loads the policy itself first.
  */
+#include <sys/statvfs.h>
+
 #include "seinstall-private.h"
 #include "check-stage.h"
 #include "config.h"
@@ -46,6 +48,93 @@ static bool worth_probing(const struct si_policy *policy, const struct si_mount 
                 return use == SI_FS_USE_XATTR;
         return si_mount_role(m->mountpoint) != SI_ROLE_OTHER &&
                si_policy_genfs(policy, m->fstype, "/", &label) > 0;
+}
+
+/* Free space below which a mount seinstall writes is called full: the config files and marks
+ * take a few KiB, but a label that does not fit in a file's inode takes a block of its own. */
+#define SPACE_MIN (1024ull * 1024)
+
+/* Whether seinstall writes on @m in @mode: labels on a mount that keeps them per file, the
+ * config and the marks on "/". */
+static bool written(const struct si_mount *m, enum seinstall_mode mode)
+{
+        if (streq(m->mountpoint, "/"))
+                return true;
+        return mode != SEINSTALL_MODE_DISABLED && m->labeling == SEINSTALL_LABELING_XATTR;
+}
+
+static int refuse_unwritable(struct si_mount *m, int err, unsigned long long free_bytes)
+{
+        char *reason, *fix;
+
+        if (err == EROFS) {
+                reason = str_printf("%s (%s) is mounted read-only: seinstall cannot write its "
+                                    "labels or configuration there",
+                                    m->mountpoint, m->source ? m->source : m->path);
+                fix = shell_command(NULL, "remount it read-write: mount -o remount,rw %q", m->path);
+        } else {
+                reason =
+                    str_printf("%s (%s) is full (%llu KiB free; ENOSPC): writing its labels "
+                               "or configuration would fail part way",
+                               m->mountpoint, m->source ? m->source : m->path, free_bytes / 1024);
+                fix = str_printf("free at least %llu KiB on %s (labels that do not fit in a "
+                                 "file's inode take a block each)",
+                                 SPACE_MIN / 1024, m->path);
+        }
+        if (!reason || !fix) {
+                free(reason);
+                free(fix);
+                return -ENOMEM;
+        }
+        free(m->reason);
+        free(m->fix);
+        m->reason = reason;
+        m->fix = fix;
+        m->verdict = SEINSTALL_VERDICT_REFUSE;
+        m->write_errno = err;
+        return 0;
+}
+
+/* A mounted filesystem seinstall must write that is read-only or full is refused in every mode,
+ * whatever --unsupported says: relabel and configure would fail part way. */
+static int judge_writable(struct seinstall_check_result *c)
+{
+        for (size_t i = 0; i < c->mounts.n; i++) {
+                struct si_mount *m = &c->mounts.v[i];
+                unsigned long long free_bytes;
+                struct statvfs sv;
+                int r;
+
+                if (!m->path || !written(m, c->mode) || statvfs(m->path, &sv) < 0)
+                        continue;
+                /* what is free beyond the blocks reserved for root (and the filesystem's own):
+                 * a target filled into its reserve is full for an install */
+                free_bytes = (unsigned long long) sv.f_bavail * sv.f_frsize;
+                if (sv.f_flag & ST_RDONLY)
+                        r = refuse_unwritable(m, EROFS, 0);
+                else if (free_bytes < SPACE_MIN && sv.f_blocks > 0)
+                        r = refuse_unwritable(m, ENOSPC, free_bytes);
+                else
+                        continue;
+                if (r < 0)
+                        return r;
+                c->verdict = SEINSTALL_VERDICT_REFUSE;
+        }
+        return 0;
+}
+
+int si_check_writable_error(struct seinstall_ctx *ctx, const struct seinstall_check_result *c)
+{
+        size_t n = 0, first = 0;
+
+        for (size_t i = 0; c && i < c->mounts.n; i++)
+                if (c->mounts.v[i].write_errno && n++ == 0)
+                        first = i;
+        if (n == 0)
+                return 0;
+        return si_error(ctx, -c->mounts.v[first].write_errno, "%s; %s%s", c->mounts.v[first].reason,
+                        c->mounts.v[first].fix,
+                        n > 1 ? " (and other mounts likewise: seinstall check lists them)" : "");
 }
 
 static int judge_all(const struct si_policy *policy, struct seinstall_check_result *c,
@@ -145,6 +234,8 @@ int si_check_run(struct seinstall_ctx *ctx, const struct si_decision *d,
         r = judge_all(policy, c, c->mode);
         if (r >= 0)
                 r = lower_mode(policy, settings, c);
+        if (r >= 0)
+                r = judge_writable(c);
         if (r < 0)
                 return r;
         *ret = TAKE_PTR(c);
