@@ -252,9 +252,17 @@ int cmd_install(int argc, char **argv)
                                                            (void *) "install: relabel");
         if (r < 0)
                 return cli_fail(ctx, r, "install");
+        cli_catch_interrupts(ctx);
         r = seinstall_install(ctx, s, o, flags, &res);
-        if (progress)
+        if (progress && !cli_interrupted()) /* else the line stays, ended by the message */
                 cli_progress_end();
+        if (r == -EINTR && cli_interrupted())
+                return cli_interrupted_exit(flags & SEINSTALL_INSTALL_DRY_RUN
+                                                ? "nothing was written"
+                                                : "what it wrote stays (labels, a built "
+                                                  "policy) and the SELinux configuration, "
+                                                  "written last, is as it was or complete",
+                                            argc, argv);
         if (r < 0)
                 return cli_fail(ctx, r, "install");
         if (c.json) {

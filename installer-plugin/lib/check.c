@@ -132,9 +132,16 @@ int si_check_writable_error(struct seinstall_ctx *ctx, const struct seinstall_ch
                         first = i;
         if (n == 0)
                 return 0;
+
+        _cleanup_free_ char *more =
+            n > 1 ? shell_command(ctx->root, " (and other mounts likewise: 'seinstall check%r' "
+                                             "lists them)")
+                  : strdup("");
+
+        if (!more)
+                return -ENOMEM;
         return si_error(ctx, -c->mounts.v[first].write_errno, "%s; %s%s", c->mounts.v[first].reason,
-                        c->mounts.v[first].fix,
-                        n > 1 ? " (and other mounts likewise: seinstall check lists them)" : "");
+                        c->mounts.v[first].fix, more);
 }
 
 static int judge_all(const struct si_policy *policy, struct seinstall_check_result *c,

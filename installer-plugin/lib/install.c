@@ -207,7 +207,7 @@ static int stage_relabel(struct pipeline *p)
                                    p->flags & SEINSTALL_INSTALL_DRY_RUN ? SEINSTALL_RELABEL_DRY_RUN
                                                                         : 0,
                                    p->options->progress, p->options->userdata, &res->relabel);
-        if (r == -ENOMEM)
+        if (r == -ENOMEM || r == -EINTR) /* asked to stop: stop, schedule nothing */
                 return r;
         if (r < 0)
                 return relabel_later(p, r);
@@ -340,7 +340,7 @@ SEINSTALL_EXPORT int seinstall_install(struct seinstall_ctx *ctx,
                 return -ENOMEM;
         for (size_t i = 0; r == 0 && i < ELEMENTSOF(stages); i++) {
                 si_debug(ctx, "install: %s", stages[i].name);
-                r = stages[i].run(&p);
+                r = si_interrupted(ctx) ? -EINTR : stages[i].run(&p);
         }
         si_labels_reset(ctx);
         si_config_done(&p.config);

@@ -9,11 +9,21 @@
 #ifndef SEINSTALL_INTERNAL_H
 #define SEINSTALL_INTERNAL_H
 
+#include <signal.h>
+
 #include "seinstall.h"
 
 struct seinstall_status_result;
 struct seinstall_avc_result;
 struct seinstall_trial_result;
+
+/* ===== Stopping a long operation =========================================================== */
+
+/* Let @flag (a variable a signal handler sets, or NULL) stop the operations of @ctx: once it is
+ * non-zero, relabel, verify and install stop at their next safe point (the walk checks it every
+ * quarter of a second; install before each stage) and fail with -EINTR. Each file is then
+ * either as it was or done; nothing is left half-written. */
+void seinstall_set_interrupt(struct seinstall_ctx *ctx, const volatile sig_atomic_t *flag);
 
 /* ===== Settings from files: the target's config, a kickstart profile, boot options ======== */
 
