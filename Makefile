@@ -367,6 +367,7 @@ MANPAGES    = $(filter-out $(FB_ONLY),$(sort $(wildcard man/*.[1-8])))
 FB_ONLY    := $(if $(FIRSTBOOT),,firstboot/seinstall-firstboot.service man/seinstall-firstboot.8)
 UNITS      := $(filter-out $(FB_ONLY),$(sort $(wildcard firstboot/*.service firstboot/*.target firstboot/*.timer)))
 PROFILES   := $(sort $(wildcard profiles/*.ks))
+SCHEMAS    := $(sort $(wildcard docs/schema/*.json))
 ADAPTERS   := $(sort $(shell find installer-plugin/adapters -type f 2>/dev/null))
 
 install: all
@@ -397,6 +398,9 @@ install: all
 		$(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d/seinstall.conf)
 	$(if $(PROFILES),install -d $(DESTDIR)$(PKGDATADIR)/profiles)
 	$(if $(PROFILES),install -m 0644 $(PROFILES) $(DESTDIR)$(PKGDATADIR)/profiles/)
+	@# The JSON Schemas of the --json documents, for the programs that read them.
+	$(if $(SCHEMAS),install -d $(DESTDIR)$(PKGDATADIR)/schema)
+	$(if $(SCHEMAS),install -m 0644 $(SCHEMAS) $(DESTDIR)$(PKGDATADIR)/schema/)
 	@# Adapters keep their layout under share/seinstall/adapters; README says where each goes.
 	for f in $(ADAPTERS); do \
 		d=$(DESTDIR)$(PKGDATADIR)/adapters/$${f#installer-plugin/adapters/}; \
@@ -415,7 +419,8 @@ uninstall:
 		$(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d/seinstall.conf
 	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
 	for u in $(UNITS); do rm -f $(DESTDIR)$(UNITDIR)/$${u##*/}; done
-	rm -rf $(DESTDIR)$(PKGDATADIR)/profiles $(DESTDIR)$(PKGDATADIR)/adapters
+	rm -rf $(DESTDIR)$(PKGDATADIR)/profiles $(DESTDIR)$(PKGDATADIR)/adapters \
+		$(DESTDIR)$(PKGDATADIR)/schema
 	-rmdir $(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d 2>/dev/null
 
 # A release tarball of what git tracks at HEAD, with the version in its name; `make` and

@@ -14,7 +14,7 @@ static void usage(FILE *f)
               "                         [--policy TYPE] [--unsupported refuse|warn]\n"
               "                         [--cmdline FILE | --no-cmdline] [--regenerate]\n"
               "                         [--threads N] [--progress | --no-progress]\n"
-              "                         [--dry-run] [--json]\n"
+              "                         [--dry-run] [--yes] [--json]\n"
               "\n"
               "Check the mounted target, build its policy if needed, relabel it and write its\n"
               "SELinux config, kernel command line and first-boot mark, unattended. Settings:\n"
@@ -36,6 +36,7 @@ static void usage(FILE *f)
               "                      terminal)\n"
               "  --no-progress       never show progress\n"
               "  --dry-run           preview every stage; write nothing\n"
+              "  --yes               without --root: install on the running system, no question\n"
               "  --json              print one JSON document on stdout\n",
               f);
 }
@@ -68,9 +69,10 @@ static void print_text(const struct seinstall_install_result *res,
         enum seinstall_source src;
         enum seinstall_mode mode = seinstall_install_result_get_mode(res, &src);
 
-        printf("check:     %s (%zu mounts)%s\n",
+        printf("check:     %s (%zu mount%s)%s\n",
                seinstall_verdict_to_string(seinstall_check_result_get_verdict(c)),
                seinstall_check_result_get_n_mounts(c),
+               seinstall_check_result_get_n_mounts(c) == 1 ? "" : "s",
                seinstall_check_result_get_mode_lowered(c) ? ", mode lowered to permissive by "
                                                             "unsupported=warn"
                                                           : "");
@@ -181,6 +183,7 @@ static int print_json(const struct seinstall_install_result *res,
 struct install_args {
         struct cli_settings_args settings;
         unsigned flags;
+        bool yes;
 };
 
 static int install_option(struct opts *o, int opt, const char *arg, void *userdata)
@@ -195,9 +198,32 @@ static int install_option(struct opts *o, int opt, const char *arg, void *userda
         case 'g':
                 a->flags |= SEINSTALL_INSTALL_REGENERATE;
                 return 0;
+        case 'y':
+                a->yes = true;
+                return 0;
         default:
                 return -EINVAL;
         }
+}
+
+/* Without --root, install acts on the running system: only with --yes, or when the person at
+ * the terminal says so. 0 to go on, else the exit status. */
+static int confirm_running_system(const struct opts *c, bool yes)
+{
+        char answer[16];
+
+        if (c->root || c->dry_run || yes)
+                return 0;
+        if (c->json || !isatty(STDIN_FILENO))
+                return cli_usage_error("install", "no --root: this would install SELinux on the "
+                                                  "running system; give --root DIR for a target, "
+                                                  "or --yes for this system");
+        fprintf(stderr, "seinstall install: no --root: install SELinux on the running system "
+                        "(/)? [y/N] ");
+        if (fgets(answer, sizeof(answer), stdin) && (answer[0] == 'y' || answer[0] == 'Y'))
+                return 0;
+        fprintf(stderr, "seinstall install: nothing was done\n");
+        return EXIT_REFUSED;
 }
 
 int cmd_install(int argc, char **argv)
@@ -205,6 +231,7 @@ int cmd_install(int argc, char **argv)
         static const struct option own[] = {
             {"profile", required_argument, NULL, 'p'},
             {"regenerate", no_argument, NULL, 'g'},
+            {"yes", no_argument, NULL, 'y'},
             {},
         };
         static const int exclusive[][2] = {{OPT_CMDLINE, OPT_NO_CMDLINE}, {}};
@@ -229,6 +256,9 @@ int cmd_install(int argc, char **argv)
 
         r = cli_parse("install", usage, &c, &spec, argc, argv);
         if (r != CLI_GO_ON)
+                return r;
+        r = confirm_running_system(&c, a.yes);
+        if (r != 0)
                 return r;
         a.settings.cmdline_file = c.cmdline;
         a.settings.no_cmdline = c.no_cmdline;

@@ -63,17 +63,16 @@ static void print_text(const struct seinstall_verify_result *res, bool fix, cons
                 printf("verify: %llu entries checked, every label matches the file contexts\n",
                        checked);
         else if (fix && left == 0)
-                printf("verify: %llu entries checked, %llu labels differed from the file "
+                printf("verify: %llu entries checked, %llu label%s differed from the file "
                        "contexts, %llu fixed; a verify after the fix finds none different\n",
-                       checked, bad, fixed);
+                       checked, bad, bad == 1 ? "" : "s", fixed);
         else if (fix)
-                printf("verify: %llu entries checked, %llu labels differed from the file "
-                       "contexts, %llu written; %llu still differ after the fix\n",
-                       checked, bad, fixed, left);
+                printf("verify: %llu entries checked, %llu label%s differed from the file "
+                       "contexts, %llu written; %llu still differ%s after the fix\n",
+                       checked, bad, bad == 1 ? "" : "s", fixed, left, left == 1 ? "s" : "");
         else
-                printf("verify: %llu entries checked, %llu labels differ from the file "
-                       "contexts\n",
-                       checked, bad);
+                printf("verify: %llu entries checked, %llu label%s from the file contexts\n",
+                       checked, bad, bad == 1 ? " differs" : "s differ");
         bool abridged = unlisted > 0;
 
         for (size_t i = 0; i < seinstall_verify_result_get_n_dirs(res); i++)

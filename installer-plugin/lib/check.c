@@ -241,6 +241,13 @@ int si_check_run(struct seinstall_ctx *ctx, const struct si_decision *d,
         r = judge_all(policy, c, c->mode);
         if (r >= 0)
                 r = lower_mode(policy, settings, c);
+        /* a warning too, so that --json's "warnings" and stderr say it beside the document */
+        if (r >= 0 && c->mode_lowered)
+                si_warn(ctx,
+                        "The mode is lowered from %s to permissive (--unsupported warn, or the "
+                        "boot option seinstall.unsupported=warn): the target boots permissive "
+                        "and cannot enforce while it keeps the filesystems enforcing refuses",
+                        seinstall_mode_to_string(c->requested_mode));
         if (r >= 0)
                 r = judge_writable(c);
         if (r < 0)

@@ -45,6 +45,9 @@ done
 for p in profiles/*.ks; do
         [ -e "$p" ] && echo "/usr/share/seinstall/profiles/${p##*/}" >>"$expected"
 done
+for s in docs/schema/*.json; do
+        [ -e "$s" ] && echo "/usr/share/seinstall/schema/${s##*/}" >>"$expected"
+done
 adapters=$(find installer-plugin/adapters -type f 2>/dev/null | sort)
 for f in $adapters; do
         echo "/usr/share/seinstall/adapters/${f#installer-plugin/adapters/}" >>"$expected"
