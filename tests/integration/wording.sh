@@ -1,7 +1,8 @@
 #!/bin/bash
 # The small wording fixes of issue 34, item 8: singulars ("1 mount", "1 label differs"), check's
 # fix naming --unsupported warn as well as the boot option, check --json's warnings when the mode
-# was lowered, and install without --root asking before it acts on the running system.
+# was lowered, avc on a file that is not a log, and install without --root asking before it acts
+# on the running system.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
 
@@ -26,6 +27,14 @@ if command -v script >/dev/null; then
         assert_contains "it asked" "$OUT" "install SELinux on the running system (/)? [y/N]"
         assert_contains "and did nothing" "$OUT" "nothing was done"
 fi
+
+# avc on a file that is not a log: said, not "0 denials"
+printf 'hello\nthis is not a log\n' >"$d/notes.txt"
+expect_exit 2 "$SEINSTALL" avc --log "$d/notes.txt" --root "$d/root"
+assert_contains "avc on a file that is not a log" "$ERR" "is not an audit or kernel log"
+: >"$d/empty.log"
+expect_exit 3 "$SEINSTALL" avc --log "$d/empty.log" --root "$d/root"
+case $ERR in *"not an audit"*) fail "an empty log was called not a log: $ERR" ;; esac
 
 # singulars, on a target of one mount with one file mislabeled
 require_root
