@@ -168,6 +168,10 @@ static char *lag_fix(struct seinstall_ctx *ctx, const struct si_bootmenu *m)
 {
         _cleanup_free_ char *regen = NULL;
 
+        if (m->uki)
+                return strdup("build the image again so that it takes /etc/kernel/cmdline "
+                              "(kernel-install add, or the tool that built it): its command "
+                              "line is built in");
         if (!m->grub)
                 return shell_command(ctx->root,
                                      "edit its options line, or run seinstall apply%r --mode M "
@@ -197,8 +201,8 @@ static int compute_lag(struct seinstall_ctx *ctx, struct si_bootmenu *m)
         fix = lag_fix(ctx, m);
         if (!says || !has || !fix)
                 return -ENOMEM;
-        m->lag = str_printf("%s %s but %s's default entry %s: %s", m->config_file, says, m->file,
-                            has, fix);
+        m->lag = str_printf("%s %s but %s%s %s: %s", m->config_file, says, m->file,
+                            m->grub ? "'s default entry" : "", has, fix);
         return m->lag ? 0 : -ENOMEM;
 }
 
@@ -245,6 +249,129 @@ static int read_bls(struct seinstall_ctx *ctx, struct si_bootmenu *m)
         return r < 0 ? r : m->file ? 1 : 0;
 }
 
+/* ---- unified kernel images: the command line built into them ---------------------------- */
+
+#define PE_HEAD_MAX    65536u /* the headers and section table of any real image */
+#define PE_SECTION_MAX 65536u /* a .cmdline larger than this is no kernel command line */
+
+static uint32_t le32(const unsigned char *p)
+{
+        return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 |
+               (uint32_t) p[3] << 24;
+}
+
+static uint16_t le16(const unsigned char *p)
+{
+        return (uint16_t) (p[0] | p[1] << 8);
+}
+
+int si_pe_section(const unsigned char *head, size_t len, const char *name, uint64_t *ret_offset,
+                  uint32_t *ret_size)
+{
+        size_t pe, sections, n, namelen = strlen(name);
+
+        if (len < 64 || head[0] != 'M' || head[1] != 'Z' || namelen > 8)
+                return -EBADMSG;
+        pe = le32(head + 0x3c);
+        if (pe > len || len - pe < 24 || memcmp(head + pe, "PE\0\0", 4) != 0)
+                return -EBADMSG;
+        n = le16(head + pe + 6);
+        sections = pe + 24 + le16(head + pe + 20);
+        if (sections > len || (len - sections) / 40 < n)
+                return -EBADMSG;
+        for (size_t i = 0; i < n; i++) {
+                const unsigned char *sh = head + sections + i * 40;
+                if (memcmp(sh, name, namelen) != 0 || (namelen < 8 && sh[namelen] != '\0'))
+                        continue;
+                /* VirtualSize is the content's, SizeOfRawData the file alignment's */
+                *ret_size =
+                    le32(sh + 8) && le32(sh + 8) < le32(sh + 16) ? le32(sh + 8) : le32(sh + 16);
+                *ret_offset = le32(sh + 20);
+                return 0;
+        }
+        return -ENOENT;
+}
+
+/* The .cmdline of the unified kernel image @path, or NULL (not one, none, unreadable). */
+static int uki_cmdline(struct seinstall_ctx *ctx, const char *path, char **ret)
+{
+        _cleanup_close_ int fd = si_root_open_regular(ctx, path, true);
+        _cleanup_free_ unsigned char *head = NULL;
+        _cleanup_free_ char *text = NULL;
+        uint64_t off;
+        uint32_t size;
+        ssize_t n;
+        const char *t;
+        size_t tl;
+
+        *ret = NULL;
+        if (fd < 0)
+                return 0;
+        head = malloc(PE_HEAD_MAX);
+        if (!head)
+                return -ENOMEM;
+        n = pread(fd, head, PE_HEAD_MAX, 0);
+        if (n <= 0 || si_pe_section(head, (size_t) n, ".cmdline", &off, &size) < 0 || size == 0 ||
+            size > PE_SECTION_MAX)
+                return 0;
+        text = malloc((size_t) size + 1);
+        if (!text)
+                return -ENOMEM;
+        n = pread(fd, text, size, (off_t) off);
+        if (n <= 0)
+                return 0;
+        text[n] = '\0';
+        t = text;
+        tl = strip_range(&t, strnlen(text, (size_t) n));
+        while (tl > 0 && (t[tl - 1] == '\n' || t[tl - 1] == '\0'))
+                tl--;
+        *ret = strndup(t, tl);
+        return *ret ? 1 : -ENOMEM;
+}
+
+/* The unified kernel images in EFI/Linux (where systemd-boot finds them) as the menu: the
+ * first whose command line differs from the configuration's on a SELinux argument, else the
+ * first (by name). */
+static int read_uki(struct seinstall_ctx *ctx, struct si_bootmenu *m)
+{
+        static const char *const dirs[] = {"/boot/efi/EFI/Linux", "/efi/EFI/Linux",
+                                           "/boot/EFI/Linux"};
+        int r = 0;
+
+        for (size_t d = 0; r >= 0 && d < ELEMENTSOF(dirs); d++) {
+                char **names = NULL;
+                size_t n = 0;
+                r = si_root_list(ctx, dirs[d], NULL, ".efi", &names, &n);
+                for (size_t i = 0; r >= 0 && i < n; i++) {
+                        _cleanup_free_ char *c = NULL;
+                        bool differs;
+                        r = uki_cmdline(ctx, names[i], &c);
+                        if (r <= 0)
+                                continue;
+                        differs = m->config_cmdline && first_difference(m->config_cmdline, c);
+                        if (!m->file || differs) {
+                                free(m->file);
+                                free(m->cmdline);
+                                m->file = strdup(names[i]);
+                                m->cmdline = TAKE_PTR(c);
+                                if (!m->file)
+                                        r = -ENOMEM;
+                        }
+                        if (differs)
+                                break;
+                }
+                si_strv_free(names, n);
+                if (r >= 0 && m->file)
+                        break;
+        }
+        if (r >= 0 && m->file) {
+                m->uki = true;
+                m->chosen = strdup("its .cmdline; every unified kernel image checked");
+                return m->chosen ? 1 : -ENOMEM;
+        }
+        return r < 0 ? r : 0;
+}
+
 static const char *config_file_of(enum seinstall_bootloader bl)
 {
         switch (bl) {
@@ -273,10 +400,12 @@ int si_bootmenu_read(struct seinstall_ctx *ctx, struct si_bootmenu *ret)
         if (r == 0 && m.bl != SEINSTALL_BOOTLOADER_NONE) {
                 r = read_bls(ctx, &m);
                 if (r == 0 && m.bl == SEINSTALL_BOOTLOADER_KERNEL_CMDLINE)
-                        m.unknown = strdup("no boot loader entry in /boot/loader/entries: "
-                                           "kernel-install reads /etc/kernel/cmdline when a "
-                                           "kernel is installed (a unified kernel image keeps "
-                                           "the one it was built with)");
+                        r = read_uki(ctx, &m);
+                if (r == 0 && m.bl == SEINSTALL_BOOTLOADER_KERNEL_CMDLINE)
+                        m.unknown = strdup("no boot loader entry in /boot/loader/entries and no "
+                                           "unified kernel image in EFI/Linux: kernel-install "
+                                           "reads /etc/kernel/cmdline when a kernel is "
+                                           "installed");
                 else if (r == 0 && m.grub)
                         m.unknown = strdup("grub.cfg runs blscfg but there is no boot loader "
                                            "entry in /boot/loader/entries");

@@ -24,6 +24,12 @@ int si_grubcfg_default(const char *text, size_t len, const char *saved,
                        struct si_grubcfg_entry *ret);
 void si_grubcfg_entry_done(struct si_grubcfg_entry *e);
 
+/* The section @name (".cmdline") of the PE image whose first @len bytes are @head (a unified
+ * kernel image): 0 with its file offset and size, -ENOENT when it has none, -EBADMSG when @head
+ * is no PE image or its section table lies beyond @len. */
+int si_pe_section(const unsigned char *head, size_t len, const char *name, uint64_t *ret_offset,
+                  uint32_t *ret_size);
+
 /* The target's boot menu beside its configuration. */
 struct si_bootmenu {
         enum seinstall_bootloader bl; /* the configuration's form (si_bootcmd_read()) */
@@ -37,13 +43,15 @@ struct si_bootmenu {
         char *lag;     /* the first SELinux argument on which menu and configuration differ,
                         * and what to run, a sentence; NULL when they agree or cannot tell */
         bool grub;     /* the menu is a grub.cfg that update-grub (or grub-mkconfig) writes */
+        bool uki;      /* the menu is unified kernel images, their command line built in */
 };
 /* Read the configuration (si_bootcmd_read()), then the menu made from it: GRUB's grub.cfg (an
  * EFI one under /boot/efi/EFI/ or /efi/EFI/ when it holds the menu itself, else
  * /boot/grub/grub.cfg, /boot/grub2/grub.cfg) and its grubenv, the BLS entries when grub.cfg
- * runs blscfg or when the configuration is /etc/kernel/cmdline; the BLS entries are their own
- * menu. Every file is read inside the target, bounded. Returns 0 with *ret filled (free with
- * si_bootmenu_done()), -errno as si_bootcmd_read(). */
+ * runs blscfg or when the configuration is /etc/kernel/cmdline (else, for it, the .cmdline of
+ * the unified kernel images in EFI/Linux); the BLS entries are their own menu. Every file is read
+ * inside the target, bounded. Returns 0 with *ret filled (free with si_bootmenu_done()), -errno as
+ * si_bootcmd_read(). */
 int si_bootmenu_read(struct seinstall_ctx *ctx, struct si_bootmenu *ret);
 void si_bootmenu_done(struct si_bootmenu *m);
 

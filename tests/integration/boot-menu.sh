@@ -129,6 +129,49 @@ json_assert "$B.json" -- 'd["boot_menu"]["file"] == "/boot/loader/entries/b.conf
         fail "status --json (BLS): $(cat "$B.json")"
 echo "ok: a BLS entry lagging /etc/kernel/cmdline is named"
 
+# Unified kernel images beside /etc/kernel/cmdline: their .cmdline section is what boots.
+# uki FILE CMDLINE: a PE image as ukify writes one, its .cmdline section holding CMDLINE.
+uki() {
+        python3 - "$1" "$2" <<'PY'
+import struct, sys
+path, cmdline = sys.argv[1], sys.argv[2].encode() + b"\n"
+pe = 0x80
+sections = [(b".osrel", b"ID=debian\n"), (b".cmdline", cmdline), (b".linux", b"\0" * 64)]
+table = pe + 24 + 240  # PE signature, COFF header, a PE32+ optional header
+data = table + 40 * len(sections)
+head = bytearray(data)
+head[0:2] = b"MZ"
+struct.pack_into("<I", head, 0x3C, pe)
+head[pe:pe + 4] = b"PE\0\0"
+struct.pack_into("<HHIIIHH", head, pe + 4, 0x8664, len(sections), 0, 0, 0, 240, 0x22)
+body = b""
+for i, (name, content) in enumerate(sections):
+    raw = content + b"\0" * (-len(content) % 512)
+    struct.pack_into("<8sIIII", head, table + 40 * i, name, len(content), 0x1000 * (i + 1),
+                     len(raw), data + len(body))
+    body += raw
+open(path, "wb").write(bytes(head) + body)
+PY
+}
+U=$(scratch_dir)
+mkdir -p "$U/boot/efi/EFI/Linux" "$U/etc/kernel" "$U/etc/selinux/default/policy"
+cp "$T/boot/config-6.1.0-13-amd64" "$U/boot/"
+: >"$U/etc/selinux/default/policy/policy.33"
+echo "root=/dev/vda2 security=selinux" >"$U/etc/kernel/cmdline"
+printf 'SELINUX=permissive\nSELINUXTYPE=default\n' >"$U/etc/selinux/config"
+uki "$U/boot/efi/EFI/Linux/debian-6.1.efi" "root=/dev/vda2 quiet"
+"$SEINSTALL" status --root "$U" --json >"$U.json" || fail "status --json (UKI)"
+json_assert "$U.json" -- 'd["boot_menu"]["file"] == "/boot/efi/EFI/Linux/debian-6.1.efi"' \
+        'd["boot_menu"]["cmdline"] == "root=/dev/vda2 quiet"' 'd["boot_mode"] == "disabled"' \
+        'd["boot_menu"]["lag"].startswith("/etc/kernel/cmdline says security=selinux but /boot/efi/EFI/Linux/debian-6.1.efi has no security=: build the image again")' ||
+        fail "status --json (UKI): $(cat "$U.json")"
+echo "ok: a unified kernel image's built-in command line is the next boot's, its lag named"
+uki "$U/boot/efi/EFI/Linux/debian-6.1.efi" "root=/dev/vda2 security=selinux quiet"
+"$SEINSTALL" status --root "$U" --json >"$U.json" || fail "status --json (UKI)"
+json_assert "$U.json" -- 'd["boot_menu"]["lag"] is None' 'd["boot_mode"] == "permissive"' ||
+        fail "status --json (UKI that agrees): $(cat "$U.json")"
+echo "ok: a unified kernel image that agrees: no lag"
+
 # --regenerate regenerates whenever the menu lags, and only then. Needs root (the sandbox)
 # and a static shell for the target's update-grub.
 [ "$(id -u)" = 0 ] || skip "needs root for the sandbox (--regenerate)"

@@ -318,6 +318,34 @@ START_TEST(test_grubcfg_too_deep)
 }
 END_TEST
 
+START_TEST(test_pe_section)
+{
+        unsigned char h[512] = {'M', 'Z'};
+        uint64_t off = 0;
+        uint32_t size = 0;
+
+        ck_assert_int_eq(si_pe_section(h, 63, ".cmdline", &off, &size), -EBADMSG);
+        h[0x3c] = 0xff; /* the PE header beyond what was read */
+        h[0x3d] = 0xff;
+        ck_assert_int_eq(si_pe_section(h, sizeof(h), ".cmdline", &off, &size), -EBADMSG);
+        h[0x3c] = 0x40;
+        h[0x3d] = 0;
+        memcpy(h + 0x40, "PE\0\0", 4);
+        h[0x40 + 6] = 0xff; /* 255 sections: the table would run past the buffer */
+        ck_assert_int_eq(si_pe_section(h, sizeof(h), ".cmdline", &off, &size), -EBADMSG);
+        h[0x40 + 6] = 1;
+        memcpy(h + 0x40 + 24, ".cmdlinX", 8);
+        ck_assert_int_eq(si_pe_section(h, sizeof(h), ".cmdline", &off, &size), -ENOENT);
+        memcpy(h + 0x40 + 24, ".cmdline", 8);
+        h[0x40 + 24 + 8] = 5;    /* VirtualSize */
+        h[0x40 + 24 + 17] = 2;   /* SizeOfRawData 512 */
+        h[0x40 + 24 + 21] = 0x1; /* PointerToRawData 256 */
+        ck_assert_int_eq(si_pe_section(h, sizeof(h), ".cmdline", &off, &size), 0);
+        ck_assert_uint_eq(off, 256);
+        ck_assert_uint_eq(size, 5);
+}
+END_TEST
+
 int main(void)
 {
         Suite *suite = suite_create("bootcmd");
@@ -332,6 +360,7 @@ int main(void)
         tcase_add_test(tc, test_boot_mode);
         tcase_add_test(tc, test_grubcfg);
         tcase_add_test(tc, test_grubcfg_too_deep);
+        tcase_add_test(tc, test_pe_section);
         suite_add_tcase(suite, tc);
         return run_suite(suite);
 }
