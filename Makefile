@@ -24,8 +24,10 @@ SYS_LIBDIR  = $(shell $(PKG_CONFIG) --variable=libdir mount 2>/dev/null)
 MULTIARCH   = $(shell $(CC) -print-multiarch 2>/dev/null)
 LIBDIR     ?= $(PREFIX)/$(or $(patsubst /usr/%,%,$(filter /usr/%,$(SYS_LIBDIR))),$(if $(MULTIARCH),lib/$(MULTIARCH)),lib)
 INCLUDEDIR ?= $(PREFIX)/include
+LIBEXECDIR ?= $(PREFIX)/libexec
 DATADIR    ?= $(PREFIX)/share
 MANDIR     ?= $(DATADIR)/man
+LOCALEDIR  ?= $(DATADIR)/locale
 # Where systemd looks for units (systemd's pkg-config), /lib/systemd/system without it.
 UNITDIR    ?= $(or $(shell $(PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null),/lib/systemd/system)
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
@@ -43,6 +45,12 @@ FB_PKGS    := $(if $(filter 1,$(WITH_FIRSTBOOT)),libnewt slang)
 # Recursive (=) so that pkg-config runs only when a recipe needs it, after `deps` installed it.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lbz2 -lpthread
+# STATIC_LIBS (-lNAME ...): libraries the seinstall command links from their static archives,
+# the others shared (the udeb's copy: debian/rules). Only that link: the shared library and
+# the tests link everything shared.
+STATIC_LIBS ?=
+CLI_STATIC = -Wl,-Bstatic $(STATIC_LIBS) -Wl,-Bdynamic $(filter-out $(STATIC_LIBS),$(PKG_LIBS))
+CLI_LIBS   = $(if $(strip $(STATIC_LIBS)),$(CLI_STATIC),$(PKG_LIBS))
 override CPPFLAGS += -D_GNU_SOURCE -I$(BUILD)/include -Iinstaller-plugin/include \
                      -Iinstaller-plugin/lib $(PKG_CFLAGS)
 override CFLAGS += -std=c11 -Wall -Wextra $(WERROR) -Wshadow -Wmissing-prototypes \
@@ -89,6 +97,14 @@ SHARED_OBJ   := $(addprefix $(BUILD)/installer-plugin/cli/,opts.o parse.o) $(REP
 FB_UI_OBJ    := $(FB_UI_SRC:%.c=$(BUILD)/%.o) $(SHARED_OBJ)
 FIRSTBOOT    := $(if $(filter 1,$(WITH_FIRSTBOOT)),$(if $(FB_UI_SRC),$(BUILD)/bin/seinstall-firstboot))
 POT          := $(BUILD)/po/seinstall.pot
+# The catalogs in the tree (po/LANG.po), built to $(BUILD)/locale/LANG/LC_MESSAGES/seinstall.mo:
+# the layout LOCALEDIR has, so a test points SEINSTALL_LOCALEDIR at $(BUILD)/locale.
+PO_LANGS     := $(sort $(patsubst po/%.po,%,$(wildcard po/*.po)))
+MO           := $(PO_LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/seinstall.mo)
+# The files whose words are translated: the first-boot tool's, what it shares with seinstall,
+# and `seinstall check`'s own.
+POT_SRC      := $(FB_UI_SRC) $(FB_MODEL_SRC) $(SHARED_OBJ:$(BUILD)/%.o=%.c) \
+                installer-plugin/cli/cmd-check.c
 
 UNIT_SRC   := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BIN   := $(UNIT_SRC:%.c=$(BUILD)/%)
@@ -118,7 +134,7 @@ DEPS_TEST  := selinux-policy-default policycoreutils selinux-utils e2fsprogs xfs
               btrfs-progs dosfstools reiserfsprogs nilfs-tools exfatprogs f2fs-tools util-linux \
               tmux shellcheck attr python3 python3-jsonschema bubblewrap keyutils \
               lvm2 mdadm grub-common \
-              debhelper po-debconf lintian git
+              debhelper po-debconf lintian git libaudit-dev libcap-ng-dev autopkgtest rpm rpmlint
 DEPS_E2E   := qemu-system-x86 qemu-utils busybox-static mmdebstrap cpio zstd kmod checkpolicy \
               ovmf mtools fdisk
 DEPS       := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_E2E)
@@ -132,14 +148,16 @@ DEPS       += $(DEPS_HOSTS)
 DEPS_BENCH := flex time bc strace
 DEPS       += $(DEPS_BENCH)
 
-.PHONY: test deb uninstall dist tests hosts pot all help deps check check-quick unit integration e2e demo bench bench-scale fuzz install clean format check-format
+.PHONY: test deb uninstall dist tests hosts pot update-po all help deps check check-quick unit integration e2e demo bench bench-scale fuzz install clean format check-format
 .DEFAULT_GOAL := all
 
-all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT) $(if $(FIRSTBOOT),$(POT))
+all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT) $(POLICY_HELPER) $(if $(FIRSTBOOT),$(POT)) \
+     $(MO)
 
 help:
 	@echo "make [all]      build the library, seinstall and seinstall-firstboot"
 	@echo "make pot        build/po/seinstall.pot, the strings to translate (also by all)"
+	@echo "make update-po  merge that template into po/*.po (then translate what changed)"
 	@echo "make deps       install the Debian packages everything needs (root)"
 	@echo "make demo       build and run seinstall on a sample target it makes itself"
 	@echo "make check      build and run every test (unit, integration, end-to-end)"
@@ -214,7 +232,7 @@ $(LIB_AR): $(LIB_OBJ)
 
 # The .pc file carries the install paths: regenerate it when PREFIX, LIBDIR... change, even
 # after a plain `make` (the paths are remembered in a stamp, as the flavour is).
-PATHS        := $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(VERSION)
+PATHS        := $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(LIBEXECDIR) $(VERSION) $(LOCALEDIR)
 PATHS_STAMP  := $(BUILD)/.paths
 $(shell mkdir -p $(BUILD); [ "$$(cat $(PATHS_STAMP) 2>/dev/null)" = "$(PATHS)" ] || echo "$(PATHS)" > $(PATHS_STAMP))
 
@@ -236,10 +254,22 @@ $(PC): installer-plugin/lib/seinstall.pc.in Makefile $(PATHS_STAMP)
 # same files run from the tree and installed.
 FB_LIBS = $(shell $(PKG_CONFIG) --libs libnewt slang)
 
-$(CLI): $(CLI_OBJ) $(LIB_AR)
+# The policy build runs this fresh program in its confinement (policy-build.c), never
+# libsemanage in a forked copy of a caller that may have threads; the library finds it beside
+# the running binary (../libexec/seinstall/, so the tree's own) or in LIBEXECDIR.
+POLICY_HELPER := $(BUILD)/libexec/seinstall/seinstall-policy-build
+$(BUILD)/installer-plugin/lib/policy-build.o: override CPPFLAGS += \
+	-DSEINSTALL_LIBEXECDIR='"$(LIBEXECDIR)/seinstall"'
+$(BUILD)/installer-plugin/lib/policy-build.o: $(PATHS_STAMP)
+$(POLICY_HELPER): $(BUILD)/installer-plugin/libexec/seinstall-policy-build.o
 	@mkdir -p $(@D)
 	$(call quiet,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB_AR) $(PKG_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(shell $(PKG_CONFIG) --libs libsemanage)
+
+$(CLI): $(CLI_OBJ) $(LIB_AR) | $(POLICY_HELPER)
+	@mkdir -p $(@D)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB_AR) $(CLI_LIBS)
 
 $(BUILD)/bin/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_AR)
 	@mkdir -p $(@D)
@@ -247,14 +277,30 @@ $(BUILD)/bin/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_AR)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_AR) $(FB_LIBS) \
 		$(PKG_LIBS)
 
-# Translations: the template of every string seinstall-firstboot shows (gettext's xgettext),
-# its option errors and the messages it shares with seinstall (cli/) included.
+# Translations: the template of every string seinstall-firstboot and `seinstall check` show
+# (gettext's xgettext), the option errors and messages they share (cli/) included.
 pot: $(POT)
-$(POT): $(FB_UI_SRC) $(FB_MODEL_SRC) $(SHARED_OBJ:$(BUILD)/%.o=%.c)
+$(POT): $(POT_SRC) Makefile
 	@mkdir -p $(@D)
 	xgettext --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ --add-comments=TRANSLATORS \
 		--package-name=seinstall --package-version=$(VERSION) --msgid-bugs-address="seinstall maintainers" \
-		-o $@ $(sort $^)
+		-o $@ $(sort $(POT_SRC))
+
+# After messages change: merge the new template into each catalog, then translate what it
+# marks fuzzy or leaves empty (l10n.sh fails until every message is translated).
+update-po: $(POT)
+	for l in $(PO_LANGS); do msgmerge -q --update --backup=none --no-location po/$$l.po $(POT) || exit 1; done
+
+# msgfmt -c: a translation whose format differs from its msgid's fails the build.
+$(BUILD)/locale/%/LC_MESSAGES/seinstall.mo: po/%.po
+	@mkdir -p $(@D)
+	$(call quiet,MSGFMT,$@)
+	$(Q)msgfmt -c -o $@ $<
+
+# The catalogs where LOCALEDIR says, for the two commands that translate.
+$(BUILD)/firstboot/main.o $(BUILD)/installer-plugin/cli/cmd-check.o: override CPPFLAGS += \
+	-DLOCALEDIR='"$(LOCALEDIR)"'
+$(BUILD)/firstboot/main.o $(BUILD)/installer-plugin/cli/cmd-check.o: $(PATHS_STAMP)
 
 # ---- tests ---------------------------------------------------------------------------------
 $(BUILD)/tests/unit/test-%: tests/unit/test-%.c $(UNIT_HELPER_OBJ) $(FB_MODEL_OBJ) $(LIB_AR)
@@ -300,9 +346,17 @@ check-quick: check-format
 
 # What a package build's test step runs (debhelper's dh_auto_test calls `make test` first): it
 # installs nothing and needs no network, any user runs it; a test that needs root, loop devices,
-# QEMU, an installer or a tool the machine lacks says SKIPPED with the reason.
+# an installer or a tool the machine lacks says SKIPPED with the reason. It stays within
+# minutes even as root on a machine with everything: it leaves out (and names) the tests that
+# boot QEMU guests, run the real installers or build packages themselves (a package build
+# inside the package build), unless TEST_ALL=1 asks for them; make check runs them all.
+TEST_LONG  := $(E2E) $(HOSTS) $(wildcard tests/integration/sandbox-lvm-raid.sh \
+              tests/integration/deb-package.sh tests/integration/deb-autopkgtest.sh \
+              tests/integration/package-test-step.sh tests/integration/rpm-spec.sh)
+TEST_RUN   := $(if $(filter 1,$(TEST_ALL)),$(INTEG) $(E2E),$(filter-out $(TEST_LONG),$(INTEG)))
 test: tests
-	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(INTEG) $(E2E)
+	@$(if $(filter 1,$(TEST_ALL)),,echo "make test: left out (make check or TEST_ALL=1 runs them): $(TEST_LONG)")
+	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(TEST_RUN)
 
 # Only the adapters in their real installers (Calamares, debian-installer, Anaconda's way, mkosi).
 hosts: deps
@@ -368,7 +422,9 @@ FB_ONLY    := $(if $(FIRSTBOOT),,firstboot/seinstall-firstboot.service man/seins
 UNITS      := $(filter-out $(FB_ONLY),$(sort $(wildcard firstboot/*.service firstboot/*.target firstboot/*.timer)))
 PROFILES   := $(sort $(wildcard profiles/*.ks))
 SCHEMAS    := $(sort $(wildcard docs/schema/*.json))
-ADAPTERS   := $(sort $(shell find installer-plugin/adapters -type f 2>/dev/null))
+# Not what Python or an editor left there (a test running the Calamares module writes __pycache__).
+ADAPTERS   := $(sort $(shell find installer-plugin/adapters -name __pycache__ -prune -o -type f \
+                -not -name '*.py[co]' -print 2>/dev/null))
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(BINDIR) \
@@ -378,6 +434,8 @@ install: all
 	install -m 0644 installer-plugin/include/seinstall.h $(VERSION_H) $(DESTDIR)$(INCLUDEDIR)/
 	install -m 0644 $(PC) $(DESTDIR)$(LIBDIR)/pkgconfig/
 	install -m 0755 $(CLI) $(DESTDIR)$(BINDIR)/seinstall
+	install -d $(DESTDIR)$(LIBEXECDIR)/seinstall
+	install -m 0755 $(POLICY_HELPER) $(DESTDIR)$(LIBEXECDIR)/seinstall/
 	$(if $(FIRSTBOOT),install -m 0755 $(FIRSTBOOT) $(DESTDIR)$(BINDIR)/)
 	@# The pages' footers carry the version from here.
 	for m in $(MANPAGES); do \
@@ -396,6 +454,11 @@ install: all
 	$(if $(UNITS),install -d $(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d)
 	$(if $(UNITS),install -m 0644 firstboot/selinux-autorelabel-seinstall.conf \
 		$(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d/seinstall.conf)
+	for l in $(PO_LANGS); do \
+		install -d $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES && \
+		install -m 0644 $(BUILD)/locale/$$l/LC_MESSAGES/seinstall.mo \
+			$(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/ || exit 1; \
+	done
 	$(if $(PROFILES),install -d $(DESTDIR)$(PKGDATADIR)/profiles)
 	$(if $(PROFILES),install -m 0644 $(PROFILES) $(DESTDIR)$(PKGDATADIR)/profiles/)
 	@# The JSON Schemas of the --json documents, for the programs that read them.
@@ -415,13 +478,16 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/pkgconfig/seinstall.pc $(DESTDIR)$(INCLUDEDIR)/seinstall.h \
 		$(DESTDIR)$(INCLUDEDIR)/seinstall-version.h \
 		$(DESTDIR)$(BINDIR)/seinstall $(DESTDIR)$(BINDIR)/seinstall-firstboot \
+		$(DESTDIR)$(LIBEXECDIR)/seinstall/seinstall-policy-build \
 		$(DESTDIR)$(BASHCOMPDIR)/seinstall $(DESTDIR)$(BASHCOMPDIR)/seinstall-firstboot \
 		$(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d/seinstall.conf
 	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
+	for l in $(PO_LANGS); do rm -f $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/seinstall.mo; done
 	for u in $(UNITS); do rm -f $(DESTDIR)$(UNITDIR)/$${u##*/}; done
 	rm -rf $(DESTDIR)$(PKGDATADIR)/profiles $(DESTDIR)$(PKGDATADIR)/adapters \
 		$(DESTDIR)$(PKGDATADIR)/schema
-	-rmdir $(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d 2>/dev/null
+	-rmdir $(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d \
+		$(DESTDIR)$(LIBEXECDIR)/seinstall 2>/dev/null
 
 # A release tarball of what git tracks at HEAD, with the version in its name; `make` and
 # `make check` work in it as they do in a clone.
@@ -434,12 +500,13 @@ dist:
 
 # The Debian packages (debian/): dpkg-buildpackage in a copy of the tree under $(DEB), so the
 # tree itself stays clean; the .deb, .udeb, .buildinfo and .changes files land in $(DEB).
-# debian/changelog must carry VERSION. DEB_BUILD_OPTIONS (nocheck, parallel=N) are passed on.
+# debian/changelog must carry VERSION as its upstream version (VERSION-1). DEB_BUILD_OPTIONS
+# (nocheck, parallel=N) are passed on.
 DEB     := build/deb
 DEB_SRC := $(DEB)/seinstall-$(VERSION)
 deb:
-	@v=$$(dpkg-parsechangelog -S Version 2>/dev/null); [ "$$v" = "$(VERSION)" ] || { \
-		echo "make deb: debian/changelog says version '$$v', the Makefile $(VERSION): add a changelog entry (dch -v $(VERSION))" >&2; \
+	@v=$$(dpkg-parsechangelog -S Version 2>/dev/null); [ "$${v%-*}" = "$(VERSION)" ] || { \
+		echo "make deb: debian/changelog says version '$$v', the Makefile $(VERSION): add a changelog entry (dch -v $(VERSION)-1)" >&2; \
 		exit 1; }
 	rm -rf $(DEB) && mkdir -p $(DEB_SRC)
 	tar -c --exclude=./build --exclude=./.git . | tar -x -C $(DEB_SRC)

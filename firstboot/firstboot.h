@@ -3,15 +3,12 @@
 #ifndef SEINSTALL_FIRSTBOOT_H
 #define SEINSTALL_FIRSTBOOT_H
 
-#include <libintl.h>
 #include <stdbool.h>
 
+#include "i18n.h"
 #include "model.h"
 #include "seinstall-internal.h"
 #include "util.h"
-
-#define _(s)  gettext(s)
-#define N_(s) s
 
 /* Exit status of the command-line contract: util.h's one table (si_exit_status()). */
 #define FB_EXIT_OK     SI_EXIT_OK
@@ -22,6 +19,7 @@
 struct fb_info {
         struct fb_state state;
         enum seinstall_mode mark_mode; /* mode= of the first-boot mark, INVALID when none */
+        bool mark_after_install;       /* ... chosen with seinstall-firstboot, not at install */
         const char *root;              /* the target, "/" for the running system */
         const char *cmdline;           /* the boot loader's command line, or NULL */
         /* what applying each mode would write, indexed by enum seinstall_mode: the library's
@@ -47,6 +45,9 @@ enum seinstall_mode fb_info_initial_mode(const struct fb_info *info);
 /* Texts, translated, newly allocated (NULL on ENOMEM). */
 char *fb_text_state(const struct fb_info *info);
 char *fb_text_plan(const struct fb_info *info, const struct fb_plan *plan);
+/* The line --yes and the screen print last, whatever the outcome of applying @plan: what now
+ * holds and when it takes effect. */
+char *fb_text_outcome(const struct fb_info *info, const struct fb_plan *plan, bool changed);
 const char *fb_text_mode_name(enum seinstall_mode mode);
 const char *fb_text_mode_line(enum seinstall_mode mode);
 const char *fb_text_help(void);

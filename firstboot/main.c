@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <locale.h>
 #include <selinux/selinux.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +14,6 @@
 
 #include "firstboot.h"
 #include "report.h"
-
-#ifndef LOCALEDIR
-#define LOCALEDIR "/usr/share/locale"
-#endif
 
 /* --root, --mode (and --help, --version) are read as `seinstall` reads them (opts.c), and
  * errors, the library's log and names are printed as it prints them (report.c). */
@@ -99,6 +94,23 @@ static int parse_argv(int argc, char **argv)
         return cli_parse(NULL, help, &arg_opts, &spec, argc, argv);
 }
 
+/* @text, made from what the target says (its SELINUXTYPE, a plan's lines), printed a line at a
+ * time after @prefix, each escaped as seinstall escapes it: an escape character or a bell in
+ * the target's config never reaches the terminal. */
+static void print_escaped(const char *prefix, const char *text)
+{
+        _cleanup_free_ char *copy = strdup(text);
+        char *pos = copy, *line;
+
+        if (!copy) {
+                printf("%s%s\n", prefix, cli_esc(text));
+                return;
+        }
+        while ((line = strsep(&pos, "\n")))
+                if (*line || pos)
+                        printf("%s%s\n", prefix, cli_esc(line));
+}
+
 static int print_status(const struct fb_info *info)
 {
         static const enum seinstall_mode modes[] = {
@@ -111,12 +123,12 @@ static int print_status(const struct fb_info *info)
 
         if (!state)
                 return -ENOMEM;
-        printf("%s\n", state);
+        print_escaped("", state);
         if (fb_denials_offer(&info->denials)) {
                 _cleanup_free_ char *summary = fb_denials_text(&info->denials, FB_DENIAL_PATHS);
                 if (!summary)
                         return -ENOMEM;
-                printf("%s\n", summary);
+                print_escaped("", summary);
         } else if (info->denials.error && info->denials.message) {
                 printf("  %s\n", cli_esc(info->denials.message));
         }
@@ -133,7 +145,8 @@ static int print_status(const struct fb_info *info)
                 text = fb_text_plan(info, &plan);
                 if (!text)
                         return -ENOMEM;
-                printf("  %s: %s\n", fb_text_mode_name(modes[i]), text);
+                printf("  %s: ", fb_text_mode_name(modes[i]));
+                print_escaped("", text);
                 /* the library's own list: what --mode M --yes prints as "Changed" */
                 for (size_t c = 0; c < seinstall_apply_result_get_n_changes(plan.changes); c++)
                         printf(_("    would change %s: %s\n"),
@@ -143,13 +156,26 @@ static int print_status(const struct fb_info *info)
         return 0;
 }
 
-/* Apply @mode: the same seinstall_apply() the installer uses, then the immediate switch. */
-static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum seinstall_mode mode)
+/* The library's to-do of an enforcing deferred until the relabel names this screen as the
+ * way to finish it: right after choosing Enforcing here, the outcome line says it instead. */
+static bool todo_is_this_screen(const char *todo)
+{
+        return strncmp(todo, "SELinux boots permissive until the first-boot relabel",
+                       strlen("SELinux boots permissive until the first-boot relabel")) == 0;
+}
+
+/* Apply @mode: the same seinstall_apply() the installer uses, then the immediate switch, and
+ * a last line saying what now holds, whatever the outcome. @by_hand: the mode was chosen now
+ * (on the screen or with --mode), not taken from the install's mark. */
+static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum seinstall_mode mode,
+                 bool by_hand)
 {
         _cleanup_(seinstall_apply_result_unrefp) struct seinstall_apply_result *result = NULL;
+        _cleanup_free_ char *outcome = NULL;
         unsigned flags = fb_apply_flags(&info->state, mode); /* those of the prediction */
-        bool keep_mark;
+        bool keep_mark, deferred;
         struct fb_plan plan;
+        size_t n_changes;
         int r;
 
         r = fb_info_plan(info, mode, &plan);
@@ -158,18 +184,23 @@ static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum sei
         /* Enforcing after a relabel is completed on the boot after the relabel: the library
          * keeps the choice in the first-boot mark, and this screen comes back to finish it.
          * The trial is decided by its own unit, never by this screen. */
-        keep_mark = !plan.trial && plan.config_mode != mode;
+        deferred = !plan.trial && plan.config_mode != mode;
+        keep_mark = deferred;
 
         r = seinstall_apply(ctx, mode, info->state.policy_type, SEINSTALL_BOOTLOADER_AUTO, flags,
                             &result);
         if (r < 0)
                 return cli_fail(ctx, r, _("applying the choice"));
-        for (size_t i = 0; i < seinstall_apply_result_get_n_changes(result); i++)
+        n_changes = seinstall_apply_result_get_n_changes(result);
+        for (size_t i = 0; i < n_changes; i++)
                 printf(_("Changed %s: %s\n"),
                        cli_esc(seinstall_apply_result_get_change_file(result, i)),
                        cli_esc(seinstall_apply_result_get_change_what(result, i)));
-        for (size_t i = 0; i < seinstall_apply_result_get_n_todo(result); i++)
-                printf(_("To do: %s\n"), cli_cmd(seinstall_apply_result_get_todo(result, i)));
+        for (size_t i = 0; i < seinstall_apply_result_get_n_todo(result); i++) {
+                const char *todo = seinstall_apply_result_get_todo(result, i);
+                if (!(deferred && todo_is_this_screen(todo)))
+                        printf(_("To do: %s\n"), cli_cmd(todo));
+        }
 
         if (plan.switch_now && security_setenforce(mode == SEINSTALL_MODE_ENFORCING) < 0) {
                 r = -errno;
@@ -183,14 +214,23 @@ static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum sei
                 printf(_("SELinux is %s now.\n"), seinstall_mode_to_string(mode));
         if (plan.relabel)
                 printf("%s\n", _("Every file is relabeled at the next boot."));
-        if (plan.reboot)
+        if (plan.reboot && n_changes > 0)
                 printf("%s\n", _("Reboot for the choice to take effect."));
 
+        if (keep_mark && by_hand) {
+                r = seinstall_firstboot_mark_set_chosen_after_install(ctx);
+                if (r < 0 && r != -ENOENT)
+                        return cli_fail(ctx, r, _("noting the choice in the first-boot mark"));
+        }
         if (!keep_mark) {
                 r = seinstall_firstboot_mark_remove(ctx);
                 if (r < 0)
                         return cli_fail(ctx, r, _("removing the first-boot mark"));
         }
+        outcome = fb_text_outcome(info, &plan, n_changes > 0 || plan.switch_now);
+        if (!outcome)
+                return cli_fail(ctx, -ENOMEM, _("applying the choice"));
+        printf("%s\n", outcome);
         return FB_EXIT_OK;
 }
 
@@ -238,9 +278,11 @@ static int leave(struct seinstall_ctx *ctx, const struct fb_info *info, bool tim
                 if (r < 0)
                         return cli_fail(ctx, r, _("removing the first-boot mark"));
         } else {
-                printf(_("No answer: keeping %s, the mode chosen at install.\n"),
+                printf(info->mark_after_install
+                           ? _("No answer: keeping %s, the mode chosen after install.\n")
+                           : _("No answer: keeping %s, the mode chosen at install.\n"),
                        seinstall_mode_to_string(info->mark_mode));
-                r = apply(ctx, info, info->mark_mode);
+                r = apply(ctx, info, info->mark_mode, false);
                 if (r != FB_EXIT_OK)
                         return r;
         }
@@ -294,7 +336,9 @@ static int act(struct seinstall_ctx *ctx, struct fb_info *info)
                 return r < 0 ? cli_fail(ctx, r, "status") : FB_EXIT_OK;
         }
         if (arg_yes) {
-                if (mode == SEINSTALL_MODE_INVALID)
+                bool by_hand = mode != SEINSTALL_MODE_INVALID;
+
+                if (!by_hand)
                         mode = info->mark_mode;
                 if (mode == SEINSTALL_MODE_INVALID) {
                         fprintf(stderr,
@@ -303,17 +347,17 @@ static int act(struct seinstall_ctx *ctx, struct fb_info *info)
                                 prog);
                         return FB_EXIT_USAGE;
                 }
-                return apply(ctx, info, mode);
+                return apply(ctx, info, mode, by_hand);
         }
 
         initial = mode != SEINSTALL_MODE_INVALID ? mode : fb_info_initial_mode(info);
         result = fb_screen_run(info, initial, arg_timeout, relabel_denied, &rd, &mode);
         /* what the relabel did stays on the terminal after the screen */
         if (info->denials.relabel_text)
-                printf("%s\n", info->denials.relabel_text);
+                print_escaped("", info->denials.relabel_text);
         switch (result) {
         case FB_SCREEN_OK:
-                return apply(ctx, info, mode);
+                return apply(ctx, info, mode, true);
         case FB_SCREEN_CANCEL:
                 return leave(ctx, info, false);
         case FB_SCREEN_TIMEOUT:
@@ -409,8 +453,6 @@ static int run(int argc, char **argv)
 int main(int argc, char **argv)
 {
         cli_set_program(prog);
-        setlocale(LC_ALL, "");
-        bindtextdomain("seinstall", LOCALEDIR);
-        textdomain("seinstall");
+        cli_i18n_init();
         return run(argc, argv);
 }

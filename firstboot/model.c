@@ -81,6 +81,12 @@ int fb_plan_for(const struct fb_state *st, enum seinstall_mode mode,
         p.config_mode = seinstall_apply_result_get_config_mode(pred->result);
         p.relabel = seinstall_apply_result_get_relabel(pred->result);
         p.config_change = st->config_mode != p.config_mode;
+        /* A mode chosen by hand ends a pending trial: the library says so by changing its
+         * state (the trial itself writes that file too, starting one). */
+        for (size_t i = 0; !p.trial && i < seinstall_apply_result_get_n_changes(p.changes); i++)
+                p.cancels_trial =
+                    p.cancels_trial || strcmp(seinstall_apply_result_get_change_file(p.changes, i),
+                                              SEINSTALL_TRIAL_STATE) == 0;
         if (p.trial) {
                 /* the trial begins with the next boot, permissive; nothing switches now */
                 p.reboot = st->running;

@@ -58,6 +58,7 @@ struct fb_plan {
         bool switch_now;        /* running system: security_setenforce() switches at once */
         bool warn_enable_later; /* disabling: enabling again later needs a full relabel */
         bool trial;             /* the trial: permissive now, enforcing after a clean boot */
+        bool cancels_trial;     /* a pending trial ends: the library's change of its state */
 };
 
 /* Whether SELinux is (or may be) off on the next boot: disabled, or not known to be on. */

@@ -7,9 +7,17 @@
  * to relabel those files (main.c's callback does it) and then what that did.
  *
  * Every text is sized to the terminal (80x24 at least, fb_screen_terminal() refuses less): it
- * fits, or its box scrolls and a line under it says so. Nothing is ever cut silently.
+ * fits, or its box scrolls and a line under that box says so. Nothing is ever cut silently.
+ * When the terminal is resized (SIGWINCH: newt's NEWT_KEY_RESIZE) every window is built again
+ * for the new size, and below 80x24 a notice says how large it must be until it is again.
+ *
+ * Keys as whiptail's radio list has them: the choices are one stop for Tab (a subform; arrows
+ * move inside it), Enter on a choice is OK on the selected one, Esc is Cancel (in a window
+ * over the choice: its button that changes nothing).
  */
 #include <newt.h>
+#include <signal.h>
+#include <sys/ioctl.h>
 #include <slang.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,13 +47,43 @@ struct screen {
         const struct fb_info *info;
         fb_relabel_fn relabel;
         void *userdata;
+        newtComponent form, choices, ok, cancel; /* the choice's window, while it is up */
         newtComponent radio[FB_N_MODES];
         newtComponent plan_box, hint;
-        int plan_lines;     /* the plan box's height */
-        bool state_scrolls; /* the state is longer than its box */
-        int timeout;        /* seconds, 0: none */
-        int remaining;      /* seconds left before the timeout */
+        int plan_lines;           /* the plan box's height */
+        enum seinstall_mode mode; /* the selected choice, kept when the window is rebuilt */
+        int timeout;              /* seconds, 0: none */
+        int remaining;            /* seconds left before the timeout */
 };
+
+/* What a window's run ended with, besides the index of a button pressed (>= 0). */
+enum {
+        RUN_TIMEOUT = -1,
+        RUN_ERROR = -2,
+        RUN_RESIZED = -3, /* the terminal's size changed: build the windows again */
+        RUN_ESCAPE = -4,  /* Esc on the choice: Cancel */
+};
+
+/* newt's SIGWINCH handler, which makes a form end with NEWT_KEY_RESIZE. Debian's newt leaves
+ * every newtFormRun() through gpm's cleanup, which puts back the handler gpm found, SIG_DFL
+ * when no gpm runs: after the first form ended, resizes went unseen (the screen was never
+ * redrawn). It is put back after each run. */
+static struct sigaction newt_winch;
+static bool have_newt_winch;
+
+static void run_form(newtComponent form, struct newtExitStruct *es)
+{
+        struct winsize ws;
+
+        newtFormRun(form, es);
+        if (!have_newt_winch)
+                return;
+        (void) sigaction(SIGWINCH, &newt_winch, NULL);
+        /* a resize while the handler was away: let the next run see it */
+        if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 && ws.ws_row > 0 &&
+            (ws.ws_col != SLtt_Screen_Cols || ws.ws_row != SLtt_Screen_Rows))
+                (void) raise(SIGWINCH);
+}
 
 static enum seinstall_mode selected(const struct screen *s)
 {
@@ -131,16 +169,28 @@ static void show_plan(struct screen *s)
         _cleanup_free_ char *text = plan_text(s, selected(s));
         bool more = box_set_text(s->plan_box, s->plan_lines, text ? text : "");
 
-        box_set_text(s->hint, 1, more || s->state_scrolls ? more_hint() : "");
+        box_set_text(s->hint, 1, more ? more_hint() : "");
+}
+
+/* A form that also ends on a resize and on Esc, and ticks each second with a timeout. */
+static newtComponent new_form(const struct screen *s)
+{
+        newtComponent form = newtForm(NULL, NULL, 0);
+
+        newtFormAddHotKey(form, NEWT_KEY_RESIZE);
+        newtFormAddHotKey(form, NEWT_KEY_ESCAPE);
+        if (s && s->timeout > 0)
+                newtFormSetTimer(form, 1000);
+        return form;
 }
 
 /* A window titled @title with @text and the buttons @b0 and @b1 (NULL: one button); the text
  * fits the terminal or scrolls with @hint under it. Returns the form (the focus on the last
  * button); the buttons in @btn, the text's box in *ret_box, whether it scrolls in
  * *ret_scrolls. */
-static newtComponent text_window(const char *title, const char *text, const char *b0,
-                                 const char *b1, const char *hint, newtComponent btn[2],
-                                 newtComponent *ret_box, bool *ret_scrolls)
+static newtComponent text_window(const struct screen *s, const char *title, const char *text,
+                                 const char *b0, const char *b1, const char *hint,
+                                 newtComponent btn[2], newtComponent *ret_box, bool *ret_scrolls)
 {
         int max_lines = screen_rows() - TEXT_ROWS, need = text_lines(text, WIDTH - 4), lines;
         newtComponent form, box, hint_box = NULL;
@@ -164,7 +214,7 @@ static newtComponent text_window(const char *title, const char *text, const char
         newtGridSetField(grid, 0, 2, NEWT_GRID_SUBGRID, buttons, 0, 1, 0, 0, 0,
                          NEWT_GRID_FLAG_GROWX);
         newtGridWrappedWindow(grid, (char *) title);
-        form = newtForm(NULL, NULL, 0);
+        form = new_form(s);
         newtGridAddComponentsToForm(grid, form, 1);
         newtGridFree(grid, 1);
         newtFormSetCurrent(form, btn[1] ? btn[1] : btn[0]);
@@ -172,26 +222,33 @@ static newtComponent text_window(const char *title, const char *text, const char
         return form;
 }
 
-/* F1: the help text, whole or scrolling (newtWinMessage would cut it at the screen's end). */
-static void show_help(void)
+/* F1: the help text, whole or scrolling (newtWinMessage would cut it at the screen's end).
+ * Returns 0 when closed, RUN_RESIZED, or RUN_ERROR. */
+static int show_help(void)
 {
         newtComponent form, box, btn[2];
         struct newtExitStruct es;
         bool scrolls;
+        int result = 0;
 
-        form = text_window(_("Help"), fb_text_help(), _("OK"), NULL,
+        form = text_window(NULL, _("Help"), fb_text_help(), _("OK"), NULL,
                            _("The text above scrolls: Down or PgDn; Enter closes."), btn, &box,
                            &scrolls);
         if (scrolls)
                 newtFormSetCurrent(form, box);
-        newtPushHelpLine(_("Down/PgDn scroll  Enter or F1 close"));
+        newtPushHelpLine(_("Down/PgDn scroll  Enter, Esc or F1 close"));
         /* Enter and F1 close it too, also while the text has the focus for scrolling. */
         newtFormAddHotKey(form, NEWT_KEY_ENTER);
         newtFormAddHotKey(form, NEWT_KEY_F1);
-        newtFormRun(form, &es);
+        run_form(form, &es);
+        if (es.reason == NEWT_EXIT_HOTKEY && es.u.key == NEWT_KEY_RESIZE)
+                result = RUN_RESIZED;
+        else if (es.reason == NEWT_EXIT_ERROR)
+                result = RUN_ERROR;
         newtFormDestroy(form);
         newtPopWindow();
         newtPopHelpLine();
+        return result;
 }
 
 static void show_help_line(const struct screen *s, const char *keys)
@@ -208,7 +265,7 @@ static void show_help_line(const struct screen *s, const char *keys)
 
 static const char *choice_keys(void)
 {
-        return _("F1 help  Space select  Tab move  F12 accept");
+        return _("F1 help  Space select  Enter OK  Esc cancel  Tab move");
 }
 
 /* Called when a radio button is selected: show what it does; a person is there, so the
@@ -224,35 +281,38 @@ static void radio_changed(newtComponent co, void *data)
 }
 
 /* A window with @text (scrolled when long) and one or two buttons, the focus on the last one
- * (the one that changes nothing). Returns the index of the button pressed (F12: the last
- * one), -1 when the timeout ran out, -2 on a terminal error. */
+ * (the one that changes nothing; Esc presses it too). Returns the index of the button pressed
+ * (F12: the last one), RUN_TIMEOUT, RUN_RESIZED (the window is gone: show it again once the
+ * screen is rebuilt) or RUN_ERROR. */
 static int ask(struct screen *s, const char *title, const char *text, const char *b0,
                const char *b1)
 {
+        const char *keys = _("Tab move  Enter press the button  Esc back  F12 continue");
         newtComponent form, box, btn[2];
         struct newtExitStruct es;
-        int result = -2;
+        int result = RUN_ERROR;
         bool scrolls;
 
-        form = text_window(title, text, b0, b1, more_hint(), btn, &box, &scrolls);
-        newtFormAddHotKey(form, NEWT_KEY_F12);
-        if (s->timeout > 0)
-                newtFormSetTimer(form, 1000);
+        form = text_window(s, title, text, b0, b1, more_hint(), btn, &box, &scrolls);
         s->remaining = s->timeout;
-        show_help_line(s, _("Tab move  Enter press the button  F12 continue"));
+        show_help_line(s, keys);
         for (;;) {
-                newtFormRun(form, &es);
+                run_form(form, &es);
                 if (es.reason == NEWT_EXIT_TIMER) {
                         if (--s->remaining <= 0) {
-                                result = -1;
+                                result = RUN_TIMEOUT;
                                 break;
                         }
-                        show_help_line(s, _("Tab move  Enter press the button  F12 continue"));
+                        show_help_line(s, keys);
                 } else if (es.reason == NEWT_EXIT_COMPONENT && es.u.co != box) {
                         result = es.u.co == btn[0] ? 0 : 1;
                         break;
-                } else if (es.reason == NEWT_EXIT_HOTKEY && es.u.key == NEWT_KEY_F12) {
+                } else if (es.reason == NEWT_EXIT_HOTKEY &&
+                           (es.u.key == NEWT_KEY_F12 || es.u.key == NEWT_KEY_ESCAPE)) {
                         result = b1 ? 1 : 0;
+                        break;
+                } else if (es.reason == NEWT_EXIT_HOTKEY && es.u.key == NEWT_KEY_RESIZE) {
+                        result = RUN_RESIZED;
                         break;
                 } else if (es.reason == NEWT_EXIT_ERROR) {
                         break;
@@ -262,8 +322,66 @@ static int ask(struct screen *s, const char *title, const char *text, const char
         newtPopWindow();
         return result;
 }
+
+/* The terminal's size changed: give slang a screen of the new size and clear it; while it is
+ * below FB_MIN_COLS x FB_MIN_ROWS, say so until it is large again. Returns 0 when the screen
+ * fits again, RUN_ESCAPE, RUN_TIMEOUT or RUN_ERROR. */
+static int resized(struct screen *s)
+{
+        for (;;) {
+                _cleanup_free_ char *msg = NULL;
+                newtComponent form, box;
+                struct newtExitStruct es;
+                int cols, rows;
+
+                SLsmg_reinit_smg();
+                newtCls();
+                newtGetScreenSize(&cols, &rows);
+                if (cols >= FB_MIN_COLS && rows >= FB_MIN_ROWS)
+                        return 0;
+                if (asprintf(&msg,
+                             _("The terminal is %dx%d; this screen needs at least %dx%d. "
+                               "Enlarge it to go on, or press Esc to leave without choosing."),
+                             cols, rows, FB_MIN_COLS, FB_MIN_ROWS) < 0)
+                        return RUN_ERROR;
+                /* no window: whatever the size, the words start at the top left */
+                box = newtTextbox(0, 0, cols > 1 ? cols - 1 : 1, rows > 1 ? rows - 1 : 1,
+                                  NEWT_FLAG_WRAP);
+                newtTextboxSetText(box, msg);
+                form = new_form(s);
+                newtFormAddComponent(form, box);
+                for (;;) {
+                        run_form(form, &es);
+                        if (es.reason != NEWT_EXIT_TIMER || --s->remaining <= 0)
+                                break;
+                }
+                newtFormDestroy(form);
+                if (es.reason == NEWT_EXIT_TIMER)
+                        return RUN_TIMEOUT;
+                if (es.reason == NEWT_EXIT_HOTKEY && es.u.key == NEWT_KEY_ESCAPE)
+                        return RUN_ESCAPE;
+                if (es.reason != NEWT_EXIT_HOTKEY || es.u.key != NEWT_KEY_RESIZE)
+                        return RUN_ERROR;
+        }
+}
+
+/* ask() again as long as the terminal is resized under it (no window below it). */
+static int ask_alone(struct screen *s, const char *title, const char *text, const char *b0,
+                     const char *b1)
+{
+        int r;
+
+        while ((r = ask(s, title, text, b0, b1)) == RUN_RESIZED) {
+                r = resized(s);
+                if (r == RUN_ESCAPE)
+                        return b1 ? 1 : 0;
+                if (r < 0)
+                        return r;
+        }
+        return r;
+}
 /* Before the choice: this boot's denials, and the offer to relabel the files they blame on
- * their labels. Returns 0 to go on to the choice, -1 on timeout, -2 on a terminal error. */
+ * their labels. Returns 0 to go on to the choice, RUN_TIMEOUT or RUN_ERROR. */
 static int offer_relabel(struct screen *s)
 {
         const struct fb_denials *d = &s->info->denials;
@@ -274,8 +392,8 @@ static int offer_relabel(struct screen *s)
         if (!fb_denials_offer(d) || !s->relabel)
                 return 0;
         summary = fb_denials_text(d, FB_DENIAL_PATHS);
-        r = ask(s, _("SELinux denials on this boot"), summary ? summary : "",
-                _("Relabel these files"), _("Continue"));
+        r = ask_alone(s, _("SELinux denials on this boot"), summary ? summary : "",
+                      _("Relabel these files"), _("Continue"));
         free(summary);
         if (r != 0)
                 return r < 0 ? r : 0;
@@ -293,34 +411,37 @@ static int offer_relabel(struct screen *s)
         newtFormDestroy(form);
         newtPopWindow();
         free(msg);
-        r = ask(s, _("Relabeled"), done ? done : _("Out of memory."), _("Continue"), NULL);
+        r = ask_alone(s, _("Relabeled"), done ? done : _("Out of memory."), _("Continue"), NULL);
         free(done);
         return r < 0 ? r : 0;
 }
 
-/* Say what needs saying before a choice with lasting consequences is applied. Returns true
- * when the person confirms (or nothing needs confirming). */
-static bool confirm(const struct screen *s, enum seinstall_mode mode)
+/* Say what needs saying before a choice with lasting consequences is applied, the focus on
+ * Back. Returns 1 when the person confirms (or nothing needs confirming), 0 for Back, or
+ * RUN_TIMEOUT, RUN_RESIZED (ask again once rebuilt), RUN_ERROR. */
+static int confirm(struct screen *s, enum seinstall_mode mode)
 {
         const struct fb_state *st = &s->info->state;
         bool from_disabled = fb_state_off(st);
         const char *text;
         struct fb_plan p;
+        int r;
 
         if (fb_info_plan(s->info, mode, &p) < 0)
-                return false;
+                return RUN_ERROR;
         if (!p.possible) {
-                newtWinMessage(_("Not possible"), _("Back"), "%s",
-                               _("This kernel was built without SELinux. Install a kernel "
-                                 "with SELinux, or choose Disabled."));
-                return false;
+                r = ask(s, _("Not possible"),
+                        _("This kernel was built without SELinux. Install a kernel with SELinux, "
+                          "or choose Disabled."),
+                        _("Back"), NULL);
+                return r < 0 ? r : 0;
         }
         if (p.relabel && from_disabled)
                 text = _("SELinux is disabled now. To enable it, every file must first get its "
                          "label: files created while SELinux was off have none.\n\n"
                          "At the next boot the system relabels every file in permissive mode, "
-                         "showing its progress on the console, then reboots once more. After "
-                         "that, Enforcing is switched on from this screen.\n\n"
+                         "showing its progress on the console, then reboots once more. This "
+                         "screen then comes back, set on your choice, to switch it on.\n\n"
                          "Apply, and reboot when convenient?");
         else if (p.relabel)
                 text = _("Files on this system may lack their labels, so every file is "
@@ -332,8 +453,10 @@ static bool confirm(const struct screen *s, enum seinstall_mode mode)
                          "Enabling it again later needs a full relabel of every file and a "
                          "reboot.\n\nDisable SELinux?");
         else
-                return true;
-        return newtWinChoice(_("Before applying"), _("Apply"), _("Back"), "%s", text) == 1;
+                return 1;
+        /* the focus on the last button: Back, the one that changes nothing */
+        r = ask(s, _("Before applying"), text, _("Apply"), _("Back"));
+        return r < 0 ? r : r == 0;
 }
 
 /* The lines the longest of the four plans takes: the plan box is sized for it once. */
@@ -350,26 +473,17 @@ static int plan_max_lines(const struct screen *s)
         return max;
 }
 
-/* Build the window and its form; the form owns the components. The state and the plan share
- * the rows the four choices leave: each as high as its text, or scrolling. */
-static newtComponent build(struct screen *s, enum seinstall_mode initial, newtComponent *ok,
-                           newtComponent *cancel)
+/* The four choices and the line under each, in a subform: one stop for Tab, arrows move
+ * inside it, Enter on a choice leaves the form (OK), as whiptail's radio list. */
+static newtComponent build_choices(struct screen *s)
 {
-        _cleanup_free_ char *state = fb_text_state(s->info);
-        int spare = screen_rows() - CHOICE_ROWS, state_need, state_lines;
-        newtGrid grid, radios, buttons;
-        newtComponent form, state_box, prev = NULL;
+        newtGrid radios = newtCreateGrid(1, 2 * FB_N_MODES);
+        newtComponent sub = newtForm(NULL, NULL, NEWT_FLAG_NOF12), prev = NULL;
 
-        /* the state leaves three rows to the plan */
-        state_need = text_lines(state ? state : "", WIDTH);
-        state_box = text_box(state_need, WIDTH, spare - 3, &state_lines);
-        s->state_scrolls = state_need > state_lines;
-        newtTextboxSetText(state_box, state ? state : "");
-
-        radios = newtCreateGrid(1, 2 * FB_N_MODES);
         for (size_t i = 0; i < FB_N_MODES; i++) {
                 s->radio[i] = prev =
-                    newtRadiobutton(-1, -1, fb_text_mode_name(modes[i]), modes[i] == initial, prev);
+                    newtRadiobutton(-1, -1, fb_text_mode_name(modes[i]), modes[i] == s->mode, prev);
+                newtCheckboxSetFlags(s->radio[i], NEWT_FLAG_RETURNEXIT, NEWT_FLAGS_SET);
                 newtComponentAddCallback(s->radio[i], radio_changed, s);
                 newtGridSetField(radios, 0, 2 * i, NEWT_GRID_COMPONENT, s->radio[i], 0, 0, 0, 0,
                                  NEWT_ANCHOR_LEFT, 0);
@@ -377,37 +491,96 @@ static newtComponent build(struct screen *s, enum seinstall_mode initial, newtCo
                                  newtLabel(-1, -1, fb_text_mode_line(modes[i])), 4, 0, 0, 0,
                                  NEWT_ANCHOR_LEFT, 0);
         }
+        /* placed once so that the subform knows its size; the window's grid moves it */
+        newtGridPlace(radios, 0, 0);
+        newtGridAddComponentsToForm(radios, sub, 1);
+        newtGridFree(radios, 1);
+        for (size_t i = 0; i < FB_N_MODES; i++)
+                if (modes[i] == s->mode)
+                        newtFormSetCurrent(sub, s->radio[i]);
+        return sub;
+}
+
+/* Build the choice's window for the terminal's size now, starting on s->mode; the form owns
+ * the components. The state and the plan share the rows the four choices leave: each as high
+ * as its text, or scrolling with a line right under it saying so. */
+static void build(struct screen *s)
+{
+        _cleanup_free_ char *state = fb_text_state(s->info);
+        int spare = screen_rows() - CHOICE_ROWS, state_need, state_lines, state_max;
+        newtComponent state_box, state_hint = NULL;
+        newtGrid grid, buttons;
+        bool state_scrolls;
+
+        /* the state leaves three rows to the plan; scrolling, one of its rows says so */
+        state_need = text_lines(state ? state : "", WIDTH);
+        state_max = spare - 3;
+        state_scrolls = state_need > state_max;
+        state_box =
+            text_box(state_need, WIDTH, state_scrolls ? state_max - 1 : state_max, &state_lines);
+        newtTextboxSetText(state_box, state ? state : "");
+        if (state_scrolls) {
+                state_hint = newtTextbox(-1, -1, WIDTH, 1, 0);
+                newtTextboxSetText(state_hint, more_hint());
+                state_lines++;
+        }
+
+        s->choices = build_choices(s);
         s->plan_box = text_box(plan_max_lines(s), WIDTH, spare - state_lines, &s->plan_lines);
-        /* empty unless a text above is longer than its box */
+        /* empty unless the plan is longer than its box */
         s->hint = newtTextbox(-1, -1, WIDTH, 1, 0);
         /* one-line buttons: with four choices, framed ones would not leave 24 rows enough */
-        *ok = newtCompactButton(-1, -1, _("OK"));
-        *cancel = newtCompactButton(-1, -1, _("Cancel"));
+        s->ok = newtCompactButton(-1, -1, _("OK"));
+        s->cancel = newtCompactButton(-1, -1, _("Cancel"));
         buttons = newtCreateGrid(2, 1);
-        newtGridSetField(buttons, 0, 0, NEWT_GRID_COMPONENT, *ok, 0, 0, 0, 0, 0, 0);
-        newtGridSetField(buttons, 1, 0, NEWT_GRID_COMPONENT, *cancel, 4, 0, 0, 0, 0, 0);
+        newtGridSetField(buttons, 0, 0, NEWT_GRID_COMPONENT, s->ok, 0, 0, 0, 0, 0, 0);
+        newtGridSetField(buttons, 1, 0, NEWT_GRID_COMPONENT, s->cancel, 4, 0, 0, 0, 0, 0);
 
-        grid = newtCreateGrid(1, 5);
+        grid = newtCreateGrid(1, 6);
         newtGridSetField(grid, 0, 0, NEWT_GRID_COMPONENT, state_box, 0, 0, 0, 0, NEWT_ANCHOR_LEFT,
                          0);
-        newtGridSetField(grid, 0, 1, NEWT_GRID_SUBGRID, radios, 0, 1, 0, 1, NEWT_ANCHOR_LEFT, 0);
-        newtGridSetField(grid, 0, 2, NEWT_GRID_COMPONENT, s->plan_box, 0, 0, 0, 0, NEWT_ANCHOR_LEFT,
+        if (state_hint)
+                newtGridSetField(grid, 0, 1, NEWT_GRID_COMPONENT, state_hint, 0, 0, 0, 0,
+                                 NEWT_ANCHOR_LEFT, 0);
+        newtGridSetField(grid, 0, 2, NEWT_GRID_COMPONENT, s->choices, 0, 1, 0, 1, NEWT_ANCHOR_LEFT,
                          0);
-        newtGridSetField(grid, 0, 3, NEWT_GRID_COMPONENT, s->hint, 0, 0, 0, 0, NEWT_ANCHOR_LEFT, 0);
-        newtGridSetField(grid, 0, 4, NEWT_GRID_SUBGRID, buttons, 0, 0, 0, 0, 0,
+        newtGridSetField(grid, 0, 3, NEWT_GRID_COMPONENT, s->plan_box, 0, 0, 0, 0, NEWT_ANCHOR_LEFT,
+                         0);
+        newtGridSetField(grid, 0, 4, NEWT_GRID_COMPONENT, s->hint, 0, 0, 0, 0, NEWT_ANCHOR_LEFT, 0);
+        newtGridSetField(grid, 0, 5, NEWT_GRID_SUBGRID, buttons, 0, 0, 0, 0, 0,
                          NEWT_GRID_FLAG_GROWX);
         newtGridWrappedWindow(grid, _("SELinux on this system"));
 
-        form = newtForm(NULL, NULL, 0);
-        newtGridAddComponentsToForm(grid, form, 1);
+        s->form = new_form(s);
+        newtGridAddComponentsToForm(grid, s->form, 1);
         newtGridFree(grid, 1);
-        newtFormAddHotKey(form, NEWT_KEY_F1);
-        for (size_t i = 0; i < FB_N_MODES; i++)
-                if (modes[i] == initial)
-                        newtFormSetCurrent(form, s->radio[i]);
-        if (s->timeout > 0)
-                newtFormSetTimer(form, 1000);
-        return form;
+        newtFormAddHotKey(s->form, NEWT_KEY_F1);
+        newtFormSetCurrent(s->form, s->choices);
+        show_plan(s);
+        /* drawn now: a window shown again over it after a resize must not hide a blank one */
+        newtDrawForm(s->form);
+        show_help_line(s, choice_keys());
+}
+
+static void unbuild(struct screen *s)
+{
+        s->mode = selected(s);
+        newtFormDestroy(s->form);
+        newtPopWindow();
+        s->form = NULL;
+}
+
+/* The choice's window is rebuilt for the terminal's new size. Returns 0, or RUN_ESCAPE,
+ * RUN_TIMEOUT, RUN_ERROR from the wait for a size that fits. */
+static int rebuild(struct screen *s)
+{
+        int r;
+
+        unbuild(s);
+        r = resized(s);
+        if (r == 0)
+                build(s);
+        return r;
 }
 
 enum fb_terminal fb_screen_terminal(int *ret_cols, int *ret_rows)
@@ -433,6 +606,35 @@ enum fb_terminal fb_screen_terminal(int *ret_cols, int *ret_rows)
         return FB_TERMINAL_OK;
 }
 
+/* What the choice's window was left with. */
+enum action { NONE, HELP, CONFIRM, TICK, RESIZE, CANCEL, ERROR };
+
+static enum action action_of(const struct screen *s, const struct newtExitStruct *es)
+{
+        if (es->reason == NEWT_EXIT_TIMER)
+                return TICK;
+        if (es->reason == NEWT_EXIT_ERROR)
+                return ERROR;
+        if (es->reason == NEWT_EXIT_COMPONENT)
+                return es->u.co == s->cancel                         ? CANCEL
+                       : es->u.co == s->ok || es->u.co == s->choices ? CONFIRM
+                                                                     : NONE;
+        if (es->reason != NEWT_EXIT_HOTKEY)
+                return NONE;
+        switch (es->u.key) {
+        case NEWT_KEY_F1:
+                return HELP;
+        case NEWT_KEY_F12:
+                return CONFIRM;
+        case NEWT_KEY_RESIZE:
+                return RESIZE;
+        case NEWT_KEY_ESCAPE:
+                return CANCEL;
+        default:
+                return NONE;
+        }
+}
+
 enum fb_screen_result fb_screen_run(const struct fb_info *info, enum seinstall_mode initial,
                                     int timeout_sec, fb_relabel_fn relabel, void *userdata,
                                     enum seinstall_mode *ret_mode)
@@ -440,66 +642,89 @@ enum fb_screen_result fb_screen_run(const struct fb_info *info, enum seinstall_m
         struct screen s = {.info = info,
                            .relabel = relabel,
                            .userdata = userdata,
+                           .mode = initial == SEINSTALL_MODE_INVALID ? SEINSTALL_MODE_DISABLED
+                                                                     : initial,
                            .timeout = timeout_sec,
                            .remaining = timeout_sec};
-        enum fb_screen_result result = FB_SCREEN_ERROR;
-        enum seinstall_mode chosen = SEINSTALL_MODE_INVALID;
-        newtComponent form, ok, cancel;
-        struct newtExitStruct es;
+        enum fb_screen_result result;
+        /* a window over the choice to show again once it is rebuilt after a resize */
+        enum action next = NONE;
+        int r;
 
-        if (initial == SEINSTALL_MODE_INVALID)
-                initial = SEINSTALL_MODE_DISABLED;
         if (newtInit() < 0)
                 return FB_SCREEN_ERROR;
+        have_newt_winch = sigaction(SIGWINCH, NULL, &newt_winch) == 0;
         newtCls();
         newtPushHelpLine(NULL);
-        switch (offer_relabel(&s)) {
-        case -1:
+        r = offer_relabel(&s);
+        if (r < 0) {
                 newtFinished();
-                return FB_SCREEN_TIMEOUT;
-        case -2:
-                newtFinished();
-                return FB_SCREEN_ERROR;
-        default:
-                break;
+                return r == RUN_TIMEOUT ? FB_SCREEN_TIMEOUT : FB_SCREEN_ERROR;
         }
         s.remaining = s.timeout;
-        form = build(&s, initial, &ok, &cancel);
-        show_plan(&s);
-        show_help_line(&s, choice_keys());
+        build(&s);
 
         for (;;) {
-                newtFormRun(form, &es);
-                if (es.reason == NEWT_EXIT_HOTKEY && es.u.key == NEWT_KEY_F1) {
-                        show_help();
-                        s.remaining = s.timeout;
-                        show_help_line(&s, choice_keys());
-                } else if (es.reason == NEWT_EXIT_TIMER) {
-                        if (--s.remaining <= 0) {
-                                result = FB_SCREEN_TIMEOUT;
-                                break;
-                        }
-                        show_help_line(&s, choice_keys());
-                } else if (es.reason == NEWT_EXIT_ERROR) {
-                        break;
-                } else if (es.reason == NEWT_EXIT_COMPONENT && es.u.co == cancel) {
-                        result = FB_SCREEN_CANCEL;
-                        break;
-                } else if ((es.reason == NEWT_EXIT_HOTKEY && es.u.key == NEWT_KEY_F12) ||
-                           (es.reason == NEWT_EXIT_COMPONENT && es.u.co == ok)) {
-                        chosen = selected(&s);
-                        s.remaining = s.timeout;
-                        if (confirm(&s, chosen)) {
-                                result = FB_SCREEN_OK;
-                                break;
-                        }
-                        show_help_line(&s, choice_keys());
+                enum action a = next, again = NONE;
+
+                next = NONE;
+                if (a == NONE) {
+                        struct newtExitStruct es;
+                        run_form(s.form, &es);
+                        a = action_of(&s, &es);
                 }
+                switch (a) {
+                case HELP:
+                        s.remaining = s.timeout;
+                        r = show_help();
+                        again = HELP;
+                        break;
+                case CONFIRM:
+                        s.remaining = s.timeout;
+                        r = confirm(&s, selected(&s));
+                        again = CONFIRM;
+                        break;
+                case TICK:
+                        r = --s.remaining <= 0 ? RUN_TIMEOUT : 0;
+                        break;
+                case RESIZE:
+                        r = RUN_RESIZED;
+                        break;
+                case CANCEL:
+                        r = RUN_ESCAPE;
+                        break;
+                case ERROR:
+                        r = RUN_ERROR;
+                        break;
+                default:
+                        continue;
+                }
+                if (r == 1 && a == CONFIRM)
+                        break;
+                if (r == 0) {
+                        show_help_line(&s, choice_keys());
+                        continue;
+                }
+                if (r == RUN_RESIZED) {
+                        r = rebuild(&s);
+                        if (r == 0) {
+                                next = again;
+                                continue;
+                        }
+                }
+                break;
         }
-        newtFormDestroy(form);
-        newtPopWindow();
+        if (r == 1) {
+                result = FB_SCREEN_OK;
+                *ret_mode = selected(&s);
+        } else
+                result = r == RUN_TIMEOUT  ? FB_SCREEN_TIMEOUT
+                         : r == RUN_ESCAPE ? FB_SCREEN_CANCEL
+                                           : FB_SCREEN_ERROR;
+        if (s.form) {
+                newtFormDestroy(s.form);
+                newtPopWindow();
+        }
         newtFinished();
-        if (result == FB_SCREEN_OK)
-                *ret_mode = chosen;
         return result;
 }

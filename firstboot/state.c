@@ -29,6 +29,8 @@ int fb_info_read(struct seinstall_ctx *ctx, struct fb_info *info,
         info->mark_mode = seinstall_status_result_get_firstboot_pending(status)
                               ? seinstall_status_result_get_firstboot_mode(status)
                               : SEINSTALL_MODE_INVALID;
+        info->mark_after_install =
+            seinstall_status_result_get_firstboot_chosen_after_install(status);
 
         st->config_mode = seinstall_status_result_get_config_mode(status);
         st->policy_type = seinstall_status_result_get_config_policy(status);

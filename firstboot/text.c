@@ -56,8 +56,9 @@ const char *fb_text_help(void)
                  "settled with no denial caused by a wrong label, seinstall-trial.service makes "
                  "it enforcing. Otherwise it stays permissive and names the files. It decides "
                  "once; 'seinstall status' shows the outcome.\n"
-                 "Keys: arrows move, Space selects, Tab moves between widgets, Enter presses "
-                 "the focused button, F12 accepts, F1 shows this help.");
+                 "Keys: arrows move, Space selects, Tab moves between the choices, a text "
+                 "that scrolls and the buttons, Enter on a choice or OK applies the selected "
+                 "one, Esc cancels, F1 shows this help.");
 }
 
 char *fb_text_state(const struct fb_info *info)
@@ -70,19 +71,24 @@ char *fb_text_state(const struct fb_info *info)
         if (!f)
                 return NULL;
         if (!st->running)
-                fprintf(f, _("Target: %s (not the running system)."), info->root);
+                ; /* the target's path, which may be long, comes last */
         else if (!st->active)
-                fputs(_("Now: SELinux is not active."), f);
+                fputs(_("Now: SELinux is not active.\n"), f);
         else
-                fprintf(f, _("Now: SELinux is active, %s."),
+                fprintf(f, _("Now: SELinux is active, %s.\n"),
                         fb_text_mode_name(fb_state_running_mode(st)));
-        fputc('\n', f);
         fprintf(f, _("Next boot: %s (config: %s, policy: %s)."),
                 st->boot_mode == SEINSTALL_MODE_INVALID ? _("unknown (no kernel config in /boot)")
                                                         : fb_text_mode_name(st->boot_mode),
                 fb_text_mode_name(st->config_mode), st->policy_type ? st->policy_type : _("none"));
         fputc('\n', f);
-        if (info->mark_mode != SEINSTALL_MODE_INVALID)
+        if (st->trial_pending)
+                fputs(_("A trial is pending: permissive until a boot logs no label denial, then "
+                        "enforcing. "),
+                      f);
+        else if (info->mark_mode != SEINSTALL_MODE_INVALID && info->mark_after_install)
+                fprintf(f, _("Chosen after install: %s. "), fb_text_mode_name(info->mark_mode));
+        else if (info->mark_mode != SEINSTALL_MODE_INVALID)
                 fprintf(f, _("Chosen at install: %s. "), fb_text_mode_name(info->mark_mode));
         fputs(st->relabel_pending ? _("A full relabel is pending.") : _("No relabel is pending."),
               f);
@@ -90,6 +96,8 @@ char *fb_text_state(const struct fb_info *info)
                 _cleanup_free_ char *line = fb_denials_line(&info->denials);
                 fprintf(f, "\n%s", line ? line : "");
         }
+        if (!st->running)
+                fprintf(f, _("\nTarget: %s (not the running system)."), info->root);
         if (fclose(f) != 0) {
                 free(buf);
                 return NULL;
@@ -133,17 +141,21 @@ char *fb_text_plan(const struct fb_info *info, const struct fb_plan *p)
                                 seinstall_mode_to_string(p->config_mode));
                 else if (p->config_mode != p->mode)
                         fprintf(f,
-                                _("SELINUX=%s in /etc/selinux/config until the relabel is "
-                                  "done, then %s from this screen. "),
+                                _("SELINUX=%s in /etc/selinux/config while every file is "
+                                  "relabeled at the next boot; then this screen comes back, "
+                                  "set on %s, to switch it on. "),
                                 seinstall_mode_to_string(p->config_mode),
                                 fb_text_mode_name(p->mode));
                 else if (p->config_change)
                         fprintf(f, _("SELINUX=%s in /etc/selinux/config. "),
                                 seinstall_mode_to_string(p->config_mode));
+                if (p->cancels_trial)
+                        fputs(_("Cancels the pending trial. "), f);
                 print_changes(f, p);
                 if (p->switch_now)
                         fprintf(f, _("Switches to %s at once. "), fb_text_mode_name(p->mode));
-                if (p->relabel)
+                /* the deferred enforcing's sentence above already says so */
+                if (p->relabel && (p->trial || p->config_mode == p->mode))
                         fputs(_("Every file is relabeled at the next boot, in permissive mode. "),
                               f);
                 if (p->reboot)
@@ -161,4 +173,32 @@ char *fb_text_plan(const struct fb_info *info, const struct fb_plan *p)
         if (len > 0 && buf[len - 1] == ' ')
                 buf[len - 1] = '\0';
         return buf;
+}
+
+char *fb_text_outcome(const struct fb_info *info, const struct fb_plan *p, bool changed)
+{
+        const char *name = fb_text_mode_name(p->mode);
+        char *line = NULL;
+        int r;
+
+        if (!changed)
+                r = asprintf(&line, _("Nothing to change: the system is already set to %s."), name);
+        else if (p->trial)
+                r = asprintf(&line, "%s",
+                             _("Chosen: the trial. It boots permissive; after a boot with no "
+                               "denial caused by a label, seinstall-trial.service makes it "
+                               "enforcing."));
+        else if (p->config_mode != p->mode)
+                r = asprintf(&line,
+                             _("Chosen: %s. SELinux stays permissive until every file is "
+                               "relabeled; then this screen comes back, set on %s, to switch it "
+                               "on."),
+                             name, name);
+        else if (p->switch_now)
+                r = asprintf(&line, _("Chosen: %s, in effect now and at every boot."), name);
+        else if (info->state.running)
+                r = asprintf(&line, _("Chosen: %s, from the next boot."), name);
+        else
+                r = asprintf(&line, _("Chosen: %s, from when the target boots."), name);
+        return r < 0 ? NULL : line;
 }

@@ -403,7 +403,7 @@ FIRSTBOOT_STEPS=
 
 # first_boot_steps N-MOVES [CONFIRM] [KEY]: serial.py steps choosing the mode N-MOVES below the
 # current one (KEY up: above); CONFIRM answers the warning (Disabled) or the explanation
-# (enabling from Disabled) shown before the choice applies.
+# (enabling from Disabled) shown before the choice applies: Apply, left of Back.
 first_boot_steps() {
         echo "expect 900 firstboot-screen SELinux on this system"
         echo "expect 60 firstboot-drawn Cancel"
@@ -416,6 +416,9 @@ first_boot_steps() {
         echo "key f12"
         if [ -n "${2:-}" ]; then
                 echo "expect 60 firstboot-confirm $2"
+                echo "sleep 1"
+                # the focus starts on Back, the button that changes nothing
+                echo "key left"
                 echo "sleep 1"
                 echo "key enter"
         fi

@@ -63,6 +63,20 @@ require_static_busybox() {
                 skip "needs a static /bin/busybox (busybox-static) $1"
         fi
 }
+# require_unit_verify: skip unless `systemd-analyze verify` works here. It creates /run/systemd
+# when that is missing, which a non-root user cannot (a package build's chroot); the skip says
+# so with systemd's own words.
+require_unit_verify() {
+        local u out
+        command -v systemd-analyze >/dev/null || skip "systemd-analyze is not installed"
+        u=$(mktemp -d)
+        printf '[Service]\nType=oneshot\nExecStart=/bin/true\n' >"$u/probe.service"
+        out=$(systemd-analyze verify --man=no "$u/probe.service" 2>&1)
+        rm -rf "$u"
+        case $out in
+        *"/run/systemd"*) skip "systemd-analyze verify cannot run as $(id -un) here: $(head -n 1 <<<"$out")" ;;
+        esac
+}
 require_loop() {
         require_root
         [ -e /dev/loop-control ] || skip "no /dev/loop-control: this kernel has no loop devices"

@@ -7,11 +7,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "i18n.h"
 
 static void usage(FILE *f)
 {
-        fprintf(f,
-                "Usage: seinstall check [--root DIR] [--plan FSTAB | --profile KS] [--mode M]\n"
+        fputs(_("Usage: seinstall check [--root DIR] [--plan FSTAB | --profile KS] [--mode M]\n"
                 "                       [--policy TYPE] [--unsupported refuse|warn]\n"
                 "                       [--verbose] [--json]\n\n"
                 "Decide for every mount of the target whether its filesystem can carry SELinux\n"
@@ -36,7 +36,8 @@ static void usage(FILE *f)
                 "  --verbose            explain every mount, not only those that are not ok\n"
                 "  --json               print one JSON document on stdout\n\n"
                 "Exit status: 0 ok (warnings allowed), 1 refused, 2 bad usage or input,\n"
-                "3 the system failed.\n");
+                "3 the system failed.\n"),
+              f);
 }
 
 /* Columns @s takes on a terminal: its characters (cli_esc() leaves only valid UTF-8), not its
@@ -53,7 +54,7 @@ static size_t columns(const char *s)
 static size_t column_width(const struct seinstall_check_result *c, const char *head,
                            const char *(*get)(const struct seinstall_check_result *, size_t))
 {
-        size_t w = strlen(head);
+        size_t w = columns(head);
 
         for (size_t i = 0; i < seinstall_check_result_get_n_mounts(c); i++) {
                 const char *s = get(c, i);
@@ -69,6 +70,24 @@ static void print_cell(const char *s, size_t width)
         fputs(s, stdout);
         for (size_t n = columns(s); n < width + 2; n++)
                 putchar(' ');
+}
+
+/* The verdict as a word of the reader's language (JSON keeps the library's names). */
+static const char *verdict_word(enum seinstall_verdict v)
+{
+        switch (v) {
+        case SEINSTALL_VERDICT_OK:
+                /* TRANSLATORS: a mount's verdict in check's table: it can carry the labels */
+                return _("ok");
+        case SEINSTALL_VERDICT_WARN:
+                /* TRANSLATORS: a mount's verdict: accepted with a warning */
+                return _("warn");
+        case SEINSTALL_VERDICT_REFUSE:
+                /* TRANSLATORS: a mount's verdict: refused */
+                return _("refuse");
+        default:
+                return seinstall_verdict_to_string(v);
+        }
 }
 
 static const char *labeling_of(const struct seinstall_check_result *c, size_t i)
@@ -90,35 +109,37 @@ static void print_human(const struct seinstall_check_result *c, bool verbose)
         const char *policy = seinstall_check_result_get_policy(c, &pol_src);
         const char *file = seinstall_check_result_get_policy_file(c);
         size_t n = seinstall_check_result_get_n_mounts(c);
-        size_t wm = column_width(c, "MOUNT", seinstall_check_result_get_mount_mountpoint);
-        size_t ws = column_width(c, "SOURCE", seinstall_check_result_get_mount_source);
-        size_t wt = column_width(c, "TYPE", seinstall_check_result_get_mount_fstype);
-        size_t wl = column_width(c, "LABELING", labeling_of);
-        size_t wb = column_width(c, "LABEL", seinstall_check_result_get_mount_label);
+        /* TRANSLATORS: the column heads of check's table, in capitals */
+        const char *hm = _("MOUNT"), *hs = _("SOURCE"), *ht = _("TYPE"), *hl = _("LABELING"),
+                   *hb = _("LABEL"), *hv = _("VERDICT");
+        size_t wm = column_width(c, hm, seinstall_check_result_get_mount_mountpoint);
+        size_t ws = column_width(c, hs, seinstall_check_result_get_mount_source);
+        size_t wt = column_width(c, ht, seinstall_check_result_get_mount_fstype);
+        size_t wl = column_width(c, hl, labeling_of);
+        size_t wb = column_width(c, hb, seinstall_check_result_get_mount_label);
 
-        printf("Policy: %s, read from %s (%s)\n", cli_esc(policy),
-               file ? cli_esc(file) : "seinstall's built-in table",
+        printf(_("Policy: %s, read from %s (%s)\n"), cli_esc(policy),
+               file ? cli_esc(file) : _("seinstall's built-in table"),
                seinstall_source_to_string(pol_src));
-        printf("Mode:   %s (%s)", seinstall_mode_to_string(mode),
+        printf(_("Mode:   %s (%s)"), seinstall_mode_to_string(mode),
                seinstall_source_to_string(mode_src));
         if (seinstall_check_result_get_mode_lowered(c))
-                printf(", lowered from %s by seinstall.unsupported=warn",
+                printf(_(", lowered from %s by seinstall.unsupported=warn"),
                        seinstall_mode_to_string(seinstall_check_result_get_requested_mode(c)));
         printf("\n\n");
-        print_cell("MOUNT", wm);
-        print_cell("SOURCE", ws);
-        print_cell("TYPE", wt);
-        print_cell("LABELING", wl);
-        print_cell("LABEL", wb);
-        printf("VERDICT\n");
+        print_cell(hm, wm);
+        print_cell(hs, ws);
+        print_cell(ht, wt);
+        print_cell(hl, wl);
+        print_cell(hb, wb);
+        printf("%s\n", hv);
         for (size_t i = 0; i < n; i++) {
                 print_cell(cli_esc(seinstall_check_result_get_mount_mountpoint(c, i)), wm);
                 print_cell(or_dash(seinstall_check_result_get_mount_source(c, i)), ws);
                 print_cell(or_dash(seinstall_check_result_get_mount_fstype(c, i)), wt);
                 print_cell(or_dash(labeling_of(c, i)), wl);
                 print_cell(or_dash(seinstall_check_result_get_mount_label(c, i)), wb);
-                printf("%s\n",
-                       seinstall_verdict_to_string(seinstall_check_result_get_mount_verdict(c, i)));
+                printf("%s\n", verdict_word(seinstall_check_result_get_mount_verdict(c, i)));
         }
 
         for (size_t i = 0; i < n; i++) {
@@ -127,24 +148,24 @@ static void print_human(const struct seinstall_check_result *c, bool verbose)
 
                 if (v == SEINSTALL_VERDICT_OK && !verbose)
                         continue;
-                printf("\n%s %s: %s\n", seinstall_verdict_to_string(v),
+                printf("\n%s %s: %s\n", verdict_word(v),
                        cli_esc(seinstall_check_result_get_mount_mountpoint(c, i)),
                        cli_esc(seinstall_check_result_get_mount_reason(c, i)));
                 if (fix && *fix)
-                        printf("  fix: %s\n", cli_esc(fix));
+                        printf(_("  fix: %s\n"), cli_esc(fix));
         }
 
         switch (seinstall_check_result_get_verdict(c)) {
         case SEINSTALL_VERDICT_REFUSE:
-                printf("\nRefused: at least one filesystem cannot carry the labels %s mode "
-                       "needs (see fix above).\n",
+                printf(_("\nRefused: at least one filesystem cannot carry the labels %s mode "
+                         "needs (see fix above).\n"),
                        seinstall_mode_to_string(mode));
                 break;
         case SEINSTALL_VERDICT_WARN:
-                printf("\nAccepted with warnings.\n");
+                printf("%s", _("\nAccepted with warnings.\n"));
                 break;
         default:
-                printf("\nAccepted: every filesystem can carry the labels it needs.\n");
+                printf("%s", _("\nAccepted: every filesystem can carry the labels it needs.\n"));
                 break;
         }
 }
@@ -239,6 +260,7 @@ int cmd_check(int argc, char **argv)
         _cleanup_(seinstall_check_result_unrefp) struct seinstall_check_result *check = NULL;
         int r;
 
+        cli_i18n_init();
         r = cli_parse("check", usage, &o, &spec, argc, argv);
         if (r != CLI_GO_ON)
                 return r;

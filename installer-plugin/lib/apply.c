@@ -177,7 +177,10 @@ static int regenerate(struct seinstall_ctx *ctx, unsigned flags, struct seinstal
                              "command line takes effect when its install runs %s",
                              grub_cfg_of(cmd), line.s);
         } else if ((flags & SEINSTALL_APPLY_REGENERATE) && cmd) {
-                r = flags & SEINSTALL_APPLY_DRY_RUN ? 0 : si_run_in_target(ctx, cmd);
+                /* update-grub replaces it: kept, so that a failure after puts it back */
+                r = si_undo_note(ctx, grub_cfg_of(cmd));
+                if (r >= 0)
+                        r = flags & SEINSTALL_APPLY_DRY_RUN ? 0 : si_run_in_target(ctx, cmd);
                 /* the program of the target wrote it unlabeled: label it as rootfs-write.c
                  * would */
                 if (r >= 0 && !(flags & SEINSTALL_APPLY_DRY_RUN))
@@ -221,6 +224,54 @@ static bool grub_menu_lags(struct seinstall_ctx *ctx)
 
         si_bootmenu_done(&m);
         return lags;
+}
+
+/* Before anything is written: with --regenerate, whether the boot loader's command can run in
+ * its sandbox. Where it cannot (no bubblewrap, as in debian-installer's initrd; no user
+ * namespaces; a root the kernel cannot idmap), apply writes nothing: GRUB's defaults without
+ * the menu made from them would be half an install. */
+static int check_regenerate(struct seinstall_ctx *ctx, unsigned flags)
+{
+        bool installed;
+        const char *const *cmd;
+        _cleanup_free_ char *why = NULL;
+        int r;
+
+        if (!(flags & SEINSTALL_APPLY_REGENERATE) || streq(ctx->root, "/"))
+                return 0;
+        cmd = grub_regen_command(ctx, &installed);
+        if (!cmd || !installed)
+                return 0;
+        r = si_sandbox_probe(ctx, cmd);
+        if (r >= 0)
+                return 0;
+        why = strdup(seinstall_last_error(ctx) ? seinstall_last_error(ctx) : strerror(-r));
+        return si_error(ctx, r,
+                        "%s. Nothing was changed. Without --regenerate, seinstall writes the "
+                        "configuration and GRUB's defaults and leaves %s to the installer (its "
+                        "boot loader step runs it in the target, as debian-installer's "
+                        "grub-installer does) or to you: chroot %s %s",
+                        why ? why : "the sandbox cannot be made", cmd[0], ctx->root, cmd[0]);
+}
+
+/* A failure after the first write: put back every file this apply changed (rootfs-undo.c),
+ * and say so after the failure's own message. */
+static int roll_back(struct seinstall_ctx *ctx, int err)
+{
+        _cleanup_free_ char *why =
+            seinstall_last_error(ctx) ? strdup(seinstall_last_error(ctx)) : NULL;
+        _cleanup_free_ char *failed = NULL;
+        int r = si_undo_rollback(ctx, &failed);
+
+        if (r == 0)
+                return si_error(ctx, err,
+                                "%s. Nothing was changed: every file this apply wrote in %s is "
+                                "back as it was",
+                                why ? why : strerror(-err), ctx->root);
+        return si_error(ctx, err,
+                        "%s. Putting the target back failed too (%s%s%s): check %s%s by hand",
+                        why ? why : strerror(-err), failed ? failed : "", failed ? ": " : "",
+                        strerror(-r), ctx->root, failed ? failed : "/etc/default/grub");
 }
 
 static int check_enable(struct seinstall_ctx *ctx, const struct si_kconfig *k, const char *type,
@@ -274,6 +325,11 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
                 r = check_enable(ctx, &k, res->policy, flags);
         if (r >= 0)
                 r = si_bootcmd_read(ctx, &cmdline, &old_bl);
+        if (r >= 0)
+                r = check_regenerate(ctx, flags);
+        /* from the first write on, a failure puts every file back */
+        if (r >= 0 && !(wflags & SI_WRITE_DRY_RUN))
+                r = si_undo_begin(ctx);
         if (r < 0)
                 goto out;
 
@@ -370,6 +426,9 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
                                   "on without a policy loaded");
 out:
         si_kconfig_done(&k);
+        if (r < 0 && ctx->undo)
+                r = roll_back(ctx, r);
+        si_undo_end(ctx);
         if (r < 0) {
                 seinstall_apply_result_unref(res);
                 return r;

@@ -147,6 +147,29 @@ int si_config_render(const char *old, size_t len, enum seinstall_mode mode, cons
         return *ret ? 0 : -ENOMEM;
 }
 
+/* What rewriting a config that said @old changes, naming only the keys whose value changes:
+ * "SELINUX=permissive (was enforcing)"; a key kept as it was is no change. A file rewritten
+ * with the same values (a second assignment dropped) says that. */
+static int config_change_text(const struct si_config *old, enum seinstall_mode mode,
+                              const char *type, struct sbuf *what)
+{
+        bool mode_changes = old->mode != mode, type_changes = !old->type || !streq(old->type, type);
+        int r = 0;
+
+        if (mode_changes)
+                r = sbuf_printf(what, "SELINUX=%s (was %s)", seinstall_mode_to_string(mode),
+                                old->mode == SEINSTALL_MODE_INVALID
+                                    ? "unset"
+                                    : seinstall_mode_to_string(old->mode));
+        if (r >= 0 && type_changes)
+                r = sbuf_printf(what, "%sSELINUXTYPE=%s (was %s)", mode_changes ? ", " : "", type,
+                                old->type ? old->type : "unset");
+        if (r >= 0 && !mode_changes && !type_changes)
+                r = sbuf_printf(what, "rewritten, keeping SELINUX=%s and SELINUXTYPE=%s",
+                                seinstall_mode_to_string(mode), type);
+        return r;
+}
+
 int si_config_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *type,
                     unsigned wflags, struct sbuf *what)
 {
@@ -193,11 +216,7 @@ int si_config_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const c
                 r = sbuf_printf(what, "created: SELINUX=%s SELINUXTYPE=%s",
                                 seinstall_mode_to_string(mode), type);
         else
-                r = sbuf_printf(what, "SELINUX=%s (was %s), SELINUXTYPE=%s (was %s)",
-                                seinstall_mode_to_string(mode),
-                                c.mode == SEINSTALL_MODE_INVALID ? "unset"
-                                                                 : seinstall_mode_to_string(c.mode),
-                                type, c.type ? c.type : "unset");
+                r = config_change_text(&c, mode, type, what);
         si_config_done(&c);
         return r < 0 ? r : 1;
 }

@@ -64,6 +64,7 @@ SEINSTALL_EXPORT struct seinstall_ctx *seinstall_unref(struct seinstall_ctx *ctx
                 return NULL;
         if (ctx->root_fd >= 0)
                 close(ctx->root_fd);
+        si_undo_end(ctx);
         si_mountset_free(ctx->mounts);
         si_labels_free(ctx);
         free(ctx->root);

@@ -5,6 +5,9 @@
  * mode chosen at install time and whether a relabel was scheduled; removed by that screen.
  * A trial install writes mode=trial: the mode is then decided by seinstall-trial.service, and
  * a screen left untouched must not choose one (readers that know no "trial" see no mode).
+ * A mode chosen on the screen itself and kept for the boot after a relabel is noted with
+ * chosen=after-install, so that the screen does not call it the install's choice when it comes
+ * back.
  */
 #include "seinstall-private.h"
 #include "config.h"
@@ -38,6 +41,8 @@ int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *
                         m.trial = streq(v, "trial");
                 } else if ((v = startswith(l, "relabel=")))
                         m.relabel = streq(v, "pending");
+                else if ((v = startswith(l, "chosen=")))
+                        m.chosen_after_install = streq(v, "after-install");
         }
         *ret = m;
         return 0;
@@ -54,6 +59,36 @@ int si_firstboot_mark_write(struct seinstall_ctx *ctx, enum seinstall_mode mode,
                      relabel ? "pending" : "done") < 0)
                 return -ENOMEM;
         r = si_root_write_if_changed(ctx, SEINSTALL_FIRSTBOOT_MARK, text, 64 * 1024, wflags);
+        if (r < 0)
+                return si_error(ctx, r, "Could not write the first-boot mark %s%s: %s", ctx->root,
+                                SEINSTALL_FIRSTBOOT_MARK, si_strerror(ctx, r));
+        return r;
+}
+
+int seinstall_firstboot_mark_set_chosen_after_install(struct seinstall_ctx *ctx)
+{
+        _cleanup_free_ char *text = NULL, *noted = NULL;
+        struct si_firstboot_mark m;
+        size_t len;
+        int r;
+
+        if (!ctx)
+                return -EINVAL;
+        r = si_firstboot_mark_read(ctx, &m);
+        if (r < 0)
+                return r;
+        if (!m.present)
+                return -ENOENT;
+        if (m.chosen_after_install)
+                return 0;
+        r = si_root_read_replaced(ctx, SEINSTALL_FIRSTBOOT_MARK, 64 * 1024, &text, &len);
+        if (r < 0)
+                return si_error(ctx, r, "Could not read %s%s: %s", ctx->root,
+                                SEINSTALL_FIRSTBOOT_MARK, si_strerror(ctx, r));
+        if (asprintf(&noted, "%s%schosen=after-install\n", text,
+                     len > 0 && text[len - 1] != '\n' ? "\n" : "") < 0)
+                return -ENOMEM;
+        r = si_root_write_if_changed(ctx, SEINSTALL_FIRSTBOOT_MARK, noted, 64 * 1024, 0);
         if (r < 0)
                 return si_error(ctx, r, "Could not write the first-boot mark %s%s: %s", ctx->root,
                                 SEINSTALL_FIRSTBOOT_MARK, si_strerror(ctx, r));

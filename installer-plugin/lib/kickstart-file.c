@@ -1,61 +1,58 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * kickstart-file.c — the files of a kickstart read: a host file read as a regular file, its text
- * cut into lines each named by its origin (file and line), and preprocessKickstart()'s merging of
- * the %ksappend files into the main file; the names of the files read, kept for the whole read.
+ * kickstart-file.c — the files of a kickstart read: a host file read as a regular file within the
+ * budget of the read, its text cut into lines one at a time, each named by its origin (file and
+ * line), and preprocessKickstart()'s merging of the %ksappend files into the main file; the names
+ * of the files read, kept for the whole read.
  */
 #include <fcntl.h>
 #include <sys/stat.h>
 
 #include "kickstart-internal.h"
 
-/* Split @f->text into lines as str.splitlines(True) does, plus the end marker; each line is
- * named by the segment (file and first line) its first byte came from. */
-int si_ks_split_lines(struct ks_file *f, const struct ks_segment *seg, size_t nseg)
+/* One line at a time, as str.splitlines(True) cuts them: holding every line of a file at once
+ * cost 32 bytes a line, 32 times the text of a file of empty lines. Each line is named by the
+ * segment (file and first line) its first byte came from. */
+const struct ks_line *si_ks_next_line(struct ks_file *f)
 {
-        const char *p = f->text, *end = f->text + f->len;
-        size_t cap = 16, si = 0;
-        unsigned c = 0;
+        const struct ks_segment *seg = f->seg ? f->seg : &(struct ks_segment){0, f->path, 1};
+        size_t nseg = f->seg ? f->nseg : 1;
+        const char *p = f->text + f->pos, *end = f->text + f->len, *q;
 
-        f->lines = malloc(cap * sizeof(*f->lines));
-        if (!f->lines)
-                return -ENOMEM;
-        f->n = 0;
-        for (;;) {
-                const char *q;
-                size_t off = (size_t) (p - f->text);
-
-                if (f->n + 1 >= cap) {
-                        struct ks_line *v = realloc(f->lines, cap * 2 * sizeof(*v));
-                        if (!v)
-                                return -ENOMEM;
-                        f->lines = v;
-                        cap *= 2;
-                }
-                if (p >= end)
-                        break;
-                q = si_py_line_end(p, end);
-                while (si + 1 < nseg && seg[si + 1].start <= off) {
-                        si++;
-                        c = 0;
-                }
-                if (off > seg[si].start)
-                        c++;
-                f->lines[f->n++] = (struct ks_line){
-                    .s = p, .len = (size_t) (q - p), .at = {seg[si].file, seg[si].first_line + c}};
-                p = q;
+        if (f->putback) {
+                f->putback = false;
+                return &f->cur;
         }
-        f->lines[f->n] = (struct ks_line){.s = end, .at = {f->path, 1}};
-        if (f->n > 0) {
-                f->lines[f->n].at = f->lines[f->n - 1].at;
-                f->lines[f->n].at.line++;
+        if (f->ended)
+                return NULL;
+        if (p >= end) {
+                /* the end marker: the line after the last one */
+                f->ended = true;
+                if (f->len > 0)
+                        f->cur.at.line++;
+                else
+                        f->cur.at = (struct si_ks_origin){f->path, 1};
+                f->cur.s = end;
+                f->cur.len = 0;
+                return &f->cur;
         }
-        f->n++;
-        return 0;
+        q = si_py_line_end(p, end);
+        while (f->si + 1 < nseg && seg[f->si + 1].start <= f->pos) {
+                f->si++;
+                f->c = 0;
+        }
+        if (f->pos > seg[f->si].start)
+                f->c++;
+        f->cur = (struct ks_line){
+            .s = p, .len = (size_t) (q - p), .at = {seg[f->si].file, seg[f->si].first_line + f->c}};
+        f->pos = (size_t) (q - f->text);
+        return &f->cur;
 }
 
-/* Read a host file as a regular file (open_regular(): never blocking on a FIFO or a device). */
-int si_ks_read_regular(const char *path, char **ret, size_t *ret_len, struct stat *ret_st)
+/* Read a host file as a regular file (open_regular(): never blocking on a FIFO or a device), at
+ * most @max bytes (-EFBIG beyond). */
+static int read_regular(const char *path, size_t max, char **ret, size_t *ret_len,
+                        struct stat *ret_st)
 {
         _cleanup_close_ int fd = open_regular(path);
 
@@ -63,12 +60,47 @@ int si_ks_read_regular(const char *path, char **ret, size_t *ret_len, struct sta
                 return fd;
         if (fstat(fd, ret_st) < 0)
                 return -errno;
-        return read_fd_bounded(fd, KS_FILE_MAX, ret, ret_len);
+        return read_fd_bounded(fd, max, ret, ret_len);
+}
+
+int si_ks_read_regular(const char *path, char **ret, size_t *ret_len, struct stat *ret_st)
+{
+        return read_regular(path, KS_FILE_MAX, ret, ret_len, ret_st);
 }
 
 const char *si_ks_read_error(int r)
 {
         return r == -EFBIG ? "larger than 4 MiB, not a kickstart file" : si_file_strerror(r);
+}
+
+/* Never more is read than what is left of the budget, so a profile costs at most
+ * KS_READ_BYTES_MAX of reading whatever its files hold. */
+int si_ks_read_budgeted(struct ks_reader *r, const struct si_ks_origin *at, const char *directive,
+                        const char *path, char **ret, size_t *ret_len, struct stat *ret_st)
+{
+        size_t left = r->bytes < KS_READ_BYTES_MAX ? KS_READ_BYTES_MAX - r->bytes : 0;
+        bool budget_first = left < KS_FILE_MAX;
+        int k;
+
+        if (r->files >= KS_READ_FILES_MAX)
+                return si_ks_error(r->ctx, at,
+                                   "%s %s: more than %d files opened for one profile (each "
+                                   "%%include and %%ksappend counts, the same file each time): "
+                                   "seinstall's limit; a real kickstart opens a handful, look for "
+                                   "files included more than once",
+                                   directive, path, KS_READ_FILES_MAX);
+        r->files++;
+        k = read_regular(path, budget_first ? left : KS_FILE_MAX, ret, ret_len, ret_st);
+        if (k == -EFBIG && budget_first)
+                return si_ks_error(r->ctx, at,
+                                   "%s %s: more than %d MiB read for one profile (the file and "
+                                   "each %%include and %%ksappend, the same file each time): "
+                                   "seinstall's limit; a real kickstart reads a few KiB, look for "
+                                   "files included more than once",
+                                   directive, path, KS_READ_BYTES_MAX / (1024 * 1024));
+        if (k >= 0)
+                r->bytes += *ret_len;
+        return k;
 }
 
 /* A line that preprocessKickstart() replaces: its stripped text starts with %ksappend. */
@@ -141,7 +173,9 @@ int si_ks_preprocess(struct ks_reader *r, struct ks_file *f)
                                         url);
                         break;
                 }
-                ret = si_ks_read_regular(url, &content, &clen, &st);
+                ret = si_ks_read_budgeted(r, &at, "%ksappend", url, &content, &clen, &st);
+                if (ret == -EBADMSG)
+                        break;
                 if (ret < 0) {
                         ret = si_ks_error(r->ctx, &at, "Unable to open %%ksappend file %s: %s", url,
                                           si_ks_read_error(ret));
@@ -170,9 +204,10 @@ int si_ks_preprocess(struct ks_reader *r, struct ks_file *f)
                 if (!f->text)
                         ret = -ENOMEM;
         }
-        if (ret >= 0)
-                ret = nseg ? si_ks_split_lines(f, seg, nseg)
-                           : si_ks_split_lines(f, &(struct ks_segment){0, f->path, 1}, 1);
+        if (ret >= 0 && nseg > 0) {
+                f->seg = TAKE_PTR(seg);
+                f->nseg = nseg;
+        }
         sbuf_free(&out);
         return ret;
 }

@@ -13,8 +13,17 @@
 #define KS_FILE_MAX (4 * 1024 * 1024)
 /* pykickstart has no limit of its own: Python's recursion limit stops it near 240 levels */
 #define KS_DEPTH_MAX 200
-#define KS_OPEN_MAX  (64 * 1024 * 1024) /* text of the files open at once */
 #define KS_WORDS_MAX 65536
+/* The budget of one read: files opened (the main file, each %ksappend and each %include, the
+ * same file counted each time it is opened, a missing one too) and bytes read in all. The depth
+ * and cycle checks bound only the chain open at once: 32 files each including the next twice
+ * are 2^31 inclusions. A real kickstart opens a handful of files (Anaconda's %pre writes one or
+ * two, /tmp/part-include) of a few KiB; the largest ones, with long %packages lists or
+ * certificates, stay well under a MiB. 256 files and 16 MiB are far beyond that, and bound what
+ * a hostile profile costs to reading 16 MiB once, with about that much text held (lines are
+ * cut one at a time). */
+#define KS_READ_FILES_MAX 256
+#define KS_READ_BYTES_MAX (16 * 1024 * 1024)
 
 struct ks_line {
         const char *s;
@@ -22,13 +31,26 @@ struct ks_line {
         struct si_ks_origin at;
 };
 
+/* A run of a file's text that came from one file, from its line @first_line on. */
+struct ks_segment {
+        size_t start;
+        const char *file;
+        unsigned first_line;
+};
+
+/* A file of the read, its lines cut one at a time as the walk asks for them: what a read holds is
+ * its text, whatever the number of lines. */
 struct ks_file {
         const char *path; /* kept in the reader's names */
         char *text;
         size_t len;
-        struct ks_line *lines;
-        size_t n, next; /* n counts the end-of-file marker */
-        const struct ks_line *putback;
+        struct ks_segment *seg; /* the main file's, after %ksappend; NULL: all of it is @path's */
+        size_t nseg;
+        size_t pos;         /* where the next line starts */
+        size_t si;          /* the segment of @cur */
+        unsigned c;         /* @cur is line first_line + c of its segment */
+        struct ks_line cur; /* the line si_ks_next_line() returned last */
+        bool putback, ended;
         dev_t dev;
         ino_t ino;
         struct ks_file *parent;
@@ -42,17 +64,11 @@ struct ks_reader {
         const char *state; /* NULL: commands; else the open section */
         struct si_ks_origin section_at;
         unsigned depth;
-        size_t open_bytes;
+        unsigned files; /* opened so far, against KS_READ_FILES_MAX */
+        size_t bytes;   /* read so far, against KS_READ_BYTES_MAX */
         char *currentdir[KS_DEPTH_MAX + 2];
         char **names; /* every file name an origin points at, freed at the end */
         size_t nnames;
-};
-
-/* A run of a file's text that came from one file, from its line @first_line on. */
-struct ks_segment {
-        size_t start;
-        const char *file;
-        unsigned first_line;
 };
 
 /* kickstart-file.c: keep @name (taken over) alive for the whole read; NULL on ENOMEM. */
@@ -65,12 +81,20 @@ const char *si_py_line_end(const char *p, const char *end);
 int si_ks_check_text(struct seinstall_ctx *ctx, const char *file, const char *text, size_t len);
 
 /* kickstart-file.c: read a host file as a regular file (at most KS_FILE_MAX bytes) and the reason
- * of its error for a message; cut @f->text into lines named by the segments @seg; merge the
- * %ksappend files into the main file @f and cut it into lines. */
+ * of its error for a message. */
 struct stat;
 int si_ks_read_regular(const char *path, char **ret, size_t *ret_len, struct stat *ret_st);
 const char *si_ks_read_error(int r);
-int si_ks_split_lines(struct ks_file *f, const struct ks_segment *seg, size_t nseg);
+/* kickstart-file.c: read the file @path that the line @at (@directive: "%include" or
+ * "%ksappend") names within the budget of the read @r, counted as one more file even when it
+ * cannot be read. -EBADMSG, reported naming @at and the limit, when the budget is spent; else the
+ * file's own errors for the caller to report (-ENOENT, -EFBIG past KS_FILE_MAX). */
+int si_ks_read_budgeted(struct ks_reader *r, const struct si_ks_origin *at, const char *directive,
+                        const char *path, char **ret, size_t *ret_len, struct stat *ret_st);
+/* kickstart-file.c: the next line of @f as str.splitlines(True) cuts it (then an end marker of
+ * length 0, then NULL), or the line returned last again when @f->putback is set; merge the
+ * %ksappend files into the main file @f. */
+const struct ks_line *si_ks_next_line(struct ks_file *f);
 int si_ks_preprocess(struct ks_reader *r, struct ks_file *f);
 
 /* kickstart-path.c: the directory of @path made absolute (os.path.abspath(os.path.dirname())), or

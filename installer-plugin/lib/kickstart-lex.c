@@ -10,9 +10,10 @@
  * split with shlex before its command is known, a line inside a section only when its first word is
  * %end, %include or a section name. Deliberate differences (seinstall.ks(5)): NUL bytes are
  * refused; a missing %include file is a warning; an include cycle, or more than KS_DEPTH_MAX
- * levels, is an error naming the chain. The reader's other parts: kickstart-text.c (Python's text
- * rules), kickstart-shlex.c (shlex), kickstart-file.c (files, lines and %ksappend),
- * kickstart-path.c (where an %include file is).
+ * levels, is an error naming the chain; a read past its budget (KS_READ_FILES_MAX files,
+ * KS_READ_BYTES_MAX bytes in all, kickstart-file.c) is an error naming the line that spends it.
+ * The reader's other parts: kickstart-text.c (Python's text rules), kickstart-shlex.c (shlex),
+ * kickstart-file.c (files, lines and %ksappend), kickstart-path.c (where an %include file is).
  */
 #include <sys/stat.h>
 
@@ -79,17 +80,6 @@ static char *chain(const struct ks_file *f, const struct si_ks_origin *at, const
 
 /* ---- pykickstart's state machine ----------------------------------------------------------- */
 
-static const struct ks_line *ks_next(struct ks_file *f)
-{
-        const struct ks_line *l = f->putback;
-
-        if (l) {
-                f->putback = NULL;
-                return l;
-        }
-        return f->next < f->n ? &f->lines[f->next++] : NULL;
-}
-
 static int state_machine(struct ks_reader *r, struct ks_file *f);
 
 /* _handleInclude() and readKickstart(reset=False) */
@@ -118,7 +108,9 @@ static int include(struct ks_reader *r, struct ks_file *f, const struct ks_line 
                         l->at.file, l->at.line, path);
                 goto out;
         }
-        k = si_ks_read_regular(path, &text, &len, &st);
+        k = si_ks_read_budgeted(r, &l->at, "%include", path, &text, &len, &st);
+        if (k == -EBADMSG)
+                goto out;
         if (k == -ENOENT) {
                 si_warn(r->ctx,
                         "%s:%u: %%include %s: no such file, not followed (Anaconda's %%pre "
@@ -138,11 +130,6 @@ static int include(struct ks_reader *r, struct ks_file *f, const struct ks_line 
                         k = si_ks_error(r->ctx, &l->at, "%%include cycle: %s", c ? c : path);
                         goto out;
                 }
-        if (r->open_bytes + len > KS_OPEN_MAX) {
-                k = si_ks_error(r->ctx, &l->at, "%%include %s: more than 64 MiB of included text",
-                                path);
-                goto out;
-        }
         name = si_ks_keep_name(r, TAKE_PTR(path));
         k = name ? si_ks_check_text(r->ctx, name, text, len) : -ENOMEM;
         if (k < 0)
@@ -159,13 +146,8 @@ static int include(struct ks_reader *r, struct ks_file *f, const struct ks_line 
                                .ino = st.st_ino,
                                .parent = f,
                                .from = l->at};
-        k = si_ks_split_lines(nf, &(struct ks_segment){0, name, 1}, 1);
-        r->open_bytes += len;
-        if (k >= 0)
-                k = state_machine(r, nf);
-        r->open_bytes -= len;
+        k = state_machine(r, nf);
         free(nf->text);
-        free(nf->lines);
         free(nf);
 out:
         r->depth--;
@@ -180,7 +162,7 @@ static int read_section(struct ks_reader *r, struct ks_file *f)
         const struct ks_line *l;
         int k = 0;
 
-        while (k >= 0 && (l = ks_next(f))) {
+        while (k >= 0 && (l = si_ks_next_line(f))) {
                 struct si_ks_words w = {};
                 const char *end = l->s + l->len, *p, *we;
 
@@ -233,7 +215,7 @@ static int state_machine(struct ks_reader *r, struct ks_file *f)
         bool told = false;
         int k = 0;
 
-        while (k >= 0 && (l = ks_next(f)) && l->len > 0) {
+        while (k >= 0 && (l = si_ks_next_line(f)) && l->len > 0) {
                 struct si_ks_words w = {};
 
                 if (blank_or_comment(l))
@@ -280,7 +262,7 @@ static int state_machine(struct ks_reader *r, struct ks_file *f)
                                 k = r->ops->command(r->userdata, &l->at, w.argv, w.n);
                         }
                 } else if (r->depth > 0) {
-                        f->putback = l;
+                        f->putback = true; /* l is f's line returned last */
                         k = read_section(r, f);
                 } else if (!told) {
                         /* an included file left a section open: pykickstart reads the rest of
@@ -324,6 +306,9 @@ int si_ks_read(struct seinstall_ctx *ctx, const char *path, const char *text, si
         }
         f.dev = st.st_dev;
         f.ino = st.st_ino;
+        /* the main file is the budget's first charge */
+        r.files = 1;
+        r.bytes = f.len;
         if (k >= 0) {
                 char *dir = si_ks_dir_abs(path);
                 r.currentdir[0] = dir;
@@ -334,7 +319,7 @@ int si_ks_read(struct seinstall_ctx *ctx, const char *path, const char *text, si
         if (k >= 0)
                 k = state_machine(&r, &f);
         free(f.text);
-        free(f.lines);
+        free(f.seg);
         for (size_t i = 0; i < ELEMENTSOF(r.currentdir); i++)
                 free(r.currentdir[i]);
         for (size_t i = 0; i < r.nnames; i++)

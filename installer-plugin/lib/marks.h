@@ -19,6 +19,8 @@ struct si_firstboot_mark {
         enum seinstall_mode mode; /* INVALID for mode=trial */
         bool trial;               /* mode=trial */
         bool relabel;
+        bool chosen_after_install; /* chosen=after-install: the mode was
+                                    * chosen on the first boot, not at install */
 };
 int si_firstboot_mark_read(struct seinstall_ctx *ctx, struct si_firstboot_mark *ret);
 /* 1 written, 0 already so, -errno. */

@@ -260,47 +260,41 @@ int si_fd_on_own_mount(struct seinstall_ctx *ctx, int fd)
         return si_mount_is_own(ctx, id);
 }
 
-int si_mounts_not_own(struct seinstall_ctx *ctx, char ***ret, size_t *ret_n)
+void si_own_mounts_free(struct si_own_mount *v, size_t n)
 {
-        _cleanup_free_ char *text = NULL, *rootpath = NULL;
-        char *pos, *line, **v = NULL;
-        size_t n = 0;
-        int r;
-
-        r = read_mountinfo(ctx, &rootpath, &text);
-        if (r < 0)
-                return r;
-        for (pos = text; r >= 0 && (line = strsep(&pos, "\n"));) {
-                struct minfo m;
-                char **nv;
-
-                if (!*line || !parse_line(line, &m) || !path_below(m.point, rootpath, false))
-                        continue;
-                r = si_mount_is_own(ctx, m.id);
-                if (r != 0)
-                        continue;
-                nv = realloc(v, (n + 1) * sizeof(*v));
-                if (!nv || !(nv[n] = strdup(m.point))) {
-                        v = nv ? nv : v;
-                        r = -ENOMEM;
-                        break;
-                }
-                v = nv;
-                n++;
+        for (size_t i = 0; v && i < n; i++) {
+                free(v[i].rel);
+                free(v[i].fstype);
         }
-        if (r < 0) {
-                si_strv_free(v, n);
-                return r;
-        }
-        *ret = v;
-        *ret_n = n;
-        return 0;
+        free(v);
 }
 
-int si_mounts_own_devices(struct seinstall_ctx *ctx, dev_t **ret, size_t *ret_n)
+static int cmp_own(const void *a, const void *b)
+{
+        return strcmp(((const struct si_own_mount *) a)->rel,
+                      ((const struct si_own_mount *) b)->rel);
+}
+
+/* One entry of si_mounts_own_list() for mountinfo line @m of an own mount. */
+static int own_entry(const struct minfo *m, const char *rootpath, struct si_own_mount *e)
+{
+        size_t skip = streq(rootpath, "/") ? 0 : strlen(rootpath);
+        bool at_root = !path_below(m->point, rootpath, false);
+
+        *e = (struct si_own_mount){.id = m->id, .dev = makedev(m->major, m->minor)};
+        /* The mount holding the root may lie above it (a directory target): its whole
+         * filesystem then holds files outside the target. So does a bind of a directory
+         * (ROOT is not "/"), a btrfs subvolume among others included. */
+        e->whole = streq(m->root, "/") && (at_root ? streq(m->point, rootpath) : true);
+        e->rel = strdup(at_root ? "/" : m->point + skip);
+        e->fstype = strdup(m->fstype);
+        return e->rel && e->fstype ? 0 : -ENOMEM;
+}
+
+int si_mounts_own_list(struct seinstall_ctx *ctx, struct si_own_mount **ret, size_t *ret_n)
 {
         _cleanup_free_ char *text = NULL, *rootpath = NULL;
-        _cleanup_free_ dev_t *v = NULL;
+        struct si_own_mount *v = NULL;
         char *pos, *line;
         size_t n = 0, cap = 0;
         int r;
@@ -308,31 +302,34 @@ int si_mounts_own_devices(struct seinstall_ctx *ctx, dev_t **ret, size_t *ret_n)
         r = read_mountinfo(ctx, &rootpath, &text);
         if (r < 0)
                 return r;
-        for (pos = text; (line = strsep(&pos, "\n"));) {
+        for (pos = text; r >= 0 && (line = strsep(&pos, "\n"));) {
                 struct minfo m;
-                dev_t d;
-                bool seen = false;
 
-                if (!*line || !parse_line(line, &m) || pseudo_fs(m.fstype))
+                if (!*line || !parse_line(line, &m) || pseudo_fs(m.fstype) ||
+                    !(path_below(m.point, rootpath, true) || path_below(rootpath, m.point, false)))
                         continue;
                 r = si_mount_is_own(ctx, m.id);
-                if (r < 0)
-                        return r;
-                d = makedev(m.major, m.minor);
-                for (size_t i = 0; i < n && !seen; i++)
-                        seen = v[i] == d;
-                if (r == 0 || seen)
+                if (r <= 0)
                         continue;
                 if (n == cap) {
                         size_t ncap = cap ? cap * 2 : 8;
-                        dev_t *nv = realloc(v, ncap * sizeof(*v));
-                        if (!nv)
-                                return -ENOMEM;
+                        struct si_own_mount *nv = realloc(v, ncap * sizeof(*v));
+                        if (!nv) {
+                                r = -ENOMEM;
+                                break;
+                        }
                         v = nv, cap = ncap;
                 }
-                v[n++] = d;
+                r = own_entry(&m, rootpath, &v[n]);
+                n++;
         }
-        *ret = TAKE_PTR(v);
+        if (r < 0) {
+                si_own_mounts_free(v, n);
+                return r;
+        }
+        if (n > 1)
+                qsort(v, n, sizeof(*v), cmp_own);
+        *ret = v;
         *ret_n = n;
         return 0;
 }

@@ -6,6 +6,7 @@
  * for the alternate root, as `semodule -p ROOT -B` does.
  */
 #include <bzlib.h>
+#include <dlfcn.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -24,6 +25,7 @@
 
 #include "seinstall-private.h"
 #include "policy.h"
+#include "runner.h"
 #include "sandbox.h"
 #include "settings.h"
 
@@ -374,16 +376,19 @@ static int open_store(struct seinstall_ctx *ctx, const char *type, int *ret_etc,
 
 /* ---- the confined build (a child process) ----------------------------------------------- */
 
-/* How long a build may take before it is stopped: Debian's default policy builds in well
- * under a minute; a store that makes libsemanage spin must not hang an install. */
+/* How long a build may take before it is stopped, on the wall clock: Debian's default policy
+ * builds in well under a minute; a store that makes libsemanage spin must not hang an install. */
 #define BUILD_TIMEOUT_S 900
-/* The build's address space: Debian's default policy (100 MiB of inflated modules) peaks at
- * 200 MB; the store may hold at most STORE_TOTAL_MAX. Whatever slips past the store check
- * ends in a failed allocation in the child, never in the host's OOM killer. */
-#define BUILD_AS_MAX (4ull << 30)
-/* AddressSanitizer reserves terabytes of shadow address space up front: under it (make
- * SANITIZE=1) an address-space limit would fail every build, so only there it is left out; the
- * store check before the build still bounds what libsemanage inflates. */
+/* What the build may hold in memory, bounded by its cgroup (runner.c watches it): Debian's
+ * default policy (100 MiB of inflated modules) peaks at 200 MB. A CIL module whose macros call
+ * each other twice over is killed here, by the limit, never by the host's OOM killer choosing
+ * among the installer's processes. */
+#define BUILD_MEM_MAX (1ULL << 30)
+/* Where no cgroup can be made, an address-space limit instead (twice the memory limit: a
+ * process maps more than it uses). AddressSanitizer reserves terabytes of shadow address space
+ * up front: under it (make SANITIZE=1) that limit would fail every build, so there it is left
+ * out. */
+#define BUILD_AS_MAX (2 * BUILD_MEM_MAX)
 #if defined(__SANITIZE_ADDRESS__)
 #define BUILD_LIMIT_AS 0
 #elif defined(__has_feature)
@@ -395,29 +400,78 @@ static int open_store(struct seinstall_ctx *ctx, const char *type, int *ret_etc,
 #define BUILD_LIMIT_AS 1
 #endif
 #define BUILD_LOG_MAX (256 * 1024)
-#define MSG_FD        3
+/* The child's descriptors: its messages, the helper it runs, the store's two trees. */
+enum { MSG_FD = 3, HELPER_FD, ETC_FD, VAR_FD, FIRST_FREE_FD };
+#define HELPER_NAME "seinstall-policy-build"
+#ifndef SEINSTALL_LIBEXECDIR
+#define SEINSTALL_LIBEXECDIR "/usr/libexec/seinstall"
+#endif
 
-/* The child writes one line per libsemanage message to MSG_FD: a level letter and the text. */
-static void child_log(void *varg, semanage_handle_t *sh, const char *fmt, ...)
+/* The program the child runs: beside the one running this code (../libexec/seinstall/, as in
+ * the build tree and for a command installed in PREFIX/sbin), else where make install put it.
+ * An O_PATH descriptor, or -errno. */
+static int open_helper(char **ret_path)
 {
-        _cleanup_free_ char *msg = NULL;
-        va_list ap;
+        Dl_info info = {};
+        _cleanup_free_ char *near = NULL;
+        const char *where = NULL;
+        int fd;
 
-        va_start(ap, fmt);
-        msg = str_vprintf(fmt, ap);
-        va_end(ap);
-        if (!msg)
-                return;
-        for (char *p = msg; *p; p++)
-                if ((unsigned char) *p < 0x20 || *p == 0x7f)
-                        *p = ' ';
-        dprintf(MSG_FD, "%c%s\n", semanage_msg_get_level(sh) == SEMANAGE_MSG_ERR ? 'E' : 'D', msg);
+        if (dladdr((void *) open_helper, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
+                const char *slash = strrchr(info.dli_fname, '/');
+                if (asprintf(&near, "%.*s/../libexec/seinstall/" HELPER_NAME,
+                             (int) (slash - info.dli_fname), info.dli_fname) < 0)
+                        near = NULL;
+        }
+        if (near && access(near, X_OK) == 0)
+                where = near;
+        else
+                where = SEINSTALL_LIBEXECDIR "/" HELPER_NAME;
+        fd = open(where, O_PATH | O_CLOEXEC);
+        if (fd < 0 || access(where, X_OK) < 0) {
+                int r = -errno;
+                if (fd >= 0)
+                        close(fd);
+                *ret_path = strdup(where);
+                return r;
+        }
+        *ret_path = strdup(where);
+        return fd;
 }
 
-static _Noreturn void child_fail(const char *what)
+/* Everything the child needs, made before it forks: it only makes system calls. */
+struct build_plan {
+        const char *stage;
+        char *dirs[8]; /* the stage's directories, in order */
+        size_t n_dirs;
+        char *conf_path, *conf;
+        char *etc_dst, *var_dst;
+        struct {
+                char src[16];
+                char *dst;
+                char *link; /* a symlink's target, or NULL for a directory */
+        } host[8];
+        size_t n_host;
+        char *ldcache_dst; /* NULL when the host has no ld.so.cache */
+        char *type;
+        struct si_cgroup cg; /* SI_CGROUP_NULL: none could be made */
+};
+
+static void plan_done(struct build_plan *b)
 {
-        dprintf(MSG_FD, "X%s: %s\n", what, strerror(errno));
-        _exit(2);
+        for (size_t i = 0; i < b->n_dirs; i++)
+                free(b->dirs[i]);
+        for (size_t i = 0; i < b->n_host; i++) {
+                free(b->host[i].dst);
+                free(b->host[i].link);
+        }
+        free(b->conf_path);
+        free(b->conf);
+        free(b->etc_dst);
+        free(b->var_dst);
+        free(b->ldcache_dst);
+        free(b->type);
+        (void) si_cgroup_remove(&b->cg);
 }
 
 /* The first of the host's /sbin and /usr/sbin that holds @name, as libsemanage itself picks. */
@@ -426,47 +480,114 @@ static const char *host_program(const char *sbin, const char *usr_sbin)
         return access(sbin, X_OK) == 0 ? sbin : usr_sbin;
 }
 
-/* Put the host's program directories (/usr, and /bin, /sbin, /lib* as they are: symlinks or
- * directories) into the stage read-only, so the only programs libsemanage can run are the
- * host's setfiles and sefcontext_compile. */
-static void stage_host_dirs(const char *stage)
+static int plan_make(struct build_plan *b, const char *type)
 {
-        static const char *const dirs[] = {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32"};
-        char src[64], dst[PATH_MAX], link[PATH_MAX];
+        static const char *const stages[] = {"/tmp", "/mnt", "/run", "/var/tmp"};
+        static const char *const host[] = {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32"};
+        const char *dirs[] = {"etc", "etc/selinux", NULL, "var", "var/lib", "var/lib/selinux"};
+        _cleanup_free_ char *typed = NULL;
 
-        for (size_t i = 0; i < ELEMENTSOF(dirs); i++) {
+        for (size_t i = 0; !b->stage && i < ELEMENTSOF(stages); i++) {
+                struct stat st;
+                if (lstat(stages[i], &st) == 0 && S_ISDIR(st.st_mode))
+                        b->stage = stages[i];
+        }
+        if (!b->stage)
+                return -ENOENT;
+        if (asprintf(&typed, "etc/selinux/%s", type) < 0)
+                return -ENOMEM;
+        dirs[2] = typed;
+        for (size_t i = 0; i < ELEMENTSOF(dirs); i++)
+                if (asprintf(&b->dirs[b->n_dirs++], "%s/%s", b->stage, dirs[i]) < 0)
+                        return -ENOMEM;
+        for (size_t i = 0; i < ELEMENTSOF(host); i++) {
+                char src[16], link[PATH_MAX];
                 struct stat st;
                 ssize_t n;
 
-                snprintf(src, sizeof(src), "/%s", dirs[i]);
-                snprintf(dst, sizeof(dst), "%s/%s", stage, dirs[i]);
-                if (lstat(src, &st) < 0)
+                snprintf(src, sizeof(src), "/%s", host[i]);
+                if (lstat(src, &st) < 0 || (!S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode)))
                         continue;
+                memcpy(b->host[b->n_host].src, src, sizeof(src));
+                if (asprintf(&b->host[b->n_host].dst, "%s/%s", b->stage, host[i]) < 0)
+                        return -ENOMEM;
                 if (S_ISLNK(st.st_mode)) {
                         n = readlink(src, link, sizeof(link) - 1);
                         if (n < 0)
-                                child_fail("readlink");
+                                return -errno;
                         link[n] = '\0';
-                        if (symlink(link, dst) < 0)
-                                child_fail("symlink in the stage");
-                } else if (S_ISDIR(st.st_mode)) {
-                        if (mkdir(dst, 0755) < 0 || mount(src, dst, NULL, MS_BIND, NULL) < 0 ||
-                            mount(NULL, dst, NULL,
-                                  MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV,
-                                  NULL) < 0)
-                                child_fail("binding the host's program directories");
+                        b->host[b->n_host].link = strdup(link);
+                        if (!b->host[b->n_host].link)
+                                return -ENOMEM;
                 }
+                b->n_host++;
         }
-        snprintf(dst, sizeof(dst), "%s/etc/ld.so.cache", stage);
-        if (access("/etc/ld.so.cache", R_OK) == 0) {
-                int fd = open(dst, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        /* seinstall's own semanage.conf: the target's is never read (its [setfiles] and
+         * similar sections name programs that would run on the installer). */
+        if (asprintf(&b->conf_path, "%s/etc/selinux/semanage.conf", b->stage) < 0 ||
+            asprintf(&b->conf,
+                     "# seinstall's configuration for building a target's policy\n"
+                     "module-store = direct\n"
+                     "expand-check = 0\n"
+                     "usepasswd = false\n"
+                     "[setfiles]\npath = %s\nargs = -q -c $@ $<\n[end]\n"
+                     "[sefcontext_compile]\npath = %s\nargs = $@\n[end]\n",
+                     host_program("/sbin/setfiles", "/usr/sbin/setfiles"),
+                     host_program("/sbin/sefcontext_compile", "/usr/sbin/sefcontext_compile")) <
+                0 ||
+            asprintf(&b->etc_dst, "%s/etc/selinux/%s", b->stage, type) < 0 ||
+            asprintf(&b->var_dst, "%s/var/lib/selinux", b->stage) < 0 ||
+            (access("/etc/ld.so.cache", R_OK) == 0 &&
+             asprintf(&b->ldcache_dst, "%s/etc/ld.so.cache", b->stage) < 0) ||
+            !(b->type = strdup(type)))
+                return -ENOMEM;
+        return 0;
+}
+
+/* In the child: "X" what ": ENAME" on MSG_FD, then exit. Only system calls: no stdio. */
+static _Noreturn void child_fail(const char *what)
+{
+        const char *name = strerrorname_np(errno);
+
+        if (!name)
+                name = "error";
+        (void) !write(MSG_FD, "X", 1);
+        (void) !write(MSG_FD, what, strlen(what));
+        (void) !write(MSG_FD, ": ", 2);
+        (void) !write(MSG_FD, name, strlen(name));
+        (void) !write(MSG_FD, "\n", 1);
+        _exit(2);
+}
+
+static void bind_ro(const char *src, const char *dst)
+{
+        if (mount(src, dst, NULL, MS_BIND, NULL) < 0 ||
+            mount(NULL, dst, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) <
+                0)
+                child_fail("binding the host's program directories");
+}
+
+/* Put the host's program directories (/usr, and /bin, /sbin, /lib* as they are: symlinks or
+ * directories) into the stage read-only, so the only programs libsemanage can run are the
+ * host's setfiles and sefcontext_compile, and the helper finds its libraries. */
+static void stage_host_dirs(const struct build_plan *b)
+{
+        for (size_t i = 0; i < b->n_host; i++) {
+                if (b->host[i].link) {
+                        if (symlink(b->host[i].link, b->host[i].dst) < 0)
+                                child_fail("symlink in the stage");
+                        continue;
+                }
+                if (mkdir(b->host[i].dst, 0755) < 0)
+                        child_fail("a directory of the stage");
+                bind_ro(b->host[i].src, b->host[i].dst);
+        }
+        if (b->ldcache_dst) {
+                int fd = open(b->ldcache_dst, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
                 if (fd < 0)
                         child_fail("creating the stage's ld.so.cache");
                 close(fd);
-                if (mount("/etc/ld.so.cache", dst, NULL, MS_BIND, NULL) < 0 ||
-                    mount(NULL, dst, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV,
-                          NULL) < 0)
-                        child_fail("binding ld.so.cache");
+                bind_ro("/etc/ld.so.cache", b->ldcache_dst);
         }
 }
 
@@ -479,234 +600,213 @@ static int clone_store(int fd)
         int tree = open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
 
         if (tree < 0)
-                child_fail("cloning the target's policy store");
-        if (mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
-                child_fail("making the store copy noexec");
+                return -errno;
+        if (mount_setattr(tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0) {
+                int r = -errno;
+                close(tree);
+                return r;
+        }
         return tree;
 }
 
-static void stage_store(int tree, const char *dst)
+/* In the child: into the build's cgroup; a private mount namespace whose root (chroot) is a
+ * read-only tmpfs holding seinstall's semanage.conf, the host's program directories read-only,
+ * and the target's /etc/selinux/TYPE and /var/lib/selinux as the only writable things; no
+ * capabilities; then the helper, a fresh program. Never returns. */
+static _Noreturn void build_child(const struct build_plan *b, int msg_fd, int helper_fd,
+                                  int etc_tree, int var_tree)
 {
-        if (move_mount(tree, "", AT_FDCWD, dst, MOVE_MOUNT_F_EMPTY_PATH) < 0)
-                child_fail("attaching the target's policy store");
-}
+        static char *const env[] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", NULL};
+        char *const argv[] = {(char *) HELPER_NAME, b->type, NULL};
+        const int from[] = {msg_fd, helper_fd, etc_tree, var_tree};
+        int high[ELEMENTSOF(from)], null;
 
-/* The stage's directories: the mount points of the store and where the configuration goes. */
-static int mkdir_parents_stage(const char *stage, const char *type)
-{
-        const char *dirs[] = {"etc", "etc/selinux", NULL, "var", "var/lib", "var/lib/selinux"};
-        char typed[NAME_MAX + 16], path[PATH_MAX];
-
-        snprintf(typed, sizeof(typed), "etc/selinux/%s", type);
-        dirs[2] = typed;
-        for (size_t i = 0; i < ELEMENTSOF(dirs); i++) {
-                snprintf(path, sizeof(path), "%s/%s", stage, dirs[i]);
-                if (mkdir(path, 0755) < 0 && errno != EEXIST)
-                        return -errno;
-        }
-        return 0;
-}
-
-/* seinstall's own semanage.conf: the target's is never read (its [setfiles] and similar
- * sections name programs that would run on the installer). */
-static void stage_conf(const char *stage)
-{
-        char path[PATH_MAX];
-        FILE *f;
-
-        snprintf(path, sizeof(path), "%s/etc/selinux/semanage.conf", stage);
-        f = fopen(path, "we");
-        if (!f)
-                child_fail("writing seinstall's semanage.conf");
-        fprintf(f,
-                "# seinstall's configuration for building a target's policy\n"
-                "module-store = direct\n"
-                "expand-check = 0\n"
-                "usepasswd = false\n"
-                "[setfiles]\npath = %s\nargs = -q -c $@ $<\n[end]\n"
-                "[sefcontext_compile]\npath = %s\nargs = $@\n[end]\n",
-                host_program("/sbin/setfiles", "/usr/sbin/setfiles"),
-                host_program("/sbin/sefcontext_compile", "/usr/sbin/sefcontext_compile"));
-        if (fclose(f) != 0)
-                child_fail("writing seinstall's semanage.conf");
-}
-
-/* In the child: a private mount namespace whose root (chroot) is a read-only tmpfs holding
- * seinstall's semanage.conf, the host's program directories read-only, and the target's
- * /etc/selinux/TYPE and /var/lib/selinux as the only writable things; no capabilities; then
- * the libsemanage rebuild. Never returns. */
-static _Noreturn void build_child(int msg_fd, int etc_fd, int var_fd, const char *type)
-{
-        static const char *const stages[] = {"/tmp", "/mnt", "/run", "/var/tmp"};
-        const char *stage = NULL;
-        char path[PATH_MAX];
-        semanage_handle_t *sh;
-        int null, r;
-
-        if (dup2(msg_fd, MSG_FD) < 0)
+        /* first, so that nothing of the build ever runs outside the cgroup's limits */
+        if (b->cg.fd >= 0 && si_cgroup_join(&b->cg) < 0)
                 _exit(2);
+        for (size_t i = 0; i < ELEMENTSOF(from); i++)
+                if ((high[i] = fcntl(from[i], F_DUPFD_CLOEXEC, 16)) < 0)
+                        _exit(2);
+        for (size_t i = 0; i < ELEMENTSOF(from); i++)
+                if (dup2(high[i], MSG_FD + (int) i) < 0)
+                        _exit(2);
         null = open("/dev/null", O_RDWR | O_CLOEXEC);
         if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
                 child_fail("/dev/null");
-        etc_fd = clone_store(etc_fd);
-        var_fd = clone_store(var_fd);
+        if (close_range(FIRST_FREE_FD, ~0U, 0) < 0)
+                child_fail("closing descriptors");
+        if (setsid() < 0)
+                child_fail("a new session");
         if (unshare(CLONE_NEWNS) < 0)
                 child_fail("a private mount namespace (seinstall must run as root)");
         if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
                 child_fail("making the mounts private");
-        for (size_t i = 0; !stage && i < ELEMENTSOF(stages); i++) {
-                struct stat st;
-                if (lstat(stages[i], &st) == 0 && S_ISDIR(st.st_mode))
-                        stage = stages[i];
-        }
-        if (!stage)
-                child_fail("no directory to mount the stage on");
-        if (mount("seinstall-policy-build", stage, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+        if (mount("seinstall-policy-build", b->stage, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
                   "mode=0755,size=4m") < 0)
                 child_fail("mounting the stage");
-        snprintf(path, sizeof(path), "%s/etc/selinux/%s", stage, type);
-        if (mkdir_parents_stage(stage, type) < 0)
-                child_fail("making the stage's directories");
-        stage_conf(stage);
-        stage_host_dirs(stage);
-        stage_store(etc_fd, path);
-        snprintf(path, sizeof(path), "%s/var/lib/selinux", stage);
-        stage_store(var_fd, path);
-        if (mount(NULL, stage, NULL,
+        for (size_t i = 0; i < b->n_dirs; i++)
+                if (mkdir(b->dirs[i], 0755) < 0 && errno != EEXIST)
+                        child_fail("making the stage's directories");
+        int conf = open(b->conf_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (conf < 0 || write(conf, b->conf, strlen(b->conf)) != (ssize_t) strlen(b->conf) ||
+            close(conf) < 0)
+                child_fail("writing seinstall's semanage.conf");
+        stage_host_dirs(b);
+        if (move_mount(ETC_FD, "", AT_FDCWD, b->etc_dst, MOVE_MOUNT_F_EMPTY_PATH) < 0 ||
+            move_mount(VAR_FD, "", AT_FDCWD, b->var_dst, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+                child_fail("attaching the target's policy store");
+        if (close_range(ETC_FD, ~0U, 0) < 0)
+                child_fail("closing descriptors");
+        if (mount(NULL, b->stage, NULL,
                   MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
                 child_fail("making the stage read-only");
-        /* Nothing of the parent's stays open: its fds lead outside the stage. */
-        if (close_range(MSG_FD + 1, ~0U, 0) < 0)
-                child_fail("closing descriptors");
-        if (chdir(stage) < 0 || chroot(".") < 0 || chdir("/") < 0)
+        if (chdir(b->stage) < 0 || chroot(".") < 0 || chdir("/") < 0)
                 child_fail("entering the stage");
-        if ((BUILD_LIMIT_AS &&
+        if ((b->cg.fd < 0 && BUILD_LIMIT_AS &&
              setrlimit(RLIMIT_AS, &(struct rlimit){BUILD_AS_MAX, BUILD_AS_MAX}) < 0) ||
-            setrlimit(RLIMIT_CPU, &(struct rlimit){BUILD_TIMEOUT_S, BUILD_TIMEOUT_S + 5}) < 0)
+            setrlimit(RLIMIT_CPU, &(struct rlimit){BUILD_TIMEOUT_S, BUILD_TIMEOUT_S + 5}) < 0 ||
+            setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0}) < 0)
                 child_fail("limiting the build's memory and time");
         if (si_drop_privileges() < 0)
                 child_fail("dropping capabilities");
-
-        /* As `semodule -n -B`: rebuild from the installed modules, never load the result. */
-        sh = semanage_handle_create();
-        if (!sh) {
-                dprintf(MSG_FD, "Xlibsemanage: cannot create a handle\n");
-                _exit(2);
-        }
-        semanage_msg_set_callback(sh, child_log, NULL);
-        semanage_select_store(sh, (char *) type, SEMANAGE_CON_DIRECT);
-        semanage_set_create_store(sh, 0);
-        semanage_set_reload(sh, 0);
-        semanage_set_rebuild(sh, 1);
-        r = semanage_connect(sh);
-        if (r >= 0)
-                r = semanage_begin_transaction(sh);
-        if (r >= 0)
-                r = semanage_commit(sh);
-        if (semanage_is_connected(sh))
-                (void) semanage_disconnect(sh);
-        semanage_handle_destroy(sh);
-        _exit(r < 0 ? 1 : 0);
+        syscall(SYS_execveat, HELPER_FD, "", argv, env, AT_EMPTY_PATH);
+        child_fail("running " HELPER_NAME);
 }
 
-/* Relay the child's messages to the context's log until it closes the pipe or the time is up;
- * then reap it. Returns its exit status, or -ETIME after killing it. */
-static int relay_and_wait(struct seinstall_ctx *ctx, pid_t pid, int fd, char **ret_fatal)
+/* The child's message lines, on their way to the log (the watch's feed). */
+struct build_relay {
+        struct sbuf buf;
+        size_t logged;
+        char *fatal; /* the child's "X" line: its confinement failed */
+};
+
+static void build_feed(struct seinstall_ctx *ctx, void *data, const char *chunk, size_t n)
 {
-        struct sbuf buf = {};
-        size_t logged = 0;
-        long long deadline_ms = BUILD_TIMEOUT_S * 1000LL;
-        int status, r = 0;
+        struct build_relay *rl = data;
 
-        while (deadline_ms > 0) {
-                struct pollfd p = {.fd = fd, .events = POLLIN};
-                char chunk[4096];
-                ssize_t n;
-                int k = poll(&p, 1, 1000);
+        if (rl->logged >= BUILD_LOG_MAX)
+                return;
+        rl->logged += n;
+        if (sbuf_append(&rl->buf, chunk, n) < 0)
+                return;
+        for (char *nl; rl->buf.s && (nl = memchr(rl->buf.s, '\n', rl->buf.len));) {
+                size_t len = (size_t) (nl - rl->buf.s);
+                *nl = '\0';
+                if (rl->buf.s[0] == 'X' && !rl->fatal)
+                        rl->fatal = strdup(rl->buf.s + 1);
+                else if (rl->buf.s[0] == 'E' || rl->buf.s[0] == 'D')
+                        si_log(ctx,
+                               rl->buf.s[0] == 'E' ? SEINSTALL_LOG_WARNING : SEINSTALL_LOG_DEBUG,
+                               "libsemanage: %s", rl->buf.s + 1);
+                memmove(rl->buf.s, nl + 1, rl->buf.len - len - 1);
+                rl->buf.len -= len + 1;
+                rl->buf.s[rl->buf.len] = '\0';
+        }
+}
 
-                if (k < 0 && errno != EINTR)
-                        break;
-                if (k <= 0) {
-                        deadline_ms -= 1000;
-                        continue;
-                }
-                n = read(fd, chunk, sizeof(chunk));
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n <= 0)
-                        break;
-                if (logged < BUILD_LOG_MAX && sbuf_append(&buf, chunk, (size_t) n) < 0)
-                        break;
-                logged += (size_t) n;
-                for (char *nl; buf.s && (nl = memchr(buf.s, '\n', buf.len));) {
-                        size_t len = (size_t) (nl - buf.s);
-                        *nl = '\0';
-                        if (buf.s[0] == 'X' && !*ret_fatal)
-                                *ret_fatal = strdup(buf.s + 1);
-                        else if (buf.s[0] == 'E' || buf.s[0] == 'D')
-                                si_log(ctx,
-                                       buf.s[0] == 'E' ? SEINSTALL_LOG_WARNING
-                                                       : SEINSTALL_LOG_DEBUG,
-                                       "libsemanage: %s", buf.s + 1);
-                        memmove(buf.s, nl + 1, buf.len - len - 1);
-                        buf.len -= len + 1;
-                        buf.s[buf.len] = '\0';
-                }
+/* The build's cgroup: its memory bound. Where none can be made (no cgroup filesystem and none
+ * can be mounted), the build runs under an address-space limit instead, said at debug level. */
+static void build_cgroup(struct seinstall_ctx *ctx, struct build_plan *b)
+{
+        struct si_cgroup_place p = {.pids_fd = -1, .mem_fd = -1};
+        const char *why = NULL;
+        int r = si_cgroup_find("", &p, &why);
+
+        if (r == -ENOENT)
+                r = si_cgroup_find_detached(&p, &why);
+        if (r >= 0)
+                r = si_cgroup_new(&p, BUILD_MEM_MAX, &b->cg);
+        if (r < 0 || !b->cg.memory) {
+                si_debug(ctx,
+                         "The policy build has no memory limit of its cgroup (%s): an "
+                         "address-space limit of %llu MiB bounds it instead",
+                         r < 0 ? (why ? why : strerror(-r)) : "no memory controller",
+                         BUILD_AS_MAX >> 20);
+                if (r >= 0 && !b->cg.memory)
+                        (void) si_cgroup_remove(&b->cg);
+                b->cg = SI_CGROUP_NULL;
         }
-        sbuf_free(&buf);
-        if (deadline_ms <= 0) {
-                (void) kill(pid, SIGKILL);
-                r = -ETIME;
-        }
-        while (waitpid(pid, &status, 0) < 0)
-                if (errno != EINTR)
-                        return -errno;
-        if (r < 0)
-                return r;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        si_cgroup_place_done(&p);
 }
 
 /* Build in a confined child; 0 when libsemanage succeeded. */
 static int build_confined(struct seinstall_ctx *ctx, const char *type, int etc_fd, int var_fd)
 {
-        _cleanup_free_ char *fatal = NULL;
-        int pipefd[2], r;
-        pid_t pid;
+        struct build_plan b = {.cg = SI_CGROUP_NULL};
+        struct build_relay rl = {};
+        struct si_watch w = SI_WATCH_INIT;
+        _cleanup_free_ char *helper = NULL;
+        _cleanup_close_ int helper_fd = -EBADF, etc_tree = -EBADF, var_tree = -EBADF;
+        char why[160];
+        const char *cause;
+        int pipefd[2] = {-1, -1}, r, status = -1;
 
-        if (pipe2(pipefd, O_CLOEXEC) < 0)
-                return -errno;
-        pid = fork();
-        if (pid < 0) {
+        helper_fd = open_helper(&helper);
+        if (helper_fd < 0)
+                return si_error(ctx, helper_fd,
+                                "Cannot build the '%s' policy of %s: %s: %s (make install puts "
+                                "it there)",
+                                type, ctx->root, helper ? helper : HELPER_NAME,
+                                strerror(-helper_fd));
+        r = plan_make(&b, type);
+        if (r >= 0 && (etc_tree = clone_store(etc_fd)) < 0)
+                r = etc_tree;
+        if (r >= 0 && (var_tree = clone_store(var_fd)) < 0)
+                r = var_tree;
+        if (r < 0) {
+                plan_done(&b);
+                return si_error(ctx, r, "Could not confine the policy build: %s", strerror(-r));
+        }
+        build_cgroup(ctx, &b);
+        if (pipe2(pipefd, O_CLOEXEC) < 0) {
+                r = -errno;
+                plan_done(&b);
+                return r;
+        }
+        w.pid = fork();
+        if (w.pid == 0)
+                build_child(&b, pipefd[1], helper_fd, etc_tree, var_tree);
+        close(pipefd[1]);
+        if (w.pid < 0) {
                 r = -errno;
                 close(pipefd[0]);
-                close(pipefd[1]);
+                plan_done(&b);
                 return r;
         }
-        if (pid == 0) {
-                close(pipefd[0]);
-                build_child(pipefd[1], etc_fd, var_fd, type);
-        }
-        close(pipefd[1]);
-        r = relay_and_wait(ctx, pid, pipefd[0], &fatal);
+        w.out = pipefd[0];
+        w.cg = b.cg.fd >= 0 ? &b.cg : NULL;
+        w.timeout_s = BUILD_TIMEOUT_S;
+        w.feed = build_feed;
+        w.feed_data = &rl;
+        status = si_watch_run(ctx, &w);
+        if (w.cg && !w.tripped && status != 0)
+                w.tripped = si_cgroup_tripped(w.cg);
         close(pipefd[0]);
-        if (r == -ETIME)
-                return si_error_run(ctx, -ETIME, si_semodule_command(ctx->root),
-                                    "Building the '%s' policy in %s took longer than %d s: "
-                                    "stopped; to see why, run: ",
-                                    type, ctx->root, BUILD_TIMEOUT_S);
-        if (r < 0)
+        cause = si_watch_cause(&w, status, BUILD_MEM_MAX, why, sizeof(why));
+        if (!cause && status >= 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && !w.cg &&
+            BUILD_LIMIT_AS)
+                cause = "was killed (at its address-space limit?)";
+        r = si_watch_cause_err(&w, status);
+        plan_done(&b);
+        sbuf_free(&rl.buf);
+        if (cause) {
+                free(rl.fatal);
+                return si_error_run(ctx, r ? r : -EIO, si_semodule_command(ctx->root),
+                                    "Building the '%s' policy in %s %s: stopped it and every "
+                                    "process it started; to see why, run: ",
+                                    type, ctx->root, cause);
+        }
+        if (rl.fatal) {
+                r = si_error(ctx, -EPERM,
+                             "Could not confine the policy build (%s): seinstall builds a "
+                             "target's policy only in a private mount namespace, as root",
+                             rl.fatal);
+                free(rl.fatal);
                 return r;
-        if (r == 128 + SIGXCPU || r == 128 + SIGKILL)
-                return si_error_run(ctx, -ETIME, si_semodule_command(ctx->root),
-                                    "Building the '%s' policy in %s used more than %d s of CPU: "
-                                    "stopped; to see why, run: ",
-                                    type, ctx->root, BUILD_TIMEOUT_S);
-        if (fatal)
-                return si_error(ctx, -EPERM,
-                                "Could not confine the policy build (%s): seinstall builds a "
-                                "target's policy only in a private mount namespace, as root",
-                                fatal);
-        return r == 0 ? 0 : -EIO;
+        }
+        if (status < 0)
+                return status;
+        return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
 }
 
 int si_policy_build(struct seinstall_ctx *ctx, const char *type)
@@ -736,8 +836,8 @@ int si_policy_build(struct seinstall_ctx *ctx, const char *type)
                 return si_error_run(ctx, -EIO, si_semodule_command(ctx->root),
                                     "Building the '%s' policy from the modules in %s%s failed "
                                     "(see the libsemanage messages above; the build may use %llu "
-                                    "GiB of memory); to see why, run: ",
-                                    type, ctx->root, modules, BUILD_AS_MAX >> 30);
+                                    "MiB of memory); to see why, run: ",
+                                    type, ctx->root, modules, BUILD_MEM_MAX >> 20);
         return r < 0 ? r : 1;
 }
 

@@ -88,6 +88,7 @@ int si_root_mkdir_p(struct seinstall_ctx *ctx, const char *path, mode_t mode, un
                         if (r < 0)
                                 return r;
                         if (mkdirat(dfd, base, mode) == 0) {
+                                si_undo_made_dir(ctx, copy);
                                 r = si_label_at(ctx, dfd, base, copy, S_IFDIR);
                                 if (r < 0)
                                         return r;
@@ -218,6 +219,9 @@ int si_root_write_atomic(struct seinstall_ctx *ctx, const char *path, const void
         r = open_parent(ctx, path, wflags, &dfd, &base);
         if (r <= 0)
                 return r;
+        r = si_undo_note(ctx, path);
+        if (r < 0)
+                return r;
         remove_stale_temps(dfd, base);
         fd = make_temp_at(dfd, base, &tmp);
         if (fd < 0)
@@ -272,6 +276,9 @@ int si_root_unlink(struct seinstall_ctx *ctx, const char *path, unsigned wflags)
         r = open_parent(ctx, path, wflags, &dfd, &base);
         if (r <= 0)
                 return r == -ENOENT ? 0 : r;
+        r = si_undo_note(ctx, path);
+        if (r < 0)
+                return r;
         if (unlinkat(dfd, base, 0) < 0 && errno != ENOENT)
                 return -errno;
         return 0;
@@ -302,6 +309,9 @@ int si_root_symlink(struct seinstall_ctx *ctx, const char *path, const char *tar
                 return -errno;
         if (n < 0 && errno == EINVAL)
                 return -EEXIST; /* a file or directory of that name: not ours to replace */
+        r = si_undo_note(ctx, path);
+        if (r < 0)
+                return r;
         /* a new name, then rename over an old link: never a moment without one */
         for (int attempt = 0;; attempt++) {
                 unsigned long long rnd;

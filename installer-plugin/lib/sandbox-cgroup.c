@@ -404,7 +404,7 @@ static int make_child(int parent, const char *name, const char *file, const char
         return 0;
 }
 
-int si_cgroup_new(struct si_cgroup_place *p, struct si_cgroup *ret)
+int si_cgroup_new(struct si_cgroup_place *p, unsigned long long mem_max, struct si_cgroup *ret)
 {
         struct si_cgroup cg = SI_CGROUP_NULL;
         char pids[32], mem[32];
@@ -415,7 +415,7 @@ int si_cgroup_new(struct si_cgroup_place *p, struct si_cgroup *ret)
         snprintf(cg.name, sizeof(cg.name), "seinstall-sandbox-%d-%lld", (int) getpid(),
                  (long long) ts.tv_sec * 1000000000LL + ts.tv_nsec);
         snprintf(pids, sizeof(pids), "%d", SI_CGROUP_PIDS_MAX);
-        snprintf(mem, sizeof(mem), "%llu", SI_CGROUP_MEMORY_MAX);
+        snprintf(mem, sizeof(mem), "%llu", mem_max);
         r = make_child(p->pids_fd, cg.name, "pids.max", pids, &cg.fd, &cg.procs_fd);
         if (r < 0)
                 return r;

@@ -51,8 +51,9 @@ struct si_cgroup {
         }
 
 /* Make a new cgroup at @p (whose descriptors it takes over) with pids.max SI_CGROUP_PIDS_MAX
- * and, where @p allows, a memory limit of SI_CGROUP_MEMORY_MAX without swap. 0 or -errno. */
-int si_cgroup_new(struct si_cgroup_place *p, struct si_cgroup *ret);
+ * and, where @p allows, a memory limit of @mem_max bytes without swap (the sandbox's is
+ * SI_CGROUP_MEMORY_MAX). 0 or -errno. */
+int si_cgroup_new(struct si_cgroup_place *p, unsigned long long mem_max, struct si_cgroup *ret);
 /* In the forked child, before it runs anything: move this process into @cg. 0 or -errno. */
 int si_cgroup_join(const struct si_cgroup *cg);
 

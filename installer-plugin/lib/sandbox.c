@@ -1,34 +1,48 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * sandbox.c — the one way seinstall runs a program of the target (update-grub, grub-mkconfig
- * for apply --regenerate): under bubblewrap, with no more power than inside a container.
+ * for apply --regenerate): under bubblewrap, as root of a user namespace whose ids are host
+ * ids nobody uses (sandbox-userns.c), so that no kernel interface trusting the host's uid 0 or
+ * its capabilities (sysctls, block and loop ioctls, keyrings, /proc) trusts the program.
  *
  * A forked child makes itself a new session (no controlling terminal) with a new session
  * keyring, stdin /dev/null and stdout/stderr a pipe, rlimits on memory, file size, open files
- * and processes' core dumps, and in a private mount namespace a small tmpfs holding the only
- * device nodes the program gets: null, zero, full, random, urandom and the block devices of the
- * target's own mounts (and their whole disks, and what an LVM volume or md array of them is made
- * of, a device-mapper device also by its /dev/mapper name; never the device mapper's control
- * device, whose every command the kernel refuses without CAP_SYS_ADMIN anyway), owned by root,
- * mode 0400, on a read-only mount,
- * so that a root without capabilities can read them and neither write nor chmod them, and it
- * moves itself into a new cgroup of its own bounding the processes and memory of everything it
- * starts (sandbox-cgroup.c; no cgroup, nothing runs). Then it runs bwrap: new PID, IPC, network,
- * UTS (and cgroup) namespaces; the target bound as "/", where every mount below it became nodev;
- * that /dev; a new /proc; the installer's /sys read-only; an empty tmpfs on /run and on every other
- * mount of the installer bound into the target; every capability dropped, no_new_privs, and a
- * seccomp filter (keyrings, TIOCSTI, namespaces and mounts, bpf, perf, userfaultfd, io_uring). No
- * descriptor of seinstall but 0-2 reaches the program. The parent relays the output through the log
- * (escaped, bounded) and kills the sandbox's PID 1, and so every process in it, at the wall-clock
- * limit or as soon as the cgroup's process or memory limit was hit; then it empties and removes the
- * cgroup.
+ * and core dumps, and moves itself into a cgroup of its own bounding the processes and memory
+ * of everything it starts (sandbox-cgroup.c; no cgroup, nothing runs). In a private mount
+ * namespace it builds the tree the program sees: the target's own mounts only, each an
+ * idmapped copy (so the host's root owns what the program owns, and update-grub can write
+ * /boot), and a tmpfs holding the only device nodes it gets: null, zero, full, random, urandom
+ * and the block devices that hold nothing but the target (a mount's filesystem when it is the
+ * whole filesystem, never a directory of a larger one or a btrfs subvolume; never a
+ * partition's whole disk; below an md array or an encrypted volume only what that alone
+ * holds; never the physical volumes of an LVM group), readable by the namespace's root only,
+ * on a read-only mount. Then it enters the user namespace and runs bwrap: new PID, IPC,
+ * network, UTS (and cgroup) namespaces; that tree as "/" and that /dev; a new /proc with the
+ * paths container runtimes mask hidden and /proc/sys read-only; the installer's /sys
+ * read-only; an empty tmpfs on /run; every capability dropped, no_new_privs, and two seccomp
+ * filters (keyrings, TIOCSTI, namespaces and mounts, bpf, perf, userfaultfd, io_uring; and an
+ * allowlist of ioctls: the read-only queries of terminals, block devices and filesystems
+ * that grub-probe and a shell make). No descriptor of seinstall but 0-2 reaches the program.
+ * The parent relays the output through the log (escaped, bounded) and kills the sandbox's
+ * PID 1, and so every process in it, at the wall-clock limit or as soon as the cgroup's
+ * process or memory limit was hit; then it empties and removes the cgroup.
  */
 #include <blkid/blkid.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/blkzoned.h>
+#include <linux/btrfs.h>
+#include <linux/fiemap.h>
+#include <linux/filter.h>
+#include <linux/fs.h>
+#include <linux/hdreg.h>
 #include <linux/keyctl.h>
+#include <linux/loop.h>
+#include <linux/major.h>
+#include <linux/raid/md_u.h>
+#include <linux/seccomp.h>
 #include <linux/openat2.h>
 #include <poll.h>
 #include <sched.h>
@@ -42,11 +56,14 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <grp.h>
+#include <stddef.h>
 #include <termios.h>
 #include <time.h>
 
 #include "seinstall-private.h"
 #include "sandbox-cgroup.h"
+#include "runner.h"
 #include "sandbox.h"
 
 #ifndef SEINSTALL_BWRAP
@@ -61,13 +78,11 @@
 #define SANDBOX_NOFILE    1024
 /* Block devices in the sandbox's /dev: the target's mounts and what they are made of. */
 #define SANDBOX_DEVS_MAX 64
-/* After the kill, how long the output may still take to close (the namespace is going). */
-#define DRAIN_S 10
-/* How often the cgroup's limits are looked at. */
-#define CHECK_MS 200
+/* The target's own mounts the sandbox's tree is made of. */
+#define SANDBOX_TREES_MAX 64
 
 /* The descriptors the child hands to bwrap. */
-enum { FD_SECCOMP = 3, FD_ROOT, FD_INFO, FD_FIRST_FREE };
+enum { FD_SECCOMP = 3, FD_IOCTLS, FD_INFO, FD_USERNS, FD_TREES };
 
 int si_sandbox_timeout(const char *text, unsigned *ret)
 {
@@ -147,16 +162,30 @@ void si_relay_end(struct seinstall_ctx *ctx, struct si_relay *r)
 
 /* ---- what goes into the sandbox ---------------------------------------------------------- */
 
+/* A block device of the sandbox's /dev and its names (dev_names()). */
+struct sandbox_dev {
+        dev_t dev;
+        char kname[NAME_MAX + 1];                /* "sda1"; empty: not made */
+        char mapper[NAME_MAX + 1];               /* /dev/mapper/NAME, or empty */
+        char vg[NAME_MAX + 1], lv[NAME_MAX + 1]; /* /dev/VG/LV, or empty */
+};
+
 struct sandbox {
         char **args;
         size_t n_args;
         dev_t *devs; /* the block devices of the target's own mounts */
         size_t n_devs;
-        char **uuids;      /* per device of @devs: its /dev/disk/by-uuid name, or NULL */
+        struct sandbox_dev *names; /* per device of @devs */
+        char **uuids;              /* per device of @devs: its /dev/disk/by-uuid name, or NULL */
         char **partuuids;  /* per device of @devs: its /dev/disk/by-partuuid name, or NULL */
-        const char *stage; /* where the child mounts its tmpfs of device nodes */
+        const char *stage; /* where the child mounts its tmpfs: /dev and the tree */
         char *rootpath;    /* the root as this process sees it */
         struct si_cgroup cg;
+        struct si_uidrange ids;
+        int userns_fd;
+        int trees[SANDBOX_TREES_MAX];      /* detached idmapped copies of the target's own mounts */
+        char *tree_dst[SANDBOX_TREES_MAX]; /* where each goes: "<stage>/root/boot" */
+        size_t n_trees;
 };
 
 static void sandbox_done(struct sandbox *s)
@@ -165,7 +194,17 @@ static void sandbox_done(struct sandbox *s)
         si_strv_free(s->uuids, s->n_devs);
         si_strv_free(s->partuuids, s->n_devs);
         free(s->devs);
+        free(s->names);
         free(s->rootpath);
+        for (size_t i = 0; i < s->n_trees; i++) {
+                close(s->trees[i]);
+                free(s->tree_dst[i]);
+        }
+        s->n_trees = 0;
+        if (s->userns_fd >= 0)
+                close(s->userns_fd);
+        s->userns_fd = -1;
+        si_uidrange_release(&s->ids);
         (void) si_cgroup_remove(&s->cg);
 }
 
@@ -234,33 +273,6 @@ static bool covered(const char *rel)
         return false;
 }
 
-/* Every mount of the installer bound into the target (not its own) hidden under an empty
- * tmpfs, a single file under /dev/null. */
-static int add_masks(struct seinstall_ctx *ctx, struct sandbox *s)
-{
-        char **points = NULL;
-        size_t n = 0, skip = strlen(s->rootpath);
-        int r;
-
-        r = si_mounts_not_own(ctx, &points, &n);
-        for (size_t i = 0; r >= 0 && i < n; i++) {
-                const char *rel = points[i] + skip;
-                mode_t type;
-
-                if (*rel != '/' || covered(rel))
-                        continue;
-                r = check_dest(ctx, rel, &type);
-                if (r < 0 || type == 0)
-                        continue;
-                if (type == S_IFDIR)
-                        r = args(s, (const char *const[]){"--tmpfs", rel, NULL});
-                else
-                        r = args(s, (const char *const[]){"--ro-bind", "/dev/null", rel, NULL});
-        }
-        si_strv_free(points, n);
-        return r;
-}
-
 /* A directory of the installer on which the child may mount its tmpfs: neither the root nor
  * above or below it. */
 static const char *pick_stage(const char *rootpath)
@@ -281,6 +293,41 @@ static const char *pick_stage(const char *rootpath)
         return NULL;
 }
 
+/* What container runtimes keep from a container in its /proc (runc's and podman's masked and
+ * read-only paths): bwrap mounts a new /proc, these go over it. Kept though the namespace's
+ * root is no root of the host: a kernel that trusts a file's mode there is refused twice. */
+static int add_proc_masks(struct sandbox *s)
+{
+        static const char *const readonly[] = {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq",
+                                               "/proc/bus", "/proc/fs"};
+        static const char *const masked_files[] = {
+            "/proc/kcore",       "/proc/keys",          "/proc/key-users", "/proc/timer_list",
+            "/proc/sched_debug", "/proc/latency_stats", "/proc/kmsg",      "/proc/kallsyms",
+            "/proc/config.gz",   "/proc/vmallocinfo",   "/proc/kpageflags"};
+        static const char *const masked_dirs[] = {"/proc/acpi", "/proc/scsi", "/proc/asound"};
+        int r = 0;
+
+        struct stat st;
+
+        /* What this kernel's /proc has (the new one is made alike): bwrap cannot mount on a
+         * path that is not there. */
+        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(readonly); i++)
+                if (lstat(readonly[i], &st) == 0)
+                        r = args(
+                            s, (const char *const[]){"--ro-bind", readonly[i], readonly[i], NULL});
+        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(masked_files); i++)
+                if (lstat(masked_files[i], &st) == 0 && S_ISREG(st.st_mode))
+                        r = args(s, (const char *const[]){"--ro-bind", "/dev/null", masked_files[i],
+                                                          NULL});
+        for (size_t i = 0; r >= 0 && i < ELEMENTSOF(masked_dirs); i++) {
+                if (lstat(masked_dirs[i], &st) < 0 || !S_ISDIR(st.st_mode))
+                        continue;
+                r = args(s, (const char *const[]){"--tmpfs", masked_dirs[i], "--remount-ro",
+                                                  masked_dirs[i], NULL});
+        }
+        return r;
+}
+
 static int build_args(struct seinstall_ctx *ctx, struct sandbox *s, const char *const *argv)
 {
         static const char *const head[] = {SEINSTALL_BWRAP,
@@ -297,7 +344,7 @@ static int build_args(struct seinstall_ctx *ctx, struct sandbox *s, const char *
                                            "seinstall-sandbox",
                                            NULL};
         static const char *const whole[] = {"/dev", "/proc", "/sys", "/run"};
-        char fdnum[16], devdir[PATH_MAX];
+        char fdnum[16], fdnum2[16], devdir[PATH_MAX], rootdir[PATH_MAX];
         int r;
 
         for (size_t i = 0; i < ELEMENTSOF(whole); i++) {
@@ -316,17 +363,21 @@ static int build_args(struct seinstall_ctx *ctx, struct sandbox *s, const char *
                                         si_file_strerror(r));
         }
         snprintf(devdir, sizeof(devdir), "%s/dev", s->stage);
+        snprintf(rootdir, sizeof(rootdir), "%s/root", s->stage);
         r = args(s, head);
-        snprintf(fdnum, sizeof(fdnum), "%d", FD_ROOT);
         if (r >= 0)
-                r = args(s, (const char *const[]){"--bind-fd", fdnum, "/", "--dev-bind", devdir,
-                                                  "/dev", "--proc", "/proc", "--ro-bind", "/sys",
-                                                  "/sys", "--tmpfs", "/run", NULL});
+                r = args(s, (const char *const[]){"--bind", rootdir, "/", "--dev-bind", devdir,
+                                                  "/dev", "--proc", "/proc", NULL});
         if (r >= 0)
-                r = add_masks(ctx, s);
+                r = add_proc_masks(s);
+        if (r >= 0)
+                r = args(
+                    s, (const char *const[]){"--ro-bind", "/sys", "/sys", "--tmpfs", "/run", NULL});
         snprintf(fdnum, sizeof(fdnum), "%d", FD_SECCOMP);
+        snprintf(fdnum2, sizeof(fdnum2), "%d", FD_IOCTLS);
         if (r >= 0)
-                r = args(s, (const char *const[]){"--seccomp", fdnum, "--chdir", "/", NULL});
+                r = args(s, (const char *const[]){"--add-seccomp-fd", fdnum, "--add-seccomp-fd",
+                                                  fdnum2, "--chdir", "/", NULL});
         snprintf(fdnum, sizeof(fdnum), "%d", FD_INFO);
         if (r >= 0)
                 r = args(s, (const char *const[]){"--info-fd", fdnum, "--", NULL});
@@ -414,15 +465,98 @@ static int seccomp_memfd(void)
         return fd;
 }
 
+/* The ioctls a program of the target may make: what a shell, coreutils and grub-probe ask of
+ * a terminal, a block device or a filesystem, none of which changes anything. Every other
+ * one (LOOP_CLR_FD, LOOP_SET_FD and LOOP_CONFIGURE, which the loop driver allows on a
+ * read-only descriptor without a capability; BLKDISCARD; a filesystem's writing ioctls) is
+ * ENOTTY, as from a file that does not know it. */
+/* clang-format off */
+static const uint32_t ioctl_allowed[] = {
+    /* a terminal's and any descriptor's */
+    TCGETS, TIOCGWINSZ, TIOCGPGRP, FIONREAD, FIOCLEX, FIONCLEX, FIONBIO,
+    /* a block device's geometry and flags */
+    BLKGETSIZE, BLKGETSIZE64, BLKSSZGET, BLKPBSZGET, BLKBSZGET, BLKIOMIN, BLKIOOPT, BLKALIGNOFF,
+    BLKROGET, BLKRAGET, BLKSECTGET, BLKDISCARDZEROES, BLKROTATIONAL, BLKGETZONESZ, BLKGETNRZONES,
+    HDIO_GETGEO, LOOP_GET_STATUS, LOOP_GET_STATUS64,
+    /* a filesystem's */
+    FS_IOC_GETFLAGS, FS_IOC_GETVERSION, FS_IOC_FIEMAP, FIGETBSZ, FS_IOC_GETFSLABEL,
+    FS_IOC_FSGETXATTR, BTRFS_IOC_FS_INFO, BTRFS_IOC_DEV_INFO, BTRFS_IOC_INO_LOOKUP,
+    BTRFS_IOC_GET_SUBVOL_INFO,
+    /* an md array's own queries: grub-probe reads its level and members with them */
+    RAID_VERSION, GET_ARRAY_INFO, GET_DISK_INFO,
+};
+/* clang-format on */
+
+bool si_sandbox_ioctl_allowed(unsigned long request)
+{
+        for (size_t i = 0; i < ELEMENTSOF(ioctl_allowed); i++)
+                if ((uint32_t) request == ioctl_allowed[i])
+                        return true;
+        return false;
+}
+
+/* The allowlist as a classic BPF program for bwrap's --add-seccomp-fd: ioctl with another
+ * request is ENOTTY. Another architecture's calls pass here: the other filter (libseccomp's,
+ * native only) kills them. The request is an int: its low 32 bits are compared. */
+static int ioctl_filter_memfd(void)
+{
+        struct sock_filter prog[ELEMENTSOF(ioctl_allowed) + 8];
+        const uint8_t n = (uint8_t) ELEMENTSOF(ioctl_allowed);
+        size_t k = 0;
+        ssize_t len;
+        int fd;
+
+        prog[k++] = (struct sock_filter) BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                                                  offsetof(struct seccomp_data, arch));
+        /* jump to the ALLOW at the end: n compares + ld args + ret errno + (ld nr, jeq) */
+        prog[k++] = (struct sock_filter) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, seccomp_arch_native(),
+                                                  0, (uint8_t) (n + 4));
+        prog[k++] = (struct sock_filter) BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                                                  offsetof(struct seccomp_data, nr));
+        prog[k++] = (struct sock_filter) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ioctl, 0,
+                                                  (uint8_t) (n + 2));
+        prog[k++] = (struct sock_filter) BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+                                                  offsetof(struct seccomp_data, args[1])
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+                                                      + 4
+#endif
+        );
+        for (uint8_t i = 0; i < n; i++)
+                prog[k++] = (struct sock_filter) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+                                                          ioctl_allowed[i], (uint8_t) (n - i), 0);
+        prog[k++] = (struct sock_filter) BPF_STMT(BPF_RET | BPF_K,
+                                                  SECCOMP_RET_ERRNO | (ENOTTY & SECCOMP_RET_DATA));
+        prog[k++] = (struct sock_filter) BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+        fd = memfd_create("seinstall-seccomp-ioctl", MFD_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        len = (ssize_t) (k * sizeof(prog[0]));
+        if (write(fd, prog, (size_t) len) != len || lseek(fd, 0, SEEK_SET) < 0) {
+                int r = errno ? -errno : -EIO;
+                close(fd);
+                return r;
+        }
+        return fd;
+}
+
 /* ---- the child ----------------------------------------------------------------------------- */
 
+/* In the child: why it stops, on its stderr (the relay); only system calls, no stdio. */
 static _Noreturn void child_fail(const char *what)
 {
-        dprintf(STDERR_FILENO, "seinstall sandbox: %s: %s\n", what, strerror(errno));
+        const char *name = strerrorname_np(errno);
+
+        (void) !write(STDERR_FILENO, "seinstall sandbox: ", 19);
+        (void) !write(STDERR_FILENO, what, strlen(what));
+        (void) !write(STDERR_FILENO, ": ", 2);
+        (void) !write(STDERR_FILENO, name ? name : "error", strlen(name ? name : "error"));
+        (void) !write(STDERR_FILENO, "\n", 1);
         _exit(127);
 }
 
-static void make_node(const char *dir, const char *name, mode_t mode, dev_t d)
+/* @dir/@name, a device node of mode @mode owned by @owner (the user namespace's root for the
+ * block devices, which it alone may read; root for the character devices, open to all). */
+static void make_node(const char *dir, const char *name, mode_t mode, dev_t d, uid_t owner)
 {
         char path[PATH_MAX];
 
@@ -435,8 +569,8 @@ static void make_node(const char *dir, const char *name, mode_t mode, dev_t d)
         }
         if (mknod(path, mode, d) < 0 && errno != EEXIST)
                 child_fail("making a device node of the sandbox's /dev");
-        if (chmod(path, mode & 07777) < 0)
-                child_fail("setting a device node's mode");
+        if (chmod(path, mode & 07777) < 0 || chown(path, owner, owner) < 0)
+                child_fail("setting a device node's mode and owner");
 }
 
 /* @dir/disk/@sub/@name, a link to the device node @node ("../../sda1"), as udev makes it. */
@@ -460,16 +594,12 @@ static void make_disk_link(const char *dir, const char *sub, const char *name, c
                 child_fail("making a link in the sandbox's /dev/disk");
 }
 
-/* The kernel's name of block device @d ("sda1", "cciss/c0d0"), its whole disk's name and
- * number when it is a partition. */
-static bool block_name(dev_t d, char *name, size_t size, char *disk, size_t dsize, dev_t *ret_disk)
+/* The kernel's name of block device @d ("sda1", "cciss/c0d0"), or false. */
+static bool block_name(dev_t d, char *name, size_t size)
 {
         char sys[96], link[PATH_MAX], *base;
-        unsigned ma, mi;
         ssize_t l;
-        FILE *f;
 
-        *disk = '\0';
         snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(d), minor(d));
         l = readlink(sys, link, sizeof(link) - 1);
         if (l < 0)
@@ -480,24 +610,7 @@ static bool block_name(dev_t d, char *name, size_t size, char *disk, size_t dsiz
                 return false;
         for (char *p = name; (p = strchr(p, '!'));)
                 *p = '/';
-        if (strstr(name, "..") || !*name)
-                return false;
-        snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/partition", major(d), minor(d));
-        if (access(sys, F_OK) < 0 || !base)
-                return true;
-        *base = '\0';
-        base = strrchr(link, '/');
-        snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/../dev", major(d), minor(d));
-        f = fopen(sys, "re");
-        if (f && fscanf(f, "%u:%u", &ma, &mi) == 2 && base && !strstr(base + 1, "..")) {
-                snprintf(disk, dsize, "%s", base + 1);
-                for (char *p = disk; (p = strchr(p, '!'));)
-                        *p = '/';
-                *ret_disk = makedev(ma, mi);
-        }
-        if (f)
-                fclose(f);
-        return true;
+        return !strstr(name, "..") && *name;
 }
 
 /* The first line of /sys/dev/block/MAJ:MIN/@what, or false. */
@@ -525,6 +638,19 @@ static bool plain_name(const char *name)
         return *name && !strchr(name, '/') && strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
 }
 
+/* A name the sandbox's /dev has of its own: a volume group named so gets no /dev/VG. */
+static bool dev_name_taken(const char *name)
+{
+        static const char *const own[] = {"null",  "zero",   "full",   "random",  "urandom", "fd",
+                                          "stdin", "stdout", "stderr", "disk",    "mapper",  "pts",
+                                          "shm",   "mqueue", "ptmx",   "console", "tty"};
+
+        for (size_t i = 0; i < ELEMENTSOF(own); i++)
+                if (streq(name, own[i]))
+                        return true;
+        return false;
+}
+
 /* LVM's name of a volume's mapping, "VG-LV" with each '-' of VG and LV doubled, split. */
 static bool lvm_split(const char *name, char *vg, char *lv, size_t size)
 {
@@ -547,28 +673,46 @@ static bool lvm_split(const char *name, char *vg, char *lv, size_t size)
         return out == lv && plain_name(vg) && plain_name(lv);
 }
 
-/* A device-mapper device's names as udev makes them: /dev/mapper/NAME, which grub-probe looks
- * for (it skips the kernel's dm-N), and for an LVM volume /dev/VG/LV, a link to dm-N. */
-static void dm_names(const char *dir, dev_t d, const char *kname)
+/* The names of the sandbox's block device @d, read in the parent (the child only makes the
+ * nodes): its kernel name and, for a device-mapper device, udev's /dev/mapper/NAME (which
+ * grub-probe looks for; it skips the kernel's dm-N) and for an LVM volume /dev/VG/LV. A name
+ * the target's metadata chose (dm/name comes from LVM's) never takes one of the sandbox's own. */
+static bool dev_names(dev_t d, struct sandbox_dev *n)
 {
-        char name[NAME_MAX + 1], uuid[8], vg[NAME_MAX + 1], lv[NAME_MAX + 1], path[PATH_MAX],
-            target[NAME_MAX + 4];
+        char uuid[8];
 
-        if (!read_sys(d, "dm/name", name, sizeof(name)) || !plain_name(name) ||
-            strlen(name) > NAME_MAX - 8)
-                return;
-        snprintf(path, sizeof(path), "mapper/%s", name);
-        make_node(dir, path, S_IFBLK | 0400, d);
+        *n = (struct sandbox_dev){.dev = d};
+        if (!block_name(d, n->kname, sizeof(n->kname)))
+                return false;
+        if (strchr(n->kname, '/') || !read_sys(d, "dm/name", n->mapper, sizeof(n->mapper)) ||
+            !plain_name(n->mapper) || strlen(n->mapper) > NAME_MAX - 8) {
+                n->mapper[0] = '\0';
+                return true;
+        }
         if (!read_sys(d, "dm/uuid", uuid, sizeof(uuid)) || strncmp(uuid, "LVM-", 4) != 0 ||
-            !lvm_split(name, vg, lv, sizeof(vg)) || strcmp(vg, "mapper") == 0)
+            !lvm_split(n->mapper, n->vg, n->lv, sizeof(n->vg)) || dev_name_taken(n->vg))
+                n->vg[0] = n->lv[0] = '\0';
+        return true;
+}
+
+/* In the child: @n's /dev/mapper node and /dev/VG/LV link. */
+static void dm_nodes(const char *dir, const struct sandbox_dev *n, uid_t owner)
+{
+        char path[PATH_MAX], target[NAME_MAX + 4];
+
+        if (!n->mapper[0])
                 return;
-        if ((size_t) snprintf(path, sizeof(path), "%s/%s", dir, vg) >= sizeof(path))
+        snprintf(path, sizeof(path), "mapper/%s", n->mapper);
+        make_node(dir, path, S_IFBLK | 0400, n->dev, owner);
+        if (!n->vg[0])
+                return;
+        if ((size_t) snprintf(path, sizeof(path), "%s/%s", dir, n->vg) >= sizeof(path))
                 return;
         if (mkdir(path, 0755) < 0 && errno != EEXIST)
                 child_fail("making a directory of the sandbox's /dev");
-        if ((size_t) snprintf(path, sizeof(path), "%s/%s/%s", dir, vg, lv) >= sizeof(path))
+        if ((size_t) snprintf(path, sizeof(path), "%s/%s/%s", dir, n->vg, n->lv) >= sizeof(path))
                 return;
-        snprintf(target, sizeof(target), "../%s", kname);
+        snprintf(target, sizeof(target), "../%s", n->kname);
         if (symlink(target, path) < 0 && errno != EEXIST)
                 child_fail("making a link in the sandbox's /dev");
 }
@@ -628,7 +772,8 @@ static void stage_dev(const struct sandbox *s)
                                                {"stdin", "/proc/self/fd/0"},
                                                {"stdout", "/proc/self/fd/1"},
                                                {"stderr", "/proc/self/fd/2"}};
-        char dir[PATH_MAX], path[PATH_MAX], name[NAME_MAX + 1], disk[NAME_MAX + 1];
+        char dir[PATH_MAX], path[PATH_MAX];
+        const uid_t owner = s->ids.base;
 
         if (unshare(CLONE_NEWNS) < 0)
                 child_fail("a private mount namespace");
@@ -643,7 +788,7 @@ static void stage_dev(const struct sandbox *s)
         if (mkdir(dir, 0755) < 0)
                 child_fail("making the sandbox's /dev");
         for (size_t i = 0; i < ELEMENTSOF(chr); i++)
-                make_node(dir, chr[i].name, S_IFCHR | 0666, makedev(1, chr[i].minor));
+                make_node(dir, chr[i].name, S_IFCHR | 0666, makedev(1, chr[i].minor), 0);
         for (size_t i = 0; i < ELEMENTSOF(links); i++) {
                 if ((size_t) snprintf(path, sizeof(path), "%s/%s", dir, links[i][0]) >=
                         sizeof(path) ||
@@ -651,20 +796,50 @@ static void stage_dev(const struct sandbox *s)
                         child_fail("making a link in the sandbox's /dev");
         }
         for (size_t i = 0; i < s->n_devs; i++) {
-                dev_t whole = 0;
-                if (!block_name(s->devs[i], name, sizeof(name), disk, sizeof(disk), &whole))
+                const struct sandbox_dev *n = &s->names[i];
+                if (!n->kname[0])
                         continue;
-                make_node(dir, name, S_IFBLK | 0400, s->devs[i]);
-                make_disk_link(dir, "by-uuid", s->uuids[i], name);
-                make_disk_link(dir, "by-partuuid", s->partuuids[i], name);
-                if (*disk)
-                        make_node(dir, disk, S_IFBLK | 0400, whole);
-                if (!strchr(name, '/'))
-                        dm_names(dir, s->devs[i], name);
+                make_node(dir, n->kname, S_IFBLK | 0400, n->dev, owner);
+                make_disk_link(dir, "by-uuid", s->uuids[i], n->kname);
+                make_disk_link(dir, "by-partuuid", s->partuuids[i], n->kname);
+                dm_nodes(dir, n, owner);
+        }
+}
+
+/* The tree the program sees as "/", on @s->stage/root: the idmapped copies of the target's own
+ * mounts, each attached where it is in the target, a mount before those below it. Each place
+ * is opened without following a symbolic link. */
+static void stage_root(const struct sandbox *s)
+{
+        char dir[PATH_MAX];
+
+        snprintf(dir, sizeof(dir), "%s/root", s->stage);
+        if (mkdir(dir, 0755) < 0)
+                child_fail("making the sandbox's root");
+        for (size_t i = 0; i < s->n_trees; i++) {
+                struct open_how how = {.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+                                       .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
+                int at = (int) syscall(SYS_openat2, AT_FDCWD, s->tree_dst[i], &how, sizeof(how));
+
+                if (at < 0)
+                        child_fail("opening a mount point of the sandbox's tree");
+                if (move_mount(FD_TREES + (int) i, "", at, "",
+                               MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+                        child_fail("attaching a mount of the target to the sandbox's tree");
+                close(at);
         }
         /* Read-only here: bwrap's --remount-ro would add nodev. */
         if (mount(NULL, s->stage, NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NOEXEC, NULL) < 0)
                 child_fail("making the sandbox's /dev read-only");
+}
+
+/* Become root of the user namespace: host ids @s->ids.base and up from here on. */
+static void enter_userns(void)
+{
+        if (setns(FD_USERNS, CLONE_NEWUSER) < 0)
+                child_fail("entering the sandbox's user namespace");
+        if (setgroups(0, NULL) < 0 || setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0)
+                child_fail("becoming root of the sandbox's user namespace");
 }
 
 static void child_limits(void)
@@ -691,10 +866,10 @@ static void child_limits(void)
         }
 }
 
-/* Put @fds[i] at descriptor @at[i] (not close-on-exec), close everything else. */
-static void child_fds(const int *fds, const int *at, size_t n)
+/* Put @fds[i] at descriptor @at[i] (not close-on-exec), close everything from @first_free. */
+static void child_fds(const int *fds, const int *at, size_t n, int first_free)
 {
-        int high[8];
+        int high[FD_TREES + SANDBOX_TREES_MAX];
 
         for (size_t i = 0; i < n; i++)
                 if ((high[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 16)) < 0)
@@ -702,27 +877,37 @@ static void child_fds(const int *fds, const int *at, size_t n)
         for (size_t i = 0; i < n; i++)
                 if (dup2(high[i], at[i]) < 0)
                         _exit(127);
-        if (close_range((unsigned) FD_FIRST_FREE, ~0U, 0) < 0)
+        if (close_range((unsigned) first_free, ~0U, 0) < 0)
                 child_fail("closing descriptors");
 }
 
 static _Noreturn void sandbox_child(const struct sandbox *s, int null, int out, int seccomp_fd,
-                                    int root_fd, int info)
+                                    int ioctl_fd, int info)
 {
         static char *const env[] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", NULL};
-        const int fds[] = {null, out, out, seccomp_fd, root_fd, info};
-        const int at[] = {0, 1, 2, FD_SECCOMP, FD_ROOT, FD_INFO};
+        int fds[FD_TREES + SANDBOX_TREES_MAX] = {null,     out,  out,         seccomp_fd,
+                                                 ioctl_fd, info, s->userns_fd};
+        int at[FD_TREES + SANDBOX_TREES_MAX] = {0, 1, 2, FD_SECCOMP, FD_IOCTLS, FD_INFO, FD_USERNS};
 
         /* first, so that nothing of the sandbox ever runs outside the cgroup's limits */
         if (si_cgroup_join(&s->cg) < 0)
                 child_fail("moving into the sandbox's cgroup");
-        child_fds(fds, at, ELEMENTSOF(fds));
+        for (size_t i = 0; i < s->n_trees; i++) {
+                fds[FD_TREES + i] = s->trees[i];
+                at[FD_TREES + i] = FD_TREES + (int) i;
+        }
+        child_fds(fds, at, FD_TREES + s->n_trees, FD_TREES + (int) s->n_trees);
         if (setsid() < 0)
                 child_fail("a new session");
         /* A new, empty session keyring; the seccomp filter keeps the user keyring out. */
         if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS)
                 child_fail("a new session keyring");
         stage_dev(s);
+        stage_root(s);
+        enter_userns();
+        /* the tree is attached and the namespace entered: nothing but bwrap's descriptors */
+        if (close_range(FD_USERNS, ~0U, 0) < 0)
+                child_fail("closing descriptors");
         child_limits();
         execve(s->args[0], s->args, env);
         child_fail("running " SEINSTALL_BWRAP);
@@ -734,8 +919,8 @@ static _Noreturn void plain_child(const char *const *argv, int null, int out)
         const int fds[] = {null, out, out};
         const int at[] = {0, 1, 2};
 
-        child_fds(fds, at, ELEMENTSOF(fds));
-        if (close_range(3, ~0U, 0) < 0 || setsid() < 0)
+        child_fds(fds, at, ELEMENTSOF(fds), 3);
+        if (setsid() < 0)
                 child_fail("a new session");
         execv(argv[0], (char *const *) argv);
         child_fail(argv[0]);
@@ -743,121 +928,18 @@ static _Noreturn void plain_child(const char *const *argv, int null, int out)
 
 /* ---- the parent ------------------------------------------------------------------------------ */
 
-struct watch {
-        pid_t pid; /* our child: bwrap, or the program itself for the root "/" */
-        bool sandboxed;
-        int out, info;
-        struct sbuf infotext;
-        int pidfd; /* the sandbox's PID 1, from bwrap's info: killing it kills them all */
-        bool started, killed;
-        const struct si_cgroup *cg; /* NULL for the root "/" */
-        int tripped;                /* SI_CGROUP_PIDS_HIT or _OOM_KILL: killed for that */
-};
-
-static long long now_ms(void)
+/* The relay, as the watch's feed. */
+static void feed_relay(struct seinstall_ctx *ctx, void *data, const char *buf, size_t n)
 {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+        si_relay_feed(ctx, data, buf, n);
 }
 
-static void kill_all(struct watch *w)
+static void end_relay(struct seinstall_ctx *ctx, void *data)
 {
-        w->killed = true;
-        if (!w->sandboxed)
-                (void) kill(-w->pid, SIGKILL);
-        else if (w->pidfd >= 0)
-                (void) syscall(SYS_pidfd_send_signal, w->pidfd, SIGKILL, NULL, 0);
-        else
-                (void) kill(w->pid, SIGKILL); /* --die-with-parent takes PID 1 along */
-        if (w->cg)
-                si_cgroup_kill(w->cg);
+        si_relay_end(ctx, data);
 }
 
-/* bwrap's info document, {"child-pid": N, ...}: written once the sandbox stands. */
-static void read_info(struct watch *w)
-{
-        char buf[512];
-        ssize_t n = read(w->info, buf, sizeof(buf));
-        const char *p;
-
-        if (n < 0 && errno == EINTR)
-                return;
-        if (n > 0 && w->infotext.len < 4096) {
-                (void) sbuf_append(&w->infotext, buf, (size_t) n);
-                return;
-        }
-        close(w->info);
-        w->info = -1;
-        p = w->infotext.s ? strstr(w->infotext.s, "\"child-pid\":") : NULL;
-        if (p) {
-                long pid = strtol(p + strlen("\"child-pid\":"), NULL, 10);
-                w->started = pid > 1;
-                if (w->started)
-                        w->pidfd = (int) syscall(SYS_pidfd_open, (pid_t) pid, 0);
-        }
-        if (w->started && w->killed)
-                kill_all(w);
-}
-
-/* Relay the output until it closes (every process of the sandbox is gone) or the limit
- * passes; then kill, drain and reap. Returns the wait status. */
-static int watch(struct seinstall_ctx *ctx, struct watch *w, struct si_relay *relay,
-                 unsigned timeout_s)
-{
-        long long deadline = now_ms() + timeout_s * 1000LL, next_check = 0;
-        int status;
-
-        while (w->out >= 0) {
-                struct pollfd p[2] = {{.fd = w->out, .events = POLLIN},
-                                      {.fd = w->info, .events = POLLIN}};
-                long long left = deadline - now_ms();
-                char buf[4096];
-                ssize_t n;
-                int k;
-
-                if (left <= 0 && w->killed)
-                        break;
-                if (left > 0 && w->cg && !w->killed && now_ms() >= next_check) {
-                        /* a fork bomb or a hog does not end by itself: end it now */
-                        w->tripped = si_cgroup_tripped(w->cg);
-                        next_check = now_ms() + CHECK_MS;
-                        left = w->tripped ? 0 : left;
-                }
-                if (left <= 0) {
-                        kill_all(w);
-                        deadline = now_ms() + DRAIN_S * 1000LL;
-                        continue;
-                }
-                k = poll(p, w->info >= 0 ? 2 : 1, (int) (left > CHECK_MS ? CHECK_MS : left));
-                if (k < 0 && errno != EINTR)
-                        break;
-                if (k <= 0)
-                        continue;
-                if (w->info >= 0 && p[1].revents)
-                        read_info(w);
-                if (!p[0].revents)
-                        continue;
-                n = read(w->out, buf, sizeof(buf));
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n <= 0)
-                        break;
-                si_relay_feed(ctx, relay, buf, (size_t) n);
-        }
-        if (w->info >= 0)
-                read_info(w);
-        if (w->out >= 0 && w->killed)
-                (void) kill(w->pid, SIGKILL);
-        si_relay_end(ctx, relay);
-        while (waitpid(w->pid, &status, 0) < 0)
-                if (errno != EINTR)
-                        return -1;
-        return status;
-}
-
-static int report(struct seinstall_ctx *ctx, const struct watch *w, const char *const *argv,
+static int report(struct seinstall_ctx *ctx, const struct si_watch *w, const char *const *argv,
                   const struct si_relay *relay, unsigned timeout_s, int status)
 {
         int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -922,7 +1004,7 @@ static int sandbox_cgroup(struct seinstall_ctx *ctx, struct sandbox *s, const ch
                 si_cgroup_place_done(&p);
                 return r;
         }
-        r = si_cgroup_new(&p, &s->cg);
+        r = si_cgroup_new(&p, SI_CGROUP_MEMORY_MAX, &s->cg);
         if (r < 0)
                 r = si_error(ctx, r == -ENOMEM ? r : -EOPNOTSUPP,
                              "Cannot run %s of %s in a sandbox: could not make its cgroup below "
@@ -956,16 +1038,38 @@ static int devs_add(struct sandbox *s, dev_t d)
         return 0;
 }
 
-/* The devices a device-mapper or md device of the target is made of (its "slaves" in sysfs),
- * and theirs, down to the disks: grub-probe reads the RAID superblocks and LVM metadata of
- * those itself. Each entry is added to the end of the list, which this walks on. */
+/* How many devices are built on block device @d (its "holders" in sysfs): -1 unknown. */
+static int count_holders(dev_t d)
+{
+        char path[96];
+        _cleanup_(closedirp) DIR *dir = NULL;
+        struct dirent *de;
+        int n = 0;
+
+        snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/holders", major(d), minor(d));
+        dir = opendir(path);
+        if (!dir)
+                return -1;
+        while ((de = readdir(dir)))
+                n += de->d_name[0] != '.';
+        return n;
+}
+
+/* The devices an md array or a device-mapper device of the target is made of (its "slaves" in
+ * sysfs), and theirs: grub-probe reads a RAID's superblocks and an encrypted volume's header
+ * itself. Only what holds nothing else: a device below that also holds another array or volume
+ * is left out, and so is everything below an LVM volume (its physical volumes hold the group's
+ * other volumes). Each entry is added to the end of the list, which this walks on. */
 static int add_lower_devices(struct sandbox *s)
 {
         for (size_t i = 0; i < s->n_devs; i++) {
-                char path[96];
+                char path[96], dmuuid[8];
                 _cleanup_(closedirp) DIR *dir = NULL;
                 struct dirent *de;
 
+                if (read_sys(s->devs[i], "dm/uuid", dmuuid, sizeof(dmuuid)) &&
+                    startswith(dmuuid, "LVM-"))
+                        continue;
                 snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/slaves", major(s->devs[i]),
                          minor(s->devs[i]));
                 dir = opendir(path);
@@ -981,7 +1085,8 @@ static int add_lower_devices(struct sandbox *s)
                                 continue;
                         f = fopen(dev, "re");
                         if (!f || !fgets(num, sizeof(num), f) ||
-                            sscanf(num, "%u:%u", &ma, &mi) != 2)
+                            sscanf(num, "%u:%u", &ma, &mi) != 2 ||
+                            count_holders(makedev(ma, mi)) != 1)
                                 continue;
                         r = devs_add(s, makedev(ma, mi));
                         if (r < 0)
@@ -1111,6 +1216,135 @@ static int disk_links(struct seinstall_ctx *ctx, struct sandbox *s)
         return 0;
 }
 
+/* A detached copy of the mount @fd lies on, idmapped to the sandbox's user namespace: what
+ * the host's root owns, its root owns. A filesystem the kernel cannot idmap is copied
+ * read-only instead (its files then belong to nobody there), except the root, which must be
+ * writable for update-grub: -EOPNOTSUPP. */
+static int clone_mount(struct seinstall_ctx *ctx, struct sandbox *s, int fd, const char *rel,
+                       const char *fstype)
+{
+        struct mount_attr idmap = {.attr_set =
+                                       MOUNT_ATTR_IDMAP | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+                                   .userns_fd = (uint64_t) s->userns_fd};
+        struct mount_attr ro = {.attr_set =
+                                    MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV};
+        int tree = open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH), r;
+
+        if (tree < 0)
+                return -errno;
+        if (mount_setattr(tree, "", AT_EMPTY_PATH, &idmap, sizeof(idmap)) == 0)
+                return tree;
+        r = -errno;
+        if (streq(rel, "/") || (r != -EINVAL && r != -EOPNOTSUPP && r != -EPERM)) {
+                close(tree);
+                return r == -EINVAL || r == -EPERM ? -EOPNOTSUPP : r;
+        }
+        if (mount_setattr(tree, "", AT_EMPTY_PATH, &ro, sizeof(ro)) < 0) {
+                r = -errno;
+                close(tree);
+                return r;
+        }
+        si_log(ctx, SEINSTALL_LOG_NOTICE,
+               "%s%s (%s) is in the sandbox read-only and owned by nobody: this kernel cannot "
+               "idmap it",
+               ctx->root, rel, fstype);
+        return tree;
+}
+
+/* The tree of the sandbox and its block devices, from the target's own mounts. */
+static int add_own_mounts(struct seinstall_ctx *ctx, struct sandbox *s, const char *prog)
+{
+        struct si_own_mount *m = NULL;
+        size_t n = 0;
+        int r = si_mounts_own_list(ctx, &m, &n);
+
+        for (size_t i = 0; r >= 0 && i < n; i++) {
+                _cleanup_close_ int fd = -EBADF;
+                uint64_t id = 0;
+                int tree;
+
+                if (!streq(m[i].rel, "/") && covered(m[i].rel))
+                        continue;
+                fd = streq(m[i].rel, "/") ? fcntl(ctx->root_fd, F_DUPFD_CLOEXEC, 3)
+                                          : si_root_open(ctx, m[i].rel, O_PATH | O_DIRECTORY, 0);
+                /* a mount hidden under another one on the same point, or gone: not seen */
+                if (fd < 0 || si_fd_mount_id(fd, "", AT_EMPTY_PATH, &id) < 0 || id != m[i].id)
+                        continue;
+                if (s->n_trees >= SANDBOX_TREES_MAX) {
+                        r = -E2BIG;
+                        break;
+                }
+                tree = clone_mount(ctx, s, fd, m[i].rel, m[i].fstype);
+                if (tree < 0) {
+                        r = tree == -EOPNOTSUPP
+                                ? si_error(ctx, tree,
+                                           "Cannot run %s of %s in a sandbox: this kernel cannot "
+                                           "make an idmapped mount of the target's root (%s; "
+                                           "Linux 5.12 or later for ext4 and xfs, 5.15 for "
+                                           "btrfs); seinstall runs a program of the target "
+                                           "only as a user that is not root outside the sandbox",
+                                           prog, ctx->root, m[i].fstype)
+                                : si_error(ctx, tree,
+                                           "Cannot run %s of %s in a sandbox: copying the mount "
+                                           "%s%s: %s",
+                                           prog, ctx->root, ctx->root, m[i].rel, strerror(-tree));
+                        break;
+                }
+                s->trees[s->n_trees] = tree;
+                if (asprintf(&s->tree_dst[s->n_trees], "%s/root%s", s->stage,
+                             streq(m[i].rel, "/") ? "" : m[i].rel) < 0) {
+                        close(tree);
+                        r = -ENOMEM;
+                        break;
+                }
+                s->n_trees++;
+                if (major(m[i].dev) == 0)
+                        continue; /* tmpfs and the like: no device */
+                if (!m[i].whole) {
+                        si_log(ctx, SEINSTALL_LOG_NOTICE,
+                               "%s%s is a directory of a filesystem that also holds files "
+                               "outside the target: the sandbox gets no device of it, so %s "
+                               "cannot probe it (grub-probe names no device, UUID or "
+                               "filesystem for it)",
+                               ctx->root, streq(m[i].rel, "/") ? "" : m[i].rel, prog);
+                        continue;
+                }
+                r = devs_add(s, m[i].dev);
+        }
+        si_own_mounts_free(m, n);
+        if (r == -E2BIG)
+                return si_error(ctx, r,
+                                "Cannot run %s of %s in a sandbox: more than %d mounts or devices",
+                                prog, ctx->root, SANDBOX_TREES_MAX);
+        if (r >= 0 && s->n_trees == 0)
+                return si_error(ctx, -ENOENT, "Cannot run %s of %s in a sandbox: no mount found",
+                                prog, ctx->root);
+        return r;
+}
+
+/* The ids the program runs as, and their user namespace. */
+static int sandbox_userns(struct seinstall_ctx *ctx, struct sandbox *s, const char *prog)
+{
+        int r = si_uidrange_reserve(&s->ids);
+
+        if (r < 0)
+                return si_error(ctx, r,
+                                "Cannot run %s of %s in a sandbox: no free range of %u host ids "
+                                "for its user namespace (%s)",
+                                prog, ctx->root, SI_USERNS_IDS, strerror(-r));
+        r = si_userns_make(s->ids.base, &s->userns_fd);
+        if (r < 0)
+                return si_error(ctx, -EOPNOTSUPP,
+                                "Cannot run %s of %s in a sandbox: this system allows no user "
+                                "namespace (%s; see /proc/sys/user/max_user_namespaces); seinstall "
+                                "runs a program of the target only as a user that is not root "
+                                "outside the sandbox",
+                                prog, ctx->root, strerror(-r));
+        si_debug(ctx, "The sandbox for %s runs as host ids %u to %u", prog, (unsigned) s->ids.base,
+                 (unsigned) (s->ids.base + SI_USERNS_IDS - 1));
+        return 0;
+}
+
 static int sandbox_prepare(struct seinstall_ctx *ctx, struct sandbox *s, const char *const *argv)
 {
         char proc[64], path[PATH_MAX];
@@ -1136,7 +1370,9 @@ static int sandbox_prepare(struct seinstall_ctx *ctx, struct sandbox *s, const c
                                 "Cannot run %s of %s in a sandbox: no directory of the "
                                 "installer (/run, /tmp, /mnt) to set it up on",
                                 argv[0], ctx->root);
-        r = si_mounts_own_devices(ctx, &s->devs, &s->n_devs);
+        r = sandbox_userns(ctx, s, argv[0]);
+        if (r >= 0)
+                r = add_own_mounts(ctx, s, argv[0]);
         if (r >= 0 && (r = add_lower_devices(s)) < 0)
                 r = si_error(ctx, r,
                              "Cannot run %s of %s in a sandbox: listing the devices its mounts "
@@ -1144,6 +1380,13 @@ static int sandbox_prepare(struct seinstall_ctx *ctx, struct sandbox *s, const c
                              argv[0], ctx->root, r == -E2BIG ? "more than 64" : strerror(-r));
         if (r >= 0)
                 r = disk_links(ctx, s);
+        if (r >= 0) {
+                s->names = calloc(s->n_devs + 1, sizeof(*s->names));
+                r = s->names ? 0 : -ENOMEM;
+                for (size_t i = 0; r >= 0 && i < s->n_devs; i++)
+                        if (!dev_names(s->devs[i], &s->names[i]))
+                                s->names[i].kname[0] = '\0';
+        }
         if (r >= 0)
                 r = build_args(ctx, s, argv);
         if (r >= 0)
@@ -1151,13 +1394,22 @@ static int sandbox_prepare(struct seinstall_ctx *ctx, struct sandbox *s, const c
         return r;
 }
 
+int si_sandbox_probe(struct seinstall_ctx *ctx, const char *const *argv)
+{
+        struct sandbox s = {.cg = SI_CGROUP_NULL, .ids = SI_UIDRANGE_NULL, .userns_fd = -1};
+        int r = streq(ctx->root, "/") ? 0 : sandbox_prepare(ctx, &s, argv);
+
+        sandbox_done(&s);
+        return r;
+}
+
 int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv)
 {
-        struct sandbox s = {.cg = SI_CGROUP_NULL};
-        struct watch w = {.out = -1, .info = -1, .pidfd = -1};
+        struct sandbox s = {.cg = SI_CGROUP_NULL, .ids = SI_UIDRANGE_NULL, .userns_fd = -1};
+        struct si_watch w = SI_WATCH_INIT;
         struct si_relay relay = {.name = argv[0]};
         const char *limit = secure_getenv("SEINSTALL_SANDBOX_TIMEOUT");
-        _cleanup_close_ int null = -EBADF, sec = -EBADF;
+        _cleanup_close_ int null = -EBADF, sec = -EBADF, ioctls = -EBADF;
         int outp[2] = {-1, -1}, infop[2] = {-1, -1}, r, status;
         unsigned timeout_s;
 
@@ -1173,6 +1425,10 @@ int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv)
                 if (sec < 0)
                         r = si_error(ctx, sec, "Could not build the seccomp filter for %s: %s",
                                      argv[0], strerror(-sec));
+                ioctls = r >= 0 ? ioctl_filter_memfd() : -EBADF;
+                if (r >= 0 && ioctls < 0)
+                        r = si_error(ctx, ioctls, "Could not build the ioctl filter for %s: %s",
+                                     argv[0], strerror(-ioctls));
         }
         if (r >= 0) {
                 null = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -1186,7 +1442,7 @@ int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv)
                         r = -errno;
                 else if (w.pid == 0) {
                         if (w.sandboxed)
-                                sandbox_child(&s, null, outp[1], sec, ctx->root_fd, infop[1]);
+                                sandbox_child(&s, null, outp[1], sec, ioctls, infop[1]);
                         plain_child(argv, null, outp[1]);
                 }
         }
@@ -1205,7 +1461,11 @@ int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv)
         w.out = outp[0];
         w.info = infop[0];
         w.cg = w.sandboxed ? &s.cg : NULL;
-        status = watch(ctx, &w, &relay, timeout_s);
+        w.timeout_s = timeout_s;
+        w.feed = feed_relay;
+        w.end = end_relay;
+        w.feed_data = &relay;
+        status = si_watch_run(ctx, &w);
         /* a program that failed after a fork or an allocation failed at the limit */
         if (w.cg && !w.tripped && status != 0)
                 w.tripped = si_cgroup_tripped(w.cg);

@@ -11,6 +11,24 @@
 /* Drop every capability and the bounding set, set no_new_privs (in a forked child). */
 int si_drop_privileges(void);
 
+/* ---- the ids the target's programs run as (sandbox-userns.c) ------------------------------ */
+
+/* How many ids the user namespace maps: 0..65535 inside, a range of the host's outside. */
+#define SI_USERNS_IDS 65536U
+struct si_uidrange {
+        uid_t base;  /* the host id that is root inside */
+        int lock_fd; /* held while the range is in use */
+};
+#define SI_UIDRANGE_NULL ((struct si_uidrange){.lock_fd = -1})
+/* Reserve a range of SI_USERNS_IDS host ids that no account names, no process runs as and no
+ * other seinstall holds. -EBUSY when none was found, -errno. */
+int si_uidrange_reserve(struct si_uidrange *ret);
+void si_uidrange_release(struct si_uidrange *u);
+/* A new user namespace mapping uid and gid 0..SI_USERNS_IDS-1 to @base...: its fd in *ret_fd.
+ * -EPERM when the kernel allows none (user.max_user_namespaces is 0, or a security module
+ * refuses), -errno. */
+int si_userns_make(uid_t base, int *ret_fd);
+
 /* ---- the sandbox for the target's programs (sandbox.c) ----------------------------------- */
 
 /* Run @argv (a program of the target, by its path inside the target) the one way seinstall
@@ -22,6 +40,10 @@ int si_drop_privileges(void);
  * nothing ran), each with the message set. The root "/" runs it unconfined (the
  * running system's own program) but with the same output handling and limit. */
 int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv);
+/* Whether si_run_in_target() could run @argv: everything it sets up but the run, each failure
+ * with the message it would give (then nothing ran, and nothing of the target changed but the
+ * mount points /dev, /proc, /sys and /run made where missing). */
+int si_sandbox_probe(struct seinstall_ctx *ctx, const char *const *argv);
 /* The wall-clock limit in seconds from @text (SEINSTALL_SANDBOX_TIMEOUT; NULL or empty: the
  * default of 300): 1..86400, else -EINVAL. */
 int si_sandbox_timeout(const char *text, unsigned *ret);
@@ -31,6 +53,10 @@ int si_sandbox_timeout(const char *text, unsigned *ret);
  * never a '/', a control character or a byte above 0x7f. */
 #define SI_SANDBOX_LINK_NAME_MAX 128
 bool si_sandbox_link_name_ok(const char *name);
+
+/* Whether the sandbox's ioctl filter lets @request through (the read-only queries of a
+ * terminal, a block device or a filesystem). */
+bool si_sandbox_ioctl_allowed(unsigned long request);
 
 /* Output of a program of the target on its way to the log: each line escaped
  * (str_escape_display()), cut at SI_RELAY_LINE_MAX bytes, prefixed with @name, at most

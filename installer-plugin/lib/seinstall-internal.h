@@ -114,6 +114,10 @@ SEINSTALL_WUR int seinstall_verify_paths(struct seinstall_ctx *ctx,
 /* ===== the first-boot mark (SEINSTALL_FIRSTBOOT_MARK) ===================================== */
 /* Remove the first-boot mark (0 also when there was none). The first-boot screen calls it. */
 SEINSTALL_WUR int seinstall_firstboot_mark_remove(struct seinstall_ctx *ctx);
+/* Note in the mark that its mode was chosen on the first-boot screen (kept for the boot after
+ * a relabel), until an install writes the mark anew. Returns 1 written, 0 already noted,
+ * -ENOENT without a mark, or a negative errno. */
+SEINSTALL_WUR int seinstall_firstboot_mark_set_chosen_after_install(struct seinstall_ctx *ctx);
 
 /* ===== status: the target's SELinux state ================================================= */
 
@@ -169,6 +173,9 @@ bool seinstall_status_result_get_relabel_pending(const struct seinstall_status_r
 bool seinstall_status_result_get_firstboot_pending(const struct seinstall_status_result *st);
 enum seinstall_mode
 seinstall_status_result_get_firstboot_mode(const struct seinstall_status_result *st);
+/* Whether that mode was chosen on the first-boot screen rather than at install. */
+bool seinstall_status_result_get_firstboot_chosen_after_install(
+    const struct seinstall_status_result *st);
 /* The mode the target boots in, from the kernel case, the boot menu's command line (else the
  * configuration's, when there is no menu to read) and config;
  * SEINSTALL_MODE_INVALID when it cannot be told (kernel config unknown and no explicit arg). */

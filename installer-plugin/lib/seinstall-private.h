@@ -44,8 +44,9 @@ struct seinstall_ctx {
         char *cause; /* a lower layer's explanation of cause_err, until the next si_error() */
         int cause_err;
         struct si_counters counters;
-        struct si_mountset *mounts;             /* the target's own mounts (mount-boundary.c) */
-        struct si_labels *labels;               /* the labels of what seinstall writes (label.c) */
+        struct si_mountset *mounts; /* the target's own mounts (mount-boundary.c) */
+        struct si_labels *labels;   /* the labels of what seinstall writes (label.c) */
+        struct si_undo *undo;       /* while a stage's writes can be rolled back (rootfs-undo.c) */
         const volatile sig_atomic_t *interrupt; /* non-zero: stop (seinstall_set_interrupt()) */
 };
 
@@ -90,11 +91,20 @@ int si_fd_mount_id(int dfd, const char *name, int flags, uint64_t *ret);
 int si_mount_is_own(struct seinstall_ctx *ctx, uint64_t mnt_id);
 /* The same for the mount @fd lies on. */
 int si_fd_on_own_mount(struct seinstall_ctx *ctx, int fd);
-/* The mount points (as this process sees them) below the root that are not the target's own. */
-int si_mounts_not_own(struct seinstall_ctx *ctx, char ***ret, size_t *ret_n);
-/* The device numbers (st_dev) of the target's own mounts, each once: what its boot loader's
- * tools may need to read. */
-int si_mounts_own_devices(struct seinstall_ctx *ctx, dev_t **ret, size_t *ret_n);
+/* One of the target's own mounts (si_mounts_own_list()). */
+struct si_own_mount {
+        char *rel;   /* its mount point inside the target: "/" for the mount holding the root */
+        uint64_t id; /* mount ID */
+        dev_t dev;   /* st_dev of its filesystem */
+        bool whole;  /* its filesystem holds nothing outside the target: the root of the
+                      * filesystem mounted (not a directory of it, not a btrfs subvolume), and
+                      * not above the target's root */
+        char *fstype;
+};
+/* The target's own mounts, sorted by mount point (a mount before those below it). Stacked
+ * mounts on one point are all listed: the caller keeps the one a path resolves to. */
+int si_mounts_own_list(struct seinstall_ctx *ctx, struct si_own_mount **ret, size_t *ret_n);
+void si_own_mounts_free(struct si_own_mount *v, size_t n);
 /* The mount points of the mounts whose parent is mount @parent_id and that lie below the root,
  * as paths inside the target ("/dev"), sorted; one below another listed, or stacked on the
  * same point, is left out (walking the other covers it). */
@@ -152,6 +162,18 @@ int si_root_unlink(struct seinstall_ctx *ctx, const char *path, unsigned wflags)
  * has that name, -errno. A dry run writes nothing and returns what a real run would. */
 int si_root_symlink(struct seinstall_ctx *ctx, const char *path, const char *target,
                     unsigned wflags);
+/* All or nothing for a stage's writes (rootfs-undo.c). Between si_undo_begin() and
+ * si_undo_end() or si_undo_rollback(), every writer above notes what a path held before its
+ * first change; si_undo_rollback() puts each back (the last first), removes the directories
+ * made, ends the journal and returns 0, -ENOTRECOVERABLE when a change could not be noted,
+ * or the first error of a restore (*ret_failed: that path, to free). */
+struct si_undo;
+int si_undo_begin(struct seinstall_ctx *ctx);
+void si_undo_end(struct seinstall_ctx *ctx);
+int si_undo_rollback(struct seinstall_ctx *ctx, char **ret_failed);
+/* For the writers: note @path before changing it (0 without a journal); a directory made. */
+int si_undo_note(struct seinstall_ctx *ctx, const char *path);
+void si_undo_made_dir(struct seinstall_ctx *ctx, const char *path);
 /* Sorted target paths "@dir/NAME" of the entries of @dir whose name starts with @prefix and
  * ends with @suffix (either NULL: any), hidden ones skipped. A missing @dir gives none. On
  * failure *ret and *ret_n are left untouched. */

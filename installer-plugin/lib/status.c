@@ -198,6 +198,12 @@ seinstall_status_result_get_firstboot_mode(const struct seinstall_status_result 
         return st ? st->mark.mode : SEINSTALL_MODE_INVALID;
 }
 
+bool seinstall_status_result_get_firstboot_chosen_after_install(
+    const struct seinstall_status_result *st)
+{
+        return st && st->mark.chosen_after_install;
+}
+
 enum seinstall_mode seinstall_status_result_get_boot_mode(const struct seinstall_status_result *st)
 {
         return st ? st->boot_mode : SEINSTALL_MODE_INVALID;

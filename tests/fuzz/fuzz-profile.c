@@ -4,9 +4,10 @@
  * first byte picks the parser: bit 1 the layout, else bit 0 the command line, else the profile. A
  * profile is read as the file fz-main.ks of a scratch directory that also holds files to %include
  * (fz-a.ks sets a mode, fz-b.ks includes it, fz-loop.ks includes itself, fz-open.ks opens a
- * section, fz-end.ks closes one, fz-bad.ks is not UTF-8), so includes, cycles and sections across
- * files are reached. Whatever the input, parsing returns 0 or -EBADMSG/-ENOMEM, and on success the
- * settings hold a valid mode and policy. */
+ * section, fz-end.ks closes one, fz-bad.ks is not UTF-8, fz-fan.ks includes fz-b.ks 16 times), so
+ * includes, cycles, sections across files and the read's budget of files are reached. Whatever the
+ * input, parsing returns 0 or -EBADMSG/-ENOMEM, and on success the settings hold a valid mode and
+ * policy. */
 #include <stdint.h>
 #include <sys/stat.h>
 
@@ -24,6 +25,10 @@ static const struct {
     {"fz-end.ks", "%end\nselinux --disabled\n"},
     {"fz-bad.ks", "# caf\xe9\n"},
     {"fz-part.ks", "part / --fstype=ext4\nbtrfs /home --subvol --name=h LABEL=f\n"},
+    {"fz-fan.ks", "%include fz-b.ks\n%include fz-b.ks\n%include fz-b.ks\n%include fz-b.ks\n"
+                  "%include fz-b.ks\n%include fz-b.ks\n%include fz-b.ks\n%include fz-b.ks\n"
+                  "%include fz-b.ks\n%include fz-b.ks\n%include fz-b.ks\n%include fz-b.ks\n"
+                  "%include fz-b.ks\n%include fz-b.ks\n%include fz-b.ks\n%include fz-b.ks\n"},
 };
 static char dir[] = "/tmp/seinstall-fuzz-profile.XXXXXX";
 

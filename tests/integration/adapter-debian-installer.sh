@@ -219,6 +219,43 @@ umount "$d/t" || fail "umount $d/t"
 
 finish_base=$finish_script
 
+# 3b. A /target with GRUB installed (its update-grub and /boot/grub): d-i's initrd has no
+#     bubblewrap, so seinstall install --regenerate writes nothing and says why (never half an
+#     install), and the hook runs update-grub through d-i's in-target instead.
+mount_image "$d/target.img" "$d/t"
+mkdir -p "$d/t/bin" "$d/t/sbin" "$d/t/usr/sbin" "$d/t/boot/grub" "$d/t/proc" "$d/t/dev"
+cp /bin/busybox "$d/t/bin/busybox"
+printf '#!/bin/busybox sh\n/bin/busybox grep "^GRUB_CMDLINE_LINUX=" /etc/default/grub >/boot/grub/grub.cfg\n' \
+        >"$d/t/usr/sbin/update-grub"
+chmod +x "$d/t/usr/sbin/update-grub"
+sed -i 's/ *security=selinux//' "$d/t/etc/default/grub"
+grub_before=$(sha256sum <"$d/t/etc/default/grub")
+umount "$d/t" || fail "umount $d/t"
+# shellcheck disable=SC2016 # run by d-i's shell
+regen_script='
+if command -v bwrap >/dev/null; then echo "BWRAP-PRESENT"; fi
+seinstall install --root /target --regenerate --no-progress >/dev/null 2>/tmp/regen.err
+echo "REGEN-EXIT $?" >&2
+cat /tmp/regen.err >&2
+ls /target/etc/selinux/config 2>/dev/null && echo "CONFIG-WRITTEN" >&2
+'"$finish_base"
+di_run finish-grub "$di_cmdline" "$d/target.img" '\n' "$regen_script" "/tmp/libmount1-udeb_*.udeb /tmp/seinstall-udeb_*.udeb"
+log=$(cat "$d/finish-grub.log")
+case $log in *BWRAP-PRESENT*) fail "d-i's environment has bubblewrap here: the test shows nothing" ;; esac
+assert_contains "--regenerate without bubblewrap: refused" "$log" "REGEN-EXIT 3"
+assert_contains "--regenerate without bubblewrap: why" "$log" "install bubblewrap"
+assert_contains "--regenerate without bubblewrap: nothing written" "$log" "Nothing was changed"
+case $log in *CONFIG-WRITTEN*) fail "seinstall install --regenerate wrote the config without a sandbox" ;; esac
+assert_contains "the hook falls back to in-target" "$log" "running update-grub through in-target"
+assert_contains "finish-install hook with GRUB" "$log" "HOOK-EXIT 0"
+mount_image "$d/target.img" "$d/t"
+[ "$grub_before" != "$(sha256sum <"$d/t/etc/default/grub")" ] || fail "the hook did not set GRUB's command line"
+assert_contains "grub.cfg made by the target's update-grub" "$(cat "$d/t/boot/grub/grub.cfg")" "security=selinux"
+assert_contains "target config" "$(cat "$d/t/etc/selinux/config")" "SELINUX=enforcing"
+rm -rf "$d/t/etc/selinux/config" "$d/t/boot/grub" "$d/t/usr/sbin/update-grub"
+umount "$d/t" || fail "umount $d/t"
+echo "ok: in d-i without bubblewrap: --regenerate writes nothing; the hook runs update-grub through in-target"
+
 # 4. An install that must be refused: /target/home on tmpfs. The dialog says why.
 finish_script="
 mount -t tmpfs tmpfs /target/home

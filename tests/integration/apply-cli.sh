@@ -88,11 +88,15 @@ fi
 printf '#!/bin/busybox sh\nexit 4\n' >"$T/usr/sbin/update-grub"
 expect_exit 3 "$SEINSTALL" apply --root "$T" --mode disabled --regenerate
 assert_contains "failed regeneration" "$ERR" "update-grub failed"
+assert_contains "failed regeneration: put back" "$ERR" "Nothing was changed"
+assert_contains "GRUB's defaults as before the failed apply" "$(cat "$T/etc/default/grub")" \
+        "security=selinux"
 
 # GRUB's defaults without GRUB installed (grub2-common, no /boot/grub: a system booted some
 # other way, as the first-boot screen meets it): nothing reads grub.cfg, so --regenerate runs
 # nothing, the rest of the change is made and the todo says why.
 rm -rf "$T/boot/grub"
+sed -i 's/ *security=selinux//' "$T/etc/default/grub"
 printf '#!/bin/busybox sh\n/bin/busybox touch /update-grub-ran\nexit 2\n' >"$T/usr/sbin/update-grub"
 expect_exit 0 "$SEINSTALL" apply --root "$T" --mode enforcing --regenerate
 [ ! -e "$T/update-grub-ran" ] || fail "update-grub ran without /boot/grub"

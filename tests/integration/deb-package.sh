@@ -1,59 +1,99 @@
 #!/bin/bash
-# The Debian packages: `make deb` runs dpkg-buildpackage -us -uc -b (debian/, debhelper) in a
-# copy of the tree and leaves the source tree as it was. Then, on what it built:
-# - debian/changelog carries the Makefile's VERSION, and so does every package;
+# The Debian packages, built as Debian's buildds build them: the source package made from
+# `make dist`'s tarball (seinstall_VERSION.orig.tar.gz, format 3.0 (quilt)), then in a fresh
+# `mmdebstrap --variant=buildd` chroot (tests/integration/lib/buildd.sh) holding only what
+# `apt-get build-dep` installs from debian/control's Build-Depends (no build profile), built by
+# dpkg-buildpackage -us -uc as an unprivileged user without a network (unshare -n): every binary
+# package, and the test step (`make test`) passes with what cannot run there SKIPPED. Then:
+# - lintian --pedantic on the .changes (source and binaries): no error, no warning; every
+#   override in debian/ carries its reason in a comment;
+# - debian/changelog carries the Makefile's VERSION as its upstream version, every package it;
 # - each package holds what it should (dpkg-deb -c) and depends on what it should (-I):
 #   seinstall the commands (the library linked in: no libseinstall0 dependency), units, pages,
-#   completion, profiles and adapters; libseinstall0 the library; libseinstall-dev the header,
-#   link and .pc; seinstall-udeb the command, the two hooks and po-debconf templates, depending
-#   on libmount1-udeb and the other library udebs instead of carrying their libraries;
-#   calamares-module-seinstall the module where Calamares 3.2.61 (Debian's calamares) loads
-#   modules from; calamares-module-seinstallcheck the page (built with CMake in the package
-#   build) beside it, its plugin linking libcalamares and libcalamaresui (readelf -d);
-# - with the build profile pkg.seinstall.nocalamares no Build-Depends of the Qt stack is
-#   needed and the build makes every package but the page's;
-# - lintian finds no error (--fail-on error) and no warning;
-# - seinstall unpacked alone into a scratch root (dpkg -x) runs: seinstall --version.
-# The package build's test step is `make test` (debian/rules); this build, as root on a machine
-# with everything installed, skips it (nocheck): package-test-step.sh runs that step where a
-# package build runs it (unprivileged, offline, the Build-Depends only).
+#   completion, profiles and adapters, and bubblewrap (the sandbox); libseinstall0 the library;
+#   libseinstall-dev the header, link and .pc; seinstall-udeb the command, the two hooks and
+#   po-debconf templates, depending on the library udebs that exist and linking the others
+#   statically (NEEDED), with Built-Using naming the chroot's sources of those archives and
+#   debian/copyright their licences; calamares-module-seinstall the module where Calamares
+#   3.2.61 loads modules from; calamares-module-seinstallcheck the page beside it, its plugin
+#   linking libcalamares.so.V and depending on exactly that upstream version V;
+# - libseinstall-dev installed alone into a fresh buildd chroot: pkg-config --cflags --libs
+#   seinstall (and --static) resolve, and a program builds and links against the library;
+# - seinstall unpacked alone into a scratch root (dpkg -x) runs: seinstall --version;
+# - with the build profile pkg.seinstall.nocalamares (make deb on this host) no Build-Depends of
+#   the Qt stack is needed and the build makes every package but the page's.
+# The tarball is what git tracks at HEAD: uncommitted changes are not in it.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
-for t in dpkg-buildpackage dh po2debconf lintian dpkg-parsechangelog; do
+require_root
+for t in dpkg-buildpackage dpkg-source dh po2debconf lintian dpkg-parsechangelog; do
         command -v $t >/dev/null || skip "no $t (make deps installs debhelper, po-debconf, lintian)"
 done
+require_tool mmdebstrap mmdebstrap
+require_tool unshare util-linux
+git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1 || skip "not a git checkout: make dist needs one"
+. "$(dirname "$0")/lib/buildd.sh"
 
-unmet=$(cd "$TOP" && dpkg-checkbuilddeps 2>&1) ||
-        skip "the package build's Build-Depends are missing (make deps installs them): ${unmet##*dependencies: }"
-
-version=$(run_make -s -p -n help 2>/dev/null | sed -n 's/^VERSION := //p' | head -n 1)
-[ -n "$version" ] || fail "cannot read VERSION from the Makefile"
-assert_eq "debian/changelog's version (the Makefile's VERSION)" "$version" \
-        "$(cd "$TOP" && dpkg-parsechangelog -S Version)"
+upstream=$(run_make -s -p -n help 2>/dev/null | sed -n 's/^VERSION := //p' | head -n 1)
+[ -n "$upstream" ] || fail "cannot read VERSION from the Makefile"
+version=$(cd "$TOP" && dpkg-parsechangelog -S Version)
+assert_eq "debian/changelog's upstream version (the Makefile's VERSION)" "$upstream" "${version%-*}"
+assert_eq "the source format" "3.0 (quilt)" "$(cat "$TOP/debian/source/format")"
+[ -f "$TOP/COPYING" ] || fail "no licence file (COPYING) at the top"
+for f in "$TOP"/debian/*lintian-overrides "$TOP"/debian/source/lintian-overrides; do
+        grep -q '^#' "$f" || fail "${f##*/} gives no reason (a comment) for its overrides"
+done
 
 d=$(scratch_dir)
 start=$(date +%s)
 step=$(cd "$TOP" && make -s -n -f debian/rules override_dh_auto_test 2>/dev/null)
 assert_contains "debian/rules' test step" "$step" " test"
-DEB_BUILD_OPTIONS="parallel=2 nocheck" run_make deb DEB="$d/deb" >"$d/deb.log" 2>&1 ||
-        fail "make deb failed: $(tail -n 40 "$d/deb.log")"
-echo "ok: make deb built in $(($(date +%s) - start))s: $(cd "$d/deb" && echo *.deb *.udeb)"
-# What dpkg-buildpackage and debhelper leave in a tree they build in, and the packages they
-# write next to it: none of it here.
-for f in debian/files debian/.debhelper debian/debhelper-build-stamp debian/tmp debian/seinstall \
-        debian/seinstall-udeb debian/libseinstall0 debian/seinstall.substvars; do
-        [ ! -e "$TOP/$f" ] || fail "make deb left $f in the source tree"
-done
-for f in "$TOP"/../seinstall_*.changes "$TOP"/../seinstall_*.deb "$TOP"/../seinstall-udeb_*.udeb; do
-        [ ! -e "$f" ] || fail "a package build wrote $f next to the source tree"
-done
-echo "ok: no build files in debian/, nothing written next to the tree"
+
+# The source package, from the release tarball.
+run_make dist >"$d/dist.log" 2>&1 || fail "make dist failed: $(cat "$d/dist.log")"
+mkdir -p "$d/src"
+cp "$TOP/build/seinstall-$upstream.tar.gz" "$d/src/seinstall_$upstream.orig.tar.gz"
+tar -C "$d/src" -xzf "$d/src/seinstall_$upstream.orig.tar.gz" || fail "cannot unpack the tarball"
+(cd "$d/src" && dpkg-source -b "seinstall-$upstream") >"$d/source.log" 2>&1 ||
+        fail "dpkg-source -b failed: $(cat "$d/source.log")"
+dsc=seinstall_$version.dsc
+echo "ok: the source package $dsc from seinstall-$upstream.tar.gz"
+
+# The buildd chroot, the Build-Depends only, an unprivileged user.
+broot=$d/buildd
+buildd_root "$broot"
+mkdir -p "$broot/build"
+cp "$d/src/$dsc" "$d/src/seinstall_$upstream.orig.tar.gz" "$d"/src/seinstall_"$version".debian.tar.* "$broot/build/"
+echo 'builder:x:1000:1000:package builder:/build:/bin/sh' >>"$broot/etc/passwd"
+echo 'builder:x:1000:' >>"$broot/etc/group"
+chown -R 1000:1000 "$broot/build"
+as_builder() { # CMD: CMD in the chroot as the build user, in /build
+        chroot "$broot" setpriv --reuid=1000 --regid=1000 --clear-groups \
+                env -i PATH=/usr/bin:/bin HOME=/build LC_ALL=C.UTF-8 sh -c "cd /build && $1"
+}
+as_builder "dpkg-source -x $dsc" >"$d/extract.log" 2>&1 || fail "dpkg-source -x: $(cat "$d/extract.log")"
+buildd_apt "$broot" update >"$d/apt.log" 2>&1 || fail "apt-get update in the chroot: $(tail "$d/apt.log")"
+buildd_apt "$broot" build-dep "/build/seinstall-$upstream" >>"$d/apt.log" 2>&1 ||
+        fail "apt-get build-dep in the chroot: $(tail -n 20 "$d/apt.log")"
+echo "ok: apt-get build-dep installed $(grep -c '^Setting up' "$d/apt.log") packages"
+echo "== dpkg-buildpackage -us -uc as builder, offline"
+unshare -n chroot "$broot" setpriv --reuid=1000 --regid=1000 --clear-groups \
+        env -i PATH=/usr/bin:/bin HOME=/build LC_ALL=C.UTF-8 DEB_BUILD_OPTIONS=parallel=2 \
+        sh -c "cd /build/seinstall-$upstream && dpkg-buildpackage -us -uc" >"$d/build.log" 2>&1 && rc=0 || rc=$?
+grep -E '^(PASS|FAIL|SKIPPED) ' "$d/build.log" | sed 's/^/  /'
+summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$d/build.log" | tail -n 1)
+[ "$rc" = 0 ] || fail "dpkg-buildpackage in the buildd chroot exited $rc: $(grep -A3 '^FAIL' "$d/build.log" | head -n 40; tail -n 30 "$d/build.log")"
+[ -n "$summary" ] || fail "the test step printed no summary: it did not run"
+echo "ok: built in $(($(date +%s) - start))s; the test step: $summary"
+mkdir -p "$d/deb"
+cp "$broot"/build/*.deb "$broot"/build/*.udeb "$broot"/build/*.changes "$broot"/build/*.buildinfo \
+        "$broot"/build/*.dsc "$broot"/build/*.tar.* "$d/deb/" || fail "the build left no packages"
 
 arch=$(dpkg --print-architecture)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 pkg() { # NAME [EXT]: the file of package NAME
         local f=$d/deb/${1}_${version}_$arch.${2:-deb}
-        [ -f "$f" ] || fail "make deb built no $1: $(ls "$d/deb")"
+        [ -f "$f" ] || fail "the package build made no $1: $(ls "$d/deb")"
         echo "$f"
 }
 files() { dpkg-deb -c "$1" | awk '{print $6}' | sed 's|^\./|/|'; }
@@ -81,6 +121,8 @@ files "$s" | grep -q '^/usr/share/seinstall/profiles/.*\.ks$' || fail "seinstall
 # The commands carry the library inside (they use calls libseinstall.so.0 does not export).
 case $(field "$s" Depends) in *libseinstall0*) fail "seinstall depends on libseinstall0: $(field "$s" Depends)" ;; esac
 assert_contains "seinstall's dependencies" "$(field "$s" Depends)" "libnewt0.52"
+# The sandbox the policy build and update-grub run in (/usr/bin/bwrap).
+assert_contains "seinstall's dependencies" "$(field "$s" Depends)" "bubblewrap"
 assert_contains "seinstall's maintainer scripts enable the units" \
         "$(dpkg-deb --ctrl-tarfile "$s" | tar -xO ./postinst)" "seinstall-relabel.service"
 
@@ -92,7 +134,7 @@ for lib in libmount1 libselinux1 libsepol2 libsemanage2 libblkid1 libpcre2-8-0; 
         assert_contains "libseinstall0's dependencies" "$(field "$l" Depends)" "$lib "
 done
 symbols=$(dpkg-deb --ctrl-tarfile "$l" | tar -xO ./symbols)
-assert_contains "libseinstall0's symbols file" "$symbols" " seinstall_new@SEINSTALL_0.1 $version"
+assert_contains "libseinstall0's symbols file" "$symbols" " seinstall_new@SEINSTALL_0.1 $upstream"
 assert_contains "libseinstall0's shlibs file" "$(dpkg-deb --ctrl-tarfile "$l" | tar -xO ./shlibs)" \
         "libseinstall 0 libseinstall0"
 
@@ -100,7 +142,12 @@ dev=$(pkg libseinstall-dev)
 has "$dev" /usr/include/seinstall.h /usr/include/seinstall-version.h "/usr/lib/$multiarch/libseinstall.so" \
         "/usr/lib/$multiarch/pkgconfig/seinstall.pc"
 assert_contains "libseinstall-dev's dependencies" "$(field "$dev" Depends)" "libseinstall0 (= $version)"
-assert_contains "libseinstall-dev's dependencies" "$(field "$dev" Depends)" "libsemanage-dev"
+# Every package seinstall.pc's Requires.private names has its .pc in a -dev package, a
+# dependency; the pkg-config run in a clean chroot below shows they suffice.
+for p in libblkid-dev libmount-dev libselinux1-dev libsepol-dev libsemanage-dev libpcre2-dev \
+        libseccomp-dev libbz2-dev; do
+        assert_contains "libseinstall-dev's dependencies" "$(field "$dev" Depends)" "$p"
+done
 
 u=$(pkg seinstall-udeb udeb)
 assert_eq "the udeb's section" debian-installer "$(field "$u" Section)"
@@ -111,8 +158,33 @@ for dep in libmount1-udeb libselinux1-udeb libblkid1-udeb libpcre2-8-0-udeb libc
         assert_contains "the udeb's dependencies" "$deps" "$dep"
 done
 case $deps in *"libseinstall0"* | *"libmount1 "* | *"libmount1,"*) fail "the udeb depends on a .deb: $deps" ;; esac
-! files "$u" | grep -E '/lib(mount|blkid|selinux|pcre2-8)\.so|/libc\.so' ||
-        fail "the udeb carries a library that has its own udeb"
+! files "$u" | grep -E '\.so(\.|$)' || fail "the udeb carries a shared library"
+# What has no udeb is linked in statically; the rest is loaded from the library udebs.
+dpkg -x "$u" "$d/udeb" || fail "dpkg -x ${u##*/} failed"
+needed=$(readelf -d "$d/udeb/usr/sbin/seinstall" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p' | sort | tr '\n' ' ')
+for lib in $needed; do
+        case $lib in
+        libc.so.6 | ld-linux*.so.* | libselinux.so.1 | libblkid.so.1 | libmount.so.1 | libpcre2-8.so.0) ;;
+        *) fail "the udeb's seinstall loads $lib, which has no udeb: $needed" ;;
+        esac
+done
+echo "ok: the udeb's seinstall loads only libraries with a udeb: $needed"
+# Built-Using: the source and version of each static archive, as the chroot built them.
+bu=$(field "$u" Built-Using)
+for a in libsepol libsemanage libaudit libcap-ng libbz2 libseccomp; do
+        f=$(chroot "$broot" sh -c "readlink -f \$(cc -print-file-name=$a.a)")
+        pkgname=$(chroot "$broot" dpkg-query -S "$f" | sed 's/:.*//')
+        src=$(chroot "$broot" dpkg-query -W -f='${source:Package} (= ${source:Version})' "$pkgname")
+        [ -n "$pkgname" ] && [ -n "$src" ] || fail "no package in the chroot holds $a.a ($f)"
+        assert_contains "the udeb's Built-Using ($a.a of $pkgname)" "$bu" "$src"
+done
+# debian/copyright: the licence of each (their stand-alone License paragraphs).
+for lib in libsepol libsemanage libaudit libcap-ng libbz2 libseccomp; do
+        grep -q "$lib" "$TOP/debian/copyright" || fail "debian/copyright does not cover the udeb's $lib"
+done
+for lic in LGPL-2.1 bzip2-1.0.6; do
+        grep -qx "License: $lic" "$TOP/debian/copyright" || fail "debian/copyright has no License: $lic paragraph"
+done
 ! files "$u" | grep -E '/libseinstall' || fail "the udeb carries libseinstall: seinstall has it inside"
 ! files "$u" | grep -E '^/usr/share/(doc|man)/' || fail "the udeb carries documentation"
 templates=$(dpkg-deb --ctrl-tarfile "$u" | tar -xO ./templates)
@@ -150,19 +222,61 @@ for lib in libcalamares.so libcalamaresui.so; do
 done
 readelf -d "$d/page$so" | grep -q 'R\(UN\)\?PATH' && fail "the page's plugin carries an rpath"
 deps=$(field "$cp" Depends)
-for dep in "seinstall (>= $version)" "calamares (>= 3.2.61)" libqt5widgets5; do
+for dep in "seinstall (>= $version)" libqt5widgets5; do
         assert_contains "the page's dependencies" "$deps" "$dep"
 done
+# Calamares: the plugin links libcalamares.so.V, a SONAME carrying the whole upstream version
+# V, which only calamares V ships. Each calamares relation of Depends must hold for V's Debian
+# revisions and repacks, and fail for every other upstream version.
+v=$(sed -n 's/^libcalamares\.so\.//p' <<<"$needed")
+[ -n "$v" ] || fail "no libcalamares.so.V in the plugin's NEEDED: $needed"
+rels=$(tr ',' '\n' <<<"$deps" | sed -n 's/^ *calamares (\(.*\))$/\1/p')
+[ -n "$rels" ] || fail "the page does not depend on calamares with a version: $deps"
+next=$(awk -F. -v OFS=. '{$NF = $NF + 1; print}' <<<"$v")
+minor=$(awk -F. -v OFS=. '{$2 = $2 + 1; $3 = 0; print}' <<<"$v")
+holds() { # VERSION: every calamares relation holds for VERSION
+        while read -r op ver; do
+                dpkg --compare-versions "$1" "$op" "$ver" || return 1
+        done <<<"$rels"
+}
+for ok in "$v-1" "$v-1+b1" "$v+dfsg-2"; do
+        holds "$ok" || fail "the page's calamares dependency ($rels) refuses calamares $ok, which ships libcalamares.so.$v"
+done
+for bad in "$next-1" "$v.1-1" "$minor-1" "$v~rc1-1"; do
+        holds "$bad" && fail "the page's calamares dependency ($rels) accepts calamares $bad, which has no libcalamares.so.$v"
+done
+echo "ok: the page's calamares dependency ($(echo $rels | tr '\n' ' ')) is exactly upstream $v, the SONAME it links"
 echo "ok: the page's plugin links $(echo $needed | tr ' ' ','); depends on: $deps"
 
-# lintian, on the .changes of the whole build.
+# Nothing Python leaves behind in any package (lintian's package-installs-python-pycache-dir).
+for f in "$d"/deb/*.deb "$d"/deb/*.udeb; do
+        ! files "$f" | grep -E '__pycache__|\.py[co]$' || fail "${f##*/} carries Python bytecode"
+done
+
+# lintian --pedantic, on the .changes of the whole build (source and binaries).
 changes=$d/deb/seinstall_${version}_$arch.changes
 [ -f "$changes" ] || fail "no .changes file in $d/deb"
-lint=$(lintian --fail-on error,warning "$changes" 2>&1)
+grep -q "seinstall_$version.dsc" "$changes" || fail "the .changes lists no source package"
+lint=$(lintian --pedantic --fail-on error,warning "$changes" 2>&1)
 rc=$?
 printf '%s\n' "$lint" | sed 's/^/  | /'
-[ $rc = 0 ] || fail "lintian found errors or warnings (exit $rc)"
-echo "ok: lintian finds no error and no warning"
+[ $rc = 0 ] || fail "lintian --pedantic found errors or warnings (exit $rc)"
+echo "ok: lintian --pedantic finds no error and no warning"
+
+# libseinstall-dev alone in a fresh buildd chroot (with pkg-config): its .pc resolves, shared
+# and static, and a program builds and links against the library.
+droot=$d/devroot
+buildd_root "$droot"
+cp "$dev" "$l" "$droot/tmp/"
+buildd_apt "$droot" update >"$d/dev-apt.log" 2>&1 || fail "apt-get update: $(tail "$d/dev-apt.log")"
+buildd_apt "$droot" install pkg-config "/tmp/${dev##*/}" "/tmp/${l##*/}" >>"$d/dev-apt.log" 2>&1 ||
+        fail "installing libseinstall-dev in a clean chroot: $(tail -n 20 "$d/dev-apt.log")"
+printf '#include <seinstall.h>\n#include <stdio.h>\nint main(void) { puts(SEINSTALL_VERSION); return 0; }\n' \
+        >"$droot/tmp/t.c"
+out=$(chroot "$droot" sh -ec 'pkg-config --cflags --libs seinstall; pkg-config --static --libs seinstall >/dev/null
+        cc -o /tmp/t /tmp/t.c $(pkg-config --cflags --libs seinstall); /tmp/t' 2>&1) ||
+        fail "pkg-config or the build against libseinstall-dev in a clean chroot: $out"
+echo "ok: in a clean chroot with libseinstall-dev: $(echo $out)"
 
 # The command from its package alone, in a scratch root: no rpath, no libseinstall.so.0
 # needed, nothing from the build tree.
@@ -173,8 +287,8 @@ readelf -d "$root/usr/sbin/seinstall" | grep NEEDED | grep -q libseinstall &&
         fail "the packaged seinstall needs libseinstall: $(readelf -d "$root/usr/sbin/seinstall" | grep NEEDED)"
 out=$(env -u LD_LIBRARY_PATH "$root/usr/sbin/seinstall" --version) ||
         fail "the packaged seinstall --version failed"
-assert_eq "the packaged seinstall --version" "seinstall $version" "$out"
-echo "ok: seinstall $version runs from its package alone"
+assert_eq "the packaged seinstall --version" "seinstall $upstream" "$out"
+echo "ok: seinstall $upstream runs from its package alone"
 
 # Without the Qt stack: under pkg.seinstall.nocalamares no Build-Depends of the page remains
 # (dpkg's own reduction of the field), and the build makes every package but the page's.

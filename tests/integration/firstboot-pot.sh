@@ -1,6 +1,7 @@
 #!/bin/bash
 # `make pot` collects every string seinstall-firstboot shows a person: the screen's title, the
-# three modes and their lines, the help, the confirmations, the messages of --status and --yes.
+# three modes and their lines, the help, the confirmations, the messages of --status and --yes,
+# and the words `seinstall check` prints itself.
 . "$(dirname "$0")/../lib.sh"
 
 command -v xgettext >/dev/null || skip "xgettext is not installed (make deps: gettext)"
@@ -12,7 +13,8 @@ msgfmt --check-format -o /dev/null "$pot" 2>"$d_err" ||
         fail "$pot is not a valid catalog: $(cat "$d_err")"
 for s in "SELinux on this system" "Enforcing" "Permissive" "Disabled" "Before applying" \
         "Help" "Cancel" "SELinux confines each program" "no terminal to show the screen on" \
-        "Cancelled: nothing changed." "Next boot: %s (config: %s, policy: %s)."; do
+        "Cancelled: nothing changed." "Next boot: %s (config: %s, policy: %s)." \
+        "Accepted with warnings." "Policy: %s, read from %s (%s)"; do
         grep -qF -- "$s" "$pot" || fail "'$s' is not in $pot: not marked with _()?"
         echo "ok: '$s' is in the template"
 done

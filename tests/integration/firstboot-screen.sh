@@ -55,7 +55,7 @@ for combo in "xterm C.UTF-8" "vt100 C"; do
         start_screen "$term" "$locale" "$t"
         keys Down Space
         wait_screen "(*) Permissive"
-        keys Tab Tab Tab Tab Enter
+        keys Tab Tab Enter # the choices, OK, Cancel
         wait_exit
         assert_eq "exit status after Cancel" 0 "$RC"
         assert_contains "Cancel says so" "$OUT" "nothing changed"
@@ -73,7 +73,14 @@ for combo in "xterm C.UTF-8" "vt100 C"; do
         keys F12
         wait_screen "full relabel"
         assert_eq "config while the warning shows" enforcing "$(config_mode "$t")"
+        # The focus starts on Back, the button that changes nothing: Enter goes back.
         keys Enter
+        wait_gone "Disable SELinux?"
+        assert_screen "Back returns to the choice" "(*) Disabled"
+        assert_eq "config after Back" enforcing "$(config_mode "$t")"
+        keys F12
+        wait_screen "Disable SELinux?"
+        keys Left Enter # Apply
         wait_exit
         assert_eq "exit status after Disabled" 0 "$RC"
         assert_eq "target config after choosing Disabled" disabled "$(config_mode "$t")"

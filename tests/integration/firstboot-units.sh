@@ -7,7 +7,7 @@
 # and removes them; the drop-in makes the distribution's relabel need a mark.
 . "$(dirname "$0")/../lib.sh"
 
-command -v systemd-analyze >/dev/null || skip "systemd-analyze is not installed"
+require_unit_verify
 fb=$TOP/firstboot
 d=$(scratch_dir)
 

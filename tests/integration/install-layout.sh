@@ -48,6 +48,10 @@ done
 for s in docs/schema/*.json; do
         [ -e "$s" ] && echo "/usr/share/seinstall/schema/${s##*/}" >>"$expected"
 done
+# The translations in the tree (po/LANG.po), as gettext looks for them.
+for p in po/*.po; do
+        [ -e "$p" ] && l=${p##*/} && echo "/usr/share/locale/${l%.po}/LC_MESSAGES/seinstall.mo" >>"$expected"
+done
 adapters=$(find installer-plugin/adapters -type f 2>/dev/null | sort)
 for f in $adapters; do
         echo "/usr/share/seinstall/adapters/${f#installer-plugin/adapters/}" >>"$expected"
@@ -134,6 +138,18 @@ for f in /opt/si/sbin/seinstall "/opt/si/lib/$MULTIARCH/libseinstall.so.0" \
         [ -e "$dest2$f" ] || fail "PREFIX=/opt/si: $f missing"
 done
 echo "ok: PREFIX=/opt/si moves every file"
+# ... the catalogs too, and the commands that translate look for them there
+for p in po/*.po; do
+        [ -e "$p" ] || continue
+        l=${p##*/}
+        [ -e "$dest2/opt/si/share/locale/${l%.po}/LC_MESSAGES/seinstall.mo" ] ||
+                fail "PREFIX=/opt/si: the ${l%.po} catalog is not under /opt/si/share/locale"
+        for c in seinstall seinstall-firstboot; do
+                [ -e "$dest2/opt/si/sbin/$c" ] || continue
+                grep -qa /opt/si/share/locale "$dest2/opt/si/sbin/$c" ||
+                        fail "PREFIX=/opt/si: $c does not look for catalogs in /opt/si/share/locale"
+        done
+done
 assert_eq "pc prefix with PREFIX=/opt/si" "prefix=/opt/si" \
         "$(grep '^prefix=' "$dest2/opt/si/lib/$MULTIARCH/pkgconfig/seinstall.pc")"
 for u in "$dest2"/lib/systemd/system/*.service; do

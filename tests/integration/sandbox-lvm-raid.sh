@@ -129,10 +129,13 @@ assert_contains "grub.cfg has the command line" "$cfg" "security=selinux"
 grep -q "root=UUID=$root_uuid" <<<"$cfg" && fail "grub.cfg boots the LV by UUID, unlike GRUB outside"
 echo "ok: grub.cfg written: insmod mdraid1x, root=/dev/mapper/$dm_name"
 listing=$(cat "$t/boot/grub/dev-listing")
-for n in "$(basename "$m1")" "$(basename "$m2")" "$(basename "$pv")" "$(basename "$md")"; do
+for n in "$(basename "$m1")" "$(basename "$m2")" "$(basename "$md")"; do
         grep -Eq "^br-------- .* $n\$" <<<"$listing" ||
                 fail "the sandbox's /dev lacks $n mode 0400: $listing"
 done
+# The LVM physical volume holds the group's other volumes: never in the sandbox.
+grep -Eq " $(basename "$pv")\$" <<<"$listing" &&
+        fail "the sandbox's /dev has the LVM physical volume $(basename "$pv"): $listing"
 grep -Eq "^br-------- .* $dm_name\$" <<<"$listing" || fail "no /dev/mapper/$dm_name 0400"
 grep -q "root -> ../dm-" <<<"$listing" || fail "no /dev/$vg/root link: $listing"
 grep -q "control" <<<"$listing" && fail "the sandbox has /dev/mapper/control"
@@ -144,7 +147,7 @@ grep -Eq " $boot_uuid -> \.\./\.\./$(basename "$md")\$" <<<"$listing" ||
 for u in "$root_uuid" "$(blkid -o value -s UUID "$m1")" "$(blkid -o value -s UUID "$pv")"; do
         [ -z "$u" ] || ! grep -q " $u -> " <<<"$listing" || fail "the sandbox links $u by UUID: $listing"
 done
-echo "ok: /dev holds the LV, the RAID, their members 0400, /dev/$vg/root, by-uuid/$boot_uuid only; no mapper control"
+echo "ok: /dev holds the LV, the RAID and its members 0400, /dev/$vg/root, by-uuid/$boot_uuid only; no physical volume, no mapper control"
 
 # --- a hostile program against the installer's device-mapper device ------------------------
 table_before=$(dmsetup table "$dm_name")

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
 
-command -v systemd-analyze >/dev/null || skip "systemd-analyze is not installed"
+require_unit_verify
 u=$TOP/firstboot/seinstall-trial.service
 out=$(systemd-analyze verify --man=no "$u" 2>&1 |
         grep -v 'Command /usr/sbin/seinstall is not executable')

@@ -89,6 +89,51 @@ START_TEST(test_load_target)
 }
 END_TEST
 
+/* What a rewrite reports names only the keys whose value changes. */
+static char *write_what(struct seinstall_ctx *ctx, const char *cfg, const char *old,
+                        enum seinstall_mode mode, const char *type)
+{
+        struct sbuf what = {};
+
+        if (old)
+                write_file(cfg, old);
+        ck_assert_int_ge(si_config_write(ctx, mode, type, 0, &what), 0);
+        return what.s ? sbuf_steal(&what) : strdup("");
+}
+
+START_TEST(test_write_says_what_changed)
+{
+        _cleanup_(tmpdir_removep) char *dir = make_tmpdir();
+        _cleanup_free_ char *cfg = path_join(dir, "etc/selinux/config");
+        struct seinstall_ctx *ctx = NULL;
+        const struct {
+                const char *old;
+                enum seinstall_mode mode;
+                const char *type, *what;
+        } cases[] = {
+            {NULL, SEINSTALL_MODE_ENFORCING, "default",
+             "created: SELINUX=enforcing SELINUXTYPE=default"},
+            {"SELINUX=enforcing\nSELINUXTYPE=default\n", SEINSTALL_MODE_PERMISSIVE, "default",
+             "SELINUX=permissive (was enforcing)"},
+            {"SELINUX=enforcing\nSELINUXTYPE=default\n", SEINSTALL_MODE_ENFORCING, "mls",
+             "SELINUXTYPE=mls (was default)"},
+            {"SELINUX=disabled\n", SEINSTALL_MODE_ENFORCING, "default",
+             "SELINUX=enforcing (was disabled), SELINUXTYPE=default (was unset)"},
+            {"SELINUX=enforcing\nSELINUX=disabled\nSELINUXTYPE=default\n", SEINSTALL_MODE_ENFORCING,
+             "default", "rewritten, keeping SELINUX=enforcing and SELINUXTYPE=default"},
+            {"SELINUX=enforcing\nSELINUXTYPE=default\n", SEINSTALL_MODE_ENFORCING, "default", ""},
+        };
+
+        ck_assert_int_eq(seinstall_new(dir, &ctx), 0);
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                _cleanup_free_ char *what =
+                    write_what(ctx, cfg, cases[i].old, cases[i].mode, cases[i].type);
+                ck_assert_str_eq(what, cases[i].what);
+        }
+        seinstall_unref(ctx);
+}
+END_TEST
+
 int main(void)
 {
         Suite *suite = suite_create("config");
@@ -98,6 +143,7 @@ int main(void)
         tcase_add_test(tc, test_render_duplicates_and_missing);
         tcase_add_test(tc, test_parse);
         tcase_add_test(tc, test_load_target);
+        tcase_add_test(tc, test_write_says_what_changed);
         suite_add_tcase(suite, tc);
         return run_suite(suite);
 }

@@ -455,6 +455,25 @@ START_TEST(test_trial)
         /* the same unit link is no sentence of another choice's */
         choose(&t, E);
         ck_assert(!t.plan.trial);
+        ck_assert(!t.plan.cancels_trial); /* no trial is pending yet */
+
+        /* once the trial is pending, a mode chosen by hand cancels it, the trial does not */
+        {
+                struct seinstall_apply_result *res = NULL;
+                ck_assert_int_eq(seinstall_apply(t.ctx, SEINSTALL_MODE_TRIAL, "default",
+                                                 SEINSTALL_BOOTLOADER_AUTO, 0, &res),
+                                 0);
+                seinstall_apply_result_unref(res);
+        }
+        t.st.trial_pending = true;
+        t.st.config_mode = P;
+        for (enum seinstall_mode m = E; m <= D; m++) {
+                choose(&t, m);
+                ck_assert_msg(t.plan.cancels_trial, "choosing %s keeps the pending trial",
+                              seinstall_mode_to_string(m));
+        }
+        choose(&t, SEINSTALL_MODE_TRIAL);
+        ck_assert(!t.plan.cancels_trial);
         target_done(&t);
 
         /* from Disabled: files lack labels, so a relabel comes first, as for enforcing */

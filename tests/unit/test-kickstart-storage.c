@@ -200,6 +200,41 @@ START_TEST(test_includes)
 }
 END_TEST
 
+/* The layout is read through the same budget as the settings (issue 32, item 5): 32 files each
+ * including the next twice stop at the 256th file, %ksappend counted too. */
+START_TEST(test_include_budget)
+{
+        _cleanup_(tmpdir_removep) char *dir = make_tmpdir();
+        struct sbuf b = {};
+        char name[32], text[64];
+        char *p = NULL;
+
+        ck_assert_int_eq(chdir(dir), 0);
+        for (unsigned i = 0; i < 31; i++) {
+                snprintf(name, sizeof(name), "f%u.ks", i);
+                snprintf(text, sizeof(text), "%%include f%u.ks\n%%include f%u.ks\n", i + 1, i + 1);
+                write_file(name, text);
+        }
+        write_file("f31.ks", "part / --fstype=ext4\n");
+        ck_assert_int_eq(seinstall_profile_plan(ctx, "f0.ks", NULL, 0, &p), -EBADMSG);
+        ck_assert_ptr_null(p);
+        ck_assert_msg(strstr(seinstall_last_error(ctx), ".ks:2: %include f") &&
+                          strstr(seinstall_last_error(ctx), ": more than 256 files opened"),
+                      "%s", seinstall_last_error(ctx));
+
+        write_file("app.ks", "part /var --fstype=ext4\n");
+        for (unsigned i = 0; i < 256; i++)
+                ck_assert_int_ge(sbuf_puts(&b, "%ksappend app.ks\n"), 0);
+        write_file("main.ks", b.s);
+        sbuf_free(&b);
+        ck_assert_int_eq(seinstall_profile_plan(ctx, "main.ks", NULL, 0, &p), -EBADMSG);
+        ck_assert_msg(strstr(seinstall_last_error(ctx),
+                             "main.ks:256: %ksappend app.ks: more than 256 files opened"),
+                      "%s", seinstall_last_error(ctx));
+        ck_assert_int_eq(chdir("/"), 0);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
         bad("selinux --enforcing\npart / --bogus\n", "test.ks:2: Unexpected arguments");
@@ -237,6 +272,7 @@ int main(void)
         tcase_add_test(tc, test_autopart_reqpart);
         tcase_add_test(tc, test_replaced);
         tcase_add_test(tc, test_includes);
+        tcase_add_test(tc, test_include_budget);
         tcase_add_test(tc, test_errors);
         suite_add_tcase(suite, tc);
         return run_suite(suite);

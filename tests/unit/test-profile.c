@@ -286,6 +286,92 @@ START_TEST(test_includes)
 }
 END_TEST
 
+/* Load @path into fresh settings; -EBADMSG expected, with each of @want in the message. */
+static void load_bad(const char *path, const char *want1, const char *want2)
+{
+        s = seinstall_settings_unref(s);
+        ck_assert_int_eq(seinstall_settings_new(&s), 0);
+        ck_assert_int_eq(seinstall_settings_load_profile(s, ctx, path), -EBADMSG);
+        ck_assert_msg(strstr(seinstall_last_error(ctx), want1) &&
+                          strstr(seinstall_last_error(ctx), want2),
+                      "'%s', '%s' not in '%s'", want1, want2, seinstall_last_error(ctx));
+        /* nothing of a refused profile is applied */
+        ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_ENFORCING);
+}
+
+/* @n lines "@directive @arg" after "selinux --permissive". */
+static void write_repeated(const char *path, const char *directive, const char *arg, unsigned n)
+{
+        struct sbuf b = {};
+
+        ck_assert_int_ge(sbuf_puts(&b, "selinux --permissive\n"), 0);
+        for (unsigned i = 0; i < n; i++)
+                ck_assert_int_ge(sbuf_printf(&b, "%s %s\n", directive, arg), 0);
+        write_file(path, b.s);
+        sbuf_free(&b);
+}
+
+/* The budget of one read (issue 32, item 5): the depth and cycle checks bound only the chain
+ * open at once; 256 files and 16 MiB in all, every %include and %ksappend counted each time. */
+START_TEST(test_include_budget)
+{
+        _cleanup_(tmpdir_removep) char *dir = make_tmpdir();
+        _cleanup_free_ char *main = path_join(dir, "main.ks"), *big = NULL;
+        char name[32], text[64];
+
+        ck_assert_int_eq(chdir(dir), 0);
+        /* 32 files, each including the next twice: 2^31 inclusions, no cycle, 32 deep */
+        for (unsigned i = 0; i < 31; i++) {
+                snprintf(name, sizeof(name), "f%u.ks", i);
+                snprintf(text, sizeof(text), "%%include f%u.ks\n%%include f%u.ks\n", i + 1, i + 1);
+                write_file(name, text);
+        }
+        write_file("f31.ks", "selinux --permissive\n");
+        load_bad("f0.ks", ".ks:2: %include f", ": more than 256 files opened for one profile");
+
+        /* the main file and 255 inclusions of one file are read; one more is refused at its
+         * line */
+        write_file("one.ks", "# one\n");
+        write_repeated(main, "%include", "one.ks", 255);
+        s = seinstall_settings_unref(s);
+        ck_assert_int_eq(seinstall_settings_new(&s), 0);
+        ck_assert_int_eq(seinstall_settings_load_profile(s, ctx, main), 0);
+        ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_PERMISSIVE);
+        write_repeated(main, "%include", "one.ks", 256);
+        load_bad(main, "main.ks:257: %include one.ks: more than 256 files", "limit");
+        /* a missing file counts: it was looked for */
+        write_repeated(main, "%include", "missing.ks", 256);
+        load_bad(main, "main.ks:257: %include missing.ks: more than 256 files", "limit");
+        /* a remote file is never fetched, so it does not count */
+        write_repeated(main, "%include", "http://example.invalid/a.ks", 300);
+        s = seinstall_settings_unref(s);
+        ck_assert_int_eq(seinstall_settings_new(&s), 0);
+        ck_assert_int_eq(seinstall_settings_load_profile(s, ctx, main), 0);
+        /* %ksappend goes through the same budget */
+        write_repeated(main, "%ksappend", "one.ks", 256);
+        load_bad(main, "main.ks:257: %ksappend one.ks: more than 256 files", "limit");
+
+        /* bytes: five inclusions of a 3.5 MiB file pass 16 MiB at the fifth, though only one is
+         * open at a time; five %ksappend of it too */
+        ck_assert_ptr_nonnull(big = malloc(7 * 512 * 1024 + 1));
+        memset(big, '#', 7 * 512 * 1024);
+        big[7 * 512 * 1024 - 1] = '\n';
+        big[7 * 512 * 1024] = '\0';
+        write_file("big.ks", big);
+        write_repeated(main, "%include", "big.ks", 4);
+        s = seinstall_settings_unref(s);
+        ck_assert_int_eq(seinstall_settings_new(&s), 0);
+        ck_assert_int_eq(seinstall_settings_load_profile(s, ctx, main), 0);
+        write_repeated(main, "%include", "big.ks", 5);
+        load_bad(main, "main.ks:6: %include big.ks: more than 16 MiB read for one profile",
+                 "limit");
+        write_repeated(main, "%ksappend", "big.ks", 5);
+        load_bad(main, "main.ks:6: %ksappend big.ks: more than 16 MiB read for one profile",
+                 "limit");
+        ck_assert_int_eq(chdir("/"), 0);
+}
+END_TEST
+
 static int boot(const char *cmdline, char **ret_profile)
 {
         return si_bootopts_parse(ctx, "cmdline", cmdline, s, ret_profile);
@@ -518,6 +604,7 @@ int main(void)
         tcase_add_test(tc, test_selinux_errors);
         tcase_add_test(tc, test_sections);
         tcase_add_test(tc, test_includes);
+        tcase_add_test(tc, test_include_budget);
         tcase_add_test(tc, test_boot_options);
         tcase_add_test(tc, test_precedence_table);
         tcase_add_test(tc, test_trial);

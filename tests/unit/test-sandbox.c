@@ -6,6 +6,15 @@
  * cgroup trees. tests/integration/hostile-sandbox.sh attacks the sandbox,
  * hostile-sandbox-limits.sh its process and memory limits. */
 #include <check.h>
+#include <linux/btrfs.h>
+#include <linux/fs.h>
+#include <linux/blkpg.h>
+#include <linux/hdreg.h>
+#include <linux/loop.h>
+#include <linux/major.h>
+#include <linux/raid/md_u.h>
+#include <sys/ioctl.h>
+#include <termios.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -154,6 +163,40 @@ START_TEST(test_link_names)
 END_TEST
 
 /* The root "/": its own program runs without bwrap, with the same relay and limit. */
+/* The ioctl allowlist: the read-only queries grub-probe and a shell make pass, and none of the
+ * requests that change a device (the loop driver checks neither a capability nor the open mode
+ * for LOOP_CLR_FD, LOOP_SET_FD, LOOP_CONFIGURE, LOOP_CHANGE_FD). */
+START_TEST(test_ioctl_allowlist)
+{
+        const unsigned long good[] = {
+            TCGETS,       TIOCGWINSZ,        BLKGETSIZE64,      BLKSSZGET,
+            HDIO_GETGEO,  LOOP_GET_STATUS64, BTRFS_IOC_FS_INFO, BTRFS_IOC_DEV_INFO,
+            RAID_VERSION, GET_ARRAY_INFO,    GET_DISK_INFO};
+        const unsigned long bad[] = {LOOP_CLR_FD,
+                                     LOOP_SET_FD,
+                                     LOOP_CONFIGURE,
+                                     LOOP_CHANGE_FD,
+                                     LOOP_SET_STATUS64,
+                                     BLKDISCARD,
+                                     BLKZEROOUT,
+                                     BLKFLSBUF,
+                                     BLKRRPART,
+                                     BLKPG,
+                                     TIOCSTI,
+                                     TIOCLINUX,
+                                     FS_IOC_SETFLAGS,
+                                     BTRFS_IOC_SNAP_DESTROY,
+                                     FICLONE};
+
+        for (size_t i = 0; i < ELEMENTSOF(good); i++)
+                ck_assert_msg(si_sandbox_ioctl_allowed(good[i]), "refused %#lx", good[i]);
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++)
+                ck_assert_msg(!si_sandbox_ioctl_allowed(bad[i]), "allowed %#lx", bad[i]);
+        /* the request is an int: the upper half of the register is not looked at */
+        ck_assert(si_sandbox_ioctl_allowed(0xffffffff00000000UL | TCGETS));
+}
+END_TEST
+
 START_TEST(test_run_host_program)
 {
         struct logged l = {};
@@ -373,6 +416,7 @@ int main(void)
         tcase_add_test(tc, test_relay_bounded);
         tcase_add_test(tc, test_timeout_parse);
         tcase_add_test(tc, test_link_names);
+        tcase_add_test(tc, test_ioctl_allowlist);
         tcase_add_test(tc, test_run_host_program);
         tcase_add_test(tc, test_run_refused_without_sandbox);
         tcase_add_test(tc, test_cgroup_hybrid_takes_v1);

@@ -6,11 +6,18 @@
  * `attack noise` prints escape sequences, forged seinstall lines and 200 KiB more;
  * `attack hog MIB` (hostile-sandbox-limits.sh) touches MIB MiB of memory and waits forever;
  * `attack dm NAME` (sandbox-lvm-raid.sh) tries to remove, reload and suspend the installer's
- * device-mapper device NAME and to write to it. */
+ * device-mapper device NAME and to write to it; `attack kernel OWN_DEV` (hostile-sandbox-kernel.sh)
+ * tries what a root of the host could do without a capability: open sysctls for writing, clear
+ * the loop device it was given, read the files container runtimes mask; `attack blockdevs`
+ * lists the block device nodes of its /dev, one "blockdev PATH" line each. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <linux/dm-ioctl.h>
+#include <linux/fs.h>
+#include <linux/loop.h>
+#include <sys/statvfs.h>
 #include <linux/keyctl.h>
 #include <signal.h>
 #include <stddef.h>
@@ -276,8 +283,93 @@ static int dm_attacks(const char *name)
         return 0;
 }
 
+static void kernel_attacks(const char *own)
+{
+        static const char *const sysctls[] = {"/proc/sys/kernel/core_pattern",
+                                              "/proc/sys/kernel/randomize_va_space",
+                                              "/proc/sys/fs/protected_symlinks"};
+        char name[96], map[128] = "";
+        struct statvfs sv;
+        unsigned long inner, outer;
+        unsigned long long size = 0;
+        ssize_t n;
+        int fd, ok, err;
+
+        for (size_t i = 0; i < sizeof(sysctls) / sizeof(*sysctls); i++) {
+                /* opened for writing, never written: that the kernel let it open is enough */
+                fd = open(sysctls[i], O_WRONLY | O_APPEND);
+                err = errno;
+                snprintf(name, sizeof(name), "sysctl-open-write:%s", sysctls[i] + 10);
+                say(name, fd >= 0, err);
+                if (fd >= 0)
+                        close(fd);
+        }
+        fd = open(own, O_RDONLY);
+        say("loop-open", fd >= 0, errno);
+        ok = fd >= 0 && ioctl(fd, LOOP_CLR_FD, 0) == 0;
+        err = errno;
+        say("loop-clr-fd", ok, err);
+        ok = fd >= 0 && ioctl(fd, BLKGETSIZE64, &size) == 0 && size > 0;
+        err = errno;
+        say("blkgetsize64", ok, err);
+        if (fd >= 0)
+                close(fd);
+        fd = open("/proc/self/uid_map", O_RDONLY);
+        n = fd >= 0 ? read(fd, map, sizeof(map) - 1) : -1;
+        if (fd >= 0)
+                close(fd);
+        map[n > 0 ? n : 0] = '\0';
+        say("root-is-host-root",
+            sscanf(map, "%lu %lu", &inner, &outer) == 2 && inner == 0 && outer == 0, EPERM);
+        printf("uid_map %s", map);
+        say("proc-sys-writable-mount", statvfs("/proc/sys", &sv) == 0 && !(sv.f_flag & ST_RDONLY),
+            EROFS);
+        fd = open("/proc/timer_list", O_RDONLY);
+        n = fd >= 0 ? read(fd, map, sizeof(map)) : -1;
+        err = n == 0 ? ENODATA : errno;
+        say("timer-list-read", n > 0, err);
+        if (fd >= 0)
+                close(fd);
+        fd = open("/proc/sysrq-trigger", O_WRONLY);
+        err = errno;
+        say("sysrq-open-write", fd >= 0, err);
+        if (fd >= 0)
+                close(fd);
+}
+
+static void list_blockdevs(const char *dir, int depth)
+{
+        DIR *d = opendir(dir);
+        struct dirent *de;
+
+        while (d && (de = readdir(d))) {
+                char path[512];
+                struct stat st;
+
+                if (de->d_name[0] == '.')
+                        continue;
+                snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+                if (lstat(path, &st) < 0)
+                        continue;
+                if (S_ISBLK(st.st_mode))
+                        printf("blockdev %s\n", path);
+                else if (S_ISDIR(st.st_mode) && depth < 3)
+                        list_blockdevs(path, depth + 1);
+        }
+        if (d)
+                closedir(d);
+}
+
 int main(int argc, char **argv)
 {
+        if (argc >= 3 && strcmp(argv[1], "kernel") == 0) {
+                kernel_attacks(argv[2]);
+                return 0;
+        }
+        if (argc >= 2 && strcmp(argv[1], "blockdevs") == 0) {
+                list_blockdevs("/dev", 0);
+                return 0;
+        }
         if (argc >= 3 && strcmp(argv[1], "dm") == 0)
                 return dm_attacks(argv[2]);
         if (argc >= 2 && strcmp(argv[1], "daemon") == 0)

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* i18n.h — gettext for the words the commands print themselves (seinstall-firstboot, and
+ * `seinstall check`): _() and N_() mark them, cli_i18n_init() binds the "seinstall" domain. The
+ * library's own messages are not translated. */
+#ifndef SEINSTALL_CLI_I18N_H
+#define SEINSTALL_CLI_I18N_H
+
+#include <libintl.h>
+#include <locale.h>
+#include <stdlib.h>
+
+#define _(s)  gettext(s)
+#define N_(s) s
+
+#ifndef LOCALEDIR
+#define LOCALEDIR "/usr/share/locale"
+#endif
+
+/* Messages and characters from the environment's locale (LC_ALL, LC_MESSAGES, LANG), not
+ * its number formats: JSON and the kernel's files want a '.' in numbers. The catalogs are
+ * under LOCALEDIR, or SEINSTALL_LOCALEDIR (a test's build tree; not for setuid use). */
+static inline void cli_i18n_init(void)
+{
+        const char *dir = secure_getenv("SEINSTALL_LOCALEDIR");
+
+        setlocale(LC_CTYPE, "");
+        setlocale(LC_MESSAGES, "");
+        bindtextdomain("seinstall", dir && *dir ? dir : LOCALEDIR);
+        textdomain("seinstall");
+}
+
+#endif
