@@ -45,7 +45,8 @@ FB_PKGS    := $(if $(filter 1,$(WITH_FIRSTBOOT)),libnewt slang)
 # Recursive (=) so that pkg-config runs only when a recipe needs it, after `deps` installed it.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lbz2 -lpthread
-# STATIC_LIBS (-lNAME ...): libraries the seinstall command links from their static archives,
+# STATIC_LIBS (-lNAME ...): libraries the seinstall command (and the policy build's helper)
+# links from their static archives,
 # the others shared (the udeb's copy: debian/rules). Only that link: the shared library and
 # the tests link everything shared.
 STATIC_LIBS ?=
@@ -105,6 +106,10 @@ MO           := $(PO_LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/seinstall.mo)
 # and `seinstall check`'s own.
 POT_SRC      := $(FB_UI_SRC) $(FB_MODEL_SRC) $(SHARED_OBJ:$(BUILD)/%.o=%.c) \
                 installer-plugin/cli/cmd-check.c
+# The Calamares job module's translations (gettext, as Calamares translates python modules): a
+# .mo per adapters/calamares/po/LANG.po, installed where libcalamares.utils.gettext_path() looks.
+CALAMARES_PO := $(sort $(wildcard installer-plugin/adapters/calamares/po/*.po))
+CALAMARES_MO := $(CALAMARES_PO:installer-plugin/adapters/calamares/po/%.po=$(BUILD)/locale/%/LC_MESSAGES/seinstall-calamares.mo)
 
 UNIT_SRC   := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BIN   := $(UNIT_SRC:%.c=$(BUILD)/%)
@@ -122,9 +127,15 @@ TEST_BINS  := $(UNIT_BIN) $(FUZZ_REPLAY) $(HELPER_BIN)
 TESTS_RUN  := SEINSTALL_BUILD=$(BUILD) tests/run-tests.sh
 E2E        := $(wildcard qemu/e2e.sh)
 # The adapters in their real installers; the mkosi one builds and boots an image (minutes, its
-# first run ~10 min), so check-quick leaves it out.
+# first run ~10 min), the Calamares 3.3 one a Debian 13 chroot (~10 min first): check-quick
+# leaves them out.
 HOSTS      := $(wildcard tests/integration/adapter-*.sh)
-HOSTS_SLOW := $(wildcard tests/integration/adapter-mkosi.sh)
+HOSTS_SLOW := $(wildcard tests/integration/adapter-mkosi.sh tests/integration/adapter-calamares-trixie.sh)
+# The tests that build the Debian packages in chroots of their own (minutes each): make check
+# runs them once; check-quick, and so CI's sanitized pass, leaves them out (what they build is
+# not the sanitized tree).
+PKG_SLOW   := $(wildcard tests/integration/deb-package.sh tests/integration/deb-autopkgtest.sh \
+                tests/integration/package-test-step.sh tests/integration/adapter-debian-installer.sh)
 
 # Debian packages the build, the tests, the demo and the end-to-end test need.
 DEPS_LIBS  := libblkid-dev libmount-dev libselinux1-dev libsepol-dev libsemanage-dev libpcre2-dev \
@@ -152,7 +163,7 @@ DEPS       += $(DEPS_BENCH)
 .DEFAULT_GOAL := all
 
 all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT) $(POLICY_HELPER) $(if $(FIRSTBOOT),$(POT)) \
-     $(MO)
+     $(MO) $(CALAMARES_MO)
 
 help:
 	@echo "make [all]      build the library, seinstall and seinstall-firstboot"
@@ -264,7 +275,7 @@ $(BUILD)/installer-plugin/lib/policy-build.o: $(PATHS_STAMP)
 $(POLICY_HELPER): $(BUILD)/installer-plugin/libexec/seinstall-policy-build.o
 	@mkdir -p $(@D)
 	$(call quiet,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(shell $(PKG_CONFIG) --libs libsemanage)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--as-needed -o $@ $< $(CLI_LIBS)
 
 $(CLI): $(CLI_OBJ) $(LIB_AR) | $(POLICY_HELPER)
 	@mkdir -p $(@D)
@@ -301,6 +312,11 @@ $(BUILD)/locale/%/LC_MESSAGES/seinstall.mo: po/%.po
 $(BUILD)/firstboot/main.o $(BUILD)/installer-plugin/cli/cmd-check.o: override CPPFLAGS += \
 	-DLOCALEDIR='"$(LOCALEDIR)"'
 $(BUILD)/firstboot/main.o $(BUILD)/installer-plugin/cli/cmd-check.o: $(PATHS_STAMP)
+
+$(BUILD)/locale/%/LC_MESSAGES/seinstall-calamares.mo: installer-plugin/adapters/calamares/po/%.po
+	@mkdir -p $(@D)
+	$(call quiet,MSGFMT,$@)
+	$(Q)msgfmt --check -o $@ $<
 
 # ---- tests ---------------------------------------------------------------------------------
 $(BUILD)/tests/unit/test-%: tests/unit/test-%.c $(UNIT_HELPER_OBJ) $(FB_MODEL_OBJ) $(LIB_AR)
@@ -342,7 +358,7 @@ check: deps
 # Everything but the QEMU end-to-end test: what a developer runs before each commit.
 check-quick: check-format
 	$(MAKE) --no-print-directory WERROR=-Werror tests
-	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(filter-out $(HOSTS_SLOW),$(INTEG))
+	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(filter-out $(HOSTS_SLOW) $(PKG_SLOW),$(INTEG))
 
 # What a package build's test step runs (debhelper's dh_auto_test calls `make test` first): it
 # installs nothing and needs no network, any user runs it; a test that needs root, loop devices,
@@ -464,6 +480,10 @@ install: all
 	@# The JSON Schemas of the --json documents, for the programs that read them.
 	$(if $(SCHEMAS),install -d $(DESTDIR)$(PKGDATADIR)/schema)
 	$(if $(SCHEMAS),install -m 0644 $(SCHEMAS) $(DESTDIR)$(PKGDATADIR)/schema/)
+	for m in $(CALAMARES_MO); do \
+		l=$${m#$(BUILD)/locale/}; \
+		install -D -m 0644 $$m $(DESTDIR)$(LOCALEDIR)/$$l || exit 1; \
+	done
 	@# Adapters keep their layout under share/seinstall/adapters; README says where each goes.
 	for f in $(ADAPTERS); do \
 		d=$(DESTDIR)$(PKGDATADIR)/adapters/$${f#installer-plugin/adapters/}; \
@@ -484,6 +504,11 @@ uninstall:
 	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
 	for l in $(PO_LANGS); do rm -f $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/seinstall.mo; done
 	for u in $(UNITS); do rm -f $(DESTDIR)$(UNITDIR)/$${u##*/}; done
+	for m in $(CALAMARES_MO); do \
+		l=$${m#$(BUILD)/locale/}; \
+		rm -f $(DESTDIR)$(LOCALEDIR)/$$l; \
+		rmdir $(DESTDIR)$(LOCALEDIR)/$${l%/*} $(DESTDIR)$(LOCALEDIR)/$${l%%/*} 2>/dev/null || true; \
+	done
 	rm -rf $(DESTDIR)$(PKGDATADIR)/profiles $(DESTDIR)$(PKGDATADIR)/adapters \
 		$(DESTDIR)$(PKGDATADIR)/schema
 	-rmdir $(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(UNITDIR)/selinux-autorelabel.service.d \

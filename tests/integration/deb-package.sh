@@ -201,7 +201,9 @@ fi
 has "$c" "/usr/lib/$multiarch/calamares/modules/seinstall/module.desc" \
         "/usr/lib/$multiarch/calamares/modules/seinstall/main.py" \
         /usr/share/calamares/modules/seinstall-check.conf /usr/share/calamares/modules/seinstall-install.conf \
-        /usr/share/seinstall/adapters/calamares/seinstall-fstypes
+        /usr/share/seinstall/adapters/calamares/seinstall-fstypes \
+        /usr/share/locale/de/LC_MESSAGES/seinstall-calamares.mo \
+        /usr/share/locale/fr/LC_MESSAGES/seinstall-calamares.mo
 dpkg-deb -c "$(pkg seinstall)" | grep -q 'adapters/calamares' &&
         fail "seinstall carries the Calamares adapter (python3): it is calamares-module-seinstall's"
 assert_contains "the Calamares module's dependencies" "$(field "$c" Depends)" "seinstall (>= $version)"

@@ -21,6 +21,7 @@ expected=$d/expected
         echo /usr/include/seinstall.h
         echo /usr/include/seinstall-version.h
         echo /usr/sbin/seinstall
+        echo /usr/libexec/seinstall/seinstall-policy-build
         echo /usr/share/man/man8/seinstall.8
         echo /usr/share/man/man8/seinstall-firstboot.8
         echo /usr/share/man/man5/seinstall.ks.5
@@ -52,9 +53,13 @@ done
 for p in po/*.po; do
         [ -e "$p" ] && l=${p##*/} && echo "/usr/share/locale/${l%.po}/LC_MESSAGES/seinstall.mo" >>"$expected"
 done
-adapters=$(find installer-plugin/adapters -type f 2>/dev/null | sort)
+adapters=$(find installer-plugin/adapters -type f ! -path '*/__pycache__/*' 2>/dev/null | sort)
 for f in $adapters; do
         echo "/usr/share/seinstall/adapters/${f#installer-plugin/adapters/}" >>"$expected"
+done
+# The Calamares job module's translations, compiled from its po/LANG.po.
+for p in installer-plugin/adapters/calamares/po/*.po; do
+        [ -e "$p" ] && echo "/usr/share/locale/$(basename "$p" .po)/LC_MESSAGES/seinstall-calamares.mo" >>"$expected"
 done
 
 sort -o "$expected" "$expected"
@@ -150,6 +155,10 @@ for p in po/*.po; do
                         fail "PREFIX=/opt/si: $c does not look for catalogs in /opt/si/share/locale"
         done
 done
+[ -x "$dest2/opt/si/libexec/seinstall/seinstall-policy-build" ] ||
+        fail "PREFIX=/opt/si: the policy build's helper is not in /opt/si/libexec/seinstall"
+grep -qa /opt/si/libexec/seinstall "$dest2/opt/si/sbin/seinstall" ||
+        fail "PREFIX=/opt/si: seinstall does not look for its helper in /opt/si/libexec/seinstall"
 assert_eq "pc prefix with PREFIX=/opt/si" "prefix=/opt/si" \
         "$(grep '^prefix=' "$dest2/opt/si/lib/$MULTIARCH/pkgconfig/seinstall.pc")"
 for u in "$dest2"/lib/systemd/system/*.service; do

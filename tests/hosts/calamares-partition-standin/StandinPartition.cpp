@@ -13,19 +13,30 @@
 #include "utils/Logger.h"
 #include "utils/PluginFactory.h"
 #include "utils/Variant.h"
-#include "utils/Yaml.h"
 #include "viewpages/ViewStep.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QProcess>
 #include <QSharedPointer>
 
 namespace
 {
+/* JSON, which Qt reads: libcalamares' YAML loader changed its name in 3.3. */
 QVariantList readLayout(const QString &file)
 {
-        return CalamaresUtils::loadYaml(file).value("partitions").toList();
+        QFile f(file);
+        if (!f.open(QIODevice::ReadOnly)) {
+                return {};
+        }
+        return QJsonDocument::fromJson(f.readAll())
+            .object()
+            .value("partitions")
+            .toArray()
+            .toVariantList();
 }
 } // namespace
 
@@ -151,7 +162,7 @@ class PLUGINDLLEXPORT StandinPartitionViewStep : public Calamares::ViewStep
         }
         void setConfigurationMap(const QVariantMap &map) override
         {
-                m_layoutFile = CalamaresUtils::getString(map, "layoutFile");
+                m_layoutFile = CALAMARES_UTILS_NAMESPACE::getString(map, "layoutFile");
         }
 
       private:

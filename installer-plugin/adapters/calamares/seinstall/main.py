@@ -239,6 +239,8 @@ def _check_plan(command, opts, partitions, timeout):
 
 
 def run():
+    # What the progress bar says, in the log too: Calamares 3.3 logs the module's name only.
+    libcalamares.utils.debug("seinstall: " + pretty_name())
     conf = _conf()
     action = conf.get("action", "check")
     command = conf.get("command", "seinstall")

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The planned layout as seinstall's plan, and seinstall's verdict on it (no widgets here). */
 #include "SeinstallCheck.h"
-#include "Translations.h"
 
 #include "utils/Logger.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -76,7 +76,9 @@ static int run(const Settings &settings, const QStringList &args, QByteArray &ou
         cDebug() << "seinstallcheck: running" << settings.command << args;
         p.start(settings.command, args);
         if (!p.waitForStarted(10000)) {
-                output = i18n("%1 could not be started (%2): install seinstall in the live system.")
+                output = QCoreApplication::translate(
+                             "SeinstallCheck",
+                             "%1 could not be started (%2): install seinstall in the live system.")
                              .arg(settings.command, p.errorString())
                              .toUtf8();
                 return -1;
@@ -84,7 +86,9 @@ static int run(const Settings &settings, const QStringList &args, QByteArray &ou
         if (!p.waitForFinished(settings.timeoutSeconds * 1000)) {
                 p.kill();
                 p.waitForFinished(1000);
-                output = i18n("%1 did not finish within %2 s (timeout in seinstallcheck.conf).")
+                output = QCoreApplication::translate(
+                             "SeinstallCheck",
+                             "%1 did not finish within %2 s (timeout in seinstallcheck.conf).")
                              .arg(settings.command)
                              .arg(settings.timeoutSeconds)
                              .toUtf8();
@@ -96,7 +100,9 @@ static int run(const Settings &settings, const QStringList &args, QByteArray &ou
                 cDebug() << "seinstallcheck:" << settings.command << "said:" << err;
         }
         if (p.exitStatus() != QProcess::NormalExit) {
-                output = i18n("%1 crashed.").arg(settings.command).toUtf8();
+                output = QCoreApplication::translate("SeinstallCheck", "%1 crashed.")
+                             .arg(settings.command)
+                             .toUtf8();
                 return -1;
         }
         if (p.exitCode() > 1 && output.isEmpty()) {
@@ -152,7 +158,9 @@ Result checkPlan(const Settings &settings, const QStringList &lines)
         if (!root.isValid() || !plan.open(QIODevice::WriteOnly) ||
             !empty.open(QIODevice::WriteOnly)) {
                 result.error =
-                    i18n("Could not write the plan for seinstall in a temporary directory: %1.")
+                    QCoreApplication::translate(
+                        "SeinstallCheck",
+                        "Could not write the plan for seinstall in a temporary directory: %1.")
                         .arg(root.errorString());
                 return result;
         }
@@ -176,9 +184,10 @@ Result checkPlan(const Settings &settings, const QStringList &lines)
                 result.verdict = Verdict::Refused;
                 result.refusals = refusals(doc);
         } else {
-                result.error = i18n("seinstall check exited %1: %2")
-                                   .arg(rc)
-                                   .arg(QString::fromUtf8(out).trimmed());
+                result.error =
+                    QCoreApplication::translate("SeinstallCheck", "seinstall check exited %1: %2")
+                        .arg(rc)
+                        .arg(QString::fromUtf8(out).trimmed());
         }
         return result;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The page: find the planned layout, ask seinstall, show the verdict, gate Next. */
 #include "SeinstallCheckViewStep.h"
+#include "Compat.h"
 #include "Translations.h"
 
 #include "GlobalStorage.h"
@@ -13,14 +14,13 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
-using SeinstallCheck::i18n;
-
 CALAMARES_PLUGIN_FACTORY_DEFINITION(SeinstallCheckViewStepFactory,
                                     registerPlugin<SeinstallCheckViewStep>();)
 
 SeinstallCheckViewStep::SeinstallCheckViewStep(QObject *parent)
     : Calamares::ViewStep(parent), m_widget(new QWidget), m_title(new QLabel), m_text(new QLabel)
 {
+        SeinstallCheck::installTranslator(this);
         m_title->setWordWrap(true);
         QFont bold = m_title->font();
         bold.setBold(true);
@@ -48,7 +48,7 @@ SeinstallCheckViewStep::~SeinstallCheckViewStep()
 
 QString SeinstallCheckViewStep::prettyName() const
 {
-        return i18n("SELinux");
+        return tr("SELinux");
 }
 
 QWidget *SeinstallCheckViewStep::widget()
@@ -83,13 +83,13 @@ Calamares::JobList SeinstallCheckViewStep::jobs() const
 
 void SeinstallCheckViewStep::setConfigurationMap(const QVariantMap &configurationMap)
 {
-        const QString command = CalamaresUtils::getString(configurationMap, "command");
+        const QString command = CalamaresHelpers::getString(configurationMap, "command");
         if (!command.isEmpty()) {
                 m_settings.command = command;
         }
-        m_settings.profile = CalamaresUtils::getString(configurationMap, "profile");
+        m_settings.profile = CalamaresHelpers::getString(configurationMap, "profile");
         const qint64 timeout =
-            CalamaresUtils::getInteger(configurationMap, "timeout", m_settings.timeoutSeconds);
+            CalamaresHelpers::getInteger(configurationMap, "timeout", m_settings.timeoutSeconds);
         if (timeout > 0 && timeout < 24 * 3600) {
                 m_settings.timeoutSeconds = static_cast<int>(timeout);
         }
@@ -147,16 +147,15 @@ void SeinstallCheckViewStep::showResult(const SeinstallCheck::Result &result)
 {
         using SeinstallCheck::Verdict;
         if (result.verdict == Verdict::Ok) {
-                show(
-                    i18n("The file systems chosen can carry SELinux labels."),
-                    i18n("Every planned mount point keeps a label per file: SELinux will be set up "
-                         "on the "
-                         "installed system."),
-                    true);
+                show(tr("The file systems chosen can carry SELinux labels."),
+                     tr("Every planned mount point keeps a label per file: SELinux will be set up "
+                        "on the "
+                        "installed system."),
+                     true);
                 return;
         }
         if (result.verdict == Verdict::Failed) {
-                show(i18n("SELinux: the planned file systems could not be checked"), result.error,
+                show(tr("SELinux: the planned file systems could not be checked"), result.error,
                      false);
                 return;
         }
@@ -165,37 +164,35 @@ void SeinstallCheckViewStep::showResult(const SeinstallCheck::Result &result)
                 cDebug() << "seinstallcheck: refused" << r.mountPoint << r.fsType;
                 lines << QStringLiteral("%1 (%2): %3").arg(r.mountPoint, r.fsType, r.reason);
                 if (!r.fix.isEmpty()) {
-                        lines << i18n("Fix: %1").arg(r.fix);
+                        lines << tr("Fix: %1").arg(r.fix);
                 }
                 lines << QString();
         }
-        lines << i18n(
+        lines << tr(
             "Nothing has been written to any disk. Press Back and, on the partitioning page, "
             "choose file systems that keep per-file labels (ext4, xfs, btrfs) for the mount "
             "points named above.");
-        show(i18n("SELinux cannot work on the file systems chosen"), lines.join('\n'), false);
+        show(tr("SELinux cannot work on the file systems chosen"), lines.join('\n'), false);
 }
 
 void SeinstallCheckViewStep::onActivate()
 {
         QVariantList partitions;
         if (!plannedPartitions(partitions)) {
-                show(
-                    i18n("SELinux: no partitioning page before this one"),
-                    i18n(
-                        "The file systems are checked during the installation instead: put "
+                show(tr("SELinux: no partitioning page before this one"),
+                     tr("The file systems are checked during the installation instead: put "
                         "seinstallcheck "
                         "right after partition in the show sequence of settings.conf to check them "
                         "here."),
-                    true);
+                     true);
                 return;
         }
         const QStringList lines = SeinstallCheck::planLines(partitions);
         if (lines.isEmpty()) {
-                show(i18n("SELinux: no file system planned"),
-                     i18n("The partitioning page planned no mounted file system: press Back and "
-                          "choose a root "
-                          "partition."),
+                show(tr("SELinux: no file system planned"),
+                     tr("The partitioning page planned no mounted file system: press Back and "
+                        "choose a root "
+                        "partition."),
                      false);
                 return;
         }
