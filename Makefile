@@ -445,6 +445,7 @@ MANPAGES    = $(filter-out $(FB_ONLY),$(sort $(wildcard man/*.[1-8])))
 FB_ONLY    := $(if $(FIRSTBOOT),,firstboot/seinstall-firstboot.service man/seinstall-firstboot.8)
 UNITS      := $(filter-out $(FB_ONLY),$(sort $(wildcard firstboot/*.service firstboot/*.target firstboot/*.timer)))
 PROFILES   := $(sort $(wildcard profiles/*.ks))
+SCHEMAS    := $(sort $(wildcard docs/schema/*.json))
 # Not what Python or an editor left there (a test running the Calamares module writes
 # __pycache__; a backup ends in ~).
 ADAPTERS   := $(sort $(shell find installer-plugin/adapters -name __pycache__ -prune -o -type f \
@@ -498,6 +499,9 @@ install: all
 	done
 	$(if $(PROFILES),install -d $(DESTDIR)$(PKGDATADIR)/profiles)
 	$(if $(PROFILES),install -m 0644 $(PROFILES) $(DESTDIR)$(PKGDATADIR)/profiles/)
+	@# The JSON Schemas of the --json documents, for the programs that read them.
+	$(if $(SCHEMAS),install -d $(DESTDIR)$(PKGDATADIR)/schema)
+	$(if $(SCHEMAS),install -m 0644 $(SCHEMAS) $(DESTDIR)$(PKGDATADIR)/schema/)
 	for m in $(CALAMARES_MO); do \
 		l=$${m#$(BUILD)/locale/}; \
 		install -D -m 0644 $$m $(DESTDIR)$(LOCALEDIR)/$$l || exit 1; \
@@ -527,7 +531,8 @@ uninstall:
 		rm -f $(DESTDIR)$(LOCALEDIR)/$$l; \
 		rmdir $(DESTDIR)$(LOCALEDIR)/$${l%/*} $(DESTDIR)$(LOCALEDIR)/$${l%%/*} 2>/dev/null || true; \
 	done
-	rm -rf $(DESTDIR)$(PKGDATADIR)/profiles $(DESTDIR)$(PKGDATADIR)/adapters
+	rm -rf $(DESTDIR)$(PKGDATADIR)/profiles $(DESTDIR)$(PKGDATADIR)/adapters \
+		$(DESTDIR)$(PKGDATADIR)/schema
 	rm -f $(DESTDIR)$(LIBEXECDIR)/seinstall/initrd-relabel $(DESTDIR)$(INITRAMFSTOOLSDIR)/hooks/seinstall \
 		$(DESTDIR)$(INITRAMFSTOOLSDIR)/scripts/local-bottom/seinstall \
 		$(DESTDIR)$(GENERATORDIR)/seinstall-relabel-generator

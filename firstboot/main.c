@@ -266,8 +266,8 @@ static int leave(struct seinstall_ctx *ctx, const struct fb_info *info, bool tim
                 printf("%s\n", _("The first-boot mark stays: this screen comes back at the next "
                                  "boot."));
                 if (choice)
-                        printf(_("To keep the install's choice: seinstall-firstboot --mode %s "
-                                 "--yes\n"),
+                        printf(_("To keep the install's choice: %s --mode %s --yes\n"),
+                               cli_command(seinstall_get_root(ctx), "seinstall-firstboot%r"),
                                choice);
                 return FB_EXIT_OK;
         }
@@ -286,8 +286,8 @@ static int leave(struct seinstall_ctx *ctx, const struct fb_info *info, bool tim
                 if (r != FB_EXIT_OK)
                         return r;
         }
-        printf("%s\n", _("This screen does not come back by itself; run seinstall-firstboot to "
-                         "choose another mode."));
+        printf(_("This screen does not come back by itself; run %s to choose another mode.\n"),
+               cli_command(seinstall_get_root(ctx), "seinstall-firstboot%r"));
         return FB_EXIT_OK;
 }
 

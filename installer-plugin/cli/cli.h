@@ -37,6 +37,15 @@ int cli_settings_set_opts(struct seinstall_settings *s, const struct opts *o);
 void cli_print_settings(const struct seinstall_settings *s, const char *profile, FILE *f);
 void cli_json_settings(struct json *j, const struct seinstall_settings *s, const char *profile);
 
+/* SIGINT and SIGTERM (interrupt.c): catch them for @ctx's operations; the signal caught (0:
+ * none); and the one line that says so, what stays as it was (@left) and the command, @argv
+ * (argv[0] the subcommand) again, that finishes the job. Returns the exit status, 128 + the
+ * signal's number as a shell reports it (EXIT_INTERRUPTED()). */
+#define EXIT_INTERRUPTED(sig) (128 + (sig))
+void cli_catch_interrupts(struct seinstall_ctx *ctx);
+int cli_interrupted(void);
+int cli_interrupted_exit(const char *left, int argc, char **argv);
+
 int cmd_check(int argc, char **argv);
 int cmd_relabel(int argc, char **argv);
 int cmd_apply(int argc, char **argv);

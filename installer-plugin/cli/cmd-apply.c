@@ -10,19 +10,29 @@
 
 static void usage(FILE *f)
 {
-        fprintf(f, "Usage: seinstall apply [--root DIR] --mode M [--policy TYPE]\n"
-                   "                       [--bootloader auto|grub|bls|kernel-cmdline|none]\n"
-                   "                       [--regenerate] [--relabel | --labeled] [--firstboot] "
-                   "[--dry-run] [--json]\n\n"
-                   "Make the target boot in mode M (enforcing, permissive, disabled, or trial:\n"
-                   "permissive until a boot without denials caused by labels, then enforcing): "
-                   "/etc/selinux/config,\nthe boot loader's kernel command line, /.autorelabel "
-                   "when SELinux goes from off to on,\nand (--firstboot) the first-boot mark.\n"
-                   "  --regenerate  run update-grub/grub2-mkconfig in the target when GRUB "
-                   "changed\n"
-                   "  --relabel     schedule a first-boot relabel in any case\n"
-                   "  --labeled     the target was just relabeled: schedule none\n"
-                   "  --dry-run     list each file that would change, and how; write nothing\n");
+        fputs("Usage: seinstall apply [--root DIR] --mode M [--policy TYPE]\n"
+              "                       [--bootloader auto|grub|bls|kernel-cmdline|none]\n"
+              "                       [--regenerate] [--relabel | --labeled] [--firstboot]\n"
+              "                       [--dry-run] [--json]\n"
+              "       seinstall apply [--root DIR] --regenerate [--dry-run] [--json]\n"
+              "\n"
+              "Make the target boot in mode M: /etc/selinux/config, the boot loader's kernel\n"
+              "command line, /.autorelabel when SELinux goes from off to on, and (--firstboot)\n"
+              "the first-boot mark.\n"
+              "\n"
+              "  --root DIR       the target tree (default /)\n"
+              "  --mode M         enforcing, permissive, disabled, or trial (permissive until\n"
+              "                   a boot without denials caused by labels, then enforcing)\n"
+              "  --policy TYPE    policy type (default: the target's config, else default)\n"
+              "  --bootloader BL  the boot loader form to edit (default auto: every one found)\n"
+              "  --regenerate     run update-grub (or grub-mkconfig) in the target when GRUB's\n"
+              "                   defaults changed or grub.cfg lags them; alone, only that\n"
+              "  --relabel        schedule a first-boot relabel in any case\n"
+              "  --labeled        the target was just relabeled: schedule none\n"
+              "  --firstboot      write the first-boot mark (the screen runs at first boot)\n"
+              "  --dry-run        list each file that would change, and how; write nothing\n"
+              "  --json           print one JSON document on stdout\n",
+              f);
 }
 
 void cli_print_apply_result(const struct seinstall_apply_result *res, bool dry_run,
@@ -32,12 +42,14 @@ void cli_print_apply_result(const struct seinstall_apply_result *res, bool dry_r
         size_t nt = seinstall_apply_result_get_n_todo(res);
         const char *changed = dry_run ? "would change" : "changed";
 
+        const char *mode = seinstall_mode_to_string(seinstall_apply_result_get_config_mode(res));
+
         fprintf(f, "%sconfig: SELINUX=%s SELINUXTYPE=%s (kernel: SELinux %s)\n", indent,
-                seinstall_mode_to_string(seinstall_apply_result_get_config_mode(res)),
-                cli_esc(seinstall_apply_result_get_policy(res)),
+                mode ? mode : "(unset)", cli_esc(seinstall_apply_result_get_policy(res)),
                 seinstall_kernel_case_to_string(seinstall_apply_result_get_kernel_case(res)));
         if (n == 0)
-                fprintf(f, "%snothing to change: the target already says so\n", indent);
+                fprintf(f, "%snothing to change: the target already says so%s\n", indent,
+                        nt > 0 ? " (but see below)" : "");
         for (size_t i = 0; i < n; i++)
                 fprintf(f, "%s%s %s: %s\n", indent, changed,
                         cli_esc(seinstall_apply_result_get_change_file(res, i)),
@@ -106,8 +118,8 @@ int cmd_apply(int argc, char **argv)
         if (r != CLI_GO_ON)
                 return r;
         /* trial: enforcing, reached through a permissive boot */
-        if (o.mode == SEINSTALL_MODE_INVALID)
-                return cli_usage_error("apply", "--mode is required");
+        if (o.mode == SEINSTALL_MODE_INVALID && !(a.flags & SEINSTALL_APPLY_REGENERATE))
+                return cli_usage_error("apply", "--mode is required (or --regenerate alone)");
         flags = a.flags | (o.dry_run ? SEINSTALL_APPLY_DRY_RUN : 0);
         r = cli_open(&o, &ctx);
         if (r != 0)

@@ -8,13 +8,17 @@
 
 static void usage(FILE *f)
 {
-        fprintf(f, "Usage: seinstall avc [--log FILE] [--root DIR] [--json]\n\n"
-                   "Read this boot's AVC denials (the audit log when auditd runs, else the kernel "
-                   "log; or\na saved log with --log) and say for each whether a wrong label "
-                   "caused it (the file,\nthe label it has, the label it should have, the fix) "
-                   "or the policy (which permission\nwas denied to which domain on which type, "
-                   "with counts). Labels are judged by the file\ncontexts of the policy of "
-                   "--root (default /).\n");
+        fputs("Usage: seinstall avc [--log FILE] [--root DIR] [--json]\n"
+              "\n"
+              "Read this boot's AVC denials and say for each whether a wrong label caused it\n"
+              "(the file, the label it has, the one it should have, the fix) or the policy\n"
+              "(which permission was denied to which domain on which type, with counts).\n"
+              "\n"
+              "  --log FILE  a saved audit or kernel log (default: the audit log when auditd\n"
+              "              runs, else the kernel log)\n"
+              "  --root DIR  judge labels by the file contexts of this tree (default /)\n"
+              "  --json      print one JSON document on stdout\n",
+              f);
 }
 
 static const char *get(const struct seinstall_avc_result *rep, size_t i, enum seinstall_avc_field f)

@@ -4,21 +4,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "i18n.h"
 
 static void usage(FILE *f)
 {
-        fputs(_("Usage: seinstall check [--root DIR] [--plan FSTAB] [--mode M] [--policy TYPE]\n"
-                "                       [--unsupported refuse|warn] [--verbose] [--json]\n\n"
+        fputs(_("Usage: seinstall check [--root DIR] [--plan FSTAB | --profile KS] [--mode M]\n"
+                "                       [--policy TYPE] [--unsupported refuse|warn]\n"
+                "                       [--verbose] [--json]\n\n"
                 "Decide for every mount of the target whether its filesystem can carry SELinux\n"
                 "labels under the target's policy, and refuse or warn with a reason.\n\n"
                 "  --root DIR           the target tree (default /); its mounts are checked\n"
                 "  --plan FSTAB         check a planned layout (fstab format) instead; a type of\n"
-                "                       auto, or none, is probed on the device or image\n"
-                "  --mode M             enforcing, permissive or disabled (default: the target's\n"
-                "                       config, else enforcing); reported with source boot\n"
+                "                       auto, or none, is probed on the device or image;\n"
+                "                       - reads it from standard input\n"
+                "  --profile KS         the kickstart's mode, --unsupported and planned layout\n"
+                "                       (the layout --plan gives, if also given)\n"
+                "  --default-fstype T   with --profile: type of a device given none (xfs)\n"
+                "  --firmware efi|bios  with --profile: plan the EFI System Partition or not\n"
+                "                       (default: this machine's firmware)\n"
+                "  --cmdline FILE       with --profile: boot options from FILE (/proc/cmdline)\n"
+                "  --no-cmdline         with --profile: no boot options\n"
+                "  --mode M             enforcing, permissive or disabled (default: the\n"
+                "                       profile's, the target's config, else enforcing);\n"
+                "                       reported with source boot\n"
                 "  --policy TYPE        policy type (default: the target's config, else default)\n"
                 "  --unsupported WHAT   refuse (default) or warn: accept what enforcing would\n"
                 "                       refuse, lowering the mode to permissive\n"
@@ -161,6 +172,7 @@ static void print_human(const struct seinstall_check_result *c, bool verbose)
 
 struct check_args {
         const char *plan;
+        const char *profile, *default_fstype, *firmware;
         bool verbose;
 };
 
@@ -168,7 +180,6 @@ static int check_option(struct opts *o, int opt, const char *arg, void *userdata
 {
         struct check_args *a = userdata;
 
-        (void) o;
         switch (opt) {
         case 'p':
                 a->plan = arg;
@@ -176,9 +187,51 @@ static int check_option(struct opts *o, int opt, const char *arg, void *userdata
         case 'v':
                 a->verbose = true;
                 return 0;
+        case 'k':
+                a->profile = arg;
+                return 0;
+        case 'd':
+                a->default_fstype = arg;
+                return 0;
+        case 'f':
+                if (!streq(arg, "efi") && !streq(arg, "bios"))
+                        return opts_invalid(o, "firmware", arg, "efi or bios");
+                a->firmware = arg;
+                return 0;
         default:
                 return -EINVAL;
         }
+}
+
+/* The settings: --profile's with the boot options (as install reads them, the target's config
+ * below them), or none; then --mode, --policy and --unsupported, ranked with the boot options
+ * (a trial is judged as enforcing, the mode it ends in). 0, or the exit status. */
+static int load_settings(struct seinstall_ctx *ctx, const struct opts *o,
+                         const struct check_args *a, struct seinstall_settings **ret)
+{
+        const struct cli_settings_args sa = {
+            .profile = a->profile,
+            .cmdline_file = o->cmdline,
+            .no_cmdline = o->no_cmdline,
+            .load_target = true,
+        };
+        int r;
+
+        if (a->profile)
+                r = cli_load_settings(ctx, &sa, ret, NULL);
+        else
+                r = seinstall_settings_new(ret) < 0 ? cli_fail(ctx, -ENOMEM, "check") : 0;
+        if (r != 0)
+                return r;
+        r = cli_settings_set_opts(*ret, o);
+        return r < 0 ? cli_fail(ctx, r, "check") : 0;
+}
+
+static unsigned plan_flags(const struct check_args *a)
+{
+        bool efi = a->firmware ? streq(a->firmware, "efi") : access("/sys/firmware/efi", F_OK) == 0;
+
+        return efi ? SEINSTALL_PLAN_EFI : 0;
 }
 
 int cmd_check(int argc, char **argv)
@@ -186,15 +239,20 @@ int cmd_check(int argc, char **argv)
         static const struct option own[] = {
             {"plan", required_argument, NULL, 'p'},
             {"verbose", no_argument, NULL, 'v'},
+            {"profile", required_argument, NULL, 'k'},
+            {"default-fstype", required_argument, NULL, 'd'},
+            {"firmware", required_argument, NULL, 'f'},
             {},
         };
+        static const int exclusive[][2] = {{OPT_CMDLINE, OPT_NO_CMDLINE}, {}};
         struct check_args a = {};
         const struct opts_spec spec = {
-            .shared =
-                OPTS_COMMON | OPT_BIT(OPT_MODE) | OPT_BIT(OPT_POLICY) | OPT_BIT(OPT_UNSUPPORTED),
+            .shared = OPTS_COMMON | OPTS_CMDLINE | OPT_BIT(OPT_MODE) | OPT_BIT(OPT_POLICY) |
+                      OPT_BIT(OPT_UNSUPPORTED),
             .own = own,
             .own_option = check_option,
             .userdata = &a,
+            .exclusive = exclusive,
         };
         _cleanup_(opts_done) struct opts o = OPTS_INIT;
         _cleanup_(seinstall_settings_unrefp) struct seinstall_settings *settings = NULL;
@@ -206,16 +264,19 @@ int cmd_check(int argc, char **argv)
         r = cli_parse("check", usage, &o, &spec, argc, argv);
         if (r != CLI_GO_ON)
                 return r;
-        r = seinstall_settings_new(&settings);
-        if (r >= 0)
-                /* ranked with boot options; a trial is judged as enforcing, the mode it ends in */
-                r = cli_settings_set_opts(settings, &o);
-        if (r < 0)
-                return cli_error(r, "check: %s", strerror(-r));
+        if (!a.profile && (a.default_fstype || a.firmware || o.cmdline || o.no_cmdline))
+                return cli_usage_error("check", "--default-fstype, --firmware, --cmdline and "
+                                                "--no-cmdline need --profile");
         r = cli_open(&o, &ctx);
         if (r != 0)
                 return r;
-        r = seinstall_check_run(ctx, settings, a.plan, &check);
+        r = load_settings(ctx, &o, &a, &settings);
+        if (r != 0)
+                return r;
+        r = a.profile && !a.plan
+                ? seinstall_check_run_profile(ctx, settings, a.profile, a.default_fstype,
+                                              plan_flags(&a), &check)
+                : seinstall_check_run(ctx, settings, a.plan, &check);
         if (r < 0)
                 return cli_fail(ctx, r, "check");
         if (o.json) {
@@ -229,7 +290,11 @@ int cmd_check(int argc, char **argv)
                 r = cli_print_json(&j, "check");
                 if (r != 0)
                         return r;
-        } else
+        } else if (a.profile && !a.plan && seinstall_check_result_get_n_mounts(check) == 0)
+                printf("%s plans no file system (no part, logvol, raid, btrfs, autopart or "
+                       "reqpart that mounts one): nothing to check before partitioning\n",
+                       cli_esc(a.profile));
+        else
                 print_human(check, a.verbose);
         return seinstall_check_result_get_verdict(check) == SEINSTALL_VERDICT_REFUSE ? EXIT_REFUSED
                                                                                      : EXIT_OK;

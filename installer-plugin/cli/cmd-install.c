@@ -10,20 +10,35 @@
 
 static void usage(FILE *f)
 {
-        fprintf(f, "Usage: seinstall install [--root DIR] [--profile FILE] [--mode M]\n"
-                   "                         [--policy TYPE] [--unsupported refuse|warn]\n"
-                   "                         [--cmdline FILE | --no-cmdline] [--regenerate]\n"
-                   "                         [--threads N] [--progress | --no-progress]\n"
-                   "                         [--dry-run] [--json]\n\n"
-                   "Check the mounted target, build its policy if needed, relabel it and write\n"
-                   "its SELinux config, kernel command line and first-boot mark, unattended.\n"
-                   "Settings: boot options (/proc/cmdline, or --cmdline FILE) > the profile\n"
-                   "(--profile FILE, or inst.ks=file:PATH) > the target's config > defaults.\n"
-                   "--mode M (enforcing, permissive, disabled or trial), --policy TYPE and\n"
-                   "--unsupported refuse|warn (warn: accept what enforcing would refuse, and\n"
-                   "boot permissive) rank with the boot options and win over them.\n"
-                   "A refusal of the check stops before anything in the target changes (exit "
-                   "1).\n");
+        fputs("Usage: seinstall install [--root DIR] [--profile FILE] [--mode M]\n"
+              "                         [--policy TYPE] [--unsupported refuse|warn]\n"
+              "                         [--cmdline FILE | --no-cmdline] [--regenerate]\n"
+              "                         [--threads N] [--progress | --no-progress]\n"
+              "                         [--dry-run] [--yes] [--json]\n"
+              "\n"
+              "Check the mounted target, build its policy if needed, relabel it and write its\n"
+              "SELinux config, kernel command line and first-boot mark, unattended. Settings:\n"
+              "boot options > the profile > the target's config > defaults. A refusal of the\n"
+              "check stops before anything in the target changes (exit 1).\n"
+              "\n"
+              "  --root DIR          the target tree (default /)\n"
+              "  --profile FILE      the kickstart profile (default: inst.ks=file:PATH)\n"
+              "  --mode M            enforcing, permissive, disabled or trial; ranks with the\n"
+              "                      boot options and wins over them\n"
+              "  --policy TYPE       policy type (default: profile, target's config, default)\n"
+              "  --unsupported WHAT  refuse (default) or warn: accept what enforcing would\n"
+              "                      refuse, and boot permissive\n"
+              "  --cmdline FILE      the installer's boot options from FILE (/proc/cmdline)\n"
+              "  --no-cmdline        read no boot options\n"
+              "  --regenerate        run update-grub in the target when its menu needs it\n"
+              "  --threads N         relabel worker threads (default: one per CPU)\n"
+              "  --progress          show the relabel's progress on stderr (default: on a\n"
+              "                      terminal)\n"
+              "  --no-progress       never show progress\n"
+              "  --dry-run           preview every stage; write nothing\n"
+              "  --yes               without --root: install on the running system, no question\n"
+              "  --json              print one JSON document on stdout\n",
+              f);
 }
 
 static void print_check_problems(const struct seinstall_check_result *c)
@@ -42,8 +57,11 @@ static void print_check_problems(const struct seinstall_check_result *c)
         }
 }
 
-static void print_text(const struct seinstall_install_result *res, bool dry_run)
+static void print_text(const struct seinstall_install_result *res,
+                       const struct seinstall_status_result *st, bool dry_run)
 {
+        const char *lag = seinstall_status_result_get_menu(st, "lag");
+        const char *unknown = seinstall_status_result_get_menu(st, "unknown");
         const struct seinstall_check_result *c = seinstall_install_result_get_check(res);
         const struct seinstall_relabel_result *rl = seinstall_install_result_get_relabel(res);
         const struct seinstall_apply_result *ap = seinstall_install_result_get_apply(res);
@@ -51,9 +69,10 @@ static void print_text(const struct seinstall_install_result *res, bool dry_run)
         enum seinstall_source src;
         enum seinstall_mode mode = seinstall_install_result_get_mode(res, &src);
 
-        printf("check:     %s (%zu mounts)%s\n",
+        printf("check:     %s (%zu mount%s)%s\n",
                seinstall_verdict_to_string(seinstall_check_result_get_verdict(c)),
                seinstall_check_result_get_n_mounts(c),
+               seinstall_check_result_get_n_mounts(c) == 1 ? "" : "s",
                seinstall_check_result_get_mode_lowered(c) ? ", mode lowered to permissive by "
                                                             "unsupported=warn"
                                                           : "");
@@ -69,9 +88,13 @@ static void print_text(const struct seinstall_install_result *res, bool dry_run)
         } else {
                 printf("policy:    %s %s\n", cli_esc(seinstall_install_result_get_policy(res)),
                        !seinstall_install_result_get_policy_built(res) ? "already built"
-                       : dry_run ? "would be built from the installed modules"
+                       : dry_run ? "would be built from the modules installed in "
+                                   "/var/lib/selinux (confined, as semodule -n -B)"
                                  : "built from the installed modules");
-                if (rl && !why)
+                if (!rl && !why && dry_run && seinstall_install_result_get_policy_built(res))
+                        printf("relabel:   after the policy build, from the file contexts it "
+                               "writes (not counted before it)\n");
+                else if (rl && !why)
                         printf("relabel:   %llu entries, %llu %s, %llu already right\n",
                                seinstall_relabel_result_get_count(rl, SEINSTALL_RELABEL_SEEN),
                                seinstall_relabel_result_get_count(rl, SEINSTALL_RELABEL_CHANGED),
@@ -93,11 +116,18 @@ static void print_text(const struct seinstall_install_result *res, bool dry_run)
                        cli_esc(seinstall_install_result_get_policy(res)), SEINSTALL_TRIAL_UNIT);
                 return;
         }
-        printf("\nInstalled: SELinux %s (from %s), policy %s%s.\n", seinstall_mode_to_string(mode),
-               seinstall_source_to_string(src), cli_esc(seinstall_install_result_get_policy(res)),
+        /* what the boot menu shows decides the claim, not only what was configured */
+        printf("\n%s: SELinux %s (from %s), policy %s%s%s\n", lag ? "Configured" : "Installed",
+               seinstall_mode_to_string(mode), seinstall_source_to_string(src),
+               cli_esc(seinstall_install_result_get_policy(res)),
                seinstall_apply_result_get_config_mode(ap) != mode
                    ? "; permissive until the first-boot relabel is done"
-                   : "");
+                   : "",
+               lag ? ", but the boot menu does not say so yet:" : ".");
+        if (lag)
+                printf("  %s\n", cli_esc(lag));
+        else if (unknown)
+                printf("Boot menu: %s\n", cli_esc(unknown));
 }
 
 static int print_json(const struct seinstall_install_result *res,
@@ -153,6 +183,7 @@ static int print_json(const struct seinstall_install_result *res,
 struct install_args {
         struct cli_settings_args settings;
         unsigned flags;
+        bool yes;
 };
 
 static int install_option(struct opts *o, int opt, const char *arg, void *userdata)
@@ -167,9 +198,32 @@ static int install_option(struct opts *o, int opt, const char *arg, void *userda
         case 'g':
                 a->flags |= SEINSTALL_INSTALL_REGENERATE;
                 return 0;
+        case 'y':
+                a->yes = true;
+                return 0;
         default:
                 return -EINVAL;
         }
+}
+
+/* Without --root, install acts on the running system: only with --yes, or when the person at
+ * the terminal says so. 0 to go on, else the exit status. */
+static int confirm_running_system(const struct opts *c, bool yes)
+{
+        char answer[16];
+
+        if (c->root || c->dry_run || yes)
+                return 0;
+        if (c->json || !isatty(STDIN_FILENO))
+                return cli_usage_error("install", "no --root: this would install SELinux on the "
+                                                  "running system; give --root DIR for a target, "
+                                                  "or --yes for this system");
+        fprintf(stderr, "seinstall install: no --root: install SELinux on the running system "
+                        "(/)? [y/N] ");
+        if (fgets(answer, sizeof(answer), stdin) && (answer[0] == 'y' || answer[0] == 'Y'))
+                return 0;
+        fprintf(stderr, "seinstall install: nothing was done\n");
+        return EXIT_REFUSED;
 }
 
 int cmd_install(int argc, char **argv)
@@ -177,6 +231,7 @@ int cmd_install(int argc, char **argv)
         static const struct option own[] = {
             {"profile", required_argument, NULL, 'p'},
             {"regenerate", no_argument, NULL, 'g'},
+            {"yes", no_argument, NULL, 'y'},
             {},
         };
         static const int exclusive[][2] = {{OPT_CMDLINE, OPT_NO_CMDLINE}, {}};
@@ -202,6 +257,9 @@ int cmd_install(int argc, char **argv)
         r = cli_parse("install", usage, &c, &spec, argc, argv);
         if (r != CLI_GO_ON)
                 return r;
+        r = confirm_running_system(&c, a.yes);
+        if (r != 0)
+                return r;
         a.settings.cmdline_file = c.cmdline;
         a.settings.no_cmdline = c.no_cmdline;
         flags = a.flags | (c.dry_run ? SEINSTALL_INSTALL_DRY_RUN : 0);
@@ -224,9 +282,17 @@ int cmd_install(int argc, char **argv)
                                                            (void *) "install: relabel");
         if (r < 0)
                 return cli_fail(ctx, r, "install");
+        cli_catch_interrupts(ctx);
         r = seinstall_install(ctx, s, o, flags, &res);
-        if (progress)
+        if (progress && !cli_interrupted()) /* else the line stays, ended by the message */
                 cli_progress_end();
+        if (r == -EINTR && cli_interrupted())
+                return cli_interrupted_exit(flags & SEINSTALL_INSTALL_DRY_RUN
+                                                ? "nothing was written"
+                                                : "what it wrote stays (labels, a built "
+                                                  "policy) and the SELinux configuration, "
+                                                  "written last, is as it was or complete",
+                                            argc, argv);
         if (r < 0)
                 return cli_fail(ctx, r, "install");
         if (c.json) {
@@ -239,7 +305,11 @@ int cmd_install(int argc, char **argv)
                        flags & SEINSTALL_INSTALL_DRY_RUN ? " (dry run)" : "",
                        cli_esc(seinstall_get_root(ctx)));
                 cli_print_settings(s, profile, stdout);
-                print_text(res, flags & SEINSTALL_INSTALL_DRY_RUN);
+                _cleanup_(seinstall_status_result_unrefp) struct seinstall_status_result *st = NULL;
+                /* the boot menu as it now is, for the last line (none: the line says less) */
+                if (seinstall_status_read(ctx, &st) < 0)
+                        st = NULL;
+                print_text(res, st, flags & SEINSTALL_INSTALL_DRY_RUN);
         }
         return seinstall_install_result_get_refused(res) ? EXIT_REFUSED : EXIT_OK;
 }

@@ -12,18 +12,25 @@
 
 static void usage(FILE *f)
 {
-        fprintf(f, "Usage: seinstall profile FILE [--cmdline FILE | --no-cmdline] [--root DIR] "
-                   "[--json]\n"
-                   "       seinstall profile FILE --plan [--default-fstype TYPE] "
-                   "[--firmware efi|bios]\n\n"
-                   "Show the settings an install would use: boot options (/proc/cmdline or "
-                   "--cmdline FILE)\n> the kickstart profile FILE > the target's config (with "
-                   "--root) > defaults,\nand where each came from.\n\n"
-                   "With --plan, print the layout the kickstart's part, logvol, raid, btrfs,\n"
-                   "autopart and reqpart commands plan, as an fstab for `seinstall check --plan`;\n"
-                   "a device with no file system type gets TYPE (default xfs); reqpart and\n"
-                   "autopart add the EFI System Partition on EFI firmware (default: this\n"
-                   "machine's).\n");
+        fputs("Usage: seinstall profile FILE [--cmdline FILE | --no-cmdline] [--root DIR]\n"
+              "                         [--json]\n"
+              "       seinstall profile FILE --plan [--default-fstype TYPE]\n"
+              "                         [--firmware efi|bios]\n"
+              "\n"
+              "Show the settings an install would use: boot options > the kickstart profile\n"
+              "FILE > the target's config (with --root) > defaults, and where each came from.\n"
+              "\n"
+              "  --cmdline FILE         the installer's boot options from FILE (/proc/cmdline)\n"
+              "  --no-cmdline           read no boot options\n"
+              "  --root DIR             the target whose config counts (default: none)\n"
+              "  --json                 print one JSON document on stdout\n"
+              "  --plan                 print the layout the kickstart's part, logvol, raid,\n"
+              "                         btrfs, autopart and reqpart plan, as an fstab for\n"
+              "                         'seinstall check --plan'\n"
+              "  --default-fstype TYPE  type of a device with no file system type (xfs)\n"
+              "  --firmware efi|bios    reqpart and autopart add the EFI System Partition on\n"
+              "                         EFI firmware (default: this machine's)\n",
+              f);
 }
 
 /* The layout as an fstab; warnings (an existing device not found here) on stderr. */

@@ -138,9 +138,16 @@ int cmd_relabel(int argc, char **argv)
                                                            (void *) "relabel");
         if (r < 0)
                 return cli_fail(ctx, r, "relabel");
+        cli_catch_interrupts(ctx);
         r = seinstall_relabel(ctx, o, flags, &res);
-        if (progress)
+        if (progress && !cli_interrupted()) /* else the line stays, ended by the message */
                 cli_progress_end();
+        if (r == -EINTR && cli_interrupted())
+                return cli_interrupted_exit(flags & SEINSTALL_RELABEL_DRY_RUN
+                                                ? "nothing was written"
+                                                : "every file has its old label or its new one, "
+                                                  "none a mix (a relabel can run again)",
+                                            argc, argv);
         if (res && c.json) {
                 int k = seinstall_relabel_result_to_json(res, &json);
                 if (k < 0 && r >= 0)

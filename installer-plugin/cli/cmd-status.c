@@ -6,10 +6,15 @@
 
 static void usage(FILE *f)
 {
-        fprintf(f, "Usage: seinstall status [--root DIR] [--json]\n\n"
-                   "Show the target's SELinux state: config, kernel command line, kernel, the "
-                   "mode it boots in,\na pending relabel, the first-boot mark, the trial mode "
-                   "and (root /) SELinux now.\n");
+        fputs("Usage: seinstall status [--root DIR] [--json]\n"
+              "\n"
+              "Show the target's SELinux state: config, kernel command line, the boot menu\n"
+              "made from it (and whether it lags), kernel, the mode the next boot gets, a\n"
+              "pending relabel, the first-boot mark, the trial mode and (root /) SELinux now.\n"
+              "\n"
+              "  --root DIR  the target tree (default /)\n"
+              "  --json      print one JSON document on stdout\n",
+              f);
 }
 
 static const char *mode_or(enum seinstall_mode m, const char *dflt)
@@ -75,6 +80,35 @@ static void print_trial(const struct seinstall_trial_result *t)
         }
 }
 
+/* "boot menu:       FILE, entry 'TITLE' (CHOSEN): CMDLINE", then the lag, if any. */
+static void print_menu(const struct seinstall_status_result *st)
+{
+        const char *file = seinstall_status_result_get_menu(st, "file");
+        const char *entry = seinstall_status_result_get_menu(st, "entry");
+        const char *chosen = seinstall_status_result_get_menu(st, "chosen");
+        const char *cmdline = seinstall_status_result_get_menu(st, "cmdline");
+        const char *unknown = seinstall_status_result_get_menu(st, "unknown");
+        const char *lag = seinstall_status_result_get_menu(st, "lag");
+
+        if (!file && !unknown)
+                return;
+        printf("boot menu:       ");
+        if (file) {
+                printf("%s", cli_esc(file));
+                if (entry && !streq(entry, file))
+                        printf(", entry '%s'", cli_esc(entry));
+                if (chosen)
+                        printf(" (%s)", cli_esc(chosen));
+                if (cmdline)
+                        printf(": %s", cli_esc(cmdline));
+                printf("\n");
+        }
+        if (unknown)
+                printf("%s%s\n", file ? "                 " : "", cli_esc(unknown));
+        if (lag)
+                printf("                 LAGS: %s\n", cli_esc(lag));
+}
+
 static void print_text(const struct seinstall_status_result *st, const char *root)
 {
         const char *cmdline = seinstall_status_result_get_cmdline(st);
@@ -93,6 +127,7 @@ static void print_text(const struct seinstall_status_result *st, const char *roo
         printf("command line:    %s%s%s\n",
                seinstall_bootloader_to_string(seinstall_status_result_get_bootloader(st)),
                cmdline ? ": " : "", cmdline ? cli_esc(cmdline) : "");
+        print_menu(st);
         printf("boots in:        %s\n",
                mode_or(seinstall_status_result_get_boot_mode(st), "unknown"));
         printf("relabel pending: %s\n",

@@ -12,17 +12,22 @@ DEFINE_CLEANUP_FUNC(struct seinstall_trial_result *, seinstall_trial_result_unre
 
 static void usage(FILE *f)
 {
-        fprintf(f, "Usage: seinstall trial [--root DIR] [--log FILE] [--no-setenforce] [--json]\n\n"
-                   "Decide the trial mode (permissive until a clean boot) once: when none of this "
-                   "boot's\ndenials was caused by a label, write SELINUX=enforcing and switch to "
-                   "enforcing now;\nelse stay permissive and name each file and its fix. A trial "
-                   "that decided already is\nreported and nothing changes.\n"
-                   "  --log FILE       judge the denials of a saved audit or kernel log (needed "
-                   "with --root)\n"
-                   "  --no-setenforce  write the config only; the running system stays as it "
-                   "is\n"
-                   "Exit status: 0 enforced (or no trial), 1 kept permissive, 2 bad usage or a "
-                   "state file\nseinstall did not write, 3 system failure.\n");
+        fputs("Usage: seinstall trial [--root DIR] [--log FILE] [--no-setenforce] [--json]\n"
+              "\n"
+              "Decide the trial mode (permissive until a clean boot) once: when none of this\n"
+              "boot's denials was caused by a label, write SELINUX=enforcing and switch to\n"
+              "enforcing now; else stay permissive and name each file and its fix. A trial\n"
+              "that decided already is reported and nothing changes.\n"
+              "\n"
+              "  --root DIR       the target tree (default /)\n"
+              "  --log FILE       judge the denials of a saved audit or kernel log (needed\n"
+              "                   with --root)\n"
+              "  --no-setenforce  write the config only; the running system stays as it is\n"
+              "  --json           print one JSON document on stdout\n"
+              "\n"
+              "Exit status: 0 enforced (or no trial), 1 kept permissive, 2 bad usage or a\n"
+              "state file seinstall did not write, 3 system failure.\n",
+              f);
 }
 
 /* "/etc/shadow (fix: restorecon -F /etc/shadow), ..." */

@@ -63,17 +63,16 @@ static void print_text(const struct seinstall_verify_result *res, bool fix, cons
                 printf("verify: %llu entries checked, every label matches the file contexts\n",
                        checked);
         else if (fix && left == 0)
-                printf("verify: %llu entries checked, %llu labels differed from the file "
+                printf("verify: %llu entries checked, %llu label%s differed from the file "
                        "contexts, %llu fixed; a verify after the fix finds none different\n",
-                       checked, bad, fixed);
+                       checked, bad, bad == 1 ? "" : "s", fixed);
         else if (fix)
-                printf("verify: %llu entries checked, %llu labels differed from the file "
-                       "contexts, %llu written; %llu still differ after the fix\n",
-                       checked, bad, fixed, left);
+                printf("verify: %llu entries checked, %llu label%s differed from the file "
+                       "contexts, %llu written; %llu still differ%s after the fix\n",
+                       checked, bad, bad == 1 ? "" : "s", fixed, left, left == 1 ? "s" : "");
         else
-                printf("verify: %llu entries checked, %llu labels differ from the file "
-                       "contexts\n",
-                       checked, bad);
+                printf("verify: %llu entries checked, %llu label%s from the file contexts\n",
+                       checked, bad, bad == 1 ? " differs" : "s differ");
         bool abridged = unlisted > 0;
 
         for (size_t i = 0; i < seinstall_verify_result_get_n_dirs(res); i++)
@@ -81,8 +80,8 @@ static void print_text(const struct seinstall_verify_result *res, bool fix, cons
         if (unlisted > 0)
                 printf("  (%llu more in directories not listed)\n", unlisted);
         if (abridged)
-                printf("Run 'seinstall verify%s%s --all' to list every one.\n",
-                       streq(root, "/") ? "" : " --root ", streq(root, "/") ? "" : cli_esc(root));
+                printf("Run '%s' to list every one.\n",
+                       cli_command(root, "seinstall verify%r --all"));
         cli_print_relabel_skipped(rl);
         if (fix && left > 0)
                 printf("Left after the fix: %llu label%s that a verify run after it, writing "

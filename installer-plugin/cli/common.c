@@ -7,10 +7,16 @@
 
 void cli_print_relabel_errors(const struct seinstall_relabel_result *res)
 {
+        size_t n = seinstall_relabel_result_get_n_errors(res);
+        unsigned long long all = seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS);
+
         cli_progress_break();
-        for (size_t i = 0; i < seinstall_relabel_result_get_n_errors(res); i++)
+        for (size_t i = 0; i < n; i++)
                 fprintf(stderr, "seinstall: %s\n",
                         cli_esc(seinstall_relabel_result_get_error(res, i)));
+        /* the result keeps the first errors, and counts them all */
+        if (all > n && n > 0)
+                fprintf(stderr, "seinstall: and %llu more\n", all - n);
 }
 
 void cli_print_relabel_skipped(const struct seinstall_relabel_result *res)

@@ -50,10 +50,8 @@ static bool wants_json(int argc, char **argv)
 
 static int run(int argc, char **argv)
 {
-        if (argc < 2) {
-                usage(stderr);
-                return cli_error(-EINVAL, "no command given");
-        }
+        if (argc < 2)
+                return cli_usage_error(NULL, "no command given");
         if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
                 usage(stdout);
                 return EXIT_OK;
@@ -65,8 +63,7 @@ static int run(int argc, char **argv)
         for (size_t i = 0; i < ELEMENTSOF(commands); i++)
                 if (strcmp(argv[1], commands[i].name) == 0)
                         return commands[i].run(argc - 1, argv + 1);
-        usage(stderr);
-        return cli_error(-EINVAL, "unknown command '%s'", argv[1]);
+        return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
 }
 
 int main(int argc, char **argv)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* opts.c — option parsing shared by `seinstall` and seinstall-firstboot (opts.h): one loop,
  * one table of the shared options, one check of each shared value and one wording of each
- * error. No output of its own (getopt_long() says what it did not recognise). The words are
+ * error. No output of its own (getopt_long()'s messages are turned off). The words are
  * marked for gettext: seinstall-firstboot shows them translated, `seinstall` (which never
  * calls setlocale()) as they are. */
 #include <ctype.h>
@@ -222,7 +222,7 @@ static size_t count_prefixed(const struct option *t, const char *name, size_t le
         return n;
 }
 
-/* What getopt_long() refused, named in one line (it printed its own on stderr already). glibc
+/* What getopt_long() refused, named in one line (its own message is off: opterr = 0). glibc
  * has stepped past the element it read (argv[optind - 1]) and left in optopt the code of a long
  * option whose value was wrong, 0 for a long option it did not know, the character of a short
  * one; a code of the table counts only when that element names its option. */
@@ -233,7 +233,6 @@ static int getopt_refused(struct opts *o, const struct option *t, char **argv)
         size_t len = name ? strcspn(name, "=") : 0;
         int n = (int) len + 2; /* "--" and the name, without "=VALUE" */
 
-        o->getopt_said = true;
         if (len > 0 && optopt == 0)
                 return count_prefixed(t, name, len) > 1
                            ? opts_error(o, _("option '%.*s' is ambiguous"), n, el)
@@ -257,6 +256,7 @@ static int parse_loop(struct opts *o, const struct opts_spec *spec, const struct
         int opt, r;
 
         opt_reset();
+        opterr = 0; /* one line of ours, not getopt's beside it */
         while ((opt = getopt_long(argc, argv, "h", t, NULL)) != -1) {
                 if (opt == '?')
                         return getopt_refused(o, t, argv);

@@ -4,9 +4,9 @@
  * them; the options several of them take (--root, --json, --mode, --policy, --threads, ...) are
  * defined, read and checked here once, with one wording for a bad value and one for options
  * that exclude each other. A front end adds its own options through a callback and prints the
- * one-line error this file words (no output here, but getopt_long()'s own line for an option it
- * refused: the error then names the option and says whether it is unknown, ambiguous, missing
- * its value or given one it does not take). */
+ * one-line error this file words (no output here, getopt_long()'s own included: the error names
+ * the option and says whether it is unknown, ambiguous, missing its value or given one it does
+ * not take). */
 #ifndef SEINSTALL_OPTS_H
 #define SEINSTALL_OPTS_H
 
@@ -63,7 +63,6 @@ struct opts {
         size_t n_args;
         char *error;               /* after -EINVAL: what was wrong, one line without the name
                                     * of the program */
-        bool getopt_said;          /* and getopt_long() printed the details on stderr already */
         bool seen[OPT_SHARED_END]; /* options given, by code: for opts_spec's exclusive */
 };
 

@@ -236,6 +236,11 @@ int cli_error(int r, const char *fmt, ...)
         return report(program, msg ? msg : strerror(-r), NULL, r, cli_exit_status(r), NULL, NULL);
 }
 
+int cli_error_status(int r, int status, const char *message, const char *command)
+{
+        return report(program, message, command, r, status, NULL, NULL);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
         _cleanup_free_ char *msg = NULL, *prefix = NULL;

@@ -66,6 +66,9 @@ int cli_fail_with(struct seinstall_ctx *ctx, int r, const char *what, const char
                   const char *value_json);
 /* Print "PROGRAM: MESSAGE" (escaped) for the errno @r and return its exit status. */
 int cli_error(int r, const char *fmt, ...) _printf_(2, 3);
+/* Print @message, which ends with @command (a quoted command, printed as it is), for the errno
+ * @r with exit status @status; with --json, the error document. Returns @status. */
+int cli_error_status(int r, int status, const char *message, const char *command);
 /* Print a usage error, "PROGRAM[ CMD]: MESSAGE" then "Try 'PROGRAM[ CMD] --help'.", and
  * return EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) _printf_(2, 3);

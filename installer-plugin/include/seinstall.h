@@ -552,8 +552,9 @@ SEINSTALL_EXPORT const char *seinstall_kernel_case_to_string(enum seinstall_kern
 /* Flags of seinstall_apply(), or-ed into its unsigned @flags. */
 enum seinstall_apply_flags {
         /* Run the distribution's boot loader regeneration (update-grub, grub2-mkconfig, inside
-         * the target via chroot when the root is not "/") when the GRUB defaults changed and
-         * the command is present. Without it the result's todo list says what to run. */
+         * the target via chroot when the root is not "/") when the GRUB defaults changed, or
+         * grub.cfg's default entry lacks what they say on a SELinux argument, and the command
+         * is present. Without it the result's todo list says what to run. */
         SEINSTALL_APPLY_REGENERATE = 1 << 0,
         /* Schedule a first-boot relabel whatever the previous state (the install could not
          * relabel). Without it one is scheduled when SELinux goes from off to on. */
@@ -582,7 +583,8 @@ struct seinstall_apply_result;
  * cannot edit safely (named with its line), -ENOENT an explicitly chosen boot loader's file is
  * missing, -ENOPKG the policy is not built in the target (message names the package),
  * -EOPNOTSUPP enabling on a kernel without SELinux, other -errno from I/O; changes made before
- * a failure stay. */
+ * a failure stay. @mode SEINSTALL_MODE_INVALID with SEINSTALL_APPLY_REGENERATE: write no
+ * config, only regenerate grub.cfg when its default entry lacks what GRUB's defaults say. */
 SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *policy_type,
                 enum seinstall_bootloader bootloader, unsigned flags,

@@ -16,6 +16,7 @@
 
 #include "cmdline.h"
 #include "apply.h"
+#include "bootmenu.h"
 #include "config.h"
 #include "marks.h"
 #include "policy.h"
@@ -94,6 +95,14 @@ static int add_todo(struct seinstall_apply_result *res, const char *fmt, ...)
                 return -ENOMEM;
         res->n_todo++;
         return 0;
+}
+
+/* add_todo() of @text (taken over; NULL: out of memory), a shell_command() naming the root. */
+static int add_todo_text(struct seinstall_apply_result *res, char *text)
+{
+        _cleanup_free_ char *t = text;
+
+        return t ? add_todo(res, "%s", t) : -ENOMEM;
 }
 
 static int mode_rank(enum seinstall_mode m)
@@ -183,20 +192,38 @@ static int regenerate(struct seinstall_ctx *ctx, unsigned flags, struct seinstal
                         else
                                 r = add_change(res, grub_cfg_of(cmd), what);
                 }
+        } else if (flags & SEINSTALL_APPLY_REGENERATE) {
+                r = add_todo(res, "No update-grub, grub2-mkconfig or grub-mkconfig in the target: "
+                                  "regenerate its grub.cfg with the tool its GRUB came with");
         } else if (streq(ctx->root, "/")) {
-                r = add_todo(res, "Run %s so the boot menu gets the new kernel command line",
+                r = add_todo(res,
+                             "Run %s (or seinstall apply --regenerate) so the boot menu gets "
+                             "the new kernel command line",
                              line.s ? line.s : "update-grub (or grub2-mkconfig -o FILE)");
         } else {
                 _cleanup_free_ char *run =
-                    shell_command(NULL, "chroot %q %s", ctx->root, line.s ? line.s : "update-grub");
+                    shell_command(ctx->root, "chroot %q %s, or seinstall apply%r --regenerate",
+                                  ctx->root, line.s ? line.s : "update-grub");
                 r = !run ? -ENOMEM
                          : add_todo(res,
-                                    "So that the boot menu gets the new kernel command line "
-                                    "(seinstall apply --regenerate does it too), run: %s",
+                                    "So that the boot menu gets the new kernel command line, "
+                                    "run: %s",
                                     run);
         }
         sbuf_free(&line);
         return r;
+}
+
+/* Whether the target's grub.cfg lacks what /etc/default/grub says on a SELinux argument: then
+ * it must be regenerated even when apply changed none of GRUB's defaults (an earlier apply
+ * without --regenerate, an edit by hand). A menu that cannot be read is not called lagging. */
+static bool grub_menu_lags(struct seinstall_ctx *ctx)
+{
+        struct si_bootmenu m = {};
+        bool lags = si_bootmenu_read(ctx, &m) >= 0 && m.grub && m.lag;
+
+        si_bootmenu_done(&m);
+        return lags;
 }
 
 /* Before anything is written: with --regenerate, whether the boot loader's command can run in
@@ -247,7 +274,8 @@ static int roll_back(struct seinstall_ctx *ctx, int err)
                         strerror(-r), ctx->root, failed ? failed : "/etc/default/grub");
 }
 
-static int check_enable(struct seinstall_ctx *ctx, const struct si_kconfig *k, const char *type)
+static int check_enable(struct seinstall_ctx *ctx, const struct si_kconfig *k, const char *type,
+                        unsigned flags)
 {
         if (k->kcase == SEINSTALL_KERNEL_NO_SELINUX)
                 return si_error(ctx, -EOPNOTSUPP,
@@ -255,7 +283,7 @@ static int check_enable(struct seinstall_ctx *ctx, const struct si_kconfig *k, c
                                 "(CONFIG_SECURITY_SELINUX is not set): install a kernel with "
                                 "SELinux in the target, or choose disabled",
                                 ctx->root, k->file);
-        if (!si_policy_built(ctx, type)) {
+        if (!(flags & SI_APPLY_POLICY_PENDING) && !si_policy_built(ctx, type)) {
                 return si_error(ctx, -ENOPKG,
                                 "No built SELinux policy of type '%s' in %s/etc/selinux/%s/policy: "
                                 "install %s in the target (seinstall install also builds it from "
@@ -294,7 +322,7 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
         r = res->policy ? si_kconfig_read(ctx, &k) : -ENOMEM;
         res->kcase = k.kcase;
         if (r >= 0 && enable)
-                r = check_enable(ctx, &k, res->policy);
+                r = check_enable(ctx, &k, res->policy, flags);
         if (r >= 0)
                 r = si_bootcmd_read(ctx, &cmdline, &old_bl);
         if (r >= 0)
@@ -360,7 +388,7 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
                         r = add_change(res, SEINSTALL_TRIAL_STATE,
                                        "pending trial cancelled: a mode was chosen by hand");
         }
-        if (r >= 0 && grub_changed)
+        if (r >= 0 && (grub_changed || grub_menu_lags(ctx)))
                 r = regenerate(ctx, flags, res);
         if (r >= 0 && !lowering)
                 r = write_config(ctx, res, wflags);
@@ -376,14 +404,18 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
                              "line",
                              needed);
         if (r >= 0 && deferred)
-                r = add_todo(res, "SELinux boots permissive until the first-boot relabel is done; "
-                                  "then choose enforcing on the first-boot screen (or run "
-                                  "'seinstall apply --mode enforcing')");
+                r = add_todo_text(res, shell_command(ctx->root,
+                                                     "SELinux boots permissive until the "
+                                                     "first-boot relabel is done; then choose "
+                                                     "enforcing on the first-boot screen (or run "
+                                                     "'seinstall apply%r --mode enforcing')"));
         if (r >= 0 && trial)
-                r = add_todo(res, "SELinux boots permissive; once a boot has settled, "
-                                  "seinstall-trial.service makes it enforcing if no denial was "
-                                  "caused by a label, else names the files ('seinstall status' "
-                                  "shows the outcome)");
+                r = add_todo_text(res, shell_command(ctx->root,
+                                                     "SELinux boots permissive; once a boot has "
+                                                     "settled, seinstall-trial.service makes it "
+                                                     "enforcing if no denial was caused by a "
+                                                     "label, else names the files ('seinstall "
+                                                     "status%r' shows the outcome)"));
         if (r >= 0 && trial && !si_trial_unit_installed(ctx))
                 r = add_todo(res, "Install seinstall in the target: " SEINSTALL_TRIAL_UNIT
                                   " is not there, and without it the trial never decides (or run "
@@ -408,6 +440,34 @@ out:
         return 0;
 }
 
+/* apply --regenerate without a mode: the boot menu brought up to the configuration as it is,
+ * and nothing else written. */
+static int regenerate_menu(struct seinstall_ctx *ctx, const struct si_config *config,
+                           unsigned flags, struct seinstall_apply_result **ret_result)
+{
+        struct seinstall_apply_result *res = calloc(1, sizeof(*res));
+        struct si_kconfig k = {};
+        int r;
+
+        if (!res)
+                return -ENOMEM;
+        res->dry_run = flags & SEINSTALL_APPLY_DRY_RUN;
+        res->config_mode = config->present ? config->mode : SEINSTALL_MODE_INVALID;
+        res->policy = strdup(si_policy_type_valid(config->type) ? config->type : "default");
+        r = res->policy ? si_kconfig_read(ctx, &k) : -ENOMEM;
+        res->kcase = k.kcase;
+        si_kconfig_done(&k);
+        if (r >= 0 && grub_menu_lags(ctx)) {
+                res->bootloaders = 1u << SEINSTALL_BOOTLOADER_GRUB;
+                r = regenerate(ctx, flags, res);
+        }
+        if (r < 0 || !ret_result)
+                res = seinstall_apply_result_unref(res);
+        if (r >= 0 && ret_result)
+                *ret_result = res;
+        return r < 0 ? r : 0;
+}
+
 SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_mode mode,
                                      const char *policy_type, enum seinstall_bootloader bootloader,
                                      unsigned flags, struct seinstall_apply_result **ret_result)
@@ -418,7 +478,9 @@ SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_m
         _cleanup_(si_config_done) struct si_config config = {.mode = SEINSTALL_MODE_INVALID};
         int r;
 
-        if (!ctx || !seinstall_mode_to_string(mode) ||
+        if (!ctx ||
+            (!seinstall_mode_to_string(mode) &&
+             (mode != SEINSTALL_MODE_INVALID || !(flags & SEINSTALL_APPLY_REGENERATE))) ||
             !seinstall_bootloader_to_string(bootloader) || (flags & ~known) ||
             ((flags & SEINSTALL_APPLY_RELABEL) && (flags & SEINSTALL_APPLY_LABELED)))
                 return -EINVAL;
@@ -437,6 +499,8 @@ SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_m
                                                                                 : "default");
         if (r < 0)
                 return r;
+        if (mode == SEINSTALL_MODE_INVALID)
+                return regenerate_menu(ctx, &config, flags, ret_result);
         /* The same run either way; only the writes at the bottom (rootfs-write.c) are skipped. */
         return si_apply_run(ctx, &config, mode, policy_type, bootloader, flags, ret_result);
 }

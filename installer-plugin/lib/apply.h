@@ -11,6 +11,8 @@
 /* si_apply_run()'s own flag beside SEINSTALL_APPLY_*: the trial mode (seinstall_apply() with
  * SEINSTALL_MODE_TRIAL), run with mode enforcing, the mode it aims at. */
 #define SI_APPLY_TRIAL (1u << 16)
+/* A dry run of an install whose policy the real run builds first: the policy counts as built. */
+#define SI_APPLY_POLICY_PENDING (1u << 17)
 
 /* seinstall_apply() (arguments checked by the caller) with the target's config @config
  * already read: the install pipeline reads it once, in its plan stage. */

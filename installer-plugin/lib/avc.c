@@ -97,6 +97,45 @@ static int read_kmsg(struct seinstall_ctx *ctx, char **ret, size_t *ret_len)
         return *ret ? 0 : -ENOMEM;
 }
 
+/* Whether a line looks like a log's: an audit record ("type=", "audit(STAMP)", "avc:"), a
+ * kernel log line ("[    1.234567] ", dmesg), a syslog or journal line ("HOST kernel: "). */
+static bool log_line(const char *line, size_t n)
+{
+        size_t i = 0;
+
+        if (memmem(line, n, "audit(", 6) || memmem(line, n, "avc:", 4) ||
+            memmem(line, n, " kernel: ", 9) || (n > 5 && strncmp(line, "type=", 5) == 0))
+                return true;
+        if (n == 0 || line[0] != '[')
+                return false;
+        for (i = 1; i < n && line[i] == ' '; i++)
+                ;
+        while (i < n && line[i] >= '0' && line[i] <= '9')
+                i++;
+        return i + 1 < n && line[i] == '.' && line[i + 1] >= '0' && line[i + 1] <= '9';
+}
+
+/* A saved log with lines but none of a log's ("0 denials" would be a lie about a wrong file). */
+static int check_log_like(struct seinstall_ctx *ctx, const char *log, const char *text, size_t len)
+{
+        const char *pos = text, *line;
+        size_t n;
+        bool any = false;
+
+        while (next_line(&pos, text + len, &line, &n)) {
+                if (log_line(line, n))
+                        return 0;
+                any = any || strip_range(&line, n) > 0;
+        }
+        if (!any)
+                return 0; /* an empty log: no denial, truly */
+        return si_error(ctx, -EBADMSG,
+                        "%s is not an audit or kernel log (no line is an audit record or a "
+                        "kernel message): give /var/log/audit/audit.log, or a kernel log saved "
+                        "with 'journalctl -k -b > FILE' or 'dmesg > FILE'",
+                        log);
+}
+
 static int read_log(struct seinstall_ctx *ctx, const char *log, char **ret, size_t *ret_len)
 {
         int r = read_file_bounded(log, AVC_LOG_MAX, ret, ret_len);
@@ -121,7 +160,12 @@ static int read_log(struct seinstall_ctx *ctx, const char *log, char **ret, size
                                 "it with 'journalctl -k -b > FILE').",
                                 log);
         }
-        return 0;
+        r = check_log_like(ctx, log, *ret, *ret_len);
+        if (r < 0) {
+                free(*ret);
+                *ret = NULL;
+        }
+        return r;
 }
 
 /* The file contexts against the target's own policy, when it has one (a saved log judged

@@ -204,7 +204,7 @@ static int apply_grub(struct seinstall_ctx *ctx, const struct si_cmdline_goal *g
 }
 
 /* Every BLS entry of the target, in its directories' order. */
-static int bls_entries(struct seinstall_ctx *ctx, char ***ret, size_t *ret_n)
+int si_bls_entries(struct seinstall_ctx *ctx, char ***ret, size_t *ret_n)
 {
         char **all = NULL;
         size_t n = 0;
@@ -299,7 +299,7 @@ int si_bootcmd_apply(struct seinstall_ctx *ctx, enum seinstall_bootloader bl,
         if (bl == SEINSTALL_BOOTLOADER_AUTO || bl == SEINSTALL_BOOTLOADER_BLS) {
                 char **entries = NULL;
                 size_t n = 0;
-                r = bls_entries(ctx, &entries, &n);
+                r = si_bls_entries(ctx, &entries, &n);
                 for (size_t i = 0; r >= 0 && i < n; i++) {
                         any = false;
                         r = apply_one(ctx, entries[i], true, goal, wflags, report, userdata, &any);
@@ -362,7 +362,7 @@ int si_bootcmd_read(struct seinstall_ctx *ctx, char **ret, enum seinstall_bootlo
         if (r >= 0 && *ret_bl == SEINSTALL_BOOTLOADER_NONE) {
                 char **entries = NULL;
                 size_t ne = 0;
-                r = bls_entries(ctx, &entries, &ne);
+                r = si_bls_entries(ctx, &entries, &ne);
                 if (r >= 0 && ne > 0) {
                         struct tfile e = {.path = entries[0]};
                         r = read_tfile(ctx, &e, false);

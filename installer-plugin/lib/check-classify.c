@@ -438,8 +438,9 @@ static int write_fix(const struct si_policy *policy, const struct si_mount *m,
                 break;
         }
         if (r >= 0 && m->verdict == SEINSTALL_VERDICT_REFUSE)
-                r = sbuf_puts(b, "; to install anyway, choose permissive mode "
-                                 "(seinstall.unsupported=warn), knowing it can never enforce");
+                r = sbuf_puts(b, "; to install anyway, choose permissive mode (--unsupported "
+                                 "warn, or the boot option seinstall.unsupported=warn), knowing "
+                                 "it can never enforce");
         return r;
 }
 

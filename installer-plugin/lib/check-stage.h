@@ -37,6 +37,7 @@ struct si_mount {
         enum seinstall_verdict verdict;
         char *reason;
         char *fix;
+        int write_errno; /* EROFS, ENOSPC: seinstall must write here and cannot; else 0 */
 };
 
 struct si_mount_list {
@@ -56,6 +57,10 @@ int si_mount_list_add(struct si_mount_list *l, const char *mountpoint, const cha
  * are skipped. -EBADMSG naming file and line for a malformed line, -ENOENT for a missing
  * device that needed probing, -EINVAL for one without a filesystem libblkid knows. */
 int si_plan_read(struct seinstall_ctx *ctx, const char *file, struct si_mount_list *ret);
+/* @file "-" reads standard input. The same for the plan text @data (@len bytes) named @file in
+ * messages: si_plan_parse(). */
+int si_plan_parse(struct seinstall_ctx *ctx, const char *file, const char *data, size_t len,
+                  struct si_mount_list *ret);
 
 /* The mounts at and below the target root, as libmount reads them from /proc/self/mountinfo
  * (check-mounts.c); the filesystem holding the root comes first as "/" even when the root is not a
@@ -88,9 +93,18 @@ bool si_fs_magic_labelable(unsigned long magic, const char **ret_name, const cha
 int si_fscheck_mount(const struct si_policy *policy, enum seinstall_mode mode, struct si_mount *m);
 
 /* The check stage (check.c): judge the mounts of the target (or the planned layout in
- * @plan_file) in the decided mode under @policy, which the caller loaded for d->policy. */
+ * @plan) in the decided mode under @policy, which the caller loaded for d->policy. */
+/* A planned layout: the file @name ("-": standard input), or the text @text named @name. */
+struct si_plan_source {
+        const char *name;
+        const char *text; /* NULL: read the file */
+};
 int si_check_run(struct seinstall_ctx *ctx, const struct si_decision *d,
                  const struct seinstall_settings *settings, const struct si_policy *policy,
-                 const char *plan_file, struct seinstall_check_result **ret);
+                 const struct si_plan_source *plan, struct seinstall_check_result **ret);
+
+/* The first mount of @c seinstall must write and cannot (read-only, full), as an error naming
+ * it and the fix: -EROFS or -ENOSPC; 0 when there is none (or @c is NULL). */
+int si_check_writable_error(struct seinstall_ctx *ctx, const struct seinstall_check_result *c);
 
 #endif

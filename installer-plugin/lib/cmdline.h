@@ -19,6 +19,8 @@ int si_bootcmd_apply(struct seinstall_ctx *ctx, enum seinstall_bootloader bl,
 /* The command line of the target's boot loader as the kernel would see it: the first form
  * found of GRUB, /etc/kernel/cmdline, BLS (first entry). *ret NULL and NONE when none. */
 int si_bootcmd_read(struct seinstall_ctx *ctx, char **ret, enum seinstall_bootloader *ret_bl);
+/* Every BLS entry of the target (target paths), in its directories' order, sorted by name. */
+int si_bls_entries(struct seinstall_ctx *ctx, char ***ret, size_t *ret_n);
 
 /* What a command line must say for @mode on a kernel of case @kcase; SEINSTALL_MODE_TRIAL: what
  * suits both the trial's permissive boot and the enforcing ones after it (no enforcing=). */

@@ -75,6 +75,12 @@ SEINSTALL_EXPORT struct seinstall_ctx *seinstall_unref(struct seinstall_ctx *ctx
         return NULL;
 }
 
+void seinstall_set_interrupt(struct seinstall_ctx *ctx, const volatile sig_atomic_t *flag)
+{
+        if (ctx)
+                ctx->interrupt = flag;
+}
+
 SEINSTALL_EXPORT const char *seinstall_get_root(const struct seinstall_ctx *ctx)
 {
         return ctx ? ctx->root : NULL;

@@ -58,6 +58,7 @@ struct pipeline {
 
         struct si_config config;     /* plan: the target's /etc/selinux/config as found */
         struct si_decision decision; /* plan: mode and policy type asked for */
+        bool policy_pending;         /* dry run: the real run would build the policy first */
         struct si_policy *policy;    /* check: the policy the mounts were judged by */
         struct si_fcontext *fc;      /* relabel: the target's file contexts, compiled */
         unsigned apply_flags;        /* relabel's outcome for configure: LABELED or RELABEL */
@@ -114,6 +115,31 @@ static int stage_check(struct pipeline *p)
         return 0;
 }
 
+/* A dry run of the policy stage: the real run builds the policy from the installed modules,
+ * and fails as it would without them. The stages after it then preview what they do once it
+ * is built. */
+static int policy_preview(struct pipeline *p)
+{
+        struct seinstall_install_result *res = p->res;
+        _cleanup_free_ char *modules = NULL;
+        _cleanup_close_ int fd = -EBADF;
+
+        if (si_policy_built(p->ctx, res->policy))
+                return 0;
+        if (asprintf(&modules, "/var/lib/selinux/%s/active/modules", res->policy) < 0)
+                return -ENOMEM;
+        fd = si_root_open(p->ctx, modules, O_PATH | O_DIRECTORY, 0);
+        if (fd < 0)
+                return si_error(p->ctx, -ENOPKG,
+                                "The target has no SELinux policy '%s' (neither %s/etc/selinux/%s/"
+                                "policy nor modules in %s%s): install %s in the target",
+                                res->policy, p->ctx->root, res->policy, p->ctx->root, modules,
+                                si_policy_package_hint(res->policy));
+        res->policy_built = true; /* would be */
+        p->policy_pending = true;
+        return 0;
+}
+
 static int stage_policy(struct pipeline *p)
 {
         struct seinstall_install_result *res = p->res;
@@ -121,10 +147,8 @@ static int stage_policy(struct pipeline *p)
 
         if (res->mode == SEINSTALL_MODE_DISABLED)
                 return 0;
-        if (p->flags & SEINSTALL_INSTALL_DRY_RUN) {
-                res->policy_built = !si_policy_built(p->ctx, res->policy); /* would be */
-                return 0;
-        }
+        if (p->flags & SEINSTALL_INSTALL_DRY_RUN)
+                return policy_preview(p);
         r = seinstall_policy_ensure(p->ctx, res->policy);
         if (r <= 0)
                 return r;
@@ -166,6 +190,11 @@ static int stage_relabel(struct pipeline *p)
                 p->apply_flags |= SEINSTALL_APPLY_RELABEL;
                 return res->relabel_error ? 0 : -ENOMEM;
         }
+        if (p->policy_pending) {
+                /* its file contexts come with the build: the real run relabels after it */
+                p->apply_flags |= SEINSTALL_APPLY_LABELED;
+                return 0;
+        }
         r = si_fcontext_load_target(p->ctx, res->policy, 0, &p->fc);
         if (r >= 0)
                 r = si_relabel_validate(p->ctx, p->policy, res->policy, p->fc);
@@ -178,7 +207,7 @@ static int stage_relabel(struct pipeline *p)
                                    p->flags & SEINSTALL_INSTALL_DRY_RUN ? SEINSTALL_RELABEL_DRY_RUN
                                                                         : 0,
                                    p->options->progress, p->options->userdata, &res->relabel);
-        if (r == -ENOMEM)
+        if (r == -ENOMEM || r == -EINTR) /* asked to stop: stop, schedule nothing */
                 return r;
         if (r < 0)
                 return relabel_later(p, r);
@@ -206,7 +235,8 @@ static int stage_configure(struct pipeline *p)
                 return r;
         /* a dry run: the same run with the writes skipped where they happen (rootfs-write.c) */
         if (p->flags & SEINSTALL_INSTALL_DRY_RUN)
-                flags |= SEINSTALL_APPLY_DRY_RUN;
+                flags |=
+                    SEINSTALL_APPLY_DRY_RUN | (p->policy_pending ? SI_APPLY_POLICY_PENDING : 0);
         return si_apply_run(p->ctx, &p->config, res->mode, res->policy, SEINSTALL_BOOTLOADER_AUTO,
                             flags, &res->apply);
 }
@@ -310,7 +340,7 @@ SEINSTALL_EXPORT int seinstall_install(struct seinstall_ctx *ctx,
                 return -ENOMEM;
         for (size_t i = 0; r == 0 && i < ELEMENTSOF(stages); i++) {
                 si_debug(ctx, "install: %s", stages[i].name);
-                r = stages[i].run(&p);
+                r = si_interrupted(ctx) ? -EINTR : stages[i].run(&p);
         }
         si_labels_reset(ctx);
         si_config_done(&p.config);

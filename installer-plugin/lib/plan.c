@@ -204,27 +204,67 @@ static int add_entry(struct seinstall_ctx *ctx, const char *file, unsigned line,
                                  mnt_fs_get_options(fs), line);
 }
 
+/* Standard input read whole (a pipe), at most @max bytes: -EFBIG beyond. */
+static int read_stdin_bounded(size_t max, char **ret, size_t *ret_len)
+{
+        struct sbuf b = {};
+        char buf[65536];
+        int r = sbuf_puts(&b, "");
+
+        while (r >= 0) {
+                ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        r = -errno;
+                else if (n == 0)
+                        break;
+                else if (b.len + (size_t) n > max)
+                        r = -EFBIG;
+                else
+                        r = sbuf_append(&b, buf, (size_t) n);
+        }
+        if (r < 0) {
+                sbuf_free(&b);
+                return r;
+        }
+        *ret_len = b.len;
+        *ret = sbuf_steal(&b);
+        return 0;
+}
+
 int si_plan_read(struct seinstall_ctx *ctx, const char *file, struct si_mount_list *ret)
+{
+        _cleanup_free_ char *data = NULL;
+        const char *name = streq(file, "-") ? "standard input" : file;
+        size_t len = 0;
+        int r;
+
+        r = streq(file, "-") ? read_stdin_bounded(PLAN_MAX, &data, &len)
+                             : read_file_bounded(file, PLAN_MAX, &data, &len);
+        if (r == -EFBIG)
+                return si_error(ctx, -EFBIG, "The plan %s is larger than %u bytes: not an fstab",
+                                name, PLAN_MAX);
+        if (r < 0)
+                return si_error(ctx, r, "Could not read the plan %s: %s", name,
+                                si_file_strerror(r));
+        return si_plan_parse(ctx, name, data, len, ret);
+}
+
+int si_plan_parse(struct seinstall_ctx *ctx, const char *file, const char *data, size_t len,
+                  struct si_mount_list *ret)
 {
         _cleanup_(unref_tablep) struct libmnt_table *tb = NULL;
         _cleanup_(free_iterp) struct libmnt_iter *it = NULL;
-        _cleanup_free_ char *data = NULL;
         _cleanup_free_ unsigned *lines = NULL;
         _cleanup_fclose_ FILE *f = NULL;
         struct parse_state st = {.file = file};
         struct si_mount_list l = {0};
         struct sbuf text = {0};
         struct libmnt_fs *fs;
-        size_t len, n_lines = 0, i = 0;
+        size_t n_lines = 0, i = 0;
         int r;
 
-        r = read_file_bounded(file, PLAN_MAX, &data, &len);
-        if (r == -EFBIG)
-                return si_error(ctx, -EFBIG, "The plan %s is larger than %u bytes: not an fstab",
-                                file, PLAN_MAX);
-        if (r < 0)
-                return si_error(ctx, r, "Could not read the plan %s: %s", file,
-                                si_file_strerror(r));
         if (memchr(data, '\0', len))
                 return si_error(ctx, -EBADMSG, "The plan %s is not text (it holds NUL bytes)",
                                 file);

@@ -122,8 +122,8 @@ void si_relabel_label_entry(struct si_walker *w, int fd, int dfd, const char *na
                         return;
                 }
         }
-        si_walk_count(w, SEINSTALL_RELABEL_CHANGED);
         if (rl->dry_run) {
+                si_walk_count(w, SEINSTALL_RELABEL_CHANGED); /* would change */
                 report_mismatch(rl, shown, n > 0 ? cur : NULL, want, false);
                 return;
         }
@@ -151,9 +151,21 @@ void si_relabel_label_entry(struct si_walker *w, int fd, int dfd, const char *na
                 }
                 if (errno == ENOENT)
                         return;
+                if (e == ENOSPC || e == EDQUOT || e == EROFS) {
+                        /* every write after this one fails alike: stop, saying it once */
+                        si_walk_count(w, SEINSTALL_RELABEL_ERRORS);
+                        si_walk_fail(j, -e,
+                                     "Could not set the label %s on %s: %s; %s, then relabel "
+                                     "again",
+                                     want, shown, strerror(e),
+                                     e == EROFS ? "remount its filesystem read-write"
+                                                : "free space on its filesystem");
+                        return;
+                }
                 si_walk_error(j, w, "Could not set the label %s on %s: %m", want, shown);
                 return;
         }
+        si_walk_count(w, SEINSTALL_RELABEL_CHANGED); /* counted once written */
         report_mismatch(rl, shown, n > 0 ? cur : NULL, want, true);
 }
 

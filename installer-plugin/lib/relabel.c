@@ -21,6 +21,7 @@
 #include "policy.h"
 #include "settings.h"
 #include "fcontext.h"
+#include "check-stage.h"
 #include "relabel.h"
 #include "walk-internal.h"
 
@@ -269,6 +270,10 @@ int si_relabel_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in,
                                     "SELinux labels (%s); for what to do, run: ",
                                     ctx->root, fsname, reason);
 
+        /* a read-only or full mount fails every write: say so once, before the first */
+        r = rl.dry_run ? 0 : si_check_writable_error(ctx, in->check);
+        if (r < 0)
+                return r;
         r = si_relabel_result_new(ctx->root, in->type, in->file_contexts, rl.walk.nthreads,
                                   rl.dry_run, &res);
         if (r < 0)

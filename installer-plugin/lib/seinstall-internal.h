@@ -9,11 +9,21 @@
 #ifndef SEINSTALL_INTERNAL_H
 #define SEINSTALL_INTERNAL_H
 
+#include <signal.h>
+
 #include "seinstall.h"
 
 struct seinstall_status_result;
 struct seinstall_avc_result;
 struct seinstall_trial_result;
+
+/* ===== Stopping a long operation =========================================================== */
+
+/* Let @flag (a variable a signal handler sets, or NULL) stop the operations of @ctx: once it is
+ * non-zero, relabel, verify and install stop at their next safe point (the walk checks it every
+ * quarter of a second; install before each stage) and fail with -EINTR. Each file is then
+ * either as it was or done; nothing is left half-written. */
+void seinstall_set_interrupt(struct seinstall_ctx *ctx, const volatile sig_atomic_t *flag);
 
 /* ===== Settings from files: the target's config, a kickstart profile, boot options ======== */
 
@@ -66,6 +76,14 @@ enum seinstall_plan_flags {
 };
 SEINSTALL_WUR int seinstall_profile_plan(struct seinstall_ctx *ctx, const char *path,
                                          const char *default_fstype, unsigned flags, char **ret);
+/* seinstall_check_run() on the layout the kickstart @profile plans (seinstall_profile_plan()
+ * with @default_fstype and @plan_flags), its entries named after @profile; a kickstart that
+ * plans no file system gives a check of no mount (verdict ok). Errors as those two calls. */
+SEINSTALL_WUR int seinstall_check_run_profile(struct seinstall_ctx *ctx,
+                                              const struct seinstall_settings *settings,
+                                              const char *profile, const char *default_fstype,
+                                              unsigned plan_flags,
+                                              struct seinstall_check_result **ret);
 
 /* Feed the installer's kernel command line into @s as source "boot", read as Anaconda reads
  * it (shell quoting, keys without "inst.", the last value wins): inst.selinux=0 (disabled),
@@ -135,6 +153,14 @@ const char *seinstall_status_result_get_cmdline(const struct seinstall_status_re
  * command line; "" for an argument without "="; NULL when absent. Owned by @st. */
 const char *seinstall_status_result_get_kernel_arg(const struct seinstall_status_result *st,
                                                    const char *name);
+/* The boot menu made from that command line, as the boot loader reads it (grub.cfg's default
+ * entry, the BLS entries): @what is "file" (the menu file, target path), "entry" (the default
+ * entry's title or file), "chosen" (how it was chosen), "cmdline" (what it gives the kernel),
+ * "unknown" (why the menu says nothing of the next boot) or "lag" (the first SELinux argument
+ * on which menu and configuration differ, and what to run). NULL when not known, not lagging,
+ * or @what is none of these. Owned by @st. */
+const char *seinstall_status_result_get_menu(const struct seinstall_status_result *st,
+                                             const char *what);
 /* How the target's kernel turns SELinux on and off, from its /boot/config-* (see
  * seinstall_kernel_case). */
 enum seinstall_kernel_case
@@ -150,7 +176,8 @@ seinstall_status_result_get_firstboot_mode(const struct seinstall_status_result 
 /* Whether that mode was chosen on the first-boot screen rather than at install. */
 bool seinstall_status_result_get_firstboot_chosen_after_install(
     const struct seinstall_status_result *st);
-/* The mode the target boots in, from the kernel case, command line and config;
+/* The mode the target boots in, from the kernel case, the boot menu's command line (else the
+ * configuration's, when there is no menu to read) and config;
  * SEINSTALL_MODE_INVALID when it cannot be told (kernel config unknown and no explicit arg). */
 enum seinstall_mode seinstall_status_result_get_boot_mode(const struct seinstall_status_result *st);
 /* SELinux now (from /sys/fs/selinux/enforce): enforcing, permissive, disabled (not active);

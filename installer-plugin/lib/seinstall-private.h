@@ -8,6 +8,7 @@
 #define SEINSTALL_PRIVATE_H
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,7 +47,14 @@ struct seinstall_ctx {
         struct si_mountset *mounts; /* the target's own mounts (mount-boundary.c) */
         struct si_labels *labels;   /* the labels of what seinstall writes (label.c) */
         struct si_undo *undo;       /* while a stage's writes can be rolled back (rootfs-undo.c) */
+        const volatile sig_atomic_t *interrupt; /* non-zero: stop (seinstall_set_interrupt()) */
 };
+
+/* Whether the caller asked the running operation to stop (a signal it caught). */
+static inline bool si_interrupted(const struct seinstall_ctx *ctx)
+{
+        return ctx->interrupt && *ctx->interrupt;
+}
 
 /* ---- logging and the last error (log.c) ---- */
 /* Log a message at @priority through the context's callback. */

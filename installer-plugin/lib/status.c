@@ -2,11 +2,14 @@
 /*
  * status.c — seinstall_status_read(): the target's SELinux state as the first-boot screen and
  * `seinstall status` show it: config, the boot loader's kernel command line, the kernel's case,
- * the mode it will boot in, a pending relabel, the first-boot mark, the trial mode's state
+ * the boot menu made from it (bootmenu.c) and whether it lags, the mode it will boot in (the
+ * menu's, when it can be read), a pending relabel, the first-boot mark, the trial mode's state
  * (trial.c) and SELinux now.
  */
 #include <fcntl.h>
+#include <stddef.h>
 
+#include "bootmenu.h"
 #include "cmdline.h"
 #include "config.h"
 #include "marks.h"
@@ -20,6 +23,7 @@ struct seinstall_status_result {
         enum seinstall_bootloader bootloader;
         char *cmdline;
         char *args[4]; /* selinux, security, lsm, enforcing */
+        struct si_bootmenu menu;
         struct si_kconfig kconfig;
         bool relabel_pending;
         struct si_firstboot_mark mark;
@@ -37,6 +41,7 @@ struct seinstall_status_result *seinstall_status_result_unref(struct seinstall_s
         free(st->root);
         si_config_done(&st->config);
         free(st->cmdline);
+        si_bootmenu_done(&st->menu);
         for (size_t i = 0; i < ELEMENTSOF(st->args); i++)
                 free(st->args[i]);
         si_kconfig_done(&st->kconfig);
@@ -57,6 +62,15 @@ static enum seinstall_mode active_mode(struct seinstall_ctx *ctx)
         return v[0] == '1' ? SEINSTALL_MODE_ENFORCING : SEINSTALL_MODE_PERMISSIVE;
 }
 
+/* What the next boot gives the kernel: the menu's default entry when it can be read, else
+ * the configuration's command line (no menu yet: GRUB's install makes it from that). */
+static const char *boot_cmdline(const struct seinstall_status_result *st)
+{
+        if (st->menu.cmdline)
+                return st->menu.cmdline;
+        return st->cmdline ? st->cmdline : "";
+}
+
 int seinstall_status_read(struct seinstall_ctx *ctx, struct seinstall_status_result **ret)
 {
         struct seinstall_status_result *st;
@@ -75,6 +89,8 @@ int seinstall_status_read(struct seinstall_ctx *ctx, struct seinstall_status_res
         r = si_config_read(ctx, &st->config);
         if (r >= 0)
                 r = si_bootcmd_read(ctx, &st->cmdline, &st->bootloader);
+        if (r >= 0)
+                r = si_bootmenu_read(ctx, &st->menu);
         for (size_t i = 0; r >= 0 && st->cmdline && i < ELEMENTSOF(arg_names); i++)
                 st->args[i] = si_cmdline_get(st->cmdline, arg_names[i]);
         if (r >= 0)
@@ -89,7 +105,7 @@ int seinstall_status_read(struct seinstall_ctx *ctx, struct seinstall_status_res
         }
         st->policy_built = si_policy_built(ctx, st->config.type ? st->config.type : "default");
         st->relabel_pending = si_autorelabel_pending(ctx);
-        st->boot_mode = si_cmdline_boot_mode(st->cmdline ? st->cmdline : "", st->kconfig.kcase,
+        st->boot_mode = si_cmdline_boot_mode(boot_cmdline(st), st->kconfig.kcase,
                                              st->kconfig.bootparam, st->config.mode);
         if (st->boot_mode != SEINSTALL_MODE_DISABLED && !st->policy_built)
                 st->boot_mode = SEINSTALL_MODE_DISABLED; /* nothing to load */
@@ -131,6 +147,27 @@ const char *seinstall_status_result_get_kernel_arg(const struct seinstall_status
         for (size_t i = 0; st && name && i < ELEMENTSOF(arg_names); i++)
                 if (streq(name, arg_names[i]))
                         return st->args[i];
+        return NULL;
+}
+
+const char *seinstall_status_result_get_menu(const struct seinstall_status_result *st,
+                                             const char *what)
+{
+        static const struct {
+                const char *name;
+                size_t offset;
+        } fields[] = {
+            {"file", offsetof(struct si_bootmenu, file)},
+            {"entry", offsetof(struct si_bootmenu, entry)},
+            {"chosen", offsetof(struct si_bootmenu, chosen)},
+            {"cmdline", offsetof(struct si_bootmenu, cmdline)},
+            {"unknown", offsetof(struct si_bootmenu, unknown)},
+            {"lag", offsetof(struct si_bootmenu, lag)},
+        };
+
+        for (size_t i = 0; st && what && i < ELEMENTSOF(fields); i++)
+                if (streq(what, fields[i].name))
+                        return *(char *const *) ((const char *) &st->menu + fields[i].offset);
         return NULL;
 }
 
@@ -205,6 +242,15 @@ int seinstall_status_result_to_json(const struct seinstall_status_result *st, ch
         json_object_begin(&j);
         for (size_t i = 0; i < ELEMENTSOF(arg_names); i++)
                 json_kv_string(&j, arg_names[i], st->args[i]);
+        json_object_end(&j);
+        json_key(&j, "boot_menu");
+        json_object_begin(&j);
+        json_kv_string(&j, "file", st->menu.file);
+        json_kv_string(&j, "entry", st->menu.entry);
+        json_kv_string(&j, "chosen", st->menu.chosen);
+        json_kv_string(&j, "cmdline", st->menu.cmdline);
+        json_kv_string(&j, "unknown", st->menu.unknown);
+        json_kv_string(&j, "lag", st->menu.lag);
         json_object_end(&j);
         json_kv_string(&j, "kernel", seinstall_kernel_case_to_string(st->kconfig.kcase));
         json_kv_string(&j, "kernel_config", st->kconfig.file);

@@ -220,14 +220,17 @@ static int parse_number(const char *v, unsigned long long *ret)
 int si_trial_parse(struct seinstall_ctx *ctx, const char *name, const char *text, size_t len,
                    struct seinstall_trial_result **ret)
 {
-        static const char what_to_do[] =
-            "not a trial state seinstall wrote: remove it to end the trial, or run 'seinstall "
-            "apply --mode=trial' to start a new one";
+        _cleanup_free_ char *what_to_do = shell_command(
+            ctx->root, "not a trial state seinstall wrote: remove it to end the trial, or run "
+                       "'seinstall apply%r --mode=trial' to start a new one");
         _cleanup_(seinstall_trial_result_unrefp) struct seinstall_trial_result *t = NULL;
         const char *pos = text, *end = text + len, *line;
         bool fix_allowed = false;
         unsigned lineno = 0;
         size_t n;
+
+        if (!what_to_do)
+                return -ENOMEM;
         int r;
 
         if (memchr(text, '\0', len))

@@ -39,6 +39,17 @@ char *str_vprintf(const char *fmt, va_list ap)
         return vasprintf(&s, fmt, ap) < 0 ? NULL : s;
 }
 
+char *str_printf(const char *fmt, ...)
+{
+        va_list ap;
+        char *s;
+
+        va_start(ap, fmt);
+        s = str_vprintf(fmt, ap);
+        va_end(ap);
+        return s;
+}
+
 int sbuf_printf(struct sbuf *b, const char *fmt, ...)
 {
         _cleanup_free_ char *s = NULL;

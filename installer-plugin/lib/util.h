@@ -88,6 +88,8 @@ static inline const char *startswith(const char *s, const char *prefix)
 
 /* A new string formatted as vasprintf() does, or NULL when out of memory. */
 char *str_vprintf(const char *fmt, va_list ap) _printf_(1, 0);
+/* The same with the arguments given. */
+char *str_printf(const char *fmt, ...) _printf_(1, 2);
 
 /* ---- string lists ----------------------------------------------------------------------- */
 

@@ -154,6 +154,12 @@ static int threads_run(struct si_walk *j, seinstall_relabel_progress_fn progress
                         ts.tv_nsec -= 1000000000;
                 }
                 pthread_cond_timedwait(&j->cond, &j->lock, &ts);
+                if (si_interrupted(j->ctx) && !j->fatal) {
+                        /* asked to stop: the workers finish the entry they are at */
+                        j->fatal = -EINTR;
+                        atomic_store(&j->abort, true);
+                        pthread_cond_broadcast(&j->cond);
+                }
                 if (j->msgs || (progress && j->running > 0)) {
                         unsigned long long total = j->total_estimate;
                         bool report = progress && j->running > 0; /* read under the lock */

@@ -31,7 +31,7 @@ setfattr -n security.selinux -v system_u:object_r:tmp_t:s0 "$t/usr/bin/true"
 chattr +i "$t/usr/bin/true" || skip "chattr +i does not work on btrfs here"
 on_exit "chattr -i '$t/usr/bin/true'"
 expect_exit 3 "$SEINSTALL" verify --root "$t" --fix --no-progress
-assert_contains "verify --fix over an immutable file" "$OUT" "1 still differ after the fix"
+assert_contains "verify --fix over an immutable file" "$OUT" "1 still differs after the fix"
 assert_contains "verify --fix over an immutable file" "$OUT" "/usr/bin/true: system_u:object_r:tmp_t:s0, expected"
 assert_contains "verify --fix over an immutable file" "$OUT" "Left after the fix: 1 label"
 assert_contains "verify --fix over an immutable file (why)" "$ERR" "/usr/bin/true: Operation not permitted"

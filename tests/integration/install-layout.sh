@@ -46,6 +46,9 @@ done
 for p in profiles/*.ks; do
         [ -e "$p" ] && echo "/usr/share/seinstall/profiles/${p##*/}" >>"$expected"
 done
+for s in docs/schema/*.json; do
+        [ -e "$s" ] && echo "/usr/share/seinstall/schema/${s##*/}" >>"$expected"
+done
 # The translations in the tree (po/LANG.po), as gettext looks for them.
 for p in po/*.po; do
         [ -e "$p" ] && l=${p##*/} && echo "/usr/share/locale/${l%.po}/LC_MESSAGES/seinstall.mo" >>"$expected"

@@ -16,6 +16,9 @@ mkdir -p "$T"
 usage_line() {
         expect_exit 2 "$@"
         [ -z "$OUT" ] || fail "'$*' printed on stdout: $OUT"
+        # one line saying what is wrong, one pointing to --help: nothing else (no usage, no
+        # getopt_long()'s own message beside seinstall's)
+        [ "$(printf '%s\n' "$ERR" | wc -l)" = 2 ] || fail "'$*' printed more than two lines: $ERR"
         case $ERR in
         *"Try '"*" --help'."*) ;;
         *) fail "'$*' does not point to --help: $ERR" ;;
@@ -64,12 +67,10 @@ same "$want" "$SEINSTALL" check --root "$T" --mode enforce -- \
 if [ -x "$SEINSTALL_FIRSTBOOT" ]; then
         same "$want" "$SEINSTALL_FIRSTBOOT" --root "$T" --mode enforce --yes
         same "--yes and --status exclude each other" "$SEINSTALL_FIRSTBOOT" --root "$T" --yes --status
-        # what getopt refused is worded by seinstall-firstboot as by seinstall, after getopt's line
+        # what getopt refused is worded by seinstall-firstboot as by seinstall, in one line
         same "unknown option '--threads'" "$SEINSTALL_FIRSTBOOT" --root "$T" --threads 2 -- \
                 "$SEINSTALL" status --root "$T" --threads 2
-        assert_contains "getopt names it" "$ERR" "unrecognized option '--threads'"
         usage_line "$SEINSTALL_FIRSTBOOT" --root "$T" --status --timeout
-        assert_contains "getopt says it" "$ERR" "option '--timeout' requires an argument"
         assert_eq "seinstall-firstboot --timeout" "option --timeout needs a value" "$MSG"
         assert_eq "its prefix" "seinstall-firstboot: option --timeout needs a value" \
                 "$(printf '%s\n' "$ERR" | grep -v "^Try '" | tail -n1)"
@@ -100,7 +101,6 @@ same "--cmdline and --no-cmdline exclude each other" \
 
 echo "== a shared option a command does not take is unknown there"
 usage_line "$SEINSTALL" status --root "$T" --threads 2
-assert_contains "getopt names it" "$ERR" "unrecognized option '--threads'"
 assert_eq "status --threads" "unknown option '--threads'" "$MSG"
 expect_exit 2 "$SEINSTALL" status --root "$T" --threads 2 --json
 assert_json_error 2
@@ -110,7 +110,6 @@ assert_eq "status --threads --json error message" "unknown option '--threads'" "
 echo "== a missing value is said as such, not as an unknown option"
 for c in relabel verify; do
         usage_line "$SEINSTALL" "$c" --root "$T" --threads
-        assert_contains "getopt says it" "$ERR" "option '--threads' requires an argument"
         assert_eq "$c --threads" "option --threads needs a value" "$MSG"
 done
 # --json before it: the document's message says the same
@@ -125,3 +124,9 @@ echo "== nothing was written into the target"
 [ -z "$(ls -A "$T")" ] || fail "the target changed: $(find "$T")"
 echo "ok: the target is still empty"
 echo "PASS"
+
+echo "== an unknown command: one line and the hint to --help, no usage"
+usage_line "$SEINSTALL" frobnicate
+assert_eq "seinstall frobnicate" "unknown command 'frobnicate'" "$MSG"
+usage_line "$SEINSTALL"
+assert_eq "seinstall alone" "no command given" "$MSG"

@@ -3,6 +3,7 @@
  * and each boot loader form edited (added, removed, idempotent, others kept, quoting kept). */
 #include <check.h>
 
+#include "bootmenu.h"
 #include "cmdline.h"
 #include "testutil.h"
 #include "config.h"
@@ -279,6 +280,96 @@ START_TEST(test_boot_mode)
 }
 END_TEST
 
+/* grubcfg(TEXT, SAVED): si_grubcfg_default()'s result, the entry in e. */
+static int grubcfg(const char *text, const char *saved, struct si_grubcfg_entry *e)
+{
+        *e = (struct si_grubcfg_entry){};
+        return si_grubcfg_default(text, strlen(text), saved, e);
+}
+
+START_TEST(test_grubcfg)
+{
+        struct si_grubcfg_entry e;
+
+        /* one-line entries, ';' ending the linux command, the next entry at the top again */
+        ck_assert_int_eq(grubcfg("set default=1\n"
+                                 "menuentry 'a' { linux /k one; initrd /i }\n"
+                                 "menuentry \"b c\" --id bee { linux /k two 'x;y' }\n",
+                                 NULL, &e),
+                         0);
+        ck_assert_str_eq(e.title, "b c");
+        ck_assert_str_eq(e.cmdline, "two 'x;y'");
+        ck_assert_str_eq(e.chosen, "set default=\"1\"");
+        si_grubcfg_entry_done(&e);
+        ck_assert_int_eq(grubcfg("set default=bee\nmenuentry a {\nlinux /k one; initrd /i\n}\n"
+                                 "menuentry b --id bee {\n}\n",
+                                 NULL, &e),
+                         0);
+        ck_assert_str_eq(e.title, "b");
+        ck_assert_ptr_null(e.cmdline); /* an entry without a linux line */
+        si_grubcfg_entry_done(&e);
+        /* a submenu as the default: its first entry boots */
+        ck_assert_int_eq(grubcfg("set default=\"${saved_entry}\"\nmenuentry a {\n}\n"
+                                 "submenu s {\n menuentry s1 {\n  linux /k s1\n }\n}\n",
+                                 "s", &e),
+                         0);
+        ck_assert_str_eq(e.cmdline, "s1");
+        si_grubcfg_entry_done(&e);
+        /* a one-time next_entry is not the default */
+        ck_assert_int_eq(
+            grubcfg("set default=\"${next_entry}\"\nmenuentry a {\nlinux /k a\n}\n", NULL, &e), 0);
+        ck_assert_str_eq(e.chosen, "the first menuentry");
+        si_grubcfg_entry_done(&e);
+        ck_assert_int_eq(grubcfg("insmod blscfg\nblscfg\n", NULL, &e), -EMEDIUMTYPE);
+        ck_assert_int_eq(grubcfg("configfile $prefix/grub.cfg\n", NULL, &e), -ENOENT);
+        ck_assert_ptr_null(e.chosen);
+        /* a menu of submenus without entries: nothing boots */
+        ck_assert_int_eq(grubcfg("submenu 'x' {\n}\n", NULL, &e), -ENOENT);
+}
+END_TEST
+
+START_TEST(test_grubcfg_too_deep)
+{
+        struct si_grubcfg_entry e;
+        struct sbuf b = {};
+
+        /* 32 blocks may be open at once (GRUBCFG_DEPTH_MAX), not 33 */
+        for (int i = 0; i < 33; i++)
+                ck_assert_int_eq(sbuf_puts(&b, "submenu 'x' {\n"), 0);
+        ck_assert_int_eq(grubcfg(b.s, NULL, &e), -EBADMSG);
+        ck_assert_ptr_null(e.title);
+        sbuf_free(&b);
+}
+END_TEST
+
+START_TEST(test_pe_section)
+{
+        unsigned char h[512] = {'M', 'Z'};
+        uint64_t off = 0;
+        uint32_t size = 0;
+
+        ck_assert_int_eq(si_pe_section(h, 63, ".cmdline", &off, &size), -EBADMSG);
+        h[0x3c] = 0xff; /* the PE header beyond what was read */
+        h[0x3d] = 0xff;
+        ck_assert_int_eq(si_pe_section(h, sizeof(h), ".cmdline", &off, &size), -EBADMSG);
+        h[0x3c] = 0x40;
+        h[0x3d] = 0;
+        memcpy(h + 0x40, "PE\0\0", 4);
+        h[0x40 + 6] = 0xff; /* 255 sections: the table would run past the buffer */
+        ck_assert_int_eq(si_pe_section(h, sizeof(h), ".cmdline", &off, &size), -EBADMSG);
+        h[0x40 + 6] = 1;
+        memcpy(h + 0x40 + 24, ".cmdlinX", 8);
+        ck_assert_int_eq(si_pe_section(h, sizeof(h), ".cmdline", &off, &size), -ENOENT);
+        memcpy(h + 0x40 + 24, ".cmdline", 8);
+        h[0x40 + 24 + 8] = 5;    /* VirtualSize */
+        h[0x40 + 24 + 17] = 2;   /* SizeOfRawData 512 */
+        h[0x40 + 24 + 21] = 0x1; /* PointerToRawData 256 */
+        ck_assert_int_eq(si_pe_section(h, sizeof(h), ".cmdline", &off, &size), 0);
+        ck_assert_uint_eq(off, 256);
+        ck_assert_uint_eq(size, 5);
+}
+END_TEST
+
 int main(void)
 {
         Suite *suite = suite_create("bootcmd");
@@ -292,6 +383,9 @@ int main(void)
         tcase_add_test(tc, test_bls);
         tcase_add_test(tc, test_unbalanced_quote_refused);
         tcase_add_test(tc, test_boot_mode);
+        tcase_add_test(tc, test_grubcfg);
+        tcase_add_test(tc, test_grubcfg_too_deep);
+        tcase_add_test(tc, test_pe_section);
         suite_add_tcase(suite, tc);
         return run_suite(suite);
 }
