@@ -744,8 +744,8 @@ static int build_confined(struct seinstall_ctx *ctx, const char *type, int etc_f
         helper_fd = open_helper(&helper);
         if (helper_fd < 0)
                 return si_error(ctx, helper_fd,
-                                "Cannot build the '%s' policy of %s: %s: %s (make install puts "
-                                "it there)",
+                                "Cannot build the '%s' policy of %s: %s: %s (seinstall's "
+                                "make install, and its package, put it there)",
                                 type, ctx->root, helper ? helper : HELPER_NAME,
                                 strerror(-helper_fd));
         r = plan_make(&b, type);
