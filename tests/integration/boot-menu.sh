@@ -208,6 +208,7 @@ assert_contains "status after --regenerate alone" "$OUT" "boots in:        enfor
 
 # install's last line claims only what the boot menu shows.
 . "$(dirname "$0")/../install-lib.sh"
+require_tool python3 python3
 require_loop
 d=$(scratch_dir)
 make_fs_image "$d/a.img" ext4 128

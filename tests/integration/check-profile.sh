@@ -3,6 +3,7 @@
 # command; and --plan - for a pipe (issue 34, item 3). The seed's mistake, selinux --enforcing
 # with a ReiserFS root, must be refused whatever the target's or the host's config says.
 . "$(dirname "$0")/../lib.sh"
+require_tool python3 python3
 
 d=$(scratch_dir)
 mkdir -p "$d/root/etc/selinux"

@@ -6,6 +6,7 @@
 # cli_command()), unless it is listed below with why it may not; and the paths that print one
 # are run with --root DIR, each printed command checked.
 . "$(dirname "$0")/../lib.sh"
+require_tool python3 python3
 
 python3 - "$TOP" <<'PY' || fail "a printed command does not name --root (see above)"
 import re, sys, pathlib
