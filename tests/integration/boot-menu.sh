@@ -5,6 +5,7 @@
 # /etc/kernel/cmdline. status says what the next boot gets and names a menu that lags its
 # configuration; --regenerate regenerates whenever the menu lags, even with nothing to change.
 . "$(dirname "$0")/../lib.sh"
+require_tool python3 python3
 
 T=$(scratch_dir)
 mkdir -p "$T/boot/grub" "$T/etc/default" "$T/etc/selinux/default/policy"
@@ -208,7 +209,6 @@ assert_contains "status after --regenerate alone" "$OUT" "boots in:        enfor
 
 # install's last line claims only what the boot menu shows.
 . "$(dirname "$0")/../install-lib.sh"
-require_tool python3 python3
 require_loop
 d=$(scratch_dir)
 make_fs_image "$d/a.img" ext4 128
