@@ -223,8 +223,13 @@ finish_base=$finish_script
 #     bubblewrap, so seinstall install --regenerate writes nothing and says why (never half an
 #     install), and the hook runs update-grub through d-i's in-target instead.
 mount_image "$d/target.img" "$d/t"
-mkdir -p "$d/t/bin" "$d/t/sbin" "$d/t/usr/sbin" "$d/t/boot/grub" "$d/t/proc" "$d/t/dev"
+mkdir -p "$d/t/bin" "$d/t/sbin" "$d/t/usr/bin" "$d/t/usr/sbin" "$d/t/boot/grub" "$d/t/proc" \
+        "$d/t/dev" "$d/t/sys" "$d/t/run"
 cp /bin/busybox "$d/t/bin/busybox"
+# in-target's chroot_setup diverts start-stop-daemon with the target's dpkg-divert: a stand-in
+# (a debootstrapped /target has dpkg's own).
+printf '#!/bin/busybox sh\nexit 0\n' >"$d/t/usr/bin/dpkg-divert"
+chmod +x "$d/t/usr/bin/dpkg-divert"
 printf '#!/bin/busybox sh\n/bin/busybox grep "^GRUB_CMDLINE_LINUX=" /etc/default/grub >/boot/grub/grub.cfg\n' \
         >"$d/t/usr/sbin/update-grub"
 chmod +x "$d/t/usr/sbin/update-grub"
@@ -252,7 +257,8 @@ mount_image "$d/target.img" "$d/t"
 [ "$grub_before" != "$(sha256sum <"$d/t/etc/default/grub")" ] || fail "the hook did not set GRUB's command line"
 assert_contains "grub.cfg made by the target's update-grub" "$(cat "$d/t/boot/grub/grub.cfg")" "security=selinux"
 assert_contains "target config" "$(cat "$d/t/etc/selinux/config")" "SELINUX=enforcing"
-rm -rf "$d/t/etc/selinux/config" "$d/t/boot/grub" "$d/t/usr/sbin/update-grub"
+rm -rf "$d/t/etc/selinux/config" "$d/t/boot/grub" "$d/t/usr/sbin/update-grub" \
+        "$d/t/usr/bin/dpkg-divert"
 umount "$d/t" || fail "umount $d/t"
 echo "ok: in d-i without bubblewrap: --regenerate writes nothing; the hook runs update-grub through in-target"
 
