@@ -417,10 +417,22 @@ static int open_helper(char **ret_path)
         const char *where = NULL;
         int fd;
 
-        if (dladdr((void *) open_helper, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
-                const char *slash = strrchr(info.dli_fname, '/');
-                if (asprintf(&near, "%.*s/../libexec/seinstall/" HELPER_NAME,
-                             (int) (slash - info.dli_fname), info.dli_fname) < 0)
+        char self[PATH_MAX];
+        const char *bin = NULL;
+        ssize_t n;
+
+        /* Only an absolute path: the main program's name as it was run may be relative to a
+         * directory that is now another (the target's, say). Then /proc/self/exe names it. */
+        if (dladdr((void *) open_helper, &info) && info.dli_fname && info.dli_fname[0] == '/')
+                bin = info.dli_fname;
+        else if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) > 0) {
+                self[n] = '\0';
+                bin = self;
+        }
+        if (bin) {
+                const char *slash = strrchr(bin, '/');
+                if (asprintf(&near, "%.*s/../libexec/seinstall/" HELPER_NAME, (int) (slash - bin),
+                             bin) < 0)
                         near = NULL;
         }
         if (near && access(near, X_OK) == 0)
@@ -779,8 +791,6 @@ static int build_confined(struct seinstall_ctx *ctx, const char *type, int etc_f
         w.feed = build_feed;
         w.feed_data = &rl;
         status = si_watch_run(ctx, &w);
-        if (w.cg && !w.tripped && status != 0)
-                w.tripped = si_cgroup_tripped(w.cg);
         close(pipefd[0]);
         cause = si_watch_cause(&w, status, BUILD_MEM_MAX, why, sizeof(why));
         if (!cause && status >= 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && !w.cg &&

@@ -121,6 +121,9 @@ int si_watch_run(struct seinstall_ctx *ctx, struct si_watch *w)
         while (waitpid(w->pid, &status, 0) < 0)
                 if (errno != EINTR)
                         return -1;
+        /* a program that failed after a fork or an allocation failed at the limit */
+        if (w->cg && !w->tripped && status != 0)
+                w->tripped = si_cgroup_tripped(w->cg);
         return status;
 }
 

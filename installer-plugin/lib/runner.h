@@ -28,8 +28,9 @@ struct si_watch {
         }
 
 /* Relay @w's output through @w->feed until it closes (every process is gone) or the limit
- * passes or its cgroup's limit was hit; then kill everything it started, drain and reap.
- * Returns the wait status, or -errno. */
+ * passes or its cgroup's limit was hit; then kill everything it started, drain and reap, and
+ * look at the cgroup once more (a program that failed after a fork or an allocation refused at
+ * the limit). Returns the wait status, or -errno. */
 int si_watch_run(struct seinstall_ctx *ctx, struct si_watch *w);
 /* Why @w ended as @status did, for a message: "reached the limit of N processes at once",
  * "reached the memory limit of N MiB", "ran longer than N s", "used more than N s of CPU"

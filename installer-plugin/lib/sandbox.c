@@ -1466,9 +1466,6 @@ int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv)
         w.end = end_relay;
         w.feed_data = &relay;
         status = si_watch_run(ctx, &w);
-        /* a program that failed after a fork or an allocation failed at the limit */
-        if (w.cg && !w.tripped && status != 0)
-                w.tripped = si_cgroup_tripped(w.cg);
         if (si_cgroup_remove(&s.cg) < 0)
                 si_warn(ctx,
                         "A process of the sandbox for %s outlived 10 s of SIGKILL: its cgroup %s "
