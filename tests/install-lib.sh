@@ -64,6 +64,21 @@ CONFIG
         : >"$t/var/log/installer.log"
 }
 
+# make_unbuilt_target DIR: a target whose policy is installed as modules but not built (Debian's
+# default store copied from the host, no policy.N), as the policy build meets it; skips without
+# the host's store.
+make_unbuilt_target() {
+        local t=$1
+        [ -d /var/lib/selinux/default/active/modules ] ||
+                skip "no selinux-policy-default modules on this machine (make deps)"
+        [ -d /etc/selinux/default ] || skip "no selinux-policy-default on this machine (make deps)"
+        mkdir -p "$t/etc/selinux" "$t/var/lib/selinux" "$t/usr/bin"
+        cp -a /etc/selinux/default "$t/etc/selinux/" || fail "copying the host's policy into $t"
+        rm -rf "$t/etc/selinux/default/policy"
+        cp -a /var/lib/selinux/default "$t/var/lib/selinux/" || fail "copying the host's store into $t"
+        printf 'SELINUX=permissive\nSELINUXTYPE=default\n' >"$t/etc/selinux/config"
+}
+
 # label_of FILE: its security.selinux label ("" when it has none).
 label_of() {
         getfattr --absolute-names --only-values -n security.selinux "$1" 2>/dev/null | tr -d '\0'

@@ -14,17 +14,12 @@
 #   150 MB; the store's files are never handed to libsemanage. Without the check libsemanage
 #   inflated the whole file in memory.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../install-lib.sh"
 require_root
-[ -d /var/lib/selinux/default/active/modules ] || skip "no selinux-policy-default modules on this machine (make deps)"
-[ -d /etc/selinux/default ] || skip "no selinux-policy-default on this machine (make deps)"
 
 d=$(scratch_dir)
 t=$d/t
-mkdir -p "$t/etc/selinux" "$t/var/lib/selinux" "$t/usr/bin"
-cp -a /etc/selinux/default "$t/etc/selinux/"
-rm -rf "$t/etc/selinux/default/policy"
-cp -a /var/lib/selinux/default "$t/var/lib/selinux/"
-printf 'SELINUX=permissive\nSELINUXTYPE=default\n' >"$t/etc/selinux/config"
+make_unbuilt_target "$t"
 : >"$d/empty.ks"
 
 # Programs the target names: each would leave a marker outside the target.

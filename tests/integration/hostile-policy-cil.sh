@@ -6,17 +6,12 @@
 # message says so (the true cause), exit 3, within seconds, and no policy is built. A store
 # without the bomb still builds, in the same confinement.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../install-lib.sh"
 require_root
-[ -d /var/lib/selinux/default/active/modules ] || skip "no selinux-policy-default modules on this machine (make deps)"
-[ -d /etc/selinux/default ] || skip "no selinux-policy-default on this machine (make deps)"
 
 d=$(scratch_dir)
 t=$d/t
-mkdir -p "$t/etc/selinux" "$t/var/lib/selinux" "$t/usr/bin"
-cp -a /etc/selinux/default "$t/etc/selinux/"
-rm -rf "$t/etc/selinux/default/policy"
-cp -a /var/lib/selinux/default "$t/var/lib/selinux/"
-printf 'SELINUX=permissive\nSELINUXTYPE=default\n' >"$t/etc/selinux/config"
+make_unbuilt_target "$t"
 : >"$d/empty.ks"
 
 m=$t/var/lib/selinux/default/active/modules/400/bomb
