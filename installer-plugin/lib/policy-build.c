@@ -754,8 +754,9 @@ static int build_confined(struct seinstall_ctx *ctx, const char *type, int etc_f
         int pipefd[2] = {-1, -1}, r, status = -1;
 
         helper_fd = open_helper(&helper);
+        /* a part of seinstall missing: the system's failure, not the input's (exit 3) */
         if (helper_fd < 0)
-                return si_error(ctx, helper_fd,
+                return si_error(ctx, -ENOPKG,
                                 "Cannot build the '%s' policy of %s: %s: %s (seinstall's "
                                 "make install, and its package, put it there)",
                                 type, ctx->root, helper ? helper : HELPER_NAME,
