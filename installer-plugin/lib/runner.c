@@ -121,8 +121,9 @@ int si_watch_run(struct seinstall_ctx *ctx, struct si_watch *w)
         while (waitpid(w->pid, &status, 0) < 0)
                 if (errno != EINTR)
                         return -1;
-        /* a program that failed after a fork or an allocation failed at the limit */
-        if (w->cg && !w->tripped && status != 0)
+        /* a program that ended after a fork or an allocation failed at the limit, even with
+         * status 0 (a shell whose forks failed may exit 0): the limit was hit all the same */
+        if (w->cg && !w->tripped)
                 w->tripped = si_cgroup_tripped(w->cg);
         return status;
 }
