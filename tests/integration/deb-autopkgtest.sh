@@ -36,6 +36,9 @@ buildd_root "$root"
 # repository of the built packages.
 buildd_apt "$root" update >"$d/apt.log" 2>&1 && buildd_apt "$root" install apt-utils >>"$d/apt.log" 2>&1 ||
         fail "preparing the testbed: $(tail -n 20 "$d/apt.log")"
+# The chroot server makes its directories in the testbed with mktemp --tmpdir, that is below
+# our TMPDIR (the test runner gives each test one of its own): that path must exist in there.
+mkdir -p "$root${TMPDIR:-/tmp}"
 echo "== autopkgtest, virt-chroot in $root"
 debs=()
 for f in "$d"/deb/*.deb; do
