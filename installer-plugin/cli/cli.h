@@ -30,9 +30,12 @@ struct cli_settings_args {
  * status on failure, 0 on success with *ret (and the profile path used, or NULL). */
 int cli_load_settings(struct seinstall_ctx *ctx, const struct cli_settings_args *a,
                       struct seinstall_settings **ret, char **ret_profile);
-/* Set --mode, --policy and --unsupported, when given, into @s with the rank of boot options
- * (they win over the boot options, being read after them). Negative errno on failure. */
+/* Set --mode, --policy and --unsupported, when given, into @s as source "option" (they rank
+ * above the boot options). Negative errno on failure. */
 int cli_settings_set_opts(struct seinstall_settings *s, const struct opts *o);
+/* A source's name for people: @option ("--mode") for an option given to the command, the
+ * library's name for the others. */
+const char *cli_source_name(enum seinstall_source src, const char *option);
 /* Print the effective settings and their sources as text, or as one JSON object. */
 void cli_print_settings(const struct seinstall_settings *s, const char *profile, FILE *f);
 void cli_json_settings(struct json *j, const struct seinstall_settings *s, const char *profile);

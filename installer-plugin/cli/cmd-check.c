@@ -120,9 +120,9 @@ static void print_human(const struct seinstall_check_result *c, bool verbose)
 
         printf(_("Policy: %s, read from %s (%s)\n"), cli_esc(policy),
                file ? cli_esc(file) : _("seinstall's built-in table"),
-               seinstall_source_to_string(pol_src));
+               cli_source_name(pol_src, "--policy"));
         printf(_("Mode:   %s (%s)"), seinstall_mode_to_string(mode),
-               seinstall_source_to_string(mode_src));
+               cli_source_name(mode_src, "--mode"));
         if (seinstall_check_result_get_mode_lowered(c))
                 printf(_(", lowered from %s by seinstall.unsupported=warn"),
                        seinstall_mode_to_string(seinstall_check_result_get_requested_mode(c)));

@@ -112,13 +112,13 @@ static void print_text(const struct seinstall_install_result *res,
         if (mode == SEINSTALL_MODE_TRIAL) {
                 printf("\nInstalled: SELinux trial (from %s), policy %s: permissive until a boot "
                        "without denials caused by labels, then enforcing (%s).\n",
-                       seinstall_source_to_string(src),
+                       cli_source_name(src, "--mode"),
                        cli_esc(seinstall_install_result_get_policy(res)), SEINSTALL_TRIAL_UNIT);
                 return;
         }
         /* what the boot menu shows decides the claim, not only what was configured */
         printf("\n%s: SELinux %s (from %s), policy %s%s%s\n", lag ? "Configured" : "Installed",
-               seinstall_mode_to_string(mode), seinstall_source_to_string(src),
+               seinstall_mode_to_string(mode), cli_source_name(src, "--mode"),
                cli_esc(seinstall_install_result_get_policy(res)),
                seinstall_apply_result_get_config_mode(ap) != mode
                    ? "; permissive until the first-boot relabel is done"

@@ -101,7 +101,7 @@ static int policy_type_valid(const char *type)
 
         if (r < 0)
                 return r;
-        r = seinstall_settings_set_policy(s, type, SEINSTALL_SOURCE_BOOT) >= 0;
+        r = seinstall_settings_set_policy(s, type, SEINSTALL_SOURCE_OPTION) >= 0;
         seinstall_settings_unref(s);
         return r;
 }

@@ -64,18 +64,24 @@ static void settings_view(const struct seinstall_settings *s, struct settings_vi
         }
 }
 
-/* " (from SOURCE, FILE:LINE)" for people. */
+const char *cli_source_name(enum seinstall_source src, const char *option)
+{
+        return src == SEINSTALL_SOURCE_OPTION ? option : seinstall_source_to_string(src);
+}
+
+/* " (from SOURCE, FILE:LINE)" for people; @option names the command's own option. */
 static void print_source(FILE *f, const struct seinstall_settings *s,
-                         enum seinstall_setting setting, enum seinstall_source src)
+                         enum seinstall_setting setting, enum seinstall_source src,
+                         const char *option)
 {
         const char *file;
         unsigned line;
 
         if (seinstall_settings_get_origin(s, setting, &file, &line, NULL) == 0)
-                fprintf(f, "(from %s, %s:%u)\n", seinstall_source_to_string(src), cli_esc(file),
+                fprintf(f, "(from %s, %s:%u)\n", cli_source_name(src, option), cli_esc(file),
                         line);
         else
-                fprintf(f, "(from %s)\n", seinstall_source_to_string(src));
+                fprintf(f, "(from %s)\n", cli_source_name(src, option));
 }
 
 void cli_print_settings(const struct seinstall_settings *s, const char *profile, FILE *f)
@@ -85,13 +91,13 @@ void cli_print_settings(const struct seinstall_settings *s, const char *profile,
         settings_view(s, &v);
         fprintf(f, "profile:     %s\n", profile ? cli_esc(profile) : "(none)");
         fprintf(f, "mode:        %-12s ", seinstall_mode_to_string(v.mode));
-        print_source(f, s, SEINSTALL_SETTING_MODE, v.ms);
+        print_source(f, s, SEINSTALL_SETTING_MODE, v.ms, "--mode");
         fprintf(f, "policy:      %-12s ", cli_esc(v.policy));
-        print_source(f, s, SEINSTALL_SETTING_POLICY, v.ps);
+        print_source(f, s, SEINSTALL_SETTING_POLICY, v.ps, "--policy");
         fprintf(f, "unsupported: %-12s ", v.warn ? "warn" : "refuse");
-        print_source(f, s, SEINSTALL_SETTING_UNSUPPORTED, v.us);
+        print_source(f, s, SEINSTALL_SETTING_UNSUPPORTED, v.us, "--unsupported");
         fprintf(f, "relabel:     %-12s ", seinstall_relabel_when_to_string(v.relabel));
-        print_source(f, s, SEINSTALL_SETTING_RELABEL_WHEN, v.rs);
+        print_source(f, s, SEINSTALL_SETTING_RELABEL_WHEN, v.rs, "--relabel");
 }
 
 /* "SETTING_origin": {"file": F, "line": N, "text": T}, or null when the target's config or the
@@ -145,11 +151,11 @@ int cli_settings_set_opts(struct seinstall_settings *s, const struct opts *o)
         int r = 0;
 
         if (o->mode != SEINSTALL_MODE_INVALID)
-                r = seinstall_settings_set_mode(s, o->mode, SEINSTALL_SOURCE_BOOT);
+                r = seinstall_settings_set_mode(s, o->mode, SEINSTALL_SOURCE_OPTION);
         if (r >= 0 && o->policy)
-                r = seinstall_settings_set_policy(s, o->policy, SEINSTALL_SOURCE_BOOT);
+                r = seinstall_settings_set_policy(s, o->policy, SEINSTALL_SOURCE_OPTION);
         if (r >= 0 && o->unsupported_warn >= 0)
                 r = seinstall_settings_set_unsupported_warn(s, o->unsupported_warn,
-                                                            SEINSTALL_SOURCE_BOOT);
+                                                            SEINSTALL_SOURCE_OPTION);
         return r;
 }

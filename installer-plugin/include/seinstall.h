@@ -129,6 +129,7 @@ enum seinstall_source {
         SEINSTALL_SOURCE_BOOT,
         SEINSTALL_SOURCE_HOST,    /* the installer's own system (policy only) */
         SEINSTALL_SOURCE_BUILTIN, /* seinstall's built-in table (policy only) */
+        SEINSTALL_SOURCE_OPTION,  /* an option given to the program itself (--mode) */
 };
 
 /* "enforcing", "permissive", "disabled" (case-insensitive), "trial" (exact) or
@@ -136,14 +137,14 @@ enum seinstall_source {
 SEINSTALL_EXPORT enum seinstall_mode seinstall_mode_from_string(const char *s);
 /* Static lower-case name, or NULL for an invalid mode. */
 SEINSTALL_EXPORT const char *seinstall_mode_to_string(enum seinstall_mode mode);
-/* Static name: "default", "target", "profile", "boot", "host", "builtin". */
+/* Static name: "default", "target", "profile", "boot", "host", "builtin", "option". */
 SEINSTALL_EXPORT const char *seinstall_source_to_string(enum seinstall_source source);
 
 /* ===== Settings: what was chosen, and by whom ============================================= */
 /* The choices an install is made of, each with the source that decided it. A new object holds
  * the built-in defaults: mode enforcing, policy type unset (meaning "the target's, else
  * default"), unsupported filesystems refused. A setter only overrides a value when its source
- * ranks at least as high as the current one (boot > profile > target > default), so sources
+ * ranks at least as high as the current one (option > boot > profile > target > default), so sources
  * can be applied in any order. */
 
 struct seinstall_settings;

@@ -54,6 +54,7 @@ SEINSTALL_EXPORT const char *seinstall_source_to_string(enum seinstall_source so
             [SEINSTALL_SOURCE_DEFAULT] = "default", [SEINSTALL_SOURCE_TARGET] = "target",
             [SEINSTALL_SOURCE_PROFILE] = "profile", [SEINSTALL_SOURCE_BOOT] = "boot",
             [SEINSTALL_SOURCE_HOST] = "host",       [SEINSTALL_SOURCE_BUILTIN] = "builtin",
+            [SEINSTALL_SOURCE_OPTION] = "option",
         };
         return name_of(names, ELEMENTSOF(names), source);
 }

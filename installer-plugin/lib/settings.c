@@ -41,6 +41,8 @@ static int source_rank(enum seinstall_source source)
                 return 2;
         case SEINSTALL_SOURCE_BOOT:
                 return 3;
+        case SEINSTALL_SOURCE_OPTION:
+                return 4;
         default:
                 return -1;
         }

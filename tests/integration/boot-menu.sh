@@ -218,7 +218,7 @@ mkdir -p "$d/a/boot/grub"
 grub_cfg "quiet" >"$d/a/boot/grub/grub.cfg"
 expect_exit 0 "$SEINSTALL" install --root "$d/a" --mode enforcing --no-cmdline
 assert_contains "install without --regenerate" "$OUT" \
-        "Configured: SELinux enforcing (from boot), policy default, but the boot menu does not say so yet:"
+        "Configured: SELinux enforcing (from --mode), policy default, but the boot menu does not say so yet:"
 assert_contains "install names the lag and the fix" "$OUT" \
         "/etc/default/grub says security=selinux but /boot/grub/grub.cfg's default entry has no security=: run chroot $d/a update-grub, or seinstall apply --root $d/a --regenerate"
 case $OUT in *"Installed:"*) fail "install claims Installed with a lagging menu: $OUT" ;; esac
@@ -227,4 +227,4 @@ cp /bin/busybox "$d/a/bin/busybox"
 cp "$T/usr/sbin/update-grub" "$d/a/usr/sbin/update-grub"
 expect_exit 0 "$SEINSTALL" install --root "$d/a" --mode enforcing --no-cmdline --regenerate
 assert_contains "install --regenerate with a lagging menu" "$OUT" \
-        "Installed: SELinux enforcing (from boot), policy default."
+        "Installed: SELinux enforcing (from --mode), policy default."

@@ -34,7 +34,7 @@ echo "== enforcing: ramfs /srv is refused, the rest is fine"
 expect_exit 1 "$SEINSTALL" check --root "$t" --mode enforcing --json
 load_json "$OUT"
 assert_eq "mode" enforcing "$(json_get mode)"
-assert_eq "mode_source" boot "$(json_get mode_source)"
+assert_eq "mode_source" option "$(json_get mode_source)"
 assert_eq "policy_source (empty target)" host "$(json_get policy_source)"
 assert_eq "verdict" refuse "$(json_get verdict)"
 assert_eq "mount count" 5 "$(json_get n_mounts)"

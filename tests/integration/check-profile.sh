@@ -33,9 +33,13 @@ assert_contains "lowered" "$OUT" "lowered from enforcing"
 printf 'BOOT_IMAGE=/vmlinuz inst.selinux=0\n' >"$d/off.cmdline"
 expect_exit 0 "$SEINSTALL" check --profile "$d/seed.ks" --root "$d/root" --cmdline "$d/off.cmdline"
 assert_contains "boot option wins" "$OUT" "Mode:   disabled (boot)"
-# --mode ranks with the boot options
+# --mode ranks above the boot options, and is named as the source
 expect_exit 0 "$SEINSTALL" check --profile "$d/seed.ks" --root "$d/root" --no-cmdline --mode permissive
-assert_contains "--mode" "$OUT" "Mode:   permissive"
+assert_contains "--mode" "$OUT" "Mode:   permissive (--mode)"
+expect_exit 0 "$SEINSTALL" check --profile "$d/seed.ks" --root "$d/root" --cmdline "$d/off.cmdline" \
+        --mode permissive --json
+assert_eq "--mode over inst.selinux=0" "permissive option" \
+        "$(printf '%s' "$OUT" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["mode"], d["mode_source"])')"
 
 # a kickstart that plans no file system: nothing to check, exit 0
 printf 'selinux --enforcing\npart swap --size=100\n' >"$d/none.ks"

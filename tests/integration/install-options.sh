@@ -130,13 +130,13 @@ expect_exit 0 "$SEINSTALL" install --root "$B" --profile "$d/server.ks" --no-cmd
 assert_eq "SELINUX= after --unsupported warn" "SELINUX=permissive" "$(grep '^SELINUX=' "$B/etc/selinux/config")"
 expect_exit 0 "$SEINSTALL" verify --root "$B" --no-progress
 
-# --policy over the profile's --policy=, with source boot
+# --policy over the profile's --policy=, with source option
 printf 'selinux --permissive\n%%addon org_seinstall --policy=nosuch\n%%end\n' >"$d/nosuch.ks"
 expect_exit 3 "$SEINSTALL" install --root "$T" --profile "$d/nosuch.ks" --no-cmdline --dry-run
 expect_exit 0 "$SEINSTALL" install --root "$T" --profile "$d/nosuch.ks" --no-cmdline --dry-run \
         --policy default --json
-py 'assert d["policy"] == "default" and d["check"]["policy_type_source"] == "boot", d["check"]' \
-        "install --policy default wins over the profile's, as a boot option"
+py 'assert d["policy"] == "default" and d["check"]["policy_type_source"] == "option", d["check"]' \
+        "install --policy default wins over the profile's, as an option"
 expect_exit 2 "$SEINSTALL" install --root "$T" --policy ../etc
 assert_contains "a bad --policy" "$ERR" "invalid --policy '../etc'"
 

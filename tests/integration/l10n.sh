@@ -122,7 +122,7 @@ check() {
         LANG=$1 LC_ALL=$1 "$SEINSTALL" check --root "$d/target" --plan "$d/plan" "${@:2}"
 }
 expect_exit 1 check de_DE.UTF-8 --mode enforcing
-assert_contains "check in German: the mode" "$OUT" "Modus:      enforcing (boot)"
+assert_contains "check in German: the mode" "$OUT" "Modus:      enforcing (--mode)"
 assert_contains "check in German: the table" "$OUT" "EINHÄNGEPUNKT  QUELLE"
 assert_contains "check in German: a refusal" "$OUT" "abgelehnt /home:"
 assert_contains "check in German: the fix" "$OUT" "  Abhilfe: "

@@ -41,7 +41,7 @@ mkdir -p "$T/lib/systemd/system"
 cp "$TOP/firstboot/seinstall-trial.service" "$T/lib/systemd/system/"
 expect_exit 0 "$SEINSTALL" install --root "$T" --mode=trial --no-cmdline
 echo "$OUT"
-assert_contains "summary" "$OUT" "Installed: SELinux trial (from boot), policy default: permissive until"
+assert_contains "summary" "$OUT" "Installed: SELinux trial (from --mode), policy default: permissive until"
 assert_contains "settings" "$OUT" "mode:        trial"
 assert_eq "SELINUX=" "SELINUX=permissive" "$(grep '^SELINUX=' "$T/etc/selinux/config")"
 assert_contains "state file" "$(cat "$T/$STATE")" "state=pending"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Unit tests of settings.c: precedence boot > profile > target > default, in any order. */
+/* Unit tests of settings.c: precedence option > boot > profile > target > default, in any order. */
 #include <check.h>
 
 #include "seinstall-private.h"
@@ -46,6 +46,14 @@ START_TEST(test_precedence_any_order)
         ck_assert_int_eq(
             seinstall_settings_set_mode(s, SEINSTALL_MODE_PERMISSIVE, SEINSTALL_SOURCE_BOOT), 1);
         ck_assert_int_eq(seinstall_settings_get_mode(s, NULL), SEINSTALL_MODE_PERMISSIVE);
+
+        /* An option given to the command (--mode) outranks the boot options, in any order. */
+        ck_assert_int_eq(
+            seinstall_settings_set_mode(s, SEINSTALL_MODE_ENFORCING, SEINSTALL_SOURCE_OPTION), 1);
+        ck_assert_int_eq(
+            seinstall_settings_set_mode(s, SEINSTALL_MODE_DISABLED, SEINSTALL_SOURCE_BOOT), 0);
+        ck_assert_int_eq(seinstall_settings_get_mode(s, &src), SEINSTALL_MODE_ENFORCING);
+        ck_assert_int_eq(src, SEINSTALL_SOURCE_OPTION);
 
         ck_assert_int_eq(seinstall_settings_set_policy(s, "mls", SEINSTALL_SOURCE_TARGET), 1);
         ck_assert_int_eq(seinstall_settings_set_policy(s, "default", SEINSTALL_SOURCE_PROFILE), 1);

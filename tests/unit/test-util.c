@@ -18,6 +18,7 @@ START_TEST(test_mode_names)
         ck_assert_str_eq(seinstall_mode_to_string(SEINSTALL_MODE_PERMISSIVE), "permissive");
         ck_assert_ptr_null(seinstall_mode_to_string(SEINSTALL_MODE_INVALID));
         ck_assert_str_eq(seinstall_source_to_string(SEINSTALL_SOURCE_BOOT), "boot");
+        ck_assert_str_eq(seinstall_source_to_string(SEINSTALL_SOURCE_OPTION), "option");
 }
 END_TEST
 

@@ -16,7 +16,7 @@ d = json.loads(sys.argv[1])
 modes = {"enforcing", "permissive", "disabled"}
 order = ["ok", "note", "warn", "refuse"]
 assert d["mode"] in modes, d["mode"]
-assert d["mode_source"] in {"boot", "profile", "target", "default"}, d["mode_source"]
+assert d["mode_source"] in {"option", "boot", "profile", "target", "default"}, d["mode_source"]
 assert isinstance(d["policy"], str) and d["policy"]
 assert d["policy_source"] in {"target", "host", "builtin"}, d["policy_source"]
 assert d["verdict"] in order
