@@ -12,6 +12,8 @@
  * take it from there.
  */
 #include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 
 #include "cmdline.h"
@@ -252,6 +254,99 @@ static int check_regenerate(struct seinstall_ctx *ctx, unsigned flags)
                         "boot loader step runs it in the target, as debian-installer's "
                         "grub-installer does) or to you: chroot %s %s",
                         why ? why : "the sandbox cannot be made", cmd[0], ctx->root, cmd[0]);
+}
+
+/* The directory @path would be written in (the nearest that exists, in the target) and the
+ * mount point above it (the highest directory on the same filesystem), as in-target paths. */
+static int nearest_dir(struct seinstall_ctx *ctx, const char *path, int *ret_fd, char **ret_mnt)
+{
+        _cleanup_free_ char *dir = strdup(path), *mnt = NULL;
+        struct stat st, up;
+        char *slash;
+        int fd = -ENOENT;
+
+        if (!dir)
+                return -ENOMEM;
+        while (fd == -ENOENT && (slash = strrchr(dir, '/'))) {
+                slash[slash == dir] = '\0';
+                fd = si_root_open(ctx, dir, O_PATH | O_DIRECTORY, 0);
+        }
+        if (fd < 0)
+                return fd;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        mnt = strdup(dir);
+        while (mnt && !streq(mnt, "/")) {
+                _cleanup_free_ char *parent = strdup(mnt);
+                _cleanup_close_ int pfd = -EBADF;
+
+                if (!parent)
+                        break;
+                slash = strrchr(parent, '/');
+                slash[slash == parent] = '\0';
+                pfd = si_root_open(ctx, parent, O_PATH | O_DIRECTORY, 0);
+                if (pfd < 0 || fstat(pfd, &up) < 0 || up.st_dev != st.st_dev)
+                        break;
+                free(mnt);
+                mnt = TAKE_PTR(parent);
+        }
+        if (!mnt) {
+                close(fd);
+                return -ENOMEM;
+        }
+        *ret_fd = fd;
+        *ret_mnt = TAKE_PTR(mnt);
+        return 0;
+}
+
+/* -EROFS, said once, when @path in the target would be written on a read-only mount. */
+static int refuse_read_only(struct seinstall_ctx *ctx, const char *path)
+{
+        _cleanup_free_ char *mnt = NULL, *host = NULL, *fix = NULL;
+        _cleanup_close_ int fd = -EBADF;
+        struct statvfs sv;
+        int r = nearest_dir(ctx, path, &fd, &mnt);
+
+        if (r < 0)
+                return r == -ENOENT ? 0 : r;
+        if (fstatvfs(fd, &sv) < 0)
+                return -errno;
+        if (!(sv.f_flag & ST_RDONLY))
+                return 0;
+        host = streq(mnt, "/") ? strdup(ctx->root) : path_join(ctx->root, mnt);
+        fix = host ? shell_command(NULL, "mount -o remount,rw %q", host) : NULL;
+        if (!fix)
+                return -ENOMEM;
+        return si_error(ctx, -EROFS,
+                        "%s (in %s) is mounted read-only: seinstall cannot write %s there. "
+                        "Nothing was changed. Remount it read-write: %s",
+                        mnt, ctx->root, path, fix);
+}
+
+/* Before anything is written: every file the run would change must be on a mount that can be
+ * written, or nothing is. What it would change is what the same run as a dry run reports (an
+ * apply with nothing to change runs on a read-only target); with --regenerate, the boot menu
+ * that update-grub would write too (the dry run leaves the sandbox, checked apart, out). */
+static int check_writable(struct seinstall_ctx *ctx, const struct si_config *config,
+                          enum seinstall_mode mode, const char *policy_type,
+                          enum seinstall_bootloader bootloader, unsigned flags)
+{
+        struct seinstall_apply_result *dry = NULL;
+        bool installed;
+        const char *const *cmd;
+        int r;
+
+        if (flags & SEINSTALL_APPLY_DRY_RUN)
+                return 0;
+        r = si_apply_run(ctx, config, mode, policy_type, bootloader,
+                         (flags & ~SEINSTALL_APPLY_REGENERATE) | SEINSTALL_APPLY_DRY_RUN, &dry);
+        for (size_t i = 0; r >= 0 && i < dry->n_changes; i++)
+                r = refuse_read_only(ctx, dry->changes[i].file);
+        seinstall_apply_result_unref(dry);
+        if (r < 0 || !(flags & SEINSTALL_APPLY_REGENERATE))
+                return r;
+        cmd = grub_regen_command(ctx, &installed);
+        return cmd && installed ? refuse_read_only(ctx, grub_cfg_of(cmd)) : 0;
 }
 
 /* A failure after the first write: put back every file this apply changed (rootfs-undo.c),
@@ -501,6 +596,9 @@ SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_m
                 return r;
         if (mode == SEINSTALL_MODE_INVALID)
                 return regenerate_menu(ctx, &config, flags, ret_result);
+        r = check_writable(ctx, &config, mode, policy_type, bootloader, flags);
+        if (r < 0)
+                return r;
         /* The same run either way; only the writes at the bottom (rootfs-write.c) are skipped. */
         return si_apply_run(ctx, &config, mode, policy_type, bootloader, flags, ret_result);
 }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# A read-only or full target is refused up front by check, relabel and install, with one line
+# A read-only or full target is refused up front by check, relabel, install and apply, with one line
 # naming the mount and the fix (remount read-write; ENOSPC and the space needed), not a hundred
 # failed writes; relabel counts only what it wrote, and many errors end with "and N more"
 # (issue 34, item 4). Loop-mounted ext4 images, made read-only and full for real.
@@ -34,6 +34,40 @@ expect_exit 1 "$SEINSTALL" install --root "$d/t" --mode enforcing --no-cmdline
 assert_contains "install refused" "$OUT" "Refused: nothing in the target was changed."
 assert_contains "install names the mount" "$OUT" "is mounted read-only"
 case $OUT$ERR in *"first boot"*) fail "install on a read-only target speaks of the first boot: $OUT" ;; esac
+before=$(snapshot "$d/t")
+expect_exit 3 "$SEINSTALL" apply --root "$d/t" --mode enforcing
+assert_eq "apply on a read-only target: one line" 1 "$(printf '%s\n' "$ERR" | wc -l)"
+assert_contains "apply names the mount and the file" "$ERR" \
+        "/ (in $d/t) is mounted read-only: seinstall cannot write /.autorelabel there. Nothing was changed."
+assert_contains "apply's fix" "$ERR" "Remount it read-write: mount -o remount,rw $d/t"
+case $ERR in *"rw $d/t/"*) fail "the fix names a path with a trailing slash: $ERR" ;; esac
+expect_exit 3 "$SEINSTALL" apply --root "$d/t" --mode enforcing --json
+json_assert <(echo "$OUT") -- 'd["error"]["errno"] == "EROFS"' || fail "apply --json: $OUT"
+expect_exit 0 "$SEINSTALL" apply --root "$d/t" --mode enforcing --dry-run
+assert_eq "files after apply on a read-only target" "$before" "$(snapshot "$d/t")"
+echo "ok: apply on a read-only target is refused before any write, naming the mount; its dry run runs"
+# a separate read-only /boot: refused for the boot loader's file, the config left as it was
+mount -o remount,rw "$d/t" || fail "remount rw"
+mkdir -p "$d/t/boot/loader/entries"
+printf 'title Debian\nlinux /vmlinuz\noptions root=/dev/vda1 quiet\n' >"$d/t/boot/loader/entries/debian.conf"
+make_fs_image "$d/b.img" ext4 16
+mount_image "$d/b.img" "$d/t/boot"
+mkdir -p "$d/t/boot/loader/entries"
+printf 'title Debian\nlinux /vmlinuz\noptions root=/dev/vda1 quiet\n' >"$d/t/boot/loader/entries/debian.conf"
+mount -o remount,ro "$d/t/boot" || fail "remount /boot ro"
+before=$(snapshot "$d/t")
+expect_exit 3 "$SEINSTALL" apply --root "$d/t" --mode enforcing
+assert_contains "apply names /boot" "$ERR" "/boot (in $d/t) is mounted read-only: seinstall cannot write /boot/loader/entries/debian.conf there."
+assert_contains "apply's fix for /boot" "$ERR" "mount -o remount,rw $d/t/boot"
+assert_eq "files after apply with a read-only /boot" "$before" "$(snapshot "$d/t")"
+umount "$d/t/boot" || fail "umount /boot"
+rm -rf "$d/t/boot/loader"
+echo "ok: a read-only /boot is named, and nothing in / was changed either"
+# an apply with nothing to change runs on a read-only target
+expect_exit 0 "$SEINSTALL" apply --root "$d/t" --mode permissive
+mount -o remount,ro "$d/t" || fail "remount ro"
+expect_exit 0 "$SEINSTALL" apply --root "$d/t" --mode permissive
+echo "ok: an apply with nothing to write runs on a read-only target"
 
 # full
 mount -o remount,rw "$d/t" || fail "remount rw"
