@@ -78,8 +78,7 @@ static void print_source(FILE *f, const struct seinstall_settings *s,
         unsigned line;
 
         if (seinstall_settings_get_origin(s, setting, &file, &line, NULL) == 0)
-                fprintf(f, "(from %s, %s:%u)\n", cli_source_name(src, option), cli_esc(file),
-                        line);
+                fprintf(f, "(from %s, %s:%u)\n", cli_source_name(src, option), cli_esc(file), line);
         else
                 fprintf(f, "(from %s)\n", cli_source_name(src, option));
 }

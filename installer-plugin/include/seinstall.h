@@ -144,8 +144,8 @@ SEINSTALL_EXPORT const char *seinstall_source_to_string(enum seinstall_source so
 /* The choices an install is made of, each with the source that decided it. A new object holds
  * the built-in defaults: mode enforcing, policy type unset (meaning "the target's, else
  * default"), unsupported filesystems refused. A setter only overrides a value when its source
- * ranks at least as high as the current one (option > boot > profile > target > default), so sources
- * can be applied in any order. */
+ * ranks at least as high as the current one (option > boot > profile > target > default), so
+ * sources can be applied in any order. */
 
 struct seinstall_settings;
 
