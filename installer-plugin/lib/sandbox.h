@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* sandbox.h — running the target's programs: confined (confine.c), under bubblewrap with their
- * output relayed (sandbox.c). Not installed. */
+/* sandbox.h — running the target's programs: confined (confine.c), under bubblewrap
+ * (sandbox.c and the files it names) with their output relayed (sandbox-relay.c). Not
+ * installed. */
 #ifndef SEINSTALL_SANDBOX_H
 #define SEINSTALL_SANDBOX_H
 
@@ -58,7 +59,7 @@ bool si_sandbox_link_name_ok(const char *name);
  * terminal, a block device or a filesystem). */
 bool si_sandbox_ioctl_allowed(unsigned long request);
 
-/* Output of a program of the target on its way to the log: each line escaped
+/* Output of a program of the target on its way to the log (sandbox-relay.c): each line escaped
  * (str_escape_display()), cut at SI_RELAY_LINE_MAX bytes, prefixed with @name, at most
  * SI_RELAY_LINES lines and SI_RELAY_MAX bytes shown in all; what is left out is counted and
  * said at the end. */
