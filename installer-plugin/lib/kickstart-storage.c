@@ -181,50 +181,13 @@ static void args_done(struct args *a)
         free(a->pos);
 }
 
-/* "--fst" is --fstype: argparse takes an exact name, else the one option @name is a prefix of.
- * Returns the index, -1 for none, -2 when the prefix fits several option names. */
-static int find_opt(const struct command *c, const char *name, size_t n)
-{
-        int found = -1;
-
-        for (size_t i = 0; i < c->n_opts; i++)
-                if (strlen(c->opts[i].name) == n && strncmp(c->opts[i].name, name, n) == 0)
-                        return (int) i;
-        for (size_t i = 0; i < c->n_opts; i++)
-                if (strlen(c->opts[i].name) > n && strncmp(c->opts[i].name, name, n) == 0)
-                        found = found == -1 ? (int) i : -2;
-        return found;
-}
-
-/* argparse's "-1" and "-.5": negative numbers are words while no option looks like one. */
-static bool negative_number(const char *s)
-{
-        bool digits = false, dot = false;
-
-        if (s[0] != '-' || !s[1])
-                return false;
-        for (s++; *s; s++) {
-                if (*s == '.' && !dot)
-                        dot = true;
-                else if (*s >= '0' && *s <= '9')
-                        digits = true;
-                else
-                        return false;
-        }
-        return digits;
-}
-
-static bool looks_like_option(const char *s)
-{
-        return s[0] == '-' && s[1] && !negative_number(s);
-}
-
 static int parse_one_opt(struct storage *st, const struct command *c, const struct si_ks_origin *o,
                          char **argv, size_t argc, size_t *i, struct args *a)
 {
         const char *w = argv[*i], *eq = strchr(w, '=');
         const struct ks_opt *opt;
-        int k = find_opt(c, w, eq ? (size_t) (eq - w) : strlen(w));
+        int k = si_ks_option_find(&c->opts[0].name, c->n_opts, sizeof(c->opts[0]), w,
+                                  eq ? (size_t) (eq - w) : strlen(w));
 
         if (k == -2)
                 return si_ks_error(st->ctx, o, "%s: ambiguous option: %.*s", c->name,
@@ -242,7 +205,7 @@ static int parse_one_opt(struct storage *st, const struct command *c, const stru
                 a->flag[opt->dest] = true;
                 return 0;
         }
-        if (!eq && (*i + 1 >= argc || looks_like_option(argv[*i + 1])))
+        if (!eq && (*i + 1 >= argc || si_ks_looks_like_option(argv[*i + 1])))
                 return si_ks_error(st->ctx, o, "%s: argument %s: expected one argument", c->name,
                                    opt->name);
         a->val[opt->dest] = eq ? eq + 1 : argv[++*i];
@@ -262,7 +225,7 @@ static int parse_args(struct storage *st, const struct command *c, const struct 
         for (size_t i = 1; i < argc && k >= 0; i++) {
                 if (!words_only && streq(argv[i], "--"))
                         words_only = true;
-                else if (!words_only && looks_like_option(argv[i]))
+                else if (!words_only && si_ks_looks_like_option(argv[i]))
                         k = parse_one_opt(st, c, o, argv, argc, &i, &a);
                 else
                         a.pos[a.n_pos++] = argv[i];

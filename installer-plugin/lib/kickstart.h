@@ -29,6 +29,15 @@ const char *si_py_rstrip_end(const char *p, const char *end);
  * offset in *ret_bad. */
 bool si_text_utf8(const char *s, size_t len, size_t *ret_bad);
 
+/* argparse's long option lookup (kickstart-argparse.c): among @count names, the i-th at
+ * @names + i * @stride bytes (an array of strings, or the name member of an array of
+ * structs), the one equal to the @n bytes of @arg, else the one name they are a prefix of.
+ * Returns its index, -1 for none, -2 for a prefix of several. */
+int si_ks_option_find(const void *names, size_t count, size_t stride, const char *arg, size_t n);
+/* Whether argparse takes the word @s as an option: a dash and more, but not a negative number
+ * ("-1", "-.5", which are words while no option looks like one). */
+bool si_ks_looks_like_option(const char *s);
+
 /* Words of one line. argv[n] is NULL; all strings live in buf. */
 struct si_ks_words {
         char **argv;

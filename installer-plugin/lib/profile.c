@@ -68,22 +68,6 @@ static int note(struct profile *pf, enum si_setting which, const struct si_ks_or
         return note_at(&pf->origins[which], o, argv, argc);
 }
 
-/* argparse's long option lookup: an exact name, else the one name @arg is a prefix of (no
- * abbreviation is ambiguous when the names differ in their first letter, but say so anyway).
- * Returns the index, -1 for none, -2 for an ambiguous prefix. */
-static int match_option(const char *arg, size_t n, const char *const *names, size_t count)
-{
-        int found = -1;
-
-        for (size_t i = 0; i < count; i++) {
-                if (strlen(names[i]) == n && strncmp(names[i], arg, n) == 0)
-                        return (int) i;
-                if (strlen(names[i]) > n && strncmp(names[i], arg, n) == 0)
-                        found = found == -1 ? (int) i : -2;
-        }
-        return found;
-}
-
 /* `selinux [--enforcing|--permissive|--disabled]...` */
 static int parse_selinux(struct profile *pf, const struct si_ks_origin *o, char **argv, size_t argc)
 {
@@ -105,8 +89,8 @@ static int parse_selinux(struct profile *pf, const struct si_ks_origin *o, char 
                             "--permissive or --disabled)",
                             a);
                 eq = strchr(a, '=');
-                m = match_option(a + 2, eq ? (size_t) (eq - a - 2) : strlen(a + 2), names,
-                                 ELEMENTSOF(names));
+                m = si_ks_option_find(names, ELEMENTSOF(names), sizeof(names[0]), a + 2,
+                                      eq ? (size_t) (eq - a - 2) : strlen(a + 2));
                 if (m == -2 || (m >= 0 && eq == a + 2))
                         return si_ks_error(pf->ctx, o, "selinux: ambiguous option '%s'", a);
                 if (m < 0)
@@ -142,8 +126,8 @@ static int parse_addon(struct profile *pf, const struct si_ks_origin *o, char **
                         return si_ks_error(pf->ctx, o,
                                            "%%addon org_seinstall: unexpected argument '%s'", a);
                 eq = strchr(a, '=');
-                m = match_option(a + 2, eq ? (size_t) (eq - a - 2) : strlen(a + 2), names,
-                                 ELEMENTSOF(names));
+                m = si_ks_option_find(names, ELEMENTSOF(names), sizeof(names[0]), a + 2,
+                                      eq ? (size_t) (eq - a - 2) : strlen(a + 2));
                 if (m < 0 || (eq == a + 2))
                         return si_ks_error(
                             pf->ctx, o,
@@ -161,9 +145,11 @@ static int parse_addon(struct profile *pf, const struct si_ks_origin *o, char **
                         r = note_at(&pf->trial_origin, o, argv, argc);
                         continue;
                 }
+                /* argparse takes the next word as the value unless it looks like an option:
+                 * "--policy --trial" is a missing value, not the policy "--trial" */
                 if (eq)
                         v = eq + 1;
-                else if (i + 1 < argc)
+                else if (i + 1 < argc && !si_ks_looks_like_option(argv[i + 1]))
                         v = argv[++i];
                 else
                         return si_ks_error(pf->ctx, o, "%%addon org_seinstall: --%s needs a value",

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "seinstall-private.h"
+#include "kickstart.h"
 #include "profile.h"
 #include "testutil.h"
 
@@ -198,7 +199,39 @@ START_TEST(test_sections)
         ks_bad("%addon org_seinstall --relabel=never\n%end\n", "--relabel=never");
         ks_bad("%addon org_seinstall --policy=../x\n%end\n", "not a policy type");
         ks_bad("%addon org_seinstall --policy\n%end\n", "needs a value");
+        /* as argparse: a next word that looks like an option is not the value */
+        ks_bad("%addon org_seinstall --policy --trial\n%end\n", "--policy needs a value");
+        ks_bad("%addon org_seinstall --unsupported -w\n%end\n", "--unsupported needs a value");
+        ks_bad("%addon org_seinstall --policy -1\n%end\n", "--policy=-1 is not a policy type");
         ks_bad("%addon org_seinstall\n--policy=mls\n%end\n", "test.ks:2:");
+}
+END_TEST
+
+/* The one argparse matcher both readers use: strings and structs, exact before prefix,
+ * ambiguous prefixes, and which words are options. */
+START_TEST(test_option_find)
+{
+        static const char *const names[] = {"policy", "unsupported", "relabel", "trial"};
+        static const struct {
+                const char *name;
+                int other;
+        } opts[] = {{"--fstype", 1}, {"--fsprofile", 2}, {"--size", 3}, {"--fs", 4}};
+
+        ck_assert_int_eq(si_ks_option_find(names, 4, sizeof(names[0]), "trial", 5), 3);
+        ck_assert_int_eq(si_ks_option_find(names, 4, sizeof(names[0]), "pol", 3), 0);
+        ck_assert_int_eq(si_ks_option_find(names, 4, sizeof(names[0]), "policyx", 7), -1);
+        ck_assert_int_eq(si_ks_option_find(names, 4, sizeof(names[0]), "", 0), -2);
+        ck_assert_int_eq(si_ks_option_find(&opts[0].name, 4, sizeof(opts[0]), "--fs", 4), 3);
+        ck_assert_int_eq(si_ks_option_find(&opts[0].name, 4, sizeof(opts[0]), "--fst", 5), 0);
+        ck_assert_int_eq(si_ks_option_find(&opts[0].name, 4, sizeof(opts[0]), "--f", 3), -2);
+        ck_assert_int_eq(si_ks_option_find(&opts[0].name, 4, sizeof(opts[0]), "--si", 4), 2);
+        ck_assert(si_ks_looks_like_option("--size"));
+        ck_assert(si_ks_looks_like_option("-x"));
+        ck_assert(!si_ks_looks_like_option("-1"));
+        ck_assert(!si_ks_looks_like_option("-.5"));
+        ck_assert(!si_ks_looks_like_option("-"));
+        ck_assert(!si_ks_looks_like_option("500"));
+        ck_assert(si_ks_looks_like_option("-1x"));
 }
 END_TEST
 
@@ -603,6 +636,7 @@ int main(void)
         tcase_add_test(tc, test_selinux_command);
         tcase_add_test(tc, test_selinux_errors);
         tcase_add_test(tc, test_sections);
+        tcase_add_test(tc, test_option_find);
         tcase_add_test(tc, test_includes);
         tcase_add_test(tc, test_include_budget);
         tcase_add_test(tc, test_boot_options);
