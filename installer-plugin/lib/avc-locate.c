@@ -125,40 +125,23 @@ size_t si_avc_locator_budget(const struct si_avc_locator *l)
 
 static int read_mounts(struct si_avc_locator *l)
 {
-        _cleanup_free_ char *text = NULL;
-        const char *pos, *line;
-        size_t len, n;
+        _cleanup_(si_mountinfo_done) struct si_mountinfo mi = {};
 
         l->mounts_read = true;
-        if (read_file_bounded("/proc/self/mountinfo", 16u << 20, &text, &len) < 0)
+        if (si_mountinfo_read("/proc/self/mountinfo", &mi) < 0)
                 return 0; /* no mounts known: every search finds nothing */
-        pos = text;
-        while (next_line(&pos, text + len, &line, &n)) {
-                _cleanup_free_ char *copy = strndup(line, n);
-                char mp[4096], fstype[256], src[4096];
-                struct mount_line *m, *grown;
-                const char *sep, *base;
-                unsigned a, b;
+        l->mounts = calloc(mi.n + 1, sizeof(*l->mounts));
+        if (!l->mounts)
+                return -ENOMEM;
+        for (size_t i = 0; i < mi.n; i++) {
+                const struct si_mountinfo_entry *e = &mi.v[i];
+                const char *base = strrchr(e->source, '/');
+                struct mount_line *m = &l->mounts[l->n_mounts++];
 
-                if (!copy)
-                        return -ENOMEM;
-                if (sscanf(copy, "%*u %*u %u:%u %*s %4095s", &a, &b, mp) != 3)
-                        continue;
-                sep = strstr(copy, " - ");
-                if (!sep || sscanf(sep + 3, "%255s %4095s", fstype, src) != 2)
-                        continue;
-                base = strrchr(src, '/');
-                base = base ? base + 1 : src;
-                grown = realloc(l->mounts, (l->n_mounts + 1) * sizeof(*grown));
-                if (!grown)
-                        return -ENOMEM;
-                l->mounts = grown;
-                m = &l->mounts[l->n_mounts];
-                *m = (struct mount_line){.maj = a, .min = b};
-                m->mp = strdup(mp); /* octal escapes (\040) are rare on roots: kept */
-                m->fstype = strdup(fstype);
-                m->src_base = strdup(base);
-                l->n_mounts++;
+                *m = (struct mount_line){.maj = major(e->dev), .min = minor(e->dev)};
+                m->mp = strdup(e->point);
+                m->fstype = strdup(e->fstype);
+                m->src_base = strdup(base ? base + 1 : e->source);
                 if (!m->mp || !m->fstype || !m->src_base)
                         return -ENOMEM;
         }

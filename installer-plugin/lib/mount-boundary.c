@@ -18,20 +18,12 @@
 
 #include "seinstall-private.h"
 
-#define MOUNTINFO_MAX (16u * 1024 * 1024)
-
 struct si_mountset {
         pthread_mutex_t lock;
         uint64_t *own; /* sorted mount IDs */
         size_t n_own;
         uint64_t *seen; /* every mount ID of the last read: an ID not here is a new mount */
         size_t n_seen;
-};
-
-struct minfo {
-        uint64_t id, parent;
-        unsigned major, minor;
-        char *root, *point, *fstype;
 };
 
 static bool pseudo_fs(const char *fstype)
@@ -46,48 +38,6 @@ static bool pseudo_fs(const char *fstype)
                 if (streq(fstype, names[i]))
                         return true;
         return false;
-}
-
-/* Undo mountinfo's octal escapes (\040 for a space) in place. */
-static void unescape(char *s)
-{
-        char *w = s;
-
-        for (char *p = s; *p;) {
-                if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' &&
-                    p[3] >= '0' && p[3] <= '7') {
-                        *w++ = (char) ((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
-                        p += 4;
-                } else
-                        *w++ = *p++;
-        }
-        *w = '\0';
-}
-
-/* Split one mountinfo line in place: "ID PARENT MAJ:MIN ROOT POINT OPTS [TAGS...] - FSTYPE ...". */
-static bool parse_line(char *line, struct minfo *m)
-{
-        char *save = NULL, *f[6], *t;
-        unsigned long long id, parent;
-
-        for (int i = 0; i < 6; i++)
-                if (!(f[i] = strtok_r(i ? NULL : line, " ", &save)))
-                        return false;
-        while ((t = strtok_r(NULL, " ", &save)) && !streq(t, "-"))
-                ;
-        if (!t || !(t = strtok_r(NULL, " ", &save)))
-                return false;
-        if (sscanf(f[0], "%llu", &id) != 1 || sscanf(f[1], "%llu", &parent) != 1 ||
-            sscanf(f[2], "%u:%u", &m->major, &m->minor) != 2)
-                return false;
-        m->id = id;
-        m->parent = parent;
-        m->root = f[3];
-        m->point = f[4];
-        m->fstype = t;
-        unescape(m->root);
-        unescape(m->point);
-        return true;
 }
 
 /* Whether @point is @root or below it. */
@@ -125,10 +75,10 @@ int si_fd_mount_id(int dfd, const char *name, int flags, uint64_t *ret)
         return 0;
 }
 
-/* The target root as this process's mountinfo names it, and the mountinfo text. */
-static int read_mountinfo(struct seinstall_ctx *ctx, char **ret_rootpath, char **ret_text)
+/* The target root as this process's mountinfo names it, and the mountinfo read. */
+static int read_mountinfo(struct seinstall_ctx *ctx, char **ret_rootpath, struct si_mountinfo *ret)
 {
-        _cleanup_free_ char *rootpath = NULL, *text = NULL;
+        _cleanup_free_ char *rootpath = NULL;
         char proc[64];
         ssize_t l;
         int r;
@@ -141,44 +91,32 @@ static int read_mountinfo(struct seinstall_ctx *ctx, char **ret_rootpath, char *
         if (l < 0)
                 return -errno;
         rootpath[l] = '\0';
-        r = read_file_bounded("/proc/self/mountinfo", MOUNTINFO_MAX, &text, NULL);
+        r = si_mountinfo_read("/proc/self/mountinfo", ret);
         if (r < 0)
                 return r;
         *ret_rootpath = TAKE_PTR(rootpath);
-        *ret_text = TAKE_PTR(text);
         return 0;
 }
 
 /* Read /proc/self/mountinfo and decide which mounts are the target's own. */
 static int mountset_read(struct seinstall_ctx *ctx, struct si_mountset *ms)
 {
-        _cleanup_free_ char *text = NULL, *rootpath = NULL;
-        _cleanup_free_ struct minfo *v = NULL;
+        _cleanup_free_ char *rootpath = NULL;
+        _cleanup_(si_mountinfo_done) struct si_mountinfo mi = {};
         _cleanup_free_ uint64_t *own = NULL, *seen = NULL;
-        char *pos, *line;
-        size_t n = 0, cap = 0, n_own = 0;
+        const struct si_mountinfo_entry *v;
+        size_t n, n_own = 0;
         uint64_t root_id = 0;
         int r;
 
         r = si_fd_mount_id(ctx->root_fd, "", AT_EMPTY_PATH, &root_id);
         if (r < 0)
                 return r;
-        r = read_mountinfo(ctx, &rootpath, &text);
+        r = read_mountinfo(ctx, &rootpath, &mi);
         if (r < 0)
                 return r;
-        for (pos = text; (line = strsep(&pos, "\n"));) {
-                struct minfo m;
-                if (!*line || !parse_line(line, &m))
-                        continue;
-                if (n == cap) {
-                        size_t ncap = cap ? cap * 2 : 64;
-                        struct minfo *nv = realloc(v, ncap * sizeof(*v));
-                        if (!nv)
-                                return -ENOMEM;
-                        v = nv, cap = ncap;
-                }
-                v[n++] = m;
-        }
+        v = mi.v;
+        n = mi.n;
         own = calloc(n + 1, sizeof(*own));
         seen = calloc(n + 1, sizeof(*seen));
         if (!own || !seen)
@@ -193,8 +131,7 @@ static int mountset_read(struct seinstall_ctx *ctx, struct si_mountset *ms)
                         continue;
                 /* The same filesystem mounted outside the target: the installer's files. */
                 for (size_t j = 0; j < n && !shared; j++)
-                        shared = v[j].major == v[i].major && v[j].minor == v[i].minor &&
-                                 !path_below(v[j].point, rootpath, true);
+                        shared = v[j].dev == v[i].dev && !path_below(v[j].point, rootpath, true);
                 if (!shared)
                         own[n_own++] = v[i].id;
         }
@@ -276,12 +213,13 @@ static int cmp_own(const void *a, const void *b)
 }
 
 /* One entry of si_mounts_own_list() for mountinfo line @m of an own mount. */
-static int own_entry(const struct minfo *m, const char *rootpath, struct si_own_mount *e)
+static int own_entry(const struct si_mountinfo_entry *m, const char *rootpath,
+                     struct si_own_mount *e)
 {
         size_t skip = streq(rootpath, "/") ? 0 : strlen(rootpath);
         bool at_root = !path_below(m->point, rootpath, false);
 
-        *e = (struct si_own_mount){.id = m->id, .dev = makedev(m->major, m->minor)};
+        *e = (struct si_own_mount){.id = m->id, .dev = m->dev};
         /* The mount holding the root may lie above it (a directory target): its whole
          * filesystem then holds files outside the target. So does a bind of a directory
          * (ROOT is not "/"), a btrfs subvolume among others included. */
@@ -293,19 +231,19 @@ static int own_entry(const struct minfo *m, const char *rootpath, struct si_own_
 
 int si_mounts_own_list(struct seinstall_ctx *ctx, struct si_own_mount **ret, size_t *ret_n)
 {
-        _cleanup_free_ char *text = NULL, *rootpath = NULL;
+        _cleanup_free_ char *rootpath = NULL;
+        _cleanup_(si_mountinfo_done) struct si_mountinfo mi = {};
         struct si_own_mount *v = NULL;
-        char *pos, *line;
         size_t n = 0, cap = 0;
         int r;
 
-        r = read_mountinfo(ctx, &rootpath, &text);
+        r = read_mountinfo(ctx, &rootpath, &mi);
         if (r < 0)
                 return r;
-        for (pos = text; r >= 0 && (line = strsep(&pos, "\n"));) {
-                struct minfo m;
+        for (size_t i = 0; r >= 0 && i < mi.n; i++) {
+                const struct si_mountinfo_entry m = mi.v[i];
 
-                if (!*line || !parse_line(line, &m) || pseudo_fs(m.fstype) ||
+                if (pseudo_fs(m.fstype) ||
                     !(path_below(m.point, rootpath, true) || path_below(rootpath, m.point, false)))
                         continue;
                 r = si_mount_is_own(ctx, m.id);
@@ -341,21 +279,21 @@ static int cmp_str(const void *a, const void *b)
 
 int si_mounts_on(struct seinstall_ctx *ctx, uint64_t parent_id, char ***ret, size_t *ret_n)
 {
-        _cleanup_free_ char *text = NULL, *rootpath = NULL;
-        char *pos, *line, **v = NULL;
+        _cleanup_free_ char *rootpath = NULL;
+        _cleanup_(si_mountinfo_done) struct si_mountinfo mi = {};
+        char **v = NULL;
         size_t n = 0, kept = 0, skip;
         int r;
 
-        r = read_mountinfo(ctx, &rootpath, &text);
+        r = read_mountinfo(ctx, &rootpath, &mi);
         if (r < 0)
                 return r;
         skip = streq(rootpath, "/") ? 0 : strlen(rootpath);
-        for (pos = text; (line = strsep(&pos, "\n"));) {
-                struct minfo m;
+        for (size_t i = 0; i < mi.n; i++) {
+                const struct si_mountinfo_entry m = mi.v[i];
                 char **nv;
 
-                if (!*line || !parse_line(line, &m) || m.parent != parent_id ||
-                    !path_below(m.point, rootpath, false))
+                if (m.parent != parent_id || !path_below(m.point, rootpath, false))
                         continue;
                 nv = realloc(v, (n + 1) * sizeof(*v));
                 if (!nv || !(nv[n] = strdup(m.point + skip))) {

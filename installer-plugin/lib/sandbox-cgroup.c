@@ -74,22 +74,6 @@ static unsigned long long key_value(const char *text, const char *key)
         return 0;
 }
 
-/* mountinfo's octal escapes (\040 for a blank), in place. */
-static void unescape(char *s)
-{
-        char *w = s;
-
-        for (const char *r = s; *r; w++) {
-                if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
-                    r[3] >= '0' && r[3] <= '7') {
-                        *w = (char) ((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
-                        r += 4;
-                } else
-                        *w = *r++;
-        }
-        *w = '\0';
-}
-
 /* What /proc/self/mountinfo and /proc/self/cgroup say: for v2, the pids and the memory
  * hierarchy the mount point, the root of the mount in its hierarchy and this process's
  * cgroup in it. */
@@ -117,39 +101,21 @@ static int set_mount(struct hier *h, const char *root, const char *mroot, const 
         return h->mroot && h->point ? 0 : -ENOMEM;
 }
 
-/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [TAGS] - FSTYPE SOURCE SUPEROPTIONS" */
-static int parse_mountinfo(char *text, const char *root, struct hier *h)
+/* The first mount of each hierarchy in @mi: cgroup2, and cgroup v1's pids and memory (named in
+ * the superblock's options). */
+static int find_mounts(const struct si_mountinfo *mi, const char *root, struct hier *h)
 {
         int r = 0;
 
-        for (char *line = text, *next; r >= 0 && line && *line; line = next) {
-                char *dash, *f[6], *save = NULL;
-                size_t n = 0;
+        for (size_t i = 0; r >= 0 && i < mi->n; i++) {
+                const struct si_mountinfo_entry *m = &mi->v[i];
 
-                next = strchr(line, '\n');
-                if (next)
-                        *next++ = '\0';
-                dash = strstr(line, " - ");
-                if (!dash)
-                        continue;
-                *dash = '\0';
-                for (char *t = strtok_r(line, " ", &save); t && n < 5;
-                     t = strtok_r(NULL, " ", &save))
-                        f[n++] = t;
-                save = NULL;
-                f[5] = strtok_r(dash + 3, " ", &save); /* fstype */
-                strtok_r(NULL, " ", &save);            /* source */
-                const char *super = strtok_r(NULL, " ", &save);
-                if (n < 5 || !f[5] || !super)
-                        continue;
-                unescape(f[3]);
-                unescape(f[4]);
-                if (streq(f[5], "cgroup2"))
-                        r = set_mount(&h[H_V2], root, f[3], f[4]);
-                else if (streq(f[5], "cgroup") && has_word(super, "pids"))
-                        r = set_mount(&h[H_PIDS], root, f[3], f[4]);
-                else if (streq(f[5], "cgroup") && has_word(super, "memory"))
-                        r = set_mount(&h[H_MEM], root, f[3], f[4]);
+                if (streq(m->fstype, "cgroup2"))
+                        r = set_mount(&h[H_V2], root, m->root, m->point);
+                else if (streq(m->fstype, "cgroup") && has_word(m->super, "pids"))
+                        r = set_mount(&h[H_PIDS], root, m->root, m->point);
+                else if (streq(m->fstype, "cgroup") && has_word(m->super, "memory"))
+                        r = set_mount(&h[H_MEM], root, m->root, m->point);
         }
         return r;
 }
@@ -312,7 +278,8 @@ static int find_in(struct hier *h, struct si_cgroup_place *ret, const char **ret
 
 int si_cgroup_find(const char *root, struct si_cgroup_place *ret, const char **ret_why)
 {
-        _cleanup_free_ char *mi_path = NULL, *cg_path = NULL, *mi = NULL, *cg = NULL;
+        _cleanup_free_ char *mi_path = NULL, *cg_path = NULL, *cg = NULL;
+        _cleanup_(si_mountinfo_done) struct si_mountinfo mi = {};
         struct hier h[H_N] = {};
         int r;
 
@@ -320,11 +287,11 @@ int si_cgroup_find(const char *root, struct si_cgroup_place *ret, const char **r
             asprintf(&cg_path, "%s/proc/self/cgroup", root) < 0)
                 return -ENOMEM;
         *ret_why = "cannot read /proc/self/mountinfo and /proc/self/cgroup";
-        r = read_file_bounded(mi_path, SMALL_FILE_MAX, &mi, NULL);
+        r = si_mountinfo_read(mi_path, &mi);
         if (r >= 0)
                 r = read_file_bounded(cg_path, SMALL_FILE_MAX, &cg, NULL);
         if (r >= 0)
-                r = parse_mountinfo(mi, root, h);
+                r = find_mounts(&mi, root, h);
         if (r >= 0)
                 r = parse_own(cg, h);
         if (r >= 0)

@@ -77,6 +77,29 @@ const char *si_strerror(struct seinstall_ctx *ctx, int r);
 #define si_info(ctx, ...)  si_log(ctx, SEINSTALL_LOG_INFO, __VA_ARGS__)
 #define si_debug(ctx, ...) si_log(ctx, SEINSTALL_LOG_DEBUG, __VA_ARGS__)
 
+struct libmnt_table;
+/* ---- a mountinfo file, read (mountinfo.c) ---------------------------------------------------- */
+
+/* One line of a mountinfo file, its strings unescaped; they live as long as the table. */
+struct si_mountinfo_entry {
+        uint64_t id, parent; /* mount IDs */
+        dev_t dev;
+        const char *root;   /* the mount's root within its filesystem */
+        const char *point;  /* the mount point, as the reading process sees it */
+        const char *fstype; /* "ext4", "cgroup2" */
+        const char *source; /* "/dev/vda1", "none"; "" when the line has none */
+        const char *super;  /* the superblock's options, "" when none */
+};
+struct si_mountinfo {
+        struct libmnt_table *tb;
+        struct si_mountinfo_entry *v;
+        size_t n;
+};
+/* Read the mountinfo file @path (libmount's parser; a line it cannot parse is left out).
+ * -ENOMEM, -EIO when it cannot be read. */
+int si_mountinfo_read(const char *path, struct si_mountinfo *ret);
+void si_mountinfo_done(struct si_mountinfo *mi);
+
 /* ---- the target's own mounts (mount-boundary.c) ------------------------------------------------
  */
 
