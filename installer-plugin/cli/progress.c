@@ -1,11 +1,25 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* progress.c — the progress line of the walking commands on stderr (report.h): rewritten in
- * place on a terminal, plain lines elsewhere; every other message ends an open line first. */
+ * place on a terminal, plain lines elsewhere; every other message ends an open line first.
+ * Also the program's name, which every message starts with. */
 #include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
 
 #include "report.h"
+
+/* The name every message starts with, this line's and report.c's (cli_set_program()). */
+static const char *program = "seinstall";
+
+void cli_set_program(const char *name)
+{
+        program = name;
+}
+
+const char *cli_program(void)
+{
+        return program;
+}
 
 /* Seconds between two progress lines when stderr is not a terminal (a pipe, the journal). */
 #define PROGRESS_PLAIN_INTERVAL 5.0

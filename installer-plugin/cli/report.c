@@ -14,8 +14,6 @@
 
 #define _(s) gettext(s)
 
-/* The name every message starts with (cli_set_program()). */
-static const char *program = "seinstall";
 /* Whether errors are also printed as a JSON document on stdout (--json). */
 static bool json_errors;
 
@@ -73,16 +71,6 @@ static void json_document_end(struct json *j)
         json_object_end(j);
 }
 
-void cli_set_program(const char *name)
-{
-        program = name;
-}
-
-const char *cli_program(void)
-{
-        return program;
-}
-
 void cli_set_json(bool on)
 {
         json_errors = on;
@@ -135,7 +123,7 @@ void cli_log(void *userdata, int priority, const char *message)
         if (priority == SEINSTALL_LOG_WARNING && json_errors)
                 warning_keep(message);
         cli_progress_break();
-        fprintf(stderr, "%s: %s%s\n", program,
+        fprintf(stderr, "%s: %s%s\n", cli_program(),
                 priority == SEINSTALL_LOG_WARNING ? _("warning: ") : "", cli_esc(message));
 }
 
@@ -216,7 +204,7 @@ int cli_fail_with(struct seinstall_ctx *ctx, int r, const char *what, const char
                         s = NULL;
                 msg = s ? s : what;
         }
-        return report(program, msg, s ? NULL : seinstall_last_error_command(ctx), r,
+        return report(cli_program(), msg, s ? NULL : seinstall_last_error_command(ctx), r,
                       cli_exit_status(r), key, value_json);
 }
 
@@ -233,24 +221,25 @@ int cli_error(int r, const char *fmt, ...)
         va_start(ap, fmt);
         msg = str_vprintf(fmt, ap);
         va_end(ap);
-        return report(program, msg ? msg : strerror(-r), NULL, r, cli_exit_status(r), NULL, NULL);
+        return report(cli_program(), msg ? msg : strerror(-r), NULL, r, cli_exit_status(r), NULL,
+                      NULL);
 }
 
 int cli_error_status(int r, int status, const char *message, const char *command)
 {
-        return report(program, message, command, r, status, NULL, NULL);
+        return report(cli_program(), message, command, r, status, NULL, NULL);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
         _cleanup_free_ char *msg = NULL, *prefix = NULL;
-        const char *who = program;
+        const char *who = cli_program();
         va_list ap;
 
         va_start(ap, fmt);
         msg = str_vprintf(fmt, ap);
         va_end(ap);
-        if (cmd && asprintf(&prefix, "%s %s", program, cmd) >= 0)
+        if (cmd && asprintf(&prefix, "%s %s", cli_program(), cmd) >= 0)
                 who = prefix;
         else
                 prefix = NULL;
