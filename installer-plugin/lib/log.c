@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* log.c — the library's one voice: messages through the context's log callback, and the
  * failure message kept as the context's last error (seinstall_last_error()). Every other file
- * reports through these; they call nothing but util.c. */
+ * reports through these; they call nothing but util.h's helpers. */
 #include "seinstall-private.h"
 
 static void log_va(struct seinstall_ctx *ctx, int priority, const char *msg)

@@ -2,9 +2,11 @@
 /*
  * util.h — generic helpers with no seinstall types, shared by the library, the `seinstall`
  * command, seinstall-firstboot and the tests: cleanup attributes, string comparisons, growable
- * strings and the one JSON string writer, string lists, lines, bounded reads and complete
- * writes, and the one errno-to-exit-status table of the command-line contract. Not installed;
- * the commands link util.o themselves (the library exports none of it).
+ * strings, string lists, lines (util.c), the one JSON string writer and the JSON documents
+ * (json.c), names and commands escaped for people (escape.c), bounded reads and complete
+ * writes (fileio.c), and the one errno-to-exit-status table of the command-line contract
+ * (exit-status.c). Not installed; the commands link these objects themselves (the library
+ * exports none of it).
  */
 #ifndef SEINSTALL_UTIL_H
 #define SEINSTALL_UTIL_H
@@ -107,6 +109,8 @@ struct sbuf {
 int sbuf_append(struct sbuf *b, const char *s, size_t n);
 int sbuf_puts(struct sbuf *b, const char *s);
 int sbuf_printf(struct sbuf *b, const char *fmt, ...) _printf_(2, 3);
+/* Length of the valid UTF-8 sequence at @s (at most @n bytes), or 0 if it is not one. */
+size_t si_utf8_seq_len(const unsigned char *s, size_t n);
 /* Append @s as a JSON string literal, quotes included (NULL gives null). Valid UTF-8 passes
  * through; '"', '\\' and control characters (U+0000-U+001F, U+007F) are escaped (\n, \t, \r,
  * \b, \f, else \u00XX); each byte that is not part of valid UTF-8 becomes \ufffd (U+FFFD, the

@@ -3,7 +3,7 @@
 # has its section in seinstall(8), and every long option a command's --help prints is in the
 # man page and offered by the completion for that command; the same for seinstall-firstboot.
 # The completion is also driven as bash drives it. seinstall(8) lists every errno of the one
-# exit status table (util.c) and documents the JSON error document; check's human output is
+# exit status table (exit-status.c) and documents the JSON error document; check's human output is
 # what seinstall(8) says (an ok mount is one line, --verbose explains every mount). A command
 # or tool that is not built fails the test: there is nothing to skip in a built tree.
 . "$(dirname "$0")/../lib.sh"
@@ -62,14 +62,14 @@ for o in $(grep -o -- '--[a-z][a-z-]*' <<<"$help" | sort -u); do
 done
 echo "ok: seinstall-firstboot: options documented and completed"
 
-# Exit status: each errno util.c maps to 2 is named in EXIT STATUS, and the JSON error document
+# Exit status: each errno exit-status.c maps to 2 is named in EXIT STATUS, and the JSON error document
 # is described under JSON OUTPUT.
 exit_section=$(sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$man8")
-usage_errnos=$(sed -n '/^static const int usage_errnos\[\]/,/^};/p' "$TOP/installer-plugin/lib/util.c" |
+usage_errnos=$(sed -n '/^static const int usage_errnos\[\]/,/^};/p' "$TOP/installer-plugin/lib/exit-status.c" |
         grep -o 'E[A-Z0-9]*')
-[ -n "$usage_errnos" ] || fail "no usage_errnos table found in installer-plugin/lib/util.c"
+[ -n "$usage_errnos" ] || fail "no usage_errnos table found in installer-plugin/lib/exit-status.c"
 for e in $usage_errnos; do
-        grep -qw -- "$e" <<<"$exit_section" || problem "$e (exit status 2 in util.c) is not in EXIT STATUS of man/seinstall.8"
+        grep -qw -- "$e" <<<"$exit_section" || problem "$e (exit status 2 in exit-status.c) is not in EXIT STATUS of man/seinstall.8"
 done
 echo "ok: EXIT STATUS names the errnos of exit status 2:" $usage_errnos
 json_section=$(sed -n '/^\.SH JSON OUTPUT/,/^\.SH /p' "$man8")

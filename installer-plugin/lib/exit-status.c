@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* exit-status.c — the exit status a negative errno means for the front ends, and errno names
+ * for their JSON (util.h). */
+#include "util.h"
+
+/* Bad usage or bad input: the message names the option, the file and line, or the path. Every
+ * other errno means the system failed (I/O, no space, no memory, missing policy: ENOPKG). */
+static const int usage_errnos[] = {
+    EINVAL, EBADMSG,      ENOENT, ENOTDIR, EISDIR, EFBIG,
+    E2BIG,  ENAMETOOLONG, ELOOP,  EBADFD, /* a FIFO, device or socket where a file belongs */
+    EXDEV,                                /* a path of the target leading onto another mount */
+};
+
+int si_exit_status(int r)
+{
+        if (r >= 0)
+                return SI_EXIT_OK;
+        for (size_t i = 0; i < ELEMENTSOF(usage_errnos); i++)
+                if (usage_errnos[i] == -r)
+                        return SI_EXIT_USAGE;
+        return SI_EXIT_SYSTEM;
+}
+
+const char *si_errno_name(int e)
+{
+        return e > 0 ? strerrorname_np(e) : NULL;
+}
