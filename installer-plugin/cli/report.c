@@ -177,6 +177,34 @@ static int report(const char *prefix, const char *message, const char *command, 
         return status;
 }
 
+/* The limits the library takes from the commands' environment (seinstall(8), ENVIRONMENT):
+ * it reads none itself. */
+static int limits_from_env(struct seinstall_ctx *ctx)
+{
+        const char *v = secure_getenv("SEINSTALL_SANDBOX_TIMEOUT");
+        unsigned seconds;
+        unsigned long long n;
+        char *end;
+
+        if (seinstall_sandbox_timeout_parse(v, &seconds) < 0 ||
+            seinstall_set_sandbox_timeout(ctx, seconds) < 0)
+                return cli_error(-EINVAL,
+                                 "SEINSTALL_SANDBOX_TIMEOUT=%s is not a number of seconds "
+                                 "from 1 to %u",
+                                 v, SEINSTALL_SANDBOX_TIMEOUT_MAX);
+        v = secure_getenv("SEINSTALL_LINKS_MAX");
+        if (!v)
+                return 0;
+        errno = 0;
+        n = strtoull(v, &end, 10);
+        if (errno || end == v || *end || *v < '0' || *v > '9' || n < 1 ||
+            n > SEINSTALL_LINKS_MAX_LIMIT || seinstall_set_links_max(ctx, (size_t) n) < 0)
+                return cli_error(-EINVAL,
+                                 "SEINSTALL_LINKS_MAX=%s is not a number of files from 1 to %zu", v,
+                                 SEINSTALL_LINKS_MAX_LIMIT);
+        return 0;
+}
+
 int cli_open(const struct opts *o, struct seinstall_ctx **ret_ctx)
 {
         const char *root = o->root ? o->root : "/";
@@ -185,7 +213,10 @@ int cli_open(const struct opts *o, struct seinstall_ctx **ret_ctx)
         if (r < 0)
                 return cli_error(r, _("target root %s: %s"), root, strerror(-r));
         seinstall_set_log_fn(*ret_ctx, cli_log, NULL);
-        return 0;
+        r = limits_from_env(*ret_ctx);
+        if (r != 0)
+                *ret_ctx = seinstall_unref(*ret_ctx);
+        return r;
 }
 
 int cli_exit_status(int r)

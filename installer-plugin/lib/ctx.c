@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "seinstall-private.h"
+#include "seinstall-internal.h"
 
 static char *normalise_root(const char *root)
 {
@@ -79,6 +80,22 @@ void seinstall_set_interrupt(struct seinstall_ctx *ctx, const volatile sig_atomi
 {
         if (ctx)
                 ctx->interrupt = flag;
+}
+
+int seinstall_set_sandbox_timeout(struct seinstall_ctx *ctx, unsigned seconds)
+{
+        if (!ctx || seconds > SEINSTALL_SANDBOX_TIMEOUT_MAX)
+                return -EINVAL;
+        ctx->sandbox_timeout_s = seconds;
+        return 0;
+}
+
+int seinstall_set_links_max(struct seinstall_ctx *ctx, size_t n)
+{
+        if (!ctx || n > SEINSTALL_LINKS_MAX_LIMIT)
+                return -EINVAL;
+        ctx->links_max = n;
+        return 0;
 }
 
 SEINSTALL_EXPORT const char *seinstall_get_root(const struct seinstall_ctx *ctx)

@@ -17,6 +17,7 @@
 #include <sys/xattr.h>
 
 #include "seinstall-private.h"
+#include "seinstall-internal.h"
 #include "config.h"
 #include "policy.h"
 #include "settings.h"
@@ -226,25 +227,7 @@ int si_relabel_validate(struct seinstall_ctx *ctx, const struct si_policy *polic
         return si_fcontext_validate(ctx, fc, policy, type);
 }
 
-/* SEINSTALL_LINKS_MAX: a smaller table of files with several names (walk-links.c), so that
- * the passes a full table takes can be seen on a small tree. */
-static int links_max_from_env(struct seinstall_ctx *ctx, size_t *ret)
-{
-        const char *v = secure_getenv("SEINSTALL_LINKS_MAX");
-        unsigned long long n;
-        char *end;
-
-        if (!v)
-                return 0;
-        errno = 0;
-        n = strtoull(v, &end, 10);
-        if (errno || end == v || *end || n < 1 || n > SI_WALK_LINKS_MAX)
-                return si_error(ctx, -EINVAL,
-                                "SEINSTALL_LINKS_MAX=%s is not a number of files from 1 to %zu", v,
-                                SI_WALK_LINKS_MAX);
-        *ret = (size_t) n;
-        return 0;
-}
+_Static_assert(SEINSTALL_LINKS_MAX_LIMIT == SI_WALK_LINKS_MAX, "the commands' limit is the walk's");
 
 int si_relabel_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in, unsigned threads,
                    unsigned flags, seinstall_relabel_progress_fn progress, void *userdata,
@@ -258,9 +241,10 @@ int si_relabel_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in,
         int r;
 
         rl.walk.nthreads = default_threads(threads);
-        r = links_max_from_env(ctx, &rl.walk.links_max);
-        if (r < 0)
-                return r;
+        /* a smaller table of files with several names (walk-links.c), so that the passes a
+         * full table takes can be seen on a small tree */
+        if (ctx->links_max)
+                rl.walk.links_max = ctx->links_max;
         root_fd = openat(ctx->root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (root_fd < 0)
                 return si_error(ctx, -errno, "Could not open the target root %s: %m", ctx->root);

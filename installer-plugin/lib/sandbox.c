@@ -45,23 +45,21 @@
 #include "runner.h"
 #include "sandbox.h"
 #include "sandbox-internal.h"
+#include "seinstall-internal.h"
 
-#define TIMEOUT_DEFAULT_S 300
-#define TIMEOUT_MAX_S     86400
-
-int si_sandbox_timeout(const char *text, unsigned *ret)
+int seinstall_sandbox_timeout_parse(const char *text, unsigned *ret)
 {
         char *end;
         unsigned long v;
 
         if (!text || !*text) {
-                *ret = TIMEOUT_DEFAULT_S;
+                *ret = SEINSTALL_SANDBOX_TIMEOUT_DEFAULT;
                 return 0;
         }
         errno = 0;
         v = strtoul(text, &end, 10);
-        if (errno || *end || end == text || text[0] == '-' || text[0] == '+' || v < 1 ||
-            v > TIMEOUT_MAX_S)
+        if (errno || *end || end == text || text[0] < '0' || text[0] > '9' || v < 1 ||
+            v > SEINSTALL_SANDBOX_TIMEOUT_MAX)
                 return -EINVAL;
         *ret = (unsigned) v;
         return 0;
@@ -551,16 +549,11 @@ int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv)
         struct sandbox s = {.cg = SI_CGROUP_NULL, .ids = SI_UIDRANGE_NULL, .userns_fd = -1};
         struct si_watch w = SI_WATCH_INIT;
         struct si_relay relay = {.name = argv[0]};
-        const char *limit = secure_getenv("SEINSTALL_SANDBOX_TIMEOUT");
         _cleanup_close_ int null = -EBADF, sec = -EBADF, ioctls = -EBADF;
         int outp[2] = {-1, -1}, infop[2] = {-1, -1}, r, status;
-        unsigned timeout_s;
+        const unsigned timeout_s =
+            ctx->sandbox_timeout_s ? ctx->sandbox_timeout_s : SEINSTALL_SANDBOX_TIMEOUT_DEFAULT;
 
-        if (si_sandbox_timeout(limit, &timeout_s) < 0)
-                return si_error(ctx, -EINVAL,
-                                "SEINSTALL_SANDBOX_TIMEOUT=%s is not a number of seconds from 1 "
-                                "to %u",
-                                limit, TIMEOUT_MAX_S);
         w.sandboxed = !streq(ctx->root, "/");
         r = w.sandboxed ? sandbox_prepare(ctx, &s, argv) : 0;
         if (r >= 0 && w.sandboxed) {

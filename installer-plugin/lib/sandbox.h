@@ -45,9 +45,6 @@ int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv);
  * with the message it would give (then nothing ran, and nothing of the target changed but the
  * mount points /dev, /proc, /sys and /run made where missing). */
 int si_sandbox_probe(struct seinstall_ctx *ctx, const char *const *argv);
-/* The wall-clock limit in seconds from @text (SEINSTALL_SANDBOX_TIMEOUT; NULL or empty: the
- * default of 300): 1..86400, else -EINVAL. */
-int si_sandbox_timeout(const char *text, unsigned *ret);
 /* Whether @name, a UUID or partition UUID read from a device of the target, may name a link
  * in the sandbox's /dev/disk/by-uuid or by-partuuid: 1 to SI_SANDBOX_LINK_NAME_MAX of the
  * characters udev leaves as they are (ASCII letters, digits, #+-.:=@_), not "." and no "..";

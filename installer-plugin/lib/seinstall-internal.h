@@ -25,6 +25,24 @@ struct seinstall_trial_result;
  * either as it was or done; nothing is left half-written. */
 void seinstall_set_interrupt(struct seinstall_ctx *ctx, const volatile sig_atomic_t *flag);
 
+/* ===== Limits the commands take from their environment ===================================== */
+
+/* The library reads no environment: the commands read SEINSTALL_SANDBOX_TIMEOUT and
+ * SEINSTALL_LINKS_MAX (seinstall(8), ENVIRONMENT) and set these. */
+#define SEINSTALL_SANDBOX_TIMEOUT_DEFAULT 300
+#define SEINSTALL_SANDBOX_TIMEOUT_MAX     86400
+#define SEINSTALL_LINKS_MAX_LIMIT         ((size_t) 1 << 19)
+/* Seconds from 1 to SEINSTALL_SANDBOX_TIMEOUT_MAX from @text; NULL or empty gives the default.
+ * -EINVAL for anything else. */
+int seinstall_sandbox_timeout_parse(const char *text, unsigned *ret);
+/* How long a program of the target (update-grub) may run before it is killed with every
+ * process it started: 1 to SEINSTALL_SANDBOX_TIMEOUT_MAX seconds, 0 for the default. -EINVAL. */
+int seinstall_set_sandbox_timeout(struct seinstall_ctx *ctx, unsigned seconds);
+/* The most files with several names a relabel or verify remembers at once (1 to
+ * SEINSTALL_LINKS_MAX_LIMIT, 0 for that default); past it the walk goes over the tree again
+ * for the rest. For tests. -EINVAL. */
+int seinstall_set_links_max(struct seinstall_ctx *ctx, size_t n);
+
 /* ===== Settings from files: the target's config, a kickstart profile, boot options ======== */
 
 /* Feed the target's /etc/selinux/config into @s as source "target" (SELINUX= as mode,

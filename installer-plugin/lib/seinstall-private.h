@@ -48,6 +48,8 @@ struct seinstall_ctx {
         struct si_labels *labels;   /* the labels of what seinstall writes (label.c) */
         struct si_undo *undo;       /* while a stage's writes can be rolled back (rootfs-undo.c) */
         const volatile sig_atomic_t *interrupt; /* non-zero: stop (seinstall_set_interrupt()) */
+        unsigned sandbox_timeout_s; /* 0: the default (seinstall_set_sandbox_timeout()) */
+        size_t links_max;           /* 0: the default (seinstall_set_links_max()) */
 };
 
 /* Whether the caller asked the running operation to stop (a signal it caught). */

@@ -166,6 +166,20 @@ reset_grub() { sed -i 's/ *security=selinux//' "$t/etc/default/grub"; }
 reset_grub
 SEINSTALL_SANDBOX_TIMEOUT=0 expect_exit 2 "$SEINSTALL" apply --root "$t" --mode permissive --regenerate
 assert_contains "a bad limit named" "$ERR" "SEINSTALL_SANDBOX_TIMEOUT=0"
+# the command reads the limits from its environment before anything else, for every command
+# (the library reads no environment); a value that is not a number in range is exit 2
+for v in 86401 -1 +5 5s 99999999999999999999 " 5"; do
+        SEINSTALL_SANDBOX_TIMEOUT=$v expect_exit 2 "$SEINSTALL" check --root "$t"
+        assert_contains "SEINSTALL_SANDBOX_TIMEOUT='$v'" "$ERR" \
+                "SEINSTALL_SANDBOX_TIMEOUT=$v is not a number of seconds from 1 to 86400"
+done
+for v in 0 524289 -1 x " 4"; do
+        SEINSTALL_LINKS_MAX=$v expect_exit 2 "$SEINSTALL" check --root "$t"
+        assert_contains "SEINSTALL_LINKS_MAX='$v'" "$ERR" "is not a number of files from 1 to 524288"
+done
+SEINSTALL_SANDBOX_TIMEOUT= SEINSTALL_LINKS_MAX=524288 expect_exit 0 "$SEINSTALL" apply --root "$t" \
+        --mode permissive --dry-run
+echo "ok: the limits from the environment: each bad value refused by every command, exit 2"
 
 # --- where the sandbox cannot be made, nothing runs ---------------------------------------
 printf '#!/bin/busybox sh\n/bin/busybox touch /boot/grub/RAN\n' >"$t/usr/sbin/update-grub"

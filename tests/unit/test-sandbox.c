@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Unit tests of sandbox.c: the output relay (escaped, prefixed, bounded), the wall-clock limit
- * from SEINSTALL_SANDBOX_TIMEOUT, and si_run_in_target() itself: for the root "/" (the running
- * system's own program, no bwrap) its status, output and kill at the limit; for a target, that
- * without a sandbox nothing runs. Of sandbox-cgroup.c: where the sandbox's cgroup goes, in fake
- * cgroup trees. tests/integration/hostile-sandbox.sh attacks the sandbox,
- * hostile-sandbox-limits.sh its process and memory limits. */
+ * from SEINSTALL_SANDBOX_TIMEOUT (seinstall_sandbox_timeout_parse()), and si_run_in_target()
+ * itself: for the root "/" (the running system's own program, no bwrap) its status, output and kill
+ * at the limit; for a target, that without a sandbox nothing runs. Of sandbox-cgroup.c: where the
+ * sandbox's cgroup goes, in fake cgroup trees. tests/integration/hostile-sandbox.sh attacks the
+ * sandbox, hostile-sandbox-limits.sh its process and memory limits. */
 #include <check.h>
 #include <linux/btrfs.h>
 #include <linux/fs.h>
@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "seinstall-private.h"
+#include "seinstall-internal.h"
 #include "sandbox-cgroup.h"
 #include "sandbox.h"
 #include "testutil.h"
@@ -104,19 +105,38 @@ START_TEST(test_timeout_parse)
 {
         unsigned t = 0;
 
-        ck_assert_int_eq(si_sandbox_timeout(NULL, &t), 0);
+        ck_assert_int_eq(seinstall_sandbox_timeout_parse(NULL, &t), 0);
         ck_assert_uint_eq(t, 300);
-        ck_assert_int_eq(si_sandbox_timeout("", &t), 0);
+        ck_assert_int_eq(seinstall_sandbox_timeout_parse("", &t), 0);
         ck_assert_uint_eq(t, 300);
-        ck_assert_int_eq(si_sandbox_timeout("5", &t), 0);
+        ck_assert_int_eq(seinstall_sandbox_timeout_parse("5", &t), 0);
         ck_assert_uint_eq(t, 5);
-        ck_assert_int_eq(si_sandbox_timeout("86400", &t), 0);
-        ck_assert_int_eq(si_sandbox_timeout("0", &t), -EINVAL);
-        ck_assert_int_eq(si_sandbox_timeout("86401", &t), -EINVAL);
-        ck_assert_int_eq(si_sandbox_timeout("-1", &t), -EINVAL);
-        ck_assert_int_eq(si_sandbox_timeout("+5", &t), -EINVAL);
-        ck_assert_int_eq(si_sandbox_timeout("5s", &t), -EINVAL);
-        ck_assert_int_eq(si_sandbox_timeout("99999999999999999999", &t), -EINVAL);
+        ck_assert_int_eq(seinstall_sandbox_timeout_parse("86400", &t), 0);
+        ck_assert_int_eq(seinstall_sandbox_timeout_parse("0", &t), -EINVAL);
+        ck_assert_int_eq(seinstall_sandbox_timeout_parse("86401", &t), -EINVAL);
+        ck_assert_int_eq(seinstall_sandbox_timeout_parse("-1", &t), -EINVAL);
+        ck_assert_int_eq(seinstall_sandbox_timeout_parse("+5", &t), -EINVAL);
+        ck_assert_int_eq(seinstall_sandbox_timeout_parse("5s", &t), -EINVAL);
+        ck_assert_int_eq(seinstall_sandbox_timeout_parse(" 5", &t), -EINVAL);
+        ck_assert_int_eq(seinstall_sandbox_timeout_parse("99999999999999999999", &t), -EINVAL);
+}
+END_TEST
+
+/* The limits are the context's, set by the commands: the library reads no environment. */
+START_TEST(test_limits_setters)
+{
+        struct seinstall_ctx *ctx = NULL;
+
+        ck_assert_int_eq(seinstall_new("/", &ctx), 0);
+        ck_assert_int_eq(seinstall_set_sandbox_timeout(ctx, 5), 0);
+        ck_assert_int_eq(seinstall_set_sandbox_timeout(ctx, 0), 0);
+        ck_assert_int_eq(seinstall_set_sandbox_timeout(ctx, SEINSTALL_SANDBOX_TIMEOUT_MAX + 1),
+                         -EINVAL);
+        ck_assert_int_eq(seinstall_set_links_max(ctx, 1), 0);
+        ck_assert_int_eq(seinstall_set_links_max(ctx, SEINSTALL_LINKS_MAX_LIMIT), 0);
+        ck_assert_int_eq(seinstall_set_links_max(ctx, SEINSTALL_LINKS_MAX_LIMIT + 1), -EINVAL);
+        ck_assert_int_eq(seinstall_set_links_max(NULL, 1), -EINVAL);
+        seinstall_unref(ctx);
 }
 END_TEST
 
@@ -210,11 +230,12 @@ START_TEST(test_run_host_program)
         ck_assert_ptr_nonnull(strstr(l.text.s, "/bin/sh: err\n"));
         ck_assert_int_eq(si_run_in_target(ctx, bad), -EIO);
         ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "exit status 4"));
-        ck_assert_int_eq(setenv("SEINSTALL_SANDBOX_TIMEOUT", "1", 1), 0);
+        ck_assert_int_eq(seinstall_set_sandbox_timeout(ctx, 1), 0);
         ck_assert_int_eq(si_run_in_target(ctx, hang), -ETIME);
         ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "ran longer than 1 s"));
+        /* the environment is the commands' to read, not the library's */
         ck_assert_int_eq(setenv("SEINSTALL_SANDBOX_TIMEOUT", "soon", 1), 0);
-        ck_assert_int_eq(si_run_in_target(ctx, ok), -EINVAL);
+        ck_assert_int_eq(si_run_in_target(ctx, ok), 0);
         unsetenv("SEINSTALL_SANDBOX_TIMEOUT");
         sbuf_free(&l.text);
         seinstall_unref(ctx);
@@ -415,6 +436,7 @@ int main(void)
         tcase_add_test(tc, test_relay_escapes_and_prefixes);
         tcase_add_test(tc, test_relay_bounded);
         tcase_add_test(tc, test_timeout_parse);
+        tcase_add_test(tc, test_limits_setters);
         tcase_add_test(tc, test_link_names);
         tcase_add_test(tc, test_ioctl_allowlist);
         tcase_add_test(tc, test_run_host_program);
