@@ -332,12 +332,15 @@ typedef void (*seinstall_relabel_progress_fn)(void *userdata, unsigned long long
                                               unsigned long long estimated_total,
                                               double elapsed_seconds);
 
-/* How a relabel, a verify or an install walks: an options object, one owner, released with
- * seinstall_relabel_options_unref() (accepts NULL, returns NULL). A new object holds the
- * defaults; NULL options mean the defaults too. Returns 0 or -ENOMEM (-EINVAL for NULL @ret). */
+/* How a relabel, a verify or an install walks: an options object, reference counted
+ * (seinstall_relabel_options_ref(), _unref(): each accepts NULL; unref returns NULL). A new object
+ * holds the defaults; NULL options mean the defaults too. Returns 0 or -ENOMEM (-EINVAL for NULL
+ * @ret). */
 struct seinstall_relabel_options;
 SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_relabel_options_new(struct seinstall_relabel_options **ret);
+SEINSTALL_EXPORT struct seinstall_relabel_options *
+seinstall_relabel_options_ref(struct seinstall_relabel_options *o);
 SEINSTALL_EXPORT struct seinstall_relabel_options *
 seinstall_relabel_options_unref(struct seinstall_relabel_options *o);
 /* The policy type under the target's /etc/selinux (NULL, the default: the target's
@@ -590,7 +593,10 @@ SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *policy_type,
                 enum seinstall_bootloader bootloader, unsigned flags,
                 struct seinstall_apply_result **ret_result);
-/* Free a result of seinstall_apply() (one owner, no ref). Accepts NULL; returns NULL. */
+/* Take another reference to a result of seinstall_apply(), or drop one (freeing it with the
+ * last). Each accepts NULL; unref returns NULL. */
+SEINSTALL_EXPORT struct seinstall_apply_result *
+seinstall_apply_result_ref(struct seinstall_apply_result *r);
 SEINSTALL_EXPORT struct seinstall_apply_result *
 seinstall_apply_result_unref(struct seinstall_apply_result *r);
 /* Changes made, in order: the file (target path) and what changed in it. Owned by @r. */
@@ -664,6 +670,9 @@ SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_install(struct seinstall_ctx *ctx, const struct seinstall_settings *settings,
                   const struct seinstall_relabel_options *options, unsigned flags,
                   struct seinstall_install_result **ret);
+/* Another reference to the result, or one dropped (freed with the last; each accepts NULL). */
+SEINSTALL_EXPORT struct seinstall_install_result *
+seinstall_install_result_ref(struct seinstall_install_result *r);
 SEINSTALL_EXPORT struct seinstall_install_result *
 seinstall_install_result_unref(struct seinstall_install_result *r);
 /* Whether the check refused the target (nothing was changed then). */

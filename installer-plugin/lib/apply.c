@@ -32,6 +32,7 @@ struct change {
 };
 
 struct seinstall_apply_result {
+        unsigned extra_refs; /* references beyond the maker's: 0 as made (calloc) */
         struct change *changes;
         size_t n_changes;
         char **todo;
@@ -46,10 +47,22 @@ struct seinstall_apply_result {
 };
 
 SEINSTALL_EXPORT struct seinstall_apply_result *
+seinstall_apply_result_ref(struct seinstall_apply_result *r)
+{
+        if (r)
+                r->extra_refs++;
+        return r;
+}
+
+SEINSTALL_EXPORT struct seinstall_apply_result *
 seinstall_apply_result_unref(struct seinstall_apply_result *r)
 {
         if (!r)
                 return NULL;
+        if (r->extra_refs > 0) {
+                r->extra_refs--;
+                return NULL;
+        }
         for (size_t i = 0; i < r->n_changes; i++) {
                 free(r->changes[i].file);
                 free(r->changes[i].what);

@@ -9,6 +9,7 @@
 #define AVC_MAX_DENIALS 100000u /* distinct groups kept; more are counted only */
 
 struct seinstall_avc_result {
+        unsigned extra_refs; /* references beyond the maker's: 0 as made (calloc) */
         char *source;
         size_t n_denials;
         size_t n_label;
@@ -35,10 +36,21 @@ void si_avc_group_done(struct si_avc_group *g)
         *g = (struct si_avc_group){0};
 }
 
+struct seinstall_avc_result *seinstall_avc_result_ref(struct seinstall_avc_result *r)
+{
+        if (r)
+                r->extra_refs++;
+        return r;
+}
+
 struct seinstall_avc_result *seinstall_avc_result_unref(struct seinstall_avc_result *rep)
 {
         if (!rep)
                 return NULL;
+        if (rep->extra_refs > 0) {
+                rep->extra_refs--;
+                return NULL;
+        }
         for (size_t i = 0; i < rep->n_groups; i++)
                 si_avc_group_done(&rep->groups[i]);
         free(rep->groups);

@@ -36,6 +36,7 @@
 #include "fcontext.h"
 
 struct seinstall_install_result {
+        unsigned extra_refs; /* references beyond the maker's: 0 as made (calloc) */
         bool refused;
         enum seinstall_mode mode;
         enum seinstall_source mode_source;
@@ -68,10 +69,22 @@ struct pipeline {
 #define STOP 1
 
 SEINSTALL_EXPORT struct seinstall_install_result *
+seinstall_install_result_ref(struct seinstall_install_result *r)
+{
+        if (r)
+                r->extra_refs++;
+        return r;
+}
+
+SEINSTALL_EXPORT struct seinstall_install_result *
 seinstall_install_result_unref(struct seinstall_install_result *r)
 {
         if (!r)
                 return NULL;
+        if (r->extra_refs > 0) {
+                r->extra_refs--;
+                return NULL;
+        }
         free(r->policy);
         seinstall_check_result_unref(r->check);
         seinstall_relabel_result_unref(r->relabel);

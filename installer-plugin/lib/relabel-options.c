@@ -20,10 +20,22 @@ SEINSTALL_EXPORT int seinstall_relabel_options_new(struct seinstall_relabel_opti
 }
 
 SEINSTALL_EXPORT struct seinstall_relabel_options *
+seinstall_relabel_options_ref(struct seinstall_relabel_options *o)
+{
+        if (o)
+                o->extra_refs++;
+        return o;
+}
+
+SEINSTALL_EXPORT struct seinstall_relabel_options *
 seinstall_relabel_options_unref(struct seinstall_relabel_options *o)
 {
         if (!o)
                 return NULL;
+        if (o->extra_refs > 0) {
+                o->extra_refs--;
+                return NULL;
+        }
         free(o->policy);
         free(o->file_contexts);
         free(o);

@@ -15,6 +15,7 @@
 
 /* The options of a relabel, verify or install (relabel-options.c); every member may be unset. */
 struct seinstall_relabel_options {
+        unsigned extra_refs; /* references beyond the maker's: 0 as made (calloc) */
         char *policy;        /* policy type; NULL: the target's */
         char *file_contexts; /* a host file_contexts to use instead of the target's, or NULL */
         unsigned threads;    /* 0: one per online CPU */

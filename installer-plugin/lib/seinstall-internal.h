@@ -147,7 +147,9 @@ struct seinstall_status_result;
  * for I/O errors. A missing file is not an error (it is part of the state). */
 SEINSTALL_WUR int seinstall_status_read(struct seinstall_ctx *ctx,
                                         struct seinstall_status_result **ret);
-/* Free a status object (one owner, no ref). Accepts NULL; returns NULL. */
+/* Another reference to a status object, or one dropped (freed with the last). Each accepts
+ * NULL; unref returns NULL. */
+struct seinstall_status_result *seinstall_status_result_ref(struct seinstall_status_result *st);
 struct seinstall_status_result *seinstall_status_result_unref(struct seinstall_status_result *st);
 /* The state as one JSON document (the `status --json` document): root, config_mode,
  * config_policy, policy_built, bootloader, cmdline, kernel_args, kernel, kernel_config,
@@ -226,7 +228,8 @@ enum seinstall_avc_cause {
  * fails; seinstall_last_error() says which file and what to do. */
 SEINSTALL_WUR int seinstall_avc_read(struct seinstall_ctx *ctx, const char *log,
                                      struct seinstall_avc_result **ret);
-/* Free a report (one owner). Accepts NULL; returns NULL. */
+/* Another reference to a report, or one dropped (freed with the last). Each accepts NULL. */
+struct seinstall_avc_result *seinstall_avc_result_ref(struct seinstall_avc_result *rep);
 struct seinstall_avc_result *seinstall_avc_result_unref(struct seinstall_avc_result *rep);
 /* The report as one JSON document (the `avc --json` document): source, denials,
  * caused_by_label, caused_by_policy, and the groups in "label" and "policy", each with count,
@@ -328,7 +331,8 @@ SEINSTALL_WUR int seinstall_trial_read(struct seinstall_ctx *ctx,
  * judge), errors of seinstall_avc_read(), other -errno from writing. */
 SEINSTALL_WUR int seinstall_trial_decide(struct seinstall_ctx *ctx, const char *log, unsigned flags,
                                          struct seinstall_trial_result **ret);
-/* Free a trial state (one owner). Accepts NULL; returns NULL. */
+/* Another reference to a trial state, or one dropped (freed with the last). Each accepts NULL. */
+struct seinstall_trial_result *seinstall_trial_result_ref(struct seinstall_trial_result *t);
 struct seinstall_trial_result *seinstall_trial_result_unref(struct seinstall_trial_result *t);
 enum seinstall_trial_state seinstall_trial_result_get_state(const struct seinstall_trial_result *t);
 /* Fields of the state, owned by @t, NULL when not recorded: the policy type, when the trial was

@@ -17,7 +17,8 @@
 #include "trial.h"
 
 struct seinstall_status_result {
-        char *root; /* the target, as given to seinstall_new() */
+        unsigned extra_refs; /* references beyond the maker's: 0 as made (calloc) */
+        char *root;          /* the target, as given to seinstall_new() */
         struct si_config config;
         bool policy_built;
         enum seinstall_bootloader bootloader;
@@ -34,10 +35,21 @@ struct seinstall_status_result {
 
 static const char *const arg_names[] = {"selinux", "security", "lsm", "enforcing"};
 
+struct seinstall_status_result *seinstall_status_result_ref(struct seinstall_status_result *r)
+{
+        if (r)
+                r->extra_refs++;
+        return r;
+}
+
 struct seinstall_status_result *seinstall_status_result_unref(struct seinstall_status_result *st)
 {
         if (!st)
                 return NULL;
+        if (st->extra_refs > 0) {
+                st->extra_refs--;
+                return NULL;
+        }
         free(st->root);
         si_config_done(&st->config);
         free(st->cmdline);

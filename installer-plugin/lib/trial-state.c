@@ -31,10 +31,21 @@ static enum seinstall_trial_state state_from_string(const char *s)
         return SEINSTALL_TRIAL_NONE;
 }
 
+struct seinstall_trial_result *seinstall_trial_result_ref(struct seinstall_trial_result *t)
+{
+        if (t)
+                t->extra_refs++;
+        return t;
+}
+
 struct seinstall_trial_result *seinstall_trial_result_unref(struct seinstall_trial_result *t)
 {
         if (!t)
                 return NULL;
+        if (t->extra_refs > 0) {
+                t->extra_refs--;
+                return NULL;
+        }
         free(t->policy);
         free(t->started);
         free(t->decided);

@@ -55,6 +55,7 @@ bool si_trial_unit_installed(struct seinstall_ctx *ctx);
 #define TRIAL_UNIT_LINK "/lib/systemd/system/" SEINSTALL_TRIAL_UNIT
 
 struct seinstall_trial_result {
+        unsigned extra_refs; /* references beyond the maker's: 0 as made (calloc) */
         enum seinstall_trial_state state;
         char *policy, *started, *decided, *log;
         unsigned long long denials, label_denials, mislabeled;

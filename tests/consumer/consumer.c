@@ -151,6 +151,10 @@ static void install_target(struct seinstall_ctx *ctx)
                        seinstall_install_result_get_policy(res), err ? err : "done");
                 expect(seinstall_install_result_get_check(res) != NULL,
                        "the install result has no check");
+                expect(seinstall_install_result_ref(res) == res, "install_result_ref");
+                expect(seinstall_install_result_unref(res) == NULL, "install_result_unref");
+                expect(seinstall_install_result_get_check(res) != NULL,
+                       "a second reference did not keep the install result");
                 expect(seinstall_install_result_unref(res) == NULL,
                        "install_result_free did not return NULL");
         }

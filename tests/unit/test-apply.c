@@ -88,6 +88,12 @@ START_TEST(test_debian_enforcing)
         ck_assert_uint_eq(seinstall_apply_result_get_n_changes(res), 4);
         /* the config is the last change */
         ck_assert_str_eq(seinstall_apply_result_get_change_file(res, 3), "/etc/selinux/config");
+        /* a second reference keeps it: the first unref frees nothing (LeakSanitizer and
+         * AddressSanitizer see a leak or a use after free in the sanitized run) */
+        ck_assert_ptr_eq(seinstall_apply_result_ref(res), res);
+        ck_assert_ptr_null(seinstall_apply_result_ref(NULL));
+        ck_assert_ptr_null(seinstall_apply_result_unref(res));
+        ck_assert_uint_eq(seinstall_apply_result_get_n_changes(res), 4);
         seinstall_apply_result_unref(res);
         cfg = get("etc/selinux/config");
         grub = get("etc/default/grub");
@@ -142,6 +148,9 @@ START_TEST(test_labeled_enforcing_and_status)
         ck_assert(!seinstall_status_result_get_firstboot_pending(st));
         /* the target is not the running system */
         ck_assert_int_eq(seinstall_status_result_get_active(st), SEINSTALL_MODE_INVALID);
+        ck_assert_ptr_eq(seinstall_status_result_ref(st), st);
+        ck_assert_ptr_null(seinstall_status_result_unref(st));
+        ck_assert_int_eq(seinstall_status_result_get_boot_mode(st), SEINSTALL_MODE_ENFORCING);
         seinstall_status_result_unref(st);
 
         /* and back to disabled: security=selinux removed, nothing added (opt-in kernel) */

@@ -318,6 +318,9 @@ START_TEST(test_classify)
         ck_assert_str_eq(get(r, 4, SEINSTALL_AVC_FIELD_TCLASS), "capability");
         ck_assert_ptr_null(get(r, 4, (enum seinstall_avc_field) 99));
         ck_assert_ptr_null(get(r, 9, SEINSTALL_AVC_FIELD_PATH));
+        ck_assert_ptr_eq(seinstall_avc_result_ref(r), r);
+        ck_assert_ptr_null(seinstall_avc_result_unref(r));
+        ck_assert_str_eq(get(r, 4, SEINSTALL_AVC_FIELD_TCLASS), "capability");
         seinstall_avc_result_unref(r);
 }
 END_TEST

@@ -176,6 +176,9 @@ static struct seinstall_relabel_options *opts(const char *policy, const char *fi
         ck_assert_int_eq(seinstall_relabel_options_set_file_contexts(o, file_contexts), 0);
         ck_assert_int_eq(seinstall_relabel_options_set_threads(o, threads), 0);
         ck_assert_int_eq(seinstall_relabel_options_set_progress(o, progress, NULL), 0);
+        /* referenced twice, released once: still the caller's */
+        ck_assert_ptr_eq(seinstall_relabel_options_ref(o), o);
+        ck_assert_ptr_null(seinstall_relabel_options_unref(o));
         return o;
 }
 

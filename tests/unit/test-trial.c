@@ -35,6 +35,9 @@ START_TEST(test_decide_clean)
         ck_assert_str_eq(seinstall_trial_result_get_decided(t), "2026-12-05T01:00:00Z");
         ck_assert_str_eq(seinstall_trial_result_get_started(t), "2026-12-05T00:00:00Z");
         ck_assert_str_eq(seinstall_trial_result_get_policy(t), "default");
+        ck_assert_ptr_eq(seinstall_trial_result_ref(t), t);
+        ck_assert_ptr_null(seinstall_trial_result_unref(t));
+        ck_assert_str_eq(seinstall_trial_result_get_policy(t), "default");
         ck_assert_str_eq(seinstall_trial_result_get_log(t), "/dev/kmsg");
         ck_assert_uint_eq(seinstall_trial_result_get_n_paths(t), 0);
 }
