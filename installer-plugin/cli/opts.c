@@ -2,8 +2,7 @@
 /* opts.c — option parsing shared by `seinstall` and seinstall-firstboot (opts.h): one loop,
  * one table of the shared options, one check of each shared value and one wording of each
  * error. No output of its own (getopt_long()'s messages are turned off). The words are
- * marked for gettext: seinstall-firstboot shows them translated, `seinstall` (which never
- * calls setlocale()) as they are. */
+ * marked for gettext: both commands show them in the locale's language (i18n.h). */
 #include <ctype.h>
 #include <errno.h>
 #include <libintl.h>
