@@ -302,8 +302,9 @@ pot: $(POT)
 $(POT): $(POT_SRC) Makefile
 	@mkdir -p $(@D)
 	xgettext --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ --add-comments=TRANSLATORS \
-		--keyword=cli_error:2 --keyword=cli_usage_error:2 \
+		--keyword=cli_error:2 --keyword=cli_usage_error:2 --keyword=opts_error:2 \
 		--flag=cli_error:2:c-format --flag=cli_usage_error:2:c-format \
+		--flag=opts_error:2:c-format \
 		--package-name=seinstall --package-version=$(VERSION) --msgid-bugs-address="seinstall maintainers" \
 		-o $@ $(sort $(POT_SRC))
 

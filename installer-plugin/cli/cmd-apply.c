@@ -78,7 +78,7 @@ static int apply_option(struct opts *o, int opt, const char *arg, void *userdata
                 a->bl = seinstall_bootloader_from_string(arg);
                 if (a->bl == SEINSTALL_BOOTLOADER_INVALID)
                         return opts_invalid(o, "bootloader", arg,
-                                            _("auto, grub, bls, kernel-cmdline or none"));
+                                            N_("auto, grub, bls, kernel-cmdline or none"));
                 return 0;
         case 'g':
                 a->flags |= SEINSTALL_APPLY_REGENERATE;

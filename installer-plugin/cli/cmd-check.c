@@ -194,7 +194,7 @@ static int check_option(struct opts *o, int opt, const char *arg, void *userdata
                 return 0;
         case 'f':
                 if (!streq(arg, "efi") && !streq(arg, "bios"))
-                        return opts_invalid(o, "firmware", arg, _("efi or bios"));
+                        return opts_invalid(o, "firmware", arg, N_("efi or bios"));
                 a->firmware = arg;
                 return 0;
         default:

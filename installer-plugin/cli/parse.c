@@ -27,7 +27,7 @@ int cli_parse(const char *cmd, void (*usage)(FILE *f), struct opts *o, const str
                 return EXIT_OK;
         }
         if (r == -EINVAL)
-                return cli_usage_error_text(cmd, o->error);
+                return cli_usage_error_text(cmd, o->error, o->error_untranslated);
         /* no words of ours to translate: "CMD: strerror" */
         _cleanup_free_ char *msg = NULL;
         if (!cmd || asprintf(&msg, "%s: %s", cmd, strerror(-r)) < 0)

@@ -269,9 +269,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
         return usage_error(cmd, msg, msg_json);
 }
 
-int cli_usage_error_text(const char *cmd, const char *message)
+int cli_usage_error_text(const char *cmd, const char *message, const char *message_json)
 {
-        return usage_error(cmd, message, NULL);
+        return usage_error(cmd, message, message_json);
 }
 
 int cli_print_json(struct json *j, const char *kind)

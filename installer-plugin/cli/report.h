@@ -76,8 +76,9 @@ int cli_error_status(int r, int status, const char *message, const char *message
 /* Print a usage error, "PROGRAM[ CMD]: MESSAGE" then "Try 'PROGRAM[ CMD] --help'.", and
  * return EXIT_USAGE. @fmt as cli_error()'s. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) _printf_(2, 3);
-/* The same for a message worded (and translated) already, opts_parse()'s. */
-int cli_usage_error_text(const char *cmd, const char *message);
+/* The same for a message worded already, opts_parse()'s: @message translated, @message_json
+ * as written (NULL: the same). */
+int cli_usage_error_text(const char *cmd, const char *message, const char *message_json);
 
 /* @s made safe for a line of human output (str_escape_display()): control characters,
  * escape sequences and newlines in names are shown as C escapes, so a name can neither drive
