@@ -39,14 +39,14 @@ while IFS='|' read -r loc rc args words; do
         done
 done <<'EOF_WORDS'
 C|0|install --dry-run --no-cmdline --mode enforcing|seinstall install (dry run): @T@;;check:     ok (1 mount);;relabel:   ;;configure:;;  would change /etc/default/grub: ;;Dry run: nothing in the target was changed.
-de_DE.UTF-8|0|install --dry-run --no-cmdline --mode enforcing|seinstall install (Testlauf): @T@;;Modus:       enforcing    (aus --mode);;Prüfung:    ok (1 Einhängepunkt);;Neulabeln:  ;;Konfigurieren:;;  würde ändern /etc/default/grub: ;;Testlauf: im Ziel wurde nichts geändert.
-fr_FR.UTF-8|0|install --dry-run --no-cmdline --mode enforcing|seinstall install (simulation): @T@;;mode :       enforcing    (depuis --mode);;vérif. :    ok (1 montage);;réétiq. :   ;;configuration :;;  changerait /etc/default/grub : ;;Simulation : rien n'a changé dans la cible.
+de_DE.UTF-8|0|install --dry-run --no-cmdline --mode enforcing|seinstall install (Testlauf): @T@;;Modus:       enforcing    (aus --mode);;Prüfung:     ok (1 Einhängepunkt);;Neulabeln:   ;;Konfigurieren:;;  /etc/default/grub würde geändert: ;;Testlauf: im Ziel wurde nichts geändert.
+fr_FR.UTF-8|0|install --dry-run --no-cmdline --mode enforcing|seinstall install (simulation): @T@;;mode :         enforcing    (depuis --mode);;vérification : ok (1 montage);;réétiquetage : ;;configuration :;;  /etc/default/grub serait modifié : ;;Simulation : rien n'a changé dans la cible.
 C|0|status|target:          @T@;;config:          SELINUX=(unset) SELINUXTYPE=(unset) (policy built);;relabel pending: no;;SELinux now:     (not the running system)
 de_DE.UTF-8|0|status|Ziel:            @T@;;Konfiguration:   SELINUX=(nicht gesetzt) SELINUXTYPE=(nicht gesetzt) (Richtlinie gebaut);;Neulabeln offen: nein;;SELinux jetzt:   (nicht das laufende System)
 fr_FR.UTF-8|0|status|cible :          @T@;;config :         SELINUX=(non défini) SELINUXTYPE=(non défini) (stratégie construite);;à réétiqueter :  non;;SELinux actuel : (pas le système en cours)
 C|0|apply --mode permissive --dry-run|apply (dry run): nothing was written;;config: SELINUX=permissive SELINUXTYPE=default (kernel: SELinux opt-in);;would change /etc/selinux/config: 
-de_DE.UTF-8|0|apply --mode permissive --dry-run|apply (Testlauf): nichts wurde geschrieben;;Konfiguration: SELINUX=permissive SELINUXTYPE=default (Kernel: SELinux opt-in);;würde ändern /etc/selinux/config: 
-fr_FR.UTF-8|0|apply --mode permissive --dry-run|apply (simulation) : rien n'a été écrit;;config : SELINUX=permissive SELINUXTYPE=default (noyau : SELinux opt-in);;changerait /etc/selinux/config : 
+de_DE.UTF-8|0|apply --mode permissive --dry-run|apply (Testlauf): nichts wurde geschrieben;;Konfiguration: SELINUX=permissive SELINUXTYPE=default (Kernel: SELinux opt-in);;/etc/selinux/config würde geändert: 
+fr_FR.UTF-8|0|apply --mode permissive --dry-run|apply (simulation) : rien n'a été écrit;;config : SELINUX=permissive SELINUXTYPE=default (noyau : SELinux opt-in);;/etc/selinux/config serait modifié : 
 C|1|verify|entries checked, ;;labels differ from the file contexts;;/usr/bin/true: no label, expected system_u:object_r:bin_t:s0;;To write the expected labels, run: seinstall verify --root @T@ --fix
 de_DE.UTF-8|1|verify|Einträge geprüft, ;;Labels weichen von den Dateikontexten ab;;/usr/bin/true: kein Label, erwartet system_u:object_r:bin_t:s0;;Um die erwarteten Labels zu schreiben, führen Sie aus: seinstall verify --root @T@ --fix
 fr_FR.UTF-8|1|verify|entrées vérifiées, ;;étiquettes diffèrent des contextes de fichiers;;/usr/bin/true : sans étiquette, attendu system_u:object_r:bin_t:s0;;Pour écrire les étiquettes attendues, lancez : seinstall verify --root @T@ --fix
