@@ -108,10 +108,9 @@ POT          := $(BUILD)/po/seinstall.pot
 # the layout LOCALEDIR has, so a test points SEINSTALL_LOCALEDIR at $(BUILD)/locale.
 PO_LANGS     := $(sort $(patsubst po/%.po,%,$(wildcard po/*.po)))
 MO           := $(PO_LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/seinstall.mo)
-# The files whose words are translated: the first-boot tool's, what it shares with seinstall,
-# and `seinstall check`'s own.
-POT_SRC      := $(FB_UI_SRC) $(FB_MODEL_SRC) $(SHARED_OBJ:$(BUILD)/%.o=%.c) \
-                installer-plugin/cli/cmd-check.c
+# The files whose words are translated: the first-boot tool's and every one of seinstall's
+# (installer-plugin/cli/, which the first-boot tool shares in part).
+POT_SRC      := $(FB_UI_SRC) $(FB_MODEL_SRC) $(CLI_SRC)
 # The Calamares job module's translations (gettext, as Calamares translates python modules): a
 # .mo per adapters/calamares/po/LANG.po, installed where libcalamares.utils.gettext_path() looks.
 CALAMARES_PO := $(sort $(wildcard installer-plugin/adapters/calamares/po/*.po))
@@ -297,12 +296,15 @@ $(BUILD)/bin/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_AR)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_AR) $(FB_LIBS) \
 		$(PKG_LIBS)
 
-# Translations: the template of every string seinstall-firstboot and `seinstall check` show
-# (gettext's xgettext), the option errors and messages they share (cli/) included.
+# Translations: the template of every string seinstall-firstboot and seinstall show (gettext's
+# xgettext): _(), N_(), ngettext() and the English formats of cli_error() and cli_usage_error().
 pot: $(POT)
 $(POT): $(POT_SRC) Makefile
 	@mkdir -p $(@D)
 	xgettext --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ --add-comments=TRANSLATORS \
+		--keyword=cli_error:2 --keyword=cli_usage_error:2 --keyword=opts_error:2 \
+		--flag=cli_error:2:c-format --flag=cli_usage_error:2:c-format \
+		--flag=opts_error:2:c-format \
 		--package-name=seinstall --package-version=$(VERSION) --msgid-bugs-address="seinstall maintainers" \
 		-o $@ $(sort $(POT_SRC))
 
@@ -318,9 +320,9 @@ $(BUILD)/locale/%/LC_MESSAGES/seinstall.mo: po/%.po
 	$(Q)msgfmt -c -o $@ $<
 
 # The catalogs where LOCALEDIR says, for the two commands that translate.
-$(BUILD)/firstboot/main.o $(BUILD)/installer-plugin/cli/cmd-check.o: override CPPFLAGS += \
+$(BUILD)/firstboot/main.o $(BUILD)/installer-plugin/cli/main.o: override CPPFLAGS += \
 	-DLOCALEDIR='"$(LOCALEDIR)"'
-$(BUILD)/firstboot/main.o $(BUILD)/installer-plugin/cli/cmd-check.o: $(PATHS_STAMP)
+$(BUILD)/firstboot/main.o $(BUILD)/installer-plugin/cli/main.o: $(PATHS_STAMP)
 
 $(BUILD)/locale/%/LC_MESSAGES/seinstall-calamares.mo: installer-plugin/adapters/calamares/po/%.po
 	@mkdir -p $(@D)

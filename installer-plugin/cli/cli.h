@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "i18n.h"
 #include "report.h"
 
 /* An apply result as text lines, each starting with @indent (JSON:
@@ -41,7 +42,8 @@ void cli_print_settings(const struct seinstall_settings *s, const char *profile,
 void cli_json_settings(struct json *j, const struct seinstall_settings *s, const char *profile);
 
 /* SIGINT and SIGTERM (interrupt.c): catch them for @ctx's operations; the signal caught (0:
- * none); and the one line that says so, what stays as it was (@left) and the command, @argv
+ * none); and the one line that says so, what stays as it was (@left, marked N_(), shown
+ * translated) and the command, @argv
  * (argv[0] the subcommand) again, that finishes the job. Returns the exit status, 128 + the
  * signal's number as a shell reports it (EXIT_INTERRUPTED()). */
 #define EXIT_INTERRUPTED(sig) (128 + (sig))

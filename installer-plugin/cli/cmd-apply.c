@@ -10,28 +10,28 @@
 
 static void usage(FILE *f)
 {
-        fputs("Usage: seinstall apply [--root DIR] --mode M [--policy TYPE]\n"
-              "                       [--bootloader auto|grub|bls|kernel-cmdline|none]\n"
-              "                       [--regenerate] [--relabel | --labeled] [--firstboot]\n"
-              "                       [--dry-run] [--json]\n"
-              "       seinstall apply [--root DIR] --regenerate [--dry-run] [--json]\n"
-              "\n"
-              "Make the target boot in mode M: /etc/selinux/config, the boot loader's kernel\n"
-              "command line, /.autorelabel when SELinux goes from off to on, and (--firstboot)\n"
-              "the first-boot mark.\n"
-              "\n"
-              "  --root DIR       the target tree (default /)\n"
-              "  --mode M         enforcing, permissive, disabled, or trial (permissive until\n"
-              "                   a boot without denials caused by labels, then enforcing)\n"
-              "  --policy TYPE    policy type (default: the target's config, else default)\n"
-              "  --bootloader BL  the boot loader form to edit (default auto: every one found)\n"
-              "  --regenerate     run update-grub (or grub-mkconfig) in the target when GRUB's\n"
-              "                   defaults changed or grub.cfg lags them; alone, only that\n"
-              "  --relabel        schedule a first-boot relabel in any case\n"
-              "  --labeled        the target was just relabeled: schedule none\n"
-              "  --firstboot      write the first-boot mark (the screen runs at first boot)\n"
-              "  --dry-run        list each file that would change, and how; write nothing\n"
-              "  --json           print one JSON document on stdout\n",
+        fputs(_("Usage: seinstall apply [--root DIR] --mode M [--policy TYPE]\n"
+                "                       [--bootloader auto|grub|bls|kernel-cmdline|none]\n"
+                "                       [--regenerate] [--relabel | --labeled] [--firstboot]\n"
+                "                       [--dry-run] [--json]\n"
+                "       seinstall apply [--root DIR] --regenerate [--dry-run] [--json]\n"
+                "\n"
+                "Make the target boot in mode M: /etc/selinux/config, the boot loader's kernel\n"
+                "command line, /.autorelabel when SELinux goes from off to on, and (--firstboot)\n"
+                "the first-boot mark.\n"
+                "\n"
+                "  --root DIR       the target tree (default /)\n"
+                "  --mode M         enforcing, permissive, disabled, or trial (permissive until\n"
+                "                   a boot without denials caused by labels, then enforcing)\n"
+                "  --policy TYPE    policy type (default: the target's config, else default)\n"
+                "  --bootloader BL  the boot loader form to edit (default auto: every one found)\n"
+                "  --regenerate     run update-grub (or grub-mkconfig) in the target when GRUB's\n"
+                "                   defaults changed or grub.cfg lags them; alone, only that\n"
+                "  --relabel        schedule a first-boot relabel in any case\n"
+                "  --labeled        the target was just relabeled: schedule none\n"
+                "  --firstboot      write the first-boot mark (the screen runs at first boot)\n"
+                "  --dry-run        list each file that would change, and how; write nothing\n"
+                "  --json           print one JSON document on stdout\n"),
               f);
 }
 
@@ -40,22 +40,27 @@ void cli_print_apply_result(const struct seinstall_apply_result *res, bool dry_r
 {
         size_t n = seinstall_apply_result_get_n_changes(res);
         size_t nt = seinstall_apply_result_get_n_todo(res);
-        const char *changed = dry_run ? "would change" : "changed";
-
         const char *mode = seinstall_mode_to_string(seinstall_apply_result_get_config_mode(res));
 
-        fprintf(f, "%sconfig: SELINUX=%s SELINUXTYPE=%s (kernel: SELinux %s)\n", indent,
-                mode ? mode : "(unset)", cli_esc(seinstall_apply_result_get_policy(res)),
+        /* TRANSLATORS: "config: SELINUX=enforcing SELINUXTYPE=default (kernel: SELinux
+         * built-in)"; the kernel's case is a keyword (built-in, opt-in, ...) */
+        fprintf(f, _("%sconfig: SELINUX=%s SELINUXTYPE=%s (kernel: SELinux %s)\n"), indent,
+                mode ? mode : _("(unset)"), cli_esc(seinstall_apply_result_get_policy(res)),
                 seinstall_kernel_case_to_string(seinstall_apply_result_get_kernel_case(res)));
         if (n == 0)
-                fprintf(f, "%snothing to change: the target already says so%s\n", indent,
-                        nt > 0 ? " (but see below)" : "");
+                fprintf(f, "%s%s\n", indent,
+                        nt > 0 ? _("nothing to change: the target already says so (but see "
+                                   "below)")
+                               : _("nothing to change: the target already says so"));
+        /* TRANSLATORS: the first %s is an indent, then "FILE: WHAT" (WHAT is the library's
+         * words, in English) */
         for (size_t i = 0; i < n; i++)
-                fprintf(f, "%s%s %s: %s\n", indent, changed,
+                fprintf(f, dry_run ? _("%swould change %s: %s\n") : _("%schanged %s: %s\n"), indent,
                         cli_esc(seinstall_apply_result_get_change_file(res, i)),
                         cli_esc(seinstall_apply_result_get_change_what(res, i)));
+        /* TRANSLATORS: the first %s is an indent, then a command to run */
         for (size_t i = 0; i < nt; i++)
-                fprintf(f, "%sto do: %s\n", indent,
+                fprintf(f, _("%sto do: %s\n"), indent,
                         cli_cmd(seinstall_apply_result_get_todo(res, i)));
 }
 
@@ -73,7 +78,7 @@ static int apply_option(struct opts *o, int opt, const char *arg, void *userdata
                 a->bl = seinstall_bootloader_from_string(arg);
                 if (a->bl == SEINSTALL_BOOTLOADER_INVALID)
                         return opts_invalid(o, "bootloader", arg,
-                                            "auto, grub, bls, kernel-cmdline or none");
+                                            N_("auto, grub, bls, kernel-cmdline or none"));
                 return 0;
         case 'g':
                 a->flags |= SEINSTALL_APPLY_REGENERATE;
@@ -138,7 +143,7 @@ int cmd_apply(int argc, char **argv)
                 return cli_print_json(&j, "apply");
         }
         if (flags & SEINSTALL_APPLY_DRY_RUN)
-                printf("apply (dry run): nothing was written\n");
+                printf("%s", _("apply (dry run): nothing was written\n"));
         cli_print_apply_result(res, flags & SEINSTALL_APPLY_DRY_RUN, "", stdout);
         return EXIT_OK;
 }

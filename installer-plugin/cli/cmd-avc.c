@@ -8,16 +8,16 @@
 
 static void usage(FILE *f)
 {
-        fputs("Usage: seinstall avc [--log FILE] [--root DIR] [--json]\n"
-              "\n"
-              "Read this boot's AVC denials and say for each whether a wrong label caused it\n"
-              "(the file, the label it has, the one it should have, the fix) or the policy\n"
-              "(which permission was denied to which domain on which type, with counts).\n"
-              "\n"
-              "  --log FILE  a saved audit or kernel log (default: the audit log when auditd\n"
-              "              runs, else the kernel log)\n"
-              "  --root DIR  judge labels by the file contexts of this tree (default /)\n"
-              "  --json      print one JSON document on stdout\n",
+        fputs(_("Usage: seinstall avc [--log FILE] [--root DIR] [--json]\n"
+                "\n"
+                "Read this boot's AVC denials and say for each whether a wrong label caused it\n"
+                "(the file, the label it has, the one it should have, the fix) or the policy\n"
+                "(which permission was denied to which domain on which type, with counts).\n"
+                "\n"
+                "  --log FILE  a saved audit or kernel log (default: the audit log when auditd\n"
+                "              runs, else the kernel log)\n"
+                "  --root DIR  judge labels by the file contexts of this tree (default /)\n"
+                "  --json      print one JSON document on stdout\n"),
               f);
 }
 
@@ -51,15 +51,15 @@ static void print_text(const struct seinstall_avc_result *rep)
 
         total = seinstall_avc_result_get_n_denials(rep);
         label = seinstall_avc_result_get_n_label(rep);
-        printf("%zu denial%s in %s: %zu caused by labels, %zu by the policy\n", total,
-               total == 1 ? "" : "s", cli_esc(seinstall_avc_result_get_source(rep)), label,
-               total - label);
+        printf(ngettext("%zu denial in %s: %zu caused by labels, %zu by the policy\n",
+                        "%zu denials in %s: %zu caused by labels, %zu by the policy\n", total),
+               total, cli_esc(seinstall_avc_result_get_source(rep)), label, total - label);
         if (seinstall_avc_result_get_n_unsearched(rep))
-                printf("not searched for: %zu (denials naming their file by device and inode "
-                       "only; the search budget for the whole log was used up)\n",
+                printf(_("not searched for: %zu (denials naming their file by device and inode "
+                         "only; the search budget for the whole log was used up)\n"),
                        seinstall_avc_result_get_n_unsearched(rep));
         if (label) {
-                printf("\nCaused by labels (relabel these files):\n");
+                printf("%s", _("\nCaused by labels (relabel these files):\n"));
                 for (size_t i = 0; i < n; i++) {
                         const char *path = esc(rep, i, SEINSTALL_AVC_FIELD_PATH),
                                    *want = esc(rep, i, SEINSTALL_AVC_FIELD_EXPECTED);
@@ -69,25 +69,28 @@ static void print_text(const struct seinstall_avc_result *rep)
                         printf("  %s\n", path ? path
                                          : esc(rep, i, SEINSTALL_AVC_FIELD_NAME)
                                              ? esc(rep, i, SEINSTALL_AVC_FIELD_NAME)
-                                             : "(unknown file)");
-                        printf("    labeled %s, file contexts say %s\n",
+                                             : _("(unknown file)"));
+                        printf(_("    labeled %s, file contexts say %s\n"),
                                esc(rep, i, SEINSTALL_AVC_FIELD_TCONTEXT),
-                               want ? want : "(none: it was never labeled)");
-                        printf("    denied { %s } to %s (%s), %u time%s\n",
+                               want ? want : _("(none: it was never labeled)"));
+                        /* TRANSLATORS: "denied { read } to httpd_t (httpd), 3 times" */
+                        printf(ngettext("    denied { %s } to %s (%s), %u time\n",
+                                        "    denied { %s } to %s (%s), %u times\n",
+                                        seinstall_avc_result_get_group_count(rep, i)),
                                esc(rep, i, SEINSTALL_AVC_FIELD_PERMS),
                                esc(rep, i, SEINSTALL_AVC_FIELD_DOMAIN),
                                esc(rep, i, SEINSTALL_AVC_FIELD_COMM)
                                    ? esc(rep, i, SEINSTALL_AVC_FIELD_COMM)
                                    : "?",
-                               seinstall_avc_result_get_group_count(rep, i),
-                               seinstall_avc_result_get_group_count(rep, i) == 1 ? "" : "s");
-                        printf("    fix: %s\n", cli_cmd(get(rep, i, SEINSTALL_AVC_FIELD_FIX)));
+                               seinstall_avc_result_get_group_count(rep, i));
+                        printf(_("    fix: %s\n"), cli_cmd(get(rep, i, SEINSTALL_AVC_FIELD_FIX)));
                 }
         }
         if (total > label) {
-                printf("\nCaused by the policy (labels right):\n");
-                printf("  %6s  %-24s %-24s %-12s %s\n", "count", "domain", "type", "class",
-                       "denied");
+                printf("%s", _("\nCaused by the policy (labels right):\n"));
+                /* TRANSLATORS: the column heads of avc's table of policy denials */
+                printf("  %6s  %-24s %-24s %-12s %s\n", _("count"), _("domain"), _("type"),
+                       _("class"), _("denied"));
                 for (size_t i = 0; i < n; i++) {
                         const char *path = esc(rep, i, SEINSTALL_AVC_FIELD_PATH),
                                    *name = esc(rep, i, SEINSTALL_AVC_FIELD_NAME);
@@ -100,12 +103,13 @@ static void print_text(const struct seinstall_avc_result *rep)
                                esc(rep, i, SEINSTALL_AVC_FIELD_TYPE),
                                esc(rep, i, SEINSTALL_AVC_FIELD_TCLASS),
                                esc(rep, i, SEINSTALL_AVC_FIELD_PERMS),
-                               path || name ? "  e.g. " : "",
+                               path || name ? _("  e.g. ") : "",
                                path   ? path
                                : name ? name
                                       : "",
-                               seinstall_avc_result_get_group_permissive(rep, i) ? "  (permissive)"
-                                                                                 : "");
+                               seinstall_avc_result_get_group_permissive(rep, i)
+                                   ? _("  (permissive)")
+                                   : "");
                 }
         }
 }

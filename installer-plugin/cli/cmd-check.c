@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "i18n.h"
 
 static void usage(FILE *f)
 {
@@ -195,7 +194,7 @@ static int check_option(struct opts *o, int opt, const char *arg, void *userdata
                 return 0;
         case 'f':
                 if (!streq(arg, "efi") && !streq(arg, "bios"))
-                        return opts_invalid(o, "firmware", arg, "efi or bios");
+                        return opts_invalid(o, "firmware", arg, N_("efi or bios"));
                 a->firmware = arg;
                 return 0;
         default:
@@ -260,7 +259,6 @@ int cmd_check(int argc, char **argv)
         _cleanup_(seinstall_check_result_unrefp) struct seinstall_check_result *check = NULL;
         int r;
 
-        cli_i18n_init();
         r = cli_parse("check", usage, &o, &spec, argc, argv);
         if (r != CLI_GO_ON)
                 return r;
@@ -291,8 +289,8 @@ int cmd_check(int argc, char **argv)
                 if (r != 0)
                         return r;
         } else if (a.profile && !a.plan && seinstall_check_result_get_n_mounts(check) == 0)
-                printf("%s plans no file system (no part, logvol, raid, btrfs, autopart or "
-                       "reqpart that mounts one): nothing to check before partitioning\n",
+                printf(_("%s plans no file system (no part, logvol, raid, btrfs, autopart or "
+                         "reqpart that mounts one): nothing to check before partitioning\n"),
                        cli_esc(a.profile));
         else
                 print_human(check, a.verbose);

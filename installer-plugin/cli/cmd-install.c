@@ -10,34 +10,34 @@
 
 static void usage(FILE *f)
 {
-        fputs("Usage: seinstall install [--root DIR] [--profile FILE] [--mode M]\n"
-              "                         [--policy TYPE] [--unsupported refuse|warn]\n"
-              "                         [--cmdline FILE | --no-cmdline] [--regenerate]\n"
-              "                         [--threads N] [--progress | --no-progress]\n"
-              "                         [--dry-run] [--yes] [--json]\n"
-              "\n"
-              "Check the mounted target, build its policy if needed, relabel it and write its\n"
-              "SELinux config, kernel command line and first-boot mark, unattended. Settings:\n"
-              "boot options > the profile > the target's config > defaults. A refusal of the\n"
-              "check stops before anything in the target changes (exit 1).\n"
-              "\n"
-              "  --root DIR          the target tree (default /)\n"
-              "  --profile FILE      the kickstart profile (default: inst.ks=file:PATH)\n"
-              "  --mode M            enforcing, permissive, disabled or trial; ranks with the\n"
-              "                      boot options and wins over them\n"
-              "  --policy TYPE       policy type (default: profile, target's config, default)\n"
-              "  --unsupported WHAT  refuse (default) or warn: accept what enforcing would\n"
-              "                      refuse, and boot permissive\n"
-              "  --cmdline FILE      the installer's boot options from FILE (/proc/cmdline)\n"
-              "  --no-cmdline        read no boot options\n"
-              "  --regenerate        run update-grub in the target when its menu needs it\n"
-              "  --threads N         relabel worker threads (default: one per CPU)\n"
-              "  --progress          show the relabel's progress on stderr (default: on a\n"
-              "                      terminal)\n"
-              "  --no-progress       never show progress\n"
-              "  --dry-run           preview every stage; write nothing\n"
-              "  --yes               without --root: install on the running system, no question\n"
-              "  --json              print one JSON document on stdout\n",
+        fputs(_("Usage: seinstall install [--root DIR] [--profile FILE] [--mode M]\n"
+                "                         [--policy TYPE] [--unsupported refuse|warn]\n"
+                "                         [--cmdline FILE | --no-cmdline] [--regenerate]\n"
+                "                         [--threads N] [--progress | --no-progress]\n"
+                "                         [--dry-run] [--yes] [--json]\n"
+                "\n"
+                "Check the mounted target, build its policy if needed, relabel it and write its\n"
+                "SELinux config, kernel command line and first-boot mark, unattended. Settings:\n"
+                "boot options > the profile > the target's config > defaults. A refusal of the\n"
+                "check stops before anything in the target changes (exit 1).\n"
+                "\n"
+                "  --root DIR          the target tree (default /)\n"
+                "  --profile FILE      the kickstart profile (default: inst.ks=file:PATH)\n"
+                "  --mode M            enforcing, permissive, disabled or trial; ranks with the\n"
+                "                      boot options and wins over them\n"
+                "  --policy TYPE       policy type (default: profile, target's config, default)\n"
+                "  --unsupported WHAT  refuse (default) or warn: accept what enforcing would\n"
+                "                      refuse, and boot permissive\n"
+                "  --cmdline FILE      the installer's boot options from FILE (/proc/cmdline)\n"
+                "  --no-cmdline        read no boot options\n"
+                "  --regenerate        run update-grub in the target when its menu needs it\n"
+                "  --threads N         relabel worker threads (default: one per CPU)\n"
+                "  --progress          show the relabel's progress on stderr (default: on a\n"
+                "                      terminal)\n"
+                "  --no-progress       never show progress\n"
+                "  --dry-run           preview every stage; write nothing\n"
+                "  --yes               without --root: install on the running system, no question\n"
+                "  --json              print one JSON document on stdout\n"),
               f);
 }
 
@@ -53,7 +53,7 @@ static void print_check_problems(const struct seinstall_check_result *c)
                        cli_esc(seinstall_check_result_get_mount_mountpoint(c, i)),
                        cli_esc(seinstall_check_result_get_mount_reason(c, i)));
                 if (fix && *fix)
-                        printf("    fix: %s\n", cli_esc(fix));
+                        printf(_("    fix: %s\n"), cli_esc(fix));
         }
 }
 
@@ -69,65 +69,77 @@ static void print_text(const struct seinstall_install_result *res,
         enum seinstall_source src;
         enum seinstall_mode mode = seinstall_install_result_get_mode(res, &src);
 
-        printf("check:     %s (%zu mount%s)%s\n",
+        /* TRANSLATORS: install's labels are padded to one column (11 characters in English);
+         * pad the translations alike. The verdict is a keyword: ok, warn or refuse. */
+        printf(ngettext("check:     %s (%zu mount)%s\n", "check:     %s (%zu mounts)%s\n",
+                        seinstall_check_result_get_n_mounts(c)),
                seinstall_verdict_to_string(seinstall_check_result_get_verdict(c)),
                seinstall_check_result_get_n_mounts(c),
-               seinstall_check_result_get_n_mounts(c) == 1 ? "" : "s",
-               seinstall_check_result_get_mode_lowered(c) ? ", mode lowered to permissive by "
-                                                            "unsupported=warn"
-                                                          : "");
+               seinstall_check_result_get_mode_lowered(c)
+                   ? _(", mode lowered to permissive by unsupported=warn")
+                   : "");
         print_check_problems(c);
         if (seinstall_install_result_get_refused(res)) {
-                printf("\nRefused: nothing in the target was changed. Fix the layout above, or "
-                       "accept it with --unsupported warn (boot option seinstall.unsupported=warn; "
-                       "SELinux then boots permissive).\n");
+                printf("%s", _("\nRefused: nothing in the target was changed. Fix the layout "
+                               "above, or accept it with --unsupported warn (boot option "
+                               "seinstall.unsupported=warn; SELinux then boots permissive).\n"));
                 return;
         }
         if (mode == SEINSTALL_MODE_DISABLED) {
-                printf("policy:    not needed (disabled)\nrelabel:   not needed (disabled)\n");
+                printf("%s", _("policy:    not needed (disabled)\n"
+                               "relabel:   not needed (disabled)\n"));
         } else {
-                printf("policy:    %s %s\n", cli_esc(seinstall_install_result_get_policy(res)),
-                       !seinstall_install_result_get_policy_built(res) ? "already built"
-                       : dry_run ? "would be built from the modules installed in "
-                                   "/var/lib/selinux (confined, as semodule -n -B)"
-                                 : "built from the installed modules");
+                printf(!seinstall_install_result_get_policy_built(res)
+                           ? _("policy:    %s already built\n")
+                       : dry_run ? _("policy:    %s would be built from the modules installed "
+                                     "in /var/lib/selinux (confined, as semodule -n -B)\n")
+                                 : _("policy:    %s built from the installed modules\n"),
+                       cli_esc(seinstall_install_result_get_policy(res)));
                 if (!rl && !why && dry_run && seinstall_install_result_get_policy_built(res))
-                        printf("relabel:   after the policy build, from the file contexts it "
-                               "writes (not counted before it)\n");
+                        printf("%s", _("relabel:   after the policy build, from the file "
+                                       "contexts it writes (not counted before it)\n"));
                 else if (rl && !why)
-                        printf("relabel:   %llu entries, %llu %s, %llu already right\n",
+                        printf(dry_run ? _("relabel:   %llu entries, %llu would change, %llu "
+                                           "already right\n")
+                                       : _("relabel:   %llu entries, %llu changed, %llu already "
+                                           "right\n"),
                                seinstall_relabel_result_get_count(rl, SEINSTALL_RELABEL_SEEN),
                                seinstall_relabel_result_get_count(rl, SEINSTALL_RELABEL_CHANGED),
-                               dry_run ? "would change" : "changed",
                                seinstall_relabel_result_get_count(rl, SEINSTALL_RELABEL_UNCHANGED));
                 else
-                        printf("relabel:   at first boot (%s)\n", why ? cli_esc(why) : "scheduled");
+                        printf(_("relabel:   at first boot (%s)\n"),
+                               why ? cli_esc(why) : _("scheduled"));
         }
-        printf("configure:\n");
+        printf("%s", _("configure:\n"));
         cli_print_apply_result(ap, dry_run, "  ", stdout);
         if (dry_run) {
-                printf("\nDry run: nothing in the target was changed.\n");
+                printf("%s", _("\nDry run: nothing in the target was changed.\n"));
                 return;
         }
         if (mode == SEINSTALL_MODE_TRIAL) {
-                printf("\nInstalled: SELinux trial (from %s), policy %s: permissive until a boot "
-                       "without denials caused by labels, then enforcing (%s).\n",
+                /* TRANSLATORS: "(from --mode)", "(from the boot options)" ...; the last %s
+                 * is a systemd unit's name */
+                printf(_("\nInstalled: SELinux trial (from %s), policy %s: permissive until a "
+                         "boot without denials caused by labels, then enforcing (%s).\n"),
                        cli_source_name(src, "--mode"),
                        cli_esc(seinstall_install_result_get_policy(res)), SEINSTALL_TRIAL_UNIT);
                 return;
         }
         /* what the boot menu shows decides the claim, not only what was configured */
-        printf("\n%s: SELinux %s (from %s), policy %s%s%s\n", lag ? "Configured" : "Installed",
+        /* TRANSLATORS: "Installed: SELinux enforcing (from --mode), policy default" then one
+         * of the next three messages and ".", or ", but the boot menu does not say so yet:" */
+        printf(lag ? _("\nConfigured: SELinux %s (from %s), policy %s%s%s\n")
+                   : _("\nInstalled: SELinux %s (from %s), policy %s%s%s\n"),
                seinstall_mode_to_string(mode), cli_source_name(src, "--mode"),
                cli_esc(seinstall_install_result_get_policy(res)),
                seinstall_apply_result_get_config_mode(ap) != mode
-                   ? "; permissive until the first-boot relabel is done"
+                   ? _("; permissive until the first-boot relabel is done")
                    : "",
-               lag ? ", but the boot menu does not say so yet:" : ".");
+               lag ? _(", but the boot menu does not say so yet:") : ".");
         if (lag)
                 printf("  %s\n", cli_esc(lag));
         else if (unknown)
-                printf("Boot menu: %s\n", cli_esc(unknown));
+                printf(_("Boot menu: %s\n"), cli_esc(unknown));
 }
 
 static int print_json(const struct seinstall_install_result *res,
@@ -218,11 +230,13 @@ static int confirm_running_system(const struct opts *c, bool yes)
                 return cli_usage_error("install", "no --root: this would install SELinux on the "
                                                   "running system; give --root DIR for a target, "
                                                   "or --yes for this system");
-        fprintf(stderr, "seinstall install: no --root: install SELinux on the running system "
-                        "(/)? [y/N] ");
+        /* TRANSLATORS: the answer is read as yes when it starts with y or Y, in any language */
+        fputs(_("seinstall install: no --root: install SELinux on the running system (/)? "
+                "[y/N] "),
+              stderr);
         if (fgets(answer, sizeof(answer), stdin) && (answer[0] == 'y' || answer[0] == 'Y'))
                 return 0;
-        fprintf(stderr, "seinstall install: nothing was done\n");
+        fputs(_("seinstall install: nothing was done\n"), stderr);
         return EXIT_REFUSED;
 }
 
@@ -288,10 +302,10 @@ int cmd_install(int argc, char **argv)
                 cli_progress_end();
         if (r == -EINTR && cli_interrupted())
                 return cli_interrupted_exit(flags & SEINSTALL_INSTALL_DRY_RUN
-                                                ? "nothing was written"
-                                                : "what it wrote stays (labels, a built "
-                                                  "policy) and the SELinux configuration, "
-                                                  "written last, is as it was or complete",
+                                                ? N_("nothing was written")
+                                                : N_("what it wrote stays (labels, a built "
+                                                     "policy) and the SELinux configuration, "
+                                                     "written last, is as it was or complete"),
                                             argc, argv);
         if (r < 0)
                 return cli_fail(ctx, r, "install");
@@ -302,7 +316,7 @@ int cmd_install(int argc, char **argv)
                         return r;
         } else {
                 printf("seinstall install%s: %s\n",
-                       flags & SEINSTALL_INSTALL_DRY_RUN ? " (dry run)" : "",
+                       flags & SEINSTALL_INSTALL_DRY_RUN ? _(" (dry run)") : "",
                        cli_esc(seinstall_get_root(ctx)));
                 cli_print_settings(s, profile, stdout);
                 _cleanup_(seinstall_status_result_unrefp) struct seinstall_status_result *st = NULL;

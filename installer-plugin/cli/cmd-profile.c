@@ -12,24 +12,24 @@
 
 static void usage(FILE *f)
 {
-        fputs("Usage: seinstall profile FILE [--cmdline FILE | --no-cmdline] [--root DIR]\n"
-              "                         [--json]\n"
-              "       seinstall profile FILE --plan [--default-fstype TYPE]\n"
-              "                         [--firmware efi|bios]\n"
-              "\n"
-              "Show the settings an install would use: boot options > the kickstart profile\n"
-              "FILE > the target's config (with --root) > defaults, and where each came from.\n"
-              "\n"
-              "  --cmdline FILE         the installer's boot options from FILE (/proc/cmdline)\n"
-              "  --no-cmdline           read no boot options\n"
-              "  --root DIR             the target whose config counts (default: none)\n"
-              "  --json                 print one JSON document on stdout\n"
-              "  --plan                 print the layout the kickstart's part, logvol, raid,\n"
-              "                         btrfs, autopart and reqpart plan, as an fstab for\n"
-              "                         'seinstall check --plan'\n"
-              "  --default-fstype TYPE  type of a device with no file system type (xfs)\n"
-              "  --firmware efi|bios    reqpart and autopart add the EFI System Partition on\n"
-              "                         EFI firmware (default: this machine's)\n",
+        fputs(_("Usage: seinstall profile FILE [--cmdline FILE | --no-cmdline] [--root DIR]\n"
+                "                         [--json]\n"
+                "       seinstall profile FILE --plan [--default-fstype TYPE]\n"
+                "                         [--firmware efi|bios]\n"
+                "\n"
+                "Show the settings an install would use: boot options > the kickstart profile\n"
+                "FILE > the target's config (with --root) > defaults, and where each came from.\n"
+                "\n"
+                "  --cmdline FILE         the installer's boot options from FILE (/proc/cmdline)\n"
+                "  --no-cmdline           read no boot options\n"
+                "  --root DIR             the target whose config counts (default: none)\n"
+                "  --json                 print one JSON document on stdout\n"
+                "  --plan                 print the layout the kickstart's part, logvol, raid,\n"
+                "                         btrfs, autopart and reqpart plan, as an fstab for\n"
+                "                         'seinstall check --plan'\n"
+                "  --default-fstype TYPE  type of a device with no file system type (xfs)\n"
+                "  --firmware efi|bios    reqpart and autopart add the EFI System Partition on\n"
+                "                         EFI firmware (default: this machine's)\n"),
               f);
 }
 
@@ -74,7 +74,7 @@ static int profile_option(struct opts *o, int opt, const char *arg, void *userda
                 return 0;
         case 'f':
                 if (!streq(arg, "efi") && !streq(arg, "bios"))
-                        return opts_invalid(o, "firmware", arg, "efi or bios");
+                        return opts_invalid(o, "firmware", arg, N_("efi or bios"));
                 a->firmware = arg;
                 return 0;
         default:

@@ -10,22 +10,23 @@
 
 static void usage(FILE *f)
 {
-        fprintf(f, "Usage: seinstall relabel [--root DIR] [--policy TYPE | --file-contexts FILE]\n"
-                   "                         [--threads N] [--progress | --no-progress]\n"
-                   "                         [--under-mounts] [--dry-run] [--json]\n\n"
-                   "Label every file of the target from its policy's file contexts, as\n"
-                   "'setfiles -F' would, on every mount that keeps per-file labels.\n\n"
-                   "  --root DIR            the target tree (default /)\n"
-                   "  --policy TYPE         policy under DIR/etc/selinux (default: the target's)\n"
-                   "  --file-contexts FILE  use this file_contexts (on the host) instead\n"
-                   "  --threads N           worker threads (default: one per CPU)\n"
-                   "  --progress            show progress on stderr (default on a terminal)\n"
-                   "  --no-progress         never show progress\n"
-                   "  --under-mounts        then label what the mounts on the root's filesystem\n"
-                   "                        hide (/dev, /proc as directories, device nodes\n"
-                   "                        below them), through a private bind mount\n"
-                   "  --dry-run             count what would change, write nothing\n"
-                   "  --json                print a JSON summary on stdout\n");
+        fputs(_("Usage: seinstall relabel [--root DIR] [--policy TYPE | --file-contexts FILE]\n"
+                "                         [--threads N] [--progress | --no-progress]\n"
+                "                         [--under-mounts] [--dry-run] [--json]\n\n"
+                "Label every file of the target from its policy's file contexts, as\n"
+                "'setfiles -F' would, on every mount that keeps per-file labels.\n\n"
+                "  --root DIR            the target tree (default /)\n"
+                "  --policy TYPE         policy under DIR/etc/selinux (default: the target's)\n"
+                "  --file-contexts FILE  use this file_contexts (on the host) instead\n"
+                "  --threads N           worker threads (default: one per CPU)\n"
+                "  --progress            show progress on stderr (default on a terminal)\n"
+                "  --no-progress         never show progress\n"
+                "  --under-mounts        then label what the mounts on the root's filesystem\n"
+                "                        hide (/dev, /proc as directories, device nodes\n"
+                "                        below them), through a private bind mount\n"
+                "  --dry-run             count what would change, write nothing\n"
+                "  --json                print a JSON summary on stdout\n"),
+              f);
 }
 
 /* A deep tree needs an open directory per level and per thread. */
@@ -44,26 +45,29 @@ static void print_text(const struct seinstall_relabel_result *res, bool dry_run)
         unsigned long long under_seen = 0, under_changed = 0;
         size_t under_points = 0;
 
-        printf("%s: %llu entries, %llu %s, %llu already right, %llu without a context, "
-               "%llu errors\n",
-               dry_run ? "relabel (dry run)" : "relabel",
+        printf(dry_run ? _("relabel (dry run): %llu entries, %llu to change, %llu already right, "
+                           "%llu without a context, %llu errors\n")
+                       : _("relabel: %llu entries, %llu changed, %llu already right, %llu "
+                           "without a context, %llu errors\n"),
                seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_SEEN),
                seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_CHANGED),
-               dry_run ? "to change" : "changed",
                seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_UNCHANGED),
                seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_NO_CONTEXT),
                seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS));
         if (seinstall_relabel_result_get_under_mounts(res, &under_points, &under_seen,
                                                       &under_changed) > 0)
-                printf("under mounts: %llu entries below %zu mount point(s), %llu %s\n", under_seen,
-                       under_points, under_changed, dry_run ? "to change" : "changed");
+                printf(dry_run ? _("under mounts: %llu entries below %zu mount point(s), %llu to "
+                                   "change\n")
+                               : _("under mounts: %llu entries below %zu mount point(s), %llu "
+                                   "changed\n"),
+                       under_seen, under_points, under_changed);
         cli_print_relabel_skipped(res);
         for (size_t i = 0; i < seinstall_relabel_result_get_n_verified(res); i++) {
                 const char *p = seinstall_relabel_result_get_verified_path(res, i);
                 const char *actual = seinstall_relabel_result_get_verified_actual(res, i);
                 const char *expected = seinstall_relabel_result_get_verified_expected(res, i);
                 if (!actual || strcmp(actual, expected) != 0)
-                        printf("verify: %s has %s, expected %s\n", cli_esc(p), cli_esc(actual),
+                        printf(_("verify: %s has %s, expected %s\n"), cli_esc(p), cli_esc(actual),
                                cli_esc(expected));
         }
         cli_print_relabel_errors(res);
@@ -144,9 +148,9 @@ int cmd_relabel(int argc, char **argv)
                 cli_progress_end();
         if (r == -EINTR && cli_interrupted())
                 return cli_interrupted_exit(flags & SEINSTALL_RELABEL_DRY_RUN
-                                                ? "nothing was written"
-                                                : "every file has its old label or its new one, "
-                                                  "none a mix (a relabel can run again)",
+                                                ? N_("nothing was written")
+                                                : N_("every file has its old label or its new "
+                                                     "one, none a mix (a relabel can run again)"),
                                             argc, argv);
         if (res && c.json) {
                 int k = seinstall_relabel_result_to_json(res, &json);

@@ -6,14 +6,14 @@
 
 static void usage(FILE *f)
 {
-        fputs("Usage: seinstall status [--root DIR] [--json]\n"
-              "\n"
-              "Show the target's SELinux state: config, kernel command line, the boot menu\n"
-              "made from it (and whether it lags), kernel, the mode the next boot gets, a\n"
-              "pending relabel, the first-boot mark, the trial mode and (root /) SELinux now.\n"
-              "\n"
-              "  --root DIR  the target tree (default /)\n"
-              "  --json      print one JSON document on stdout\n",
+        fputs(_("Usage: seinstall status [--root DIR] [--json]\n"
+                "\n"
+                "Show the target's SELinux state: config, kernel command line, the boot menu\n"
+                "made from it (and whether it lags), kernel, the mode the next boot gets, a\n"
+                "pending relabel, the first-boot mark, the trial mode and (root /) SELinux now.\n"
+                "\n"
+                "  --root DIR  the target tree (default /)\n"
+                "  --json      print one JSON document on stdout\n"),
               f);
 }
 
@@ -44,29 +44,34 @@ static void print_trial(const struct seinstall_trial_result *t)
         unsigned long long n = seinstall_trial_result_get_n_label_denials(t);
         unsigned long long bad = seinstall_trial_result_get_n_mislabeled(t);
 
-        printf("trial:           ");
+        /* TRANSLATORS: status's labels are padded to one column (17 characters in English);
+         * pad the translations alike */
+        printf("%s", _("trial:           "));
         switch (seinstall_trial_result_get_state(t)) {
         case SEINSTALL_TRIAL_NONE:
                 if (error)
-                        printf("unknown: %s\n", cli_esc(error));
+                        printf(_("unknown: %s\n"), cli_esc(error));
                 else
-                        printf("none\n");
+                        printf("%s", _("none\n"));
                 return;
         case SEINSTALL_TRIAL_PENDING:
-                printf("pending since %s (enforcing after a boot without label denials)\n",
+                printf(_("pending since %s (enforcing after a boot without label denials)\n"),
                        cli_esc(seinstall_trial_result_get_started(t)));
                 return;
         case SEINSTALL_TRIAL_ENFORCED:
-                printf("enforced at %s\n", cli_esc(decided));
+                printf(_("enforced at %s\n"), cli_esc(decided));
                 return;
         case SEINSTALL_TRIAL_CANCELLED:
-                printf("cancelled at %s (a mode was chosen by hand)\n", cli_esc(decided));
+                printf(_("cancelled at %s (a mode was chosen by hand)\n"), cli_esc(decided));
                 return;
         case SEINSTALL_TRIAL_KEPT_PERMISSIVE:
-                printf("kept permissive at %s: %llu label denial%s", cli_esc(decided), n,
-                       n == 1 ? "" : "s");
+                printf(ngettext("kept permissive at %s: %llu label denial",
+                                "kept permissive at %s: %llu label denials", n),
+                       cli_esc(decided), n);
                 if (bad > 0)
-                        printf(", %llu mislabeled boot-critical file%s", bad, bad == 1 ? "" : "s");
+                        printf(ngettext(", %llu mislabeled boot-critical file",
+                                        ", %llu mislabeled boot-critical files", bad),
+                               bad);
                 printf(":");
                 for (size_t i = 0; i < seinstall_trial_result_get_n_paths(t); i++)
                         printf("%s %s", i ? "," : "",
@@ -74,7 +79,7 @@ static void print_trial(const struct seinstall_trial_result *t)
                 printf("\n");
                 for (size_t i = 0; i < seinstall_trial_result_get_n_paths(t); i++)
                         if (seinstall_trial_result_get_fix(t, i))
-                                printf("                   fix: %s\n",
+                                printf(_("                   fix: %s\n"),
                                        cli_cmd(seinstall_trial_result_get_fix(t, i)));
                 return;
         }
@@ -92,11 +97,11 @@ static void print_menu(const struct seinstall_status_result *st)
 
         if (!file && !unknown)
                 return;
-        printf("boot menu:       ");
+        printf("%s", _("boot menu:       "));
         if (file) {
                 printf("%s", cli_esc(file));
                 if (entry && !streq(entry, file))
-                        printf(", entry '%s'", cli_esc(entry));
+                        printf(_(", entry '%s'"), cli_esc(entry));
                 if (chosen)
                         printf(" (%s)", cli_esc(chosen));
                 if (cmdline)
@@ -106,7 +111,8 @@ static void print_menu(const struct seinstall_status_result *st)
         if (unknown)
                 printf("%s%s\n", file ? "                 " : "", cli_esc(unknown));
         if (lag)
-                printf("                 LAGS: %s\n", cli_esc(lag));
+                /* TRANSLATORS: the boot menu lags its configuration; in capitals */
+                printf(_("                 LAGS: %s\n"), cli_esc(lag));
 }
 
 static void print_text(const struct seinstall_status_result *st, const char *root)
@@ -114,37 +120,37 @@ static void print_text(const struct seinstall_status_result *st, const char *roo
         const char *cmdline = seinstall_status_result_get_cmdline(st);
         const char *kconfig = seinstall_status_result_get_kernel_config(st);
 
-        printf("target:          %s\n", cli_esc(root));
-        printf("config:          SELINUX=%s SELINUXTYPE=%s (policy %s)\n",
-               mode_or(seinstall_status_result_get_config_mode(st), "(unset)"),
+        printf(_("target:          %s\n"), cli_esc(root));
+        printf(seinstall_status_result_get_policy_built(st)
+                   ? _("config:          SELINUX=%s SELINUXTYPE=%s (policy built)\n")
+                   : _("config:          SELINUX=%s SELINUXTYPE=%s (policy NOT built)\n"),
+               mode_or(seinstall_status_result_get_config_mode(st), _("(unset)")),
                seinstall_status_result_get_config_policy(st)
                    ? cli_esc(seinstall_status_result_get_config_policy(st))
-                   : "(unset)",
-               seinstall_status_result_get_policy_built(st) ? "built" : "NOT built");
-        printf("kernel:          SELinux %s%s%s%s\n",
+                   : _("(unset)"));
+        printf(_("kernel:          SELinux %s%s%s%s\n"),
                seinstall_kernel_case_to_string(seinstall_status_result_get_kernel_case(st)),
                kconfig ? " (" : "", kconfig ? cli_esc(kconfig) : "", kconfig ? ")" : "");
-        printf("command line:    %s%s%s\n",
+        printf(_("command line:    %s%s%s\n"),
                seinstall_bootloader_to_string(seinstall_status_result_get_bootloader(st)),
                cmdline ? ": " : "", cmdline ? cli_esc(cmdline) : "");
         print_menu(st);
-        printf("boots in:        %s\n",
-               mode_or(seinstall_status_result_get_boot_mode(st), "unknown"));
-        printf("relabel pending: %s\n",
-               seinstall_status_result_get_relabel_pending(st) ? "yes" : "no");
-        printf("first boot:      %s%s%s\n",
-               seinstall_status_result_get_firstboot_pending(st) ? "pending, chosen mode " : "done",
-               seinstall_status_result_get_firstboot_pending(st)
-                   ? mode_or(seinstall_status_result_get_firstboot_mode(st),
-                             seinstall_trial_result_get_state(
-                                 seinstall_status_result_get_trial(st)) == SEINSTALL_TRIAL_PENDING
-                                 ? "trial"
-                                 : "unknown")
-                   : "",
-               "");
+        printf(_("boots in:        %s\n"),
+               mode_or(seinstall_status_result_get_boot_mode(st), _("unknown")));
+        printf(_("relabel pending: %s\n"),
+               seinstall_status_result_get_relabel_pending(st) ? _("yes") : _("no"));
+        if (seinstall_status_result_get_firstboot_pending(st))
+                printf(_("first boot:      pending, chosen mode %s\n"),
+                       mode_or(seinstall_status_result_get_firstboot_mode(st),
+                               seinstall_trial_result_get_state(
+                                   seinstall_status_result_get_trial(st)) == SEINSTALL_TRIAL_PENDING
+                                   ? "trial"
+                                   : _("unknown")));
+        else
+                printf("%s", _("first boot:      done\n"));
         print_trial(seinstall_status_result_get_trial(st));
-        printf("SELinux now:     %s\n",
-               mode_or(seinstall_status_result_get_active(st), "(not the running system)"));
+        printf(_("SELinux now:     %s\n"),
+               mode_or(seinstall_status_result_get_active(st), _("(not the running system)")));
 }
 
 int cmd_status(int argc, char **argv)

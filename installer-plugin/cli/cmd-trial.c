@@ -12,21 +12,21 @@ DEFINE_CLEANUP_FUNC(struct seinstall_trial_result *, seinstall_trial_result_unre
 
 static void usage(FILE *f)
 {
-        fputs("Usage: seinstall trial [--root DIR] [--log FILE] [--no-setenforce] [--json]\n"
-              "\n"
-              "Decide the trial mode (permissive until a clean boot) once: when none of this\n"
-              "boot's denials was caused by a label, write SELINUX=enforcing and switch to\n"
-              "enforcing now; else stay permissive and name each file and its fix. A trial\n"
-              "that decided already is reported and nothing changes.\n"
-              "\n"
-              "  --root DIR       the target tree (default /)\n"
-              "  --log FILE       judge the denials of a saved audit or kernel log (needed\n"
-              "                   with --root)\n"
-              "  --no-setenforce  write the config only; the running system stays as it is\n"
-              "  --json           print one JSON document on stdout\n"
-              "\n"
-              "Exit status: 0 enforced (or no trial), 1 kept permissive, 2 bad usage or a\n"
-              "state file seinstall did not write, 3 system failure.\n",
+        fputs(_("Usage: seinstall trial [--root DIR] [--log FILE] [--no-setenforce] [--json]\n"
+                "\n"
+                "Decide the trial mode (permissive until a clean boot) once: when none of this\n"
+                "boot's denials was caused by a label, write SELINUX=enforcing and switch to\n"
+                "enforcing now; else stay permissive and name each file and its fix. A trial\n"
+                "that decided already is reported and nothing changes.\n"
+                "\n"
+                "  --root DIR       the target tree (default /)\n"
+                "  --log FILE       judge the denials of a saved audit or kernel log (needed\n"
+                "                   with --root)\n"
+                "  --no-setenforce  write the config only; the running system stays as it is\n"
+                "  --json           print one JSON document on stdout\n"
+                "\n"
+                "Exit status: 0 enforced (or no trial), 1 kept permissive, 2 bad usage or a\n"
+                "state file seinstall did not write, 3 system failure.\n"),
               f);
 }
 
@@ -37,12 +37,12 @@ static void print_files(const struct seinstall_trial_result *t, const char *root
 
         for (size_t i = 0; i < n; i++) {
                 const char *fix = seinstall_trial_result_get_fix(t, i);
-                printf("%s%s (fix: %s)", i ? ", " : "",
+                printf(_("%s%s (fix: %s)"), i ? ", " : "",
                        cli_esc(seinstall_trial_result_get_path(t, i)),
                        fix ? cli_cmd(fix) : cli_command(root, "seinstall relabel%r"));
         }
         if (n >= 100)
-                printf(", and more (%s lists them)", cli_command(root, "seinstall avc%r"));
+                printf(_(", and more (%s lists them)"), cli_command(root, "seinstall avc%r"));
 }
 
 /* The one line the console and the journal get. */
@@ -56,46 +56,53 @@ static void print_line(const struct seinstall_trial_result *t, bool now, const c
         printf("seinstall trial: ");
         switch (seinstall_trial_result_get_state(t)) {
         case SEINSTALL_TRIAL_NONE:
-                printf("no trial on this system (start one with: %s); nothing changed\n",
+                printf(_("no trial on this system (start one with: %s); nothing changed\n"),
                        cli_command(root, "seinstall apply%r --mode=trial"));
                 return;
         case SEINSTALL_TRIAL_PENDING:
-                printf("pending; nothing decided\n");
+                printf("%s", _("pending; nothing decided\n"));
                 return;
         case SEINSTALL_TRIAL_CANCELLED:
-                printf("cancelled at %s: a mode was chosen by hand before the trial decided; "
-                       "nothing changed\n",
+                printf(_("cancelled at %s: a mode was chosen by hand before the trial decided; "
+                         "nothing changed\n"),
                        cli_esc(decided));
                 return;
         case SEINSTALL_TRIAL_ENFORCED:
                 if (!now) {
-                        printf("enforced at %s (decided before; nothing changed)\n",
+                        printf(_("enforced at %s (decided before; nothing changed)\n"),
                                cli_esc(decided));
                         return;
                 }
-                printf("enforced: no denial caused by a label this boot (%llu denial%s, all "
-                       "the policy's), the boot-critical files labeled right; SELINUX=enforcing "
-                       "written",
-                       all, all == 1 ? "" : "s");
+                printf(ngettext("enforced: no denial caused by a label this boot (%llu denial, "
+                                "all the policy's), the boot-critical files labeled right; "
+                                "SELINUX=enforcing written",
+                                "enforced: no denial caused by a label this boot (%llu denials, "
+                                "all the policy's), the boot-critical files labeled right; "
+                                "SELINUX=enforcing written",
+                                all),
+                       all);
                 if (seinstall_trial_result_get_enforcing_now(t))
-                        printf(", enforcing now\n");
+                        printf("%s", _(", enforcing now\n"));
                 else if (seinstall_trial_result_get_setenforce_error(t))
-                        printf(", enforcing from the next boot (%s)\n",
+                        printf(_(", enforcing from the next boot (%s)\n"),
                                cli_esc(seinstall_trial_result_get_setenforce_error(t)));
                 else
-                        printf(", enforcing from the next boot\n");
+                        printf("%s", _(", enforcing from the next boot\n"));
                 return;
         case SEINSTALL_TRIAL_KEPT_PERMISSIVE:
-                printf("kept permissive");
+                printf("%s", _("kept permissive"));
                 if (!now)
-                        printf(" at %s (decided before; nothing changed)", cli_esc(decided));
-                printf(": %llu denial%s caused by labels", label, label == 1 ? "" : "s");
+                        printf(_(" at %s (decided before; nothing changed)"), cli_esc(decided));
+                printf(ngettext(": %llu denial caused by labels", ": %llu denials caused by labels",
+                                label),
+                       label);
                 if (mislabeled > 0)
-                        printf(", %llu boot-critical file%s mislabeled", mislabeled,
-                               mislabeled == 1 ? "" : "s");
+                        printf(ngettext(", %llu boot-critical file mislabeled",
+                                        ", %llu boot-critical files mislabeled", mislabeled),
+                               mislabeled);
                 printf(": ");
                 print_files(t, root);
-                printf("; after fixing: %s (or --mode enforcing)\n",
+                printf(_("; after fixing: %s (or --mode enforcing)\n"),
                        cli_command(root, "seinstall apply%r --mode=trial"));
                 return;
         }

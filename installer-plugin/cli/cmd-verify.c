@@ -9,20 +9,21 @@
 
 static void usage(FILE *f)
 {
-        fprintf(f, "Usage: seinstall verify [--root DIR] [--fix] [--all] [--threads N]\n"
-                   "                        [--progress | --no-progress] [--json]\n\n"
-                   "Compare every file's label with what the target policy's file contexts\n"
-                   "say, as a relabel would, writing nothing unless --fix is given.\n\n"
-                   "  --root DIR     the target tree (default /)\n"
-                   "  --fix          write the expected label on each file that differs\n"
-                   "  --all          list every label that differs, not three per directory\n"
-                   "  --threads N    worker threads (default: one per CPU)\n"
-                   "  --progress     show progress on stderr (default on a terminal)\n"
-                   "  --no-progress  never show progress\n"
-                   "  --json         print a JSON document on stdout\n\n"
-                   "Exit status: 0 every label matches (with --fix: a verify after the fix\n"
-                   "finds none different), 1 labels differ (with --fix: some still do after\n"
-                   "it), 2 bad usage, 3 the target could not be read or written.\n");
+        fputs(_("Usage: seinstall verify [--root DIR] [--fix] [--all] [--threads N]\n"
+                "                        [--progress | --no-progress] [--json]\n\n"
+                "Compare every file's label with what the target policy's file contexts\n"
+                "say, as a relabel would, writing nothing unless --fix is given.\n\n"
+                "  --root DIR     the target tree (default /)\n"
+                "  --fix          write the expected label on each file that differs\n"
+                "  --all          list every label that differs, not three per directory\n"
+                "  --threads N    worker threads (default: one per CPU)\n"
+                "  --progress     show progress on stderr (default on a terminal)\n"
+                "  --no-progress  never show progress\n"
+                "  --json         print a JSON document on stdout\n\n"
+                "Exit status: 0 every label matches (with --fix: a verify after the fix\n"
+                "finds none different), 1 labels differ (with --fix: some still do after\n"
+                "it), 2 bad usage, 3 the target could not be read or written.\n"),
+              f);
 }
 
 /* Print the group of directory @i; returns whether it was abridged. */
@@ -36,13 +37,14 @@ static bool print_dir(const struct seinstall_verify_result *res, size_t i)
                 const char *actual = seinstall_verify_result_get_example_actual(res, i, k);
                 bool fixed = seinstall_verify_result_get_example_fixed(res, i, k);
 
-                printf("    %s%s: %s, %s %s\n", fixed ? "fixed " : "",
+                /* TRANSLATORS: "    fixed PATH: WAS, now IS" or "    PATH: HAS, expected WANT" */
+                printf(fixed ? _("    fixed %s: %s, now %s\n") : _("    %s: %s, expected %s\n"),
                        cli_esc(seinstall_verify_result_get_example_path(res, i, k)),
-                       actual ? cli_esc(actual) : "no label", fixed ? "now" : "expected",
+                       actual ? cli_esc(actual) : _("no label"),
                        cli_esc(seinstall_verify_result_get_example_expected(res, i, k)));
         }
         if (n > nex)
-                printf("    ... and %llu more\n", n - nex);
+                printf(_("    ... and %llu more\n"), n - nex);
         return n > nex;
 }
 
@@ -60,38 +62,62 @@ static void print_text(const struct seinstall_verify_result *res, bool fix, cons
                                seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_REMAINING);
 
         if (bad == 0)
-                printf("verify: %llu entries checked, every label matches the file contexts\n",
+                printf(_("verify: %llu entries checked, every label matches the file contexts\n"),
                        checked);
         else if (fix && left == 0)
-                printf("verify: %llu entries checked, %llu label%s differed from the file "
-                       "contexts, %llu fixed; a verify after the fix finds none different\n",
-                       checked, bad, bad == 1 ? "" : "s", fixed);
-        else if (fix)
-                printf("verify: %llu entries checked, %llu label%s differed from the file "
-                       "contexts, %llu written; %llu still differ%s after the fix\n",
-                       checked, bad, bad == 1 ? "" : "s", fixed, left, left == 1 ? "s" : "");
-        else
-                printf("verify: %llu entries checked, %llu label%s from the file contexts\n",
-                       checked, bad, bad == 1 ? " differs" : "s differ");
+                printf(ngettext("verify: %llu entries checked, %llu label differed from the file "
+                                "contexts, %llu fixed; a verify after the fix finds none "
+                                "different\n",
+                                "verify: %llu entries checked, %llu labels differed from the "
+                                "file contexts, %llu fixed; a verify after the fix finds none "
+                                "different\n",
+                                bad),
+                       checked, bad, fixed);
+        else if (fix) {
+                printf(ngettext("verify: %llu entries checked, %llu label differed from the file "
+                                "contexts, %llu written; ",
+                                "verify: %llu entries checked, %llu labels differed from the "
+                                "file contexts, %llu written; ",
+                                bad),
+                       checked, bad, fixed);
+                printf(ngettext("%llu still differs after the fix\n",
+                                "%llu still differ after the fix\n", left),
+                       left);
+        } else
+                printf(ngettext("verify: %llu entries checked, %llu label differs from the file "
+                                "contexts\n",
+                                "verify: %llu entries checked, %llu labels differ from the file "
+                                "contexts\n",
+                                bad),
+                       checked, bad);
         bool abridged = unlisted > 0;
 
         for (size_t i = 0; i < seinstall_verify_result_get_n_dirs(res); i++)
                 abridged |= print_dir(res, i);
         if (unlisted > 0)
-                printf("  (%llu more in directories not listed)\n", unlisted);
+                printf(_("  (%llu more in directories not listed)\n"), unlisted);
         if (abridged)
-                printf("Run '%s' to list every one.\n",
+                printf(_("Run '%s' to list every one.\n"),
                        cli_command(root, "seinstall verify%r --all"));
         cli_print_relabel_skipped(rl);
         if (fix && left > 0)
-                printf("Left after the fix: %llu label%s that a verify run after it, writing "
-                       "nothing, still finds different (listed above without \"fixed\"). One "
-                       "that could not be written says why on stderr; one written and found "
-                       "different again was changed meanwhile by something else than this "
-                       "run. Rerun %s once that is dealt with.\n",
-                       left, left == 1 ? "" : "s", cli_command(root, "seinstall verify%r --fix"));
+                /* TRANSLATORS: "fixed" as in "    fixed PATH: WAS, now IS" above */
+                printf(ngettext("Left after the fix: %llu label that a verify run after it, "
+                                "writing nothing, still finds different (listed above without "
+                                "\"fixed\"). One that could not be written says why on stderr; "
+                                "one written and found different again was changed meanwhile "
+                                "by something else than this run. Rerun %s once that is dealt "
+                                "with.\n",
+                                "Left after the fix: %llu labels that a verify run after it, "
+                                "writing nothing, still finds different (listed above without "
+                                "\"fixed\"). One that could not be written says why on stderr; "
+                                "one written and found different again was changed meanwhile "
+                                "by something else than this run. Rerun %s once that is dealt "
+                                "with.\n",
+                                left),
+                       left, cli_command(root, "seinstall verify%r --fix"));
         if (bad > fixed && !fix)
-                printf("To write the expected labels, run: %s\n",
+                printf(_("To write the expected labels, run: %s\n"),
                        cli_command(root, "seinstall verify%r --fix"));
 }
 

@@ -16,13 +16,14 @@ void cli_print_relabel_errors(const struct seinstall_relabel_result *res)
                         cli_esc(seinstall_relabel_result_get_error(res, i)));
         /* the result keeps the first errors, and counts them all */
         if (all > n && n > 0)
-                fprintf(stderr, "seinstall: and %llu more\n", all - n);
+                fprintf(stderr, _("seinstall: and %llu more\n"), all - n);
 }
 
 void cli_print_relabel_skipped(const struct seinstall_relabel_result *res)
 {
         for (size_t i = 0; i < seinstall_relabel_result_get_n_skipped(res); i++)
-                printf("skipped mount %s (%s): %s\n",
+                /* TRANSLATORS: "skipped mount /proc (proc): WHY" */
+                printf(_("skipped mount %s (%s): %s\n"),
                        cli_esc(seinstall_relabel_result_get_skipped_mountpoint(res, i)),
                        cli_esc(seinstall_relabel_result_get_skipped_fstype(res, i)),
                        cli_esc(seinstall_relabel_result_get_skipped_reason(res, i)));

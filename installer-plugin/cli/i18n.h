@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* i18n.h — gettext for the words the commands print themselves (seinstall-firstboot, and
- * `seinstall check`): _() and N_() mark them, cli_i18n_init() binds the "seinstall" domain. The
- * library's own messages are not translated. */
+/* i18n.h — gettext for the words the commands print themselves (seinstall-firstboot and every
+ * subcommand of `seinstall`): _(), N_() and ngettext() mark them, and so does the format of
+ * cli_error() and cli_usage_error() (report.h); cli_i18n_init() binds the "seinstall" domain.
+ * The library's own messages are not translated. */
 #ifndef SEINSTALL_CLI_I18N_H
 #define SEINSTALL_CLI_I18N_H
 

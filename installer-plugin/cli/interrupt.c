@@ -56,11 +56,15 @@ static char *command_again(int argc, char **argv)
 
 int cli_interrupted_exit(const char *left, int argc, char **argv)
 {
-        _cleanup_free_ char *again = command_again(argc, argv), *msg = NULL;
+        /* TRANSLATORS: "relabel interrupted by SIGINT: WHAT STAYS AS IT WAS; to finish, run:
+         * COMMAND". The command must stay last (it is printed to be pasted). */
+        static const char *const fmt = N_("%s interrupted by %s: %s; to finish, run: %s");
+        _cleanup_free_ char *again = command_again(argc, argv), *msg = NULL, *msg_json = NULL;
+        const char *signame = caught == SIGTERM ? "SIGTERM" : "SIGINT";
         int sig = caught;
 
-        if (!again || asprintf(&msg, "%s interrupted by %s: %s; to finish, run: %s", argv[0],
-                               sig == SIGTERM ? "SIGTERM" : "SIGINT", left, again) < 0)
+        if (!again || asprintf(&msg, _(fmt), argv[0], signame, _(left), again) < 0 ||
+            asprintf(&msg_json, fmt, argv[0], signame, left, again) < 0)
                 return cli_error(-ENOMEM, "%s: interrupted", argv[0]);
-        return cli_error_status(-EINTR, EXIT_INTERRUPTED(sig), msg, again);
+        return cli_error_status(-EINTR, EXIT_INTERRUPTED(sig), msg, msg_json, again);
 }

@@ -15,27 +15,29 @@ static const struct {
         int (*run)(int argc, char **argv);
         const char *summary;
 } commands[] = {
-    {"check", cmd_check, "can the target's filesystems carry SELinux labels?"},
-    {"relabel", cmd_relabel, "label every file of the target from its file contexts"},
-    {"apply", cmd_apply, "write the SELinux config and kernel command line of the target"},
-    {"install", cmd_install, "check, policy, relabel and configure, unattended"},
-    {"profile", cmd_profile, "show a profile's effective settings and their sources"},
-    {"status", cmd_status, "show the target's SELinux state"},
-    {"avc", cmd_avc, "this boot's denials: caused by a label, or by the policy"},
-    {"verify", cmd_verify, "compare every file's label with the file contexts"},
-    {"trial", cmd_trial, "decide the trial mode: enforcing after a boot without label denials"},
+    {"check", cmd_check, N_("can the target's filesystems carry SELinux labels?")},
+    {"relabel", cmd_relabel, N_("label every file of the target from its file contexts")},
+    {"apply", cmd_apply, N_("write the SELinux config and kernel command line of the target")},
+    {"install", cmd_install, N_("check, policy, relabel and configure, unattended")},
+    {"profile", cmd_profile, N_("show a profile's effective settings and their sources")},
+    {"status", cmd_status, N_("show the target's SELinux state")},
+    {"avc", cmd_avc, N_("this boot's denials: caused by a label, or by the policy")},
+    {"verify", cmd_verify, N_("compare every file's label with the file contexts")},
+    {"trial", cmd_trial, N_("decide the trial mode: enforcing after a boot without label denials")},
 };
 
 static void usage(FILE *f)
 {
-        fprintf(f, "Usage: seinstall COMMAND [OPTIONS]\n\n"
-                   "Make SELinux work on a freshly installed system from its first boot.\n\n"
-                   "Commands:\n");
+        fputs(_("Usage: seinstall COMMAND [OPTIONS]\n\n"
+                "Make SELinux work on a freshly installed system from its first boot.\n\n"
+                "Commands:\n"),
+              f);
         for (size_t i = 0; i < ELEMENTSOF(commands); i++)
-                fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
-        fprintf(f, "\nEvery command takes --root DIR (the target, default /) and --json.\n"
-                   "Run 'seinstall COMMAND --help' for a command's options.\n"
-                   "Exit status: 0 ok, 1 refused, 2 bad usage or input, 3 system failure.\n");
+                fprintf(f, "  %-9s %s\n", commands[i].name, _(commands[i].summary));
+        fputs(_("\nEvery command takes --root DIR (the target, default /) and --json.\n"
+                "Run 'seinstall COMMAND --help' for a command's options.\n"
+                "Exit status: 0 ok, 1 refused, 2 bad usage or input, 3 system failure.\n"),
+              f);
 }
 
 /* Whether --json is among the options (before a "--"): then even an error found before the
@@ -70,11 +72,12 @@ int main(int argc, char **argv)
 {
         int status;
 
+        cli_i18n_init();
         cli_set_json(wants_json(argc, argv));
         status = run(argc, argv);
         /* Output that never arrived (a full disk, a closed pipe) is a failure. */
         if (fflush(stdout) != 0 && status == EXIT_OK) {
-                fprintf(stderr, "seinstall: writing the output: %s\n", strerror(errno));
+                fprintf(stderr, _("seinstall: writing the output: %s\n"), strerror(errno));
                 status = EXIT_SYSTEM;
         }
         return status;

@@ -2,8 +2,7 @@
 /* opts.c — option parsing shared by `seinstall` and seinstall-firstboot (opts.h): one loop,
  * one table of the shared options, one check of each shared value and one wording of each
  * error. No output of its own (getopt_long()'s messages are turned off). The words are
- * marked for gettext: seinstall-firstboot shows them translated, `seinstall` (which never
- * calls setlocale()) as they are. */
+ * marked for gettext: both commands show them in the locale's language (i18n.h). */
 #include <ctype.h>
 #include <errno.h>
 #include <libintl.h>
@@ -14,7 +13,8 @@
 #include "opts.h"
 #include "util.h"
 
-#define _(s) gettext(s)
+#define _(s)  gettext(s)
+#define N_(s) s
 
 /* Every shared option, once; a front end picks some by OPT_BIT(). */
 static const struct option shared_options[] = {
@@ -73,23 +73,46 @@ void opts_done(struct opts *o)
 {
         free(o->error);
         o->error = NULL;
+        free(o->error_untranslated);
+        o->error_untranslated = NULL;
+}
+
+/* o->error from the English @fmt (xgettext collects it, --keyword=opts_error:2): in the
+ * locale's language, and as written in o->error_untranslated. */
+static int opts_verror(struct opts *o, const char *fmt, va_list ap) _printf_(2, 0);
+static int opts_verror(struct opts *o, const char *fmt, va_list ap)
+{
+        va_list aq;
+
+        opts_done(o);
+        va_copy(aq, ap);
+        o->error = str_vprintf(gettext(fmt), ap);
+        o->error_untranslated = str_vprintf(fmt, aq);
+        va_end(aq);
+        return o->error && o->error_untranslated ? -EINVAL : -ENOMEM;
 }
 
 static int opts_error(struct opts *o, const char *fmt, ...) _printf_(2, 3);
 static int opts_error(struct opts *o, const char *fmt, ...)
 {
         va_list ap;
+        int r;
 
-        free(o->error);
         va_start(ap, fmt);
-        o->error = str_vprintf(fmt, ap);
+        r = opts_verror(o, fmt, ap);
         va_end(ap);
-        return o->error ? -EINVAL : -ENOMEM;
+        return r;
 }
 
 int opts_invalid(struct opts *o, const char *name, const char *value, const char *use)
 {
-        return opts_error(o, _("invalid --%s '%s': use %s"), name, value, use);
+        /* TRANSLATORS: the last %s is one of the lists of values below ("refuse or warn") */
+        static const char *const fmt = N_("invalid --%s '%s': use %s");
+
+        opts_done(o);
+        o->error = str_printf(_(fmt), name, value, _(use));
+        o->error_untranslated = str_printf(fmt, name, value, use);
+        return o->error && o->error_untranslated ? -EINVAL : -ENOMEM;
 }
 
 /* What the library accepts as a policy type (a directory name under /etc/selinux), asked of
@@ -121,7 +144,7 @@ static int take_shared(struct opts *o, int opt, const char *arg)
         case OPT_MODE:
                 if (opt_parse_mode(arg, &o->mode) < 0)
                         return opts_invalid(o, "mode", arg,
-                                            _("enforcing, permissive, disabled or trial"));
+                                            N_("enforcing, permissive, disabled or trial"));
                 return 0;
         case OPT_POLICY:
                 r = policy_type_valid(arg);
@@ -129,13 +152,13 @@ static int take_shared(struct opts *o, int opt, const char *arg)
                         return r;
                 if (r == 0)
                         return opts_invalid(o, "policy", arg,
-                                            _("a policy type, a directory name under "
-                                              "/etc/selinux"));
+                                            N_("a policy type, a directory name under "
+                                               "/etc/selinux"));
                 o->policy = arg;
                 return 0;
         case OPT_THREADS:
                 if (opt_parse_uint(arg, 1, 1024, &n) < 0)
-                        return opts_invalid(o, "threads", arg, _("a number from 1 to 1024"));
+                        return opts_invalid(o, "threads", arg, N_("a number from 1 to 1024"));
                 o->threads = (unsigned) n;
                 return 0;
         case OPT_PROGRESS:
@@ -147,7 +170,7 @@ static int take_shared(struct opts *o, int opt, const char *arg)
                 return 0;
         case OPT_UNSUPPORTED:
                 if (!streq(arg, "warn") && !streq(arg, "refuse"))
-                        return opts_invalid(o, "unsupported", arg, _("refuse or warn"));
+                        return opts_invalid(o, "unsupported", arg, N_("refuse or warn"));
                 o->unsupported_warn = streq(arg, "warn");
                 return 0;
         case OPT_CMDLINE:
@@ -205,8 +228,8 @@ static int check_exclusive(struct opts *o, const struct opts_spec *spec, const s
                 int a = spec->exclusive[i][0], b = spec->exclusive[i][1];
 
                 if (o->seen[a] && o->seen[b])
-                        return opts_error(o, _("--%s and --%s exclude each other"),
-                                          option_name(t, a), option_name(t, b));
+                        return opts_error(o, "--%s and --%s exclude each other", option_name(t, a),
+                                          option_name(t, b));
         }
         return 0;
 }
@@ -235,19 +258,19 @@ static int getopt_refused(struct opts *o, const struct option *t, char **argv)
 
         if (len > 0 && optopt == 0)
                 return count_prefixed(t, name, len) > 1
-                           ? opts_error(o, _("option '%.*s' is ambiguous"), n, el)
-                           : opts_error(o, _("unknown option '%.*s'"), n, el);
+                           ? opts_error(o, "option '%.*s' is ambiguous", n, el)
+                           : opts_error(o, "unknown option '%.*s'", n, el);
         for (const struct option *opt = t; len > 0 && opt->name; opt++) {
                 if (opt->val != optopt || strncmp(opt->name, name, len) != 0)
                         continue;
                 if (name[len] == '\0' && opt->has_arg == required_argument)
-                        return opts_error(o, _("option --%s needs a value"), opt->name);
+                        return opts_error(o, "option --%s needs a value", opt->name);
                 if (name[len] == '=' && opt->has_arg == no_argument)
-                        return opts_error(o, _("option --%s takes no value"), opt->name);
+                        return opts_error(o, "option --%s takes no value", opt->name);
         }
         if (optopt > 0 && optopt < 0x100)
-                return opts_error(o, _("unknown option '-%c'"), optopt);
-        return opts_error(o, "%s", _("unknown option"));
+                return opts_error(o, "unknown option '-%c'", optopt);
+        return opts_error(o, "unknown option");
 }
 
 static int parse_loop(struct opts *o, const struct opts_spec *spec, const struct option *t,
@@ -278,7 +301,7 @@ static int parse_loop(struct opts *o, const struct opts_spec *spec, const struct
         o->args = argv + optind;
         o->n_args = (size_t) (argc - optind);
         if (o->n_args > spec->max_args)
-                return opts_error(o, _("unexpected argument '%s'"), o->args[spec->max_args]);
+                return opts_error(o, "unexpected argument '%s'", o->args[spec->max_args]);
         r = check_exclusive(o, spec, t);
         return r < 0 ? r : 1;
 }

@@ -62,7 +62,8 @@ struct opts {
         char **args;              /* the arguments that are not options, in order */
         size_t n_args;
         char *error;               /* after -EINVAL: what was wrong, one line without the name
-                                    * of the program */
+                                    * of the program, in the locale's language */
+        char *error_untranslated;  /* the same in English, for a JSON error document */
         bool seen[OPT_SHARED_END]; /* options given, by code: for opts_spec's exclusive */
 };
 
@@ -93,7 +94,8 @@ struct opts_spec {
 int opts_parse(struct opts *o, const struct opts_spec *spec, int argc, char **argv);
 
 /* The error of a bad value, for every option alike: "invalid --@name '@value': use @use".
- * Returns -EINVAL (or -ENOMEM). */
+ * @use is English, marked N_(): o->error shows its translation. Returns -EINVAL (or
+ * -ENOMEM). */
 int opts_invalid(struct opts *o, const char *name, const char *value, const char *use);
 
 /* Start getopt_long() over on a new argument vector: optind = 0, glibc's full reset (it also

@@ -27,8 +27,10 @@ int cli_parse(const char *cmd, void (*usage)(FILE *f), struct opts *o, const str
                 return EXIT_OK;
         }
         if (r == -EINVAL)
-                return cli_usage_error(cmd, "%s", o->error);
-        if (cmd)
-                return cli_error(r, "%s: %s", cmd, strerror(-r));
-        return cli_error(r, "%s", strerror(-r));
+                return cli_usage_error_text(cmd, o->error, o->error_untranslated);
+        /* no words of ours to translate: "CMD: strerror" */
+        _cleanup_free_ char *msg = NULL;
+        if (!cmd || asprintf(&msg, "%s: %s", cmd, strerror(-r)) < 0)
+                msg = NULL;
+        return cli_error_status(r, cli_exit_status(r), msg ? msg : strerror(-r), NULL, NULL);
 }

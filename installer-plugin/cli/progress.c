@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "report.h"
 
 /* The name every message starts with, this line's and report.c's (cli_set_program()). */
@@ -96,10 +97,11 @@ void cli_show_progress(void *userdata, unsigned long long done, unsigned long lo
                 fputs("\r\033[K", stderr);
         }
         if (rate > 0 && t > done)
-                fprintf(stderr, "%s: %s: %llu of ~%llu entries, %.0f/s, ~%.0fs left", cli_program(),
-                        what, done, t, rate, (double) (t - done) / rate);
+                /* TRANSLATORS: "seinstall: relabel: 1200 of ~50000 entries, 800/s, ~61s left" */
+                fprintf(stderr, _("%s: %s: %llu of ~%llu entries, %.0f/s, ~%.0fs left"),
+                        cli_program(), what, done, t, rate, (double) (t - done) / rate);
         else
-                fprintf(stderr, "%s: %s: %llu entries, %.0f/s", cli_program(), what, done, rate);
+                fprintf(stderr, _("%s: %s: %llu entries, %.0f/s"), cli_program(), what, done, rate);
         if (progress.tty)
                 progress_open = 1;
         else

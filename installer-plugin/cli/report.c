@@ -2,8 +2,9 @@
 /* report.c — what both front ends print alike (report.h): escaping names for people, the
  * library's log, errors as text and JSON, usage errors, and the JSON documents of `seinstall`.
  * The test helpers link it too, to exit as the commands do. Words a person reads are marked for
- * gettext: seinstall-firstboot shows them translated, `seinstall` (which never calls
- * setlocale()) as they are. */
+ * gettext and shown in the locale's language (both commands call setlocale(), i18n.h); the JSON
+ * error document keeps the English message of cli_error() and cli_usage_error(), the words a
+ * program may match. */
 #include <errno.h>
 #include <libintl.h>
 #include <stdarg.h>
@@ -157,11 +158,12 @@ static void print_error_json(const char *message, int r, int status, const char 
         printf("%s\n", doc);
 }
 
-/* Print @message for errno @r (0: a usage error) as text and, with --json, as the document.
- * When it ends with @command (a quoted command for a person to run), the text before it is
- * escaped and the command printed as it is, so that it can be pasted. */
-static int report(const char *prefix, const char *message, const char *command, int r, int status,
-                  const char *key, const char *value_json)
+/* Print @message for errno @r (0: a usage error) as text and, with --json, as the document
+ * (there @message_json, the untranslated words, when not NULL). When @message ends with
+ * @command (a quoted command for a person to run), the text before it is escaped and the
+ * command printed as it is, so that it can be pasted. */
+static int report(const char *prefix, const char *message, const char *message_json,
+                  const char *command, int r, int status, const char *key, const char *value_json)
 {
         size_t n = str_command_tail(message, command);
 
@@ -173,7 +175,7 @@ static int report(const char *prefix, const char *message, const char *command, 
                 fprintf(stderr, "%s: %s\n", prefix, cli_esc(message));
         }
         if (json_errors)
-                print_error_json(message, r, status, key, value_json);
+                print_error_json(message_json ? message_json : message, r, status, key, value_json);
         return status;
 }
 
@@ -211,7 +213,7 @@ int cli_open(const struct opts *o, struct seinstall_ctx **ret_ctx)
         int r = seinstall_new(root, ret_ctx);
 
         if (r < 0)
-                return cli_error(r, _("target root %s: %s"), root, strerror(-r));
+                return cli_error(r, "target root %s: %s", root, strerror(-r));
         seinstall_set_log_fn(*ret_ctx, cli_log, NULL);
         r = limits_from_env(*ret_ctx);
         if (r != 0)
@@ -235,7 +237,7 @@ int cli_fail_with(struct seinstall_ctx *ctx, int r, const char *what, const char
                         s = NULL;
                 msg = s ? s : what;
         }
-        return report(cli_program(), msg, s ? NULL : seinstall_last_error_command(ctx), r,
+        return report(cli_program(), msg, NULL, s ? NULL : seinstall_last_error_command(ctx), r,
                       cli_exit_status(r), key, value_json);
 }
 
@@ -244,39 +246,63 @@ int cli_fail(struct seinstall_ctx *ctx, int r, const char *what)
         return cli_fail_with(ctx, r, what, NULL, NULL);
 }
 
+/* @fmt formatted twice: in the locale's language for the text, as written for the JSON. */
+static void format_both(const char *fmt, va_list ap, char **ret_text, char **ret_json)
+{
+        va_list aq;
+
+        va_copy(aq, ap);
+        *ret_text = str_vprintf(gettext(fmt), ap);
+        *ret_json = json_errors ? str_vprintf(fmt, aq) : NULL;
+        va_end(aq);
+}
+
 int cli_error(int r, const char *fmt, ...)
 {
-        _cleanup_free_ char *msg = NULL;
+        _cleanup_free_ char *msg = NULL, *msg_json = NULL;
         va_list ap;
 
         va_start(ap, fmt);
-        msg = str_vprintf(fmt, ap);
+        format_both(fmt, ap, &msg, &msg_json);
         va_end(ap);
-        return report(cli_program(), msg ? msg : strerror(-r), NULL, r, cli_exit_status(r), NULL,
-                      NULL);
+        return report(cli_program(), msg ? msg : strerror(-r), msg_json, NULL, r,
+                      cli_exit_status(r), NULL, NULL);
 }
 
-int cli_error_status(int r, int status, const char *message, const char *command)
+int cli_error_status(int r, int status, const char *message, const char *message_json,
+                     const char *command)
 {
-        return report(cli_program(), message, command, r, status, NULL, NULL);
+        return report(cli_program(), message, message_json, command, r, status, NULL, NULL);
 }
 
-int cli_usage_error(const char *cmd, const char *fmt, ...)
+static int usage_error(const char *cmd, const char *msg, const char *msg_json)
 {
-        _cleanup_free_ char *msg = NULL, *prefix = NULL;
+        _cleanup_free_ char *prefix = NULL;
         const char *who = cli_program();
-        va_list ap;
 
-        va_start(ap, fmt);
-        msg = str_vprintf(fmt, ap);
-        va_end(ap);
         if (cmd && asprintf(&prefix, "%s %s", cli_program(), cmd) >= 0)
                 who = prefix;
         else
                 prefix = NULL;
-        report(who, msg ? msg : "bad usage", NULL, 0, EXIT_USAGE, NULL, NULL);
+        report(who, msg ? msg : _("bad usage"), msg_json, NULL, 0, EXIT_USAGE, NULL, NULL);
         fprintf(stderr, _("Try '%s --help'.\n"), who);
         return EXIT_USAGE;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+        _cleanup_free_ char *msg = NULL, *msg_json = NULL;
+        va_list ap;
+
+        va_start(ap, fmt);
+        format_both(fmt, ap, &msg, &msg_json);
+        va_end(ap);
+        return usage_error(cmd, msg, msg_json);
+}
+
+int cli_usage_error_text(const char *cmd, const char *message, const char *message_json)
+{
+        return usage_error(cmd, message, message_json);
 }
 
 int cli_print_json(struct json *j, const char *kind)

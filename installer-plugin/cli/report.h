@@ -64,14 +64,21 @@ int cli_fail(struct seinstall_ctx *ctx, int r, const char *what);
  * result, e.g. the relabel summary of a relabel that failed). */
 int cli_fail_with(struct seinstall_ctx *ctx, int r, const char *what, const char *key,
                   const char *value_json);
-/* Print "PROGRAM: MESSAGE" (escaped) for the errno @r and return its exit status. */
+/* Print "PROGRAM: MESSAGE" (escaped) for the errno @r and return its exit status. @fmt is the
+ * English message (xgettext collects it, `make pot`): the text is its translation, the JSON
+ * error document keeps it as written. */
 int cli_error(int r, const char *fmt, ...) _printf_(2, 3);
 /* Print @message, which ends with @command (a quoted command, printed as it is), for the errno
- * @r with exit status @status; with --json, the error document. Returns @status. */
-int cli_error_status(int r, int status, const char *message, const char *command);
+ * @r with exit status @status; with --json, the error document, with @message_json (the
+ * untranslated message) if not NULL. Returns @status. */
+int cli_error_status(int r, int status, const char *message, const char *message_json,
+                     const char *command);
 /* Print a usage error, "PROGRAM[ CMD]: MESSAGE" then "Try 'PROGRAM[ CMD] --help'.", and
- * return EXIT_USAGE. */
+ * return EXIT_USAGE. @fmt as cli_error()'s. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) _printf_(2, 3);
+/* The same for a message worded already, opts_parse()'s: @message translated, @message_json
+ * as written (NULL: the same). */
+int cli_usage_error_text(const char *cmd, const char *message, const char *message_json);
 
 /* @s made safe for a line of human output (str_escape_display()): control characters,
  * escape sequences and newlines in names are shown as C escapes, so a name can neither drive

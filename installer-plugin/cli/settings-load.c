@@ -78,9 +78,10 @@ static void print_source(FILE *f, const struct seinstall_settings *s,
         unsigned line;
 
         if (seinstall_settings_get_origin(s, setting, &file, &line, NULL) == 0)
-                fprintf(f, "(from %s, %s:%u)\n", cli_source_name(src, option), cli_esc(file), line);
+                fprintf(f, _("(from %s, %s:%u)\n"), cli_source_name(src, option), cli_esc(file),
+                        line);
         else
-                fprintf(f, "(from %s)\n", cli_source_name(src, option));
+                fprintf(f, _("(from %s)\n"), cli_source_name(src, option));
 }
 
 void cli_print_settings(const struct seinstall_settings *s, const char *profile, FILE *f)
@@ -88,14 +89,16 @@ void cli_print_settings(const struct seinstall_settings *s, const char *profile,
         struct settings_view v;
 
         settings_view(s, &v);
-        fprintf(f, "profile:     %s\n", profile ? cli_esc(profile) : "(none)");
-        fprintf(f, "mode:        %-12s ", seinstall_mode_to_string(v.mode));
+        /* TRANSLATORS: the settings' labels are padded to one column (13 characters in
+         * English), their values to 12; pad the translations alike */
+        fprintf(f, _("profile:     %s\n"), profile ? cli_esc(profile) : _("(none)"));
+        fprintf(f, _("mode:        %-12s "), seinstall_mode_to_string(v.mode));
         print_source(f, s, SEINSTALL_SETTING_MODE, v.ms, "--mode");
-        fprintf(f, "policy:      %-12s ", cli_esc(v.policy));
+        fprintf(f, _("policy:      %-12s "), cli_esc(v.policy));
         print_source(f, s, SEINSTALL_SETTING_POLICY, v.ps, "--policy");
-        fprintf(f, "unsupported: %-12s ", v.warn ? "warn" : "refuse");
+        fprintf(f, _("unsupported: %-12s "), v.warn ? "warn" : "refuse");
         print_source(f, s, SEINSTALL_SETTING_UNSUPPORTED, v.us, "--unsupported");
-        fprintf(f, "relabel:     %-12s ", seinstall_relabel_when_to_string(v.relabel));
+        fprintf(f, _("relabel:     %-12s "), seinstall_relabel_when_to_string(v.relabel));
         print_source(f, s, SEINSTALL_SETTING_RELABEL_WHEN, v.rs, "--relabel");
 }
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # `make pot` collects every string seinstall-firstboot shows a person: the screen's title, the
 # three modes and their lines, the help, the confirmations, the messages of --status and --yes,
-# and the words `seinstall check` prints itself.
+# and the words every subcommand of `seinstall` prints itself (the English formats of
+# cli_error(), cli_usage_error() and the option errors included, plurals as plurals).
 . "$(dirname "$0")/../lib.sh"
 
 command -v xgettext >/dev/null || skip "xgettext is not installed (make deps: gettext)"
@@ -16,7 +17,10 @@ msgfmt --check-format -o /dev/null "$pot" 2>"$d_err" ||
 for s in "SELinux on this system" "Enforcing" "Permissive" "Disabled" "Before applying" \
         "Help" "Cancel" "SELinux confines each program" "no terminal to show the screen on" \
         "Cancelled: nothing changed." "Next boot: %s (config: %s, policy: %s)." \
-        "Accepted with warnings." "Policy: %s, read from %s (%s)"; do
+        "Accepted with warnings." "Policy: %s, read from %s (%s)" \
+        "Dry run: nothing in the target was changed." "first boot:      done" \
+        "--mode is required (or --regenerate alone)" "option --%s needs a value" \
+        'msgid_plural "    denied { %s } to %s (%s), %u times' "Usage: seinstall COMMAND"; do
         grep -qF -- "$s" "$pot" || fail "'$s' is not in $pot: not marked with _()?"
         echo "ok: '$s' is in the template"
 done

@@ -1,13 +1,14 @@
 #!/bin/bash
 # The German and French catalogs (po/de.po, po/fr.po): valid for msgfmt -c (every format as
 # its msgid's), complete against the template `make pot` writes (nothing untranslated or
-# fuzzy), and used: the first-boot screen in tmux under de_DE.UTF-8 and fr_FR.UTF-8 (at 80x24
-# and 100x30, a resize to 72x20 included, no line wider than the terminal) and `seinstall
-# check` print their words; check's JSON stays the same in every language. The locales are generated into a private LOCPATH
-# when the system lacks them (localedef from the locales package's sources), the catalogs
-# read from the build tree (SEINSTALL_LOCALEDIR).
+# fuzzy; a catalog with a fuzzy entry, an empty one or a wrong format fails the check), and
+# used: the first-boot screen in tmux under de_DE.UTF-8 and fr_FR.UTF-8 (at 80x24 and 100x30,
+# a resize to 72x20 included, no line wider than the terminal) and `seinstall check` print
+# their words; check's JSON stays the same in every language. The other subcommands:
+# l10n-commands.sh. The locales and catalogs: l10n-lib.sh.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../firstboot-lib.sh"
+. "$(dirname "$0")/../l10n-lib.sh"
 
 command -v msgfmt >/dev/null || skip "msgfmt is not installed (make deps: gettext)"
 command -v msgcmp >/dev/null || skip "msgcmp is not installed (make deps: gettext)"
@@ -19,43 +20,26 @@ pot=$SEINSTALL_BUILD_DIR/po/seinstall.pot
 for l in de fr; do
         po=$TOP/po/$l.po
         [ -s "$po" ] || fail "po/$l.po is missing"
-        msgfmt -c -o /dev/null "$po" 2>"$d/err" || fail "msgfmt -c po/$l.po: $(cat "$d/err")"
-        echo "ok: po/$l.po passes msgfmt -c"
-        stats=$(msgfmt --statistics -o /dev/null "$po" 2>&1)
-        case $stats in
-        *untranslated* | *fuzzy*) fail "po/$l.po is not complete: $stats" ;;
-        esac
+        stats=$(catalog_complete "$po") || fail "po/$l.po fails msgfmt -c or is not complete: $stats"
+        echo "ok: po/$l.po passes msgfmt -c, nothing fuzzy or untranslated"
         # every message of the template, translated
         msgcmp "$po" "$pot" 2>"$d/err" || fail "po/$l.po lacks messages of the template:
 $(cat "$d/err")"
         echo "ok: po/$l.po translates every message of the template ($stats)"
-        mo=$SEINSTALL_BUILD_DIR/locale/$l/LC_MESSAGES/seinstall.mo
-        [ -s "$mo" ] || fail "the build did not make $mo"
 done
+# The completeness check can fail: a catalog with one fuzzy entry, one with an empty one, one
+# whose format differs from its msgid's.
+awk '/^msgid "scheduled"$/ { print "#, fuzzy" } { print }' "$TOP/po/de.po" >"$d/fuzzy.po"
+! catalog_complete "$d/fuzzy.po" >/dev/null || fail "a fuzzy entry passed the check"
+awk 'prev ~ /^msgid "no label"/ { $0 = "msgstr \"\"" } { print; prev = $0 }' "$TOP/po/de.po" >"$d/empty.po"
+! catalog_complete "$d/empty.po" >/dev/null || fail "an empty entry passed the check"
+awk 'prev ~ /^msgid "Boot menu: %s\\n"/ { $0 = "msgstr \"Bootmenü: %d\\n\"" } { print; prev = $0 }' \
+        "$TOP/po/de.po" >"$d/format.po"
+! catalog_complete "$d/format.po" >/dev/null 2>&1 || fail "a wrong format passed the check"
+echo "ok: a fuzzy entry, an empty one and a wrong format each fail the check"
 
 # ---- the locales ------------------------------------------------------------------------
-LOCPATH_DIR=
-for loc in de_DE fr_FR; do
-        locale -a 2>/dev/null | grep -qix "$loc.utf-\?8" && continue
-        command -v localedef >/dev/null || skip "no $loc.UTF-8 locale and no localedef to make one"
-        [ -e "/usr/share/i18n/locales/$loc" ] ||
-                skip "no $loc.UTF-8 locale and no sources to make one (Debian: the locales package)"
-        [ -n "$LOCPATH_DIR" ] || LOCPATH_DIR=$d/locales
-        mkdir -p "$LOCPATH_DIR"
-        localedef -i "$loc" -f UTF-8 "$LOCPATH_DIR/$loc.UTF-8" 2>"$d/err" ||
-                skip "localedef $loc.UTF-8 failed: $(cat "$d/err")"
-        echo "ok: made the $loc.UTF-8 locale in a private LOCPATH"
-done
-# a LOCPATH is searched alone: the system's locales (C.UTF-8 is built in) go with it
-if [ -n "$LOCPATH_DIR" ]; then
-        for loc in de_DE fr_FR; do
-                [ -e "$LOCPATH_DIR/$loc.UTF-8" ] || localedef -i "$loc" -f UTF-8 \
-                        "$LOCPATH_DIR/$loc.UTF-8" 2>/dev/null ||
-                        skip "localedef $loc.UTF-8 into $LOCPATH_DIR failed"
-        done
-        export LOCPATH=$LOCPATH_DIR
-fi
-export SEINSTALL_LOCALEDIR=$SEINSTALL_BUILD_DIR/locale
+use_locales "$d" de_DE.UTF-8 fr_FR.UTF-8
 
 # ---- the screen -------------------------------------------------------------------------
 # LANG TERM SIZE, then what the screen shows in that language: title, a choice and its line,
