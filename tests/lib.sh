@@ -15,6 +15,11 @@ SEINSTALL_FIRSTBOOT=${SEINSTALL_FIRSTBOOT:-$SEINSTALL_BUILD_DIR/bin/seinstall-fi
 E2E_CACHE=${SEINSTALL_E2E_CACHE:-/var/cache/seinstall-e2e}
 HOSTS_CACHE=${SEINSTALL_HOSTS_CACHE:-/var/cache/seinstall-hosts}
 _cleanups=()
+# The commands speak the locale's language (po/): the tests assert English, so they run in
+# C.UTF-8 whatever the person's locale is; the tests of the translations set LANG and LC_ALL
+# for each command they run.
+export LANG=C.UTF-8
+unset LC_ALL LC_MESSAGES LANGUAGE
 # Python run by a test writes no __pycache__ beside what it imports: into the tree, it would end
 # up in what a package build installs from it.
 export PYTHONDONTWRITEBYTECODE=1
