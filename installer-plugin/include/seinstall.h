@@ -14,11 +14,12 @@
  *
  * Conventions (as libmount/libkmod):
  *  - every call that can fail returns 0 (or a positive count) on success and a negative errno on
- *    failure; output parameters are called ret_* and are left untouched on failure;
- *  - objects are opaque and released with *_unref() (which accepts NULL and returns NULL);
- *    what a stage returns is a struct seinstall_STAGE_result; the ones a caller may share
- *    (context, settings, the check, relabel and verify results an install result holds) also
- *    have *_ref();
+ *    failure; output parameters are called ret_* and are left untouched on failure, but for
+ *    one kind: the result of a walk (seinstall_relabel(), seinstall_verify()) is set whenever
+ *    the walk started, also on failure, so that what it did can be told;
+ *  - objects are opaque and reference counted: *_ref() and *_unref() (each accepts NULL;
+ *    unref returns NULL and frees with the last reference); what a stage returns is a struct
+ *    seinstall_STAGE_result;
  *  - a call whose options may grow takes an options object with setters
  *    (seinstall_relabel_options), so that a new option is a new setter, not a new signature;
  *    a field of a list item is read by its own getter or an enum, never a string key;
