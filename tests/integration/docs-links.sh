@@ -1,7 +1,7 @@
 #!/bin/bash
 # The project stands on its own: no tracked file cites a file outside the repository (the
 # parent directory's shared/ folder, a Markdown file the tree does not have), every relative
-# link and every repository path named in code spans of README.md, docs/*.md and
+# link and every repository path named in code spans of README.md, HACKING.md, docs/*.md and
 # the installers' guides (installer-plugin/adapters/*/README.md) exists
 # (tests/integration/lib/doc-refs.py says what counts), and nothing `make install` puts in a
 # package cites a Markdown file, since a package ships none. The checker is first run on a
@@ -30,7 +30,8 @@ A link [broken
 across lines](docs/also-gone.md).
 EOF
 printf '# Design\n## Layers\n' >"$t/docs/design.md"
-printf '# Guide\n`tests/integration/adapter-gone.sh`, [pic](../../../docs/gone.png), [ok](../../../docs/design.md#layers)\n' \
+printf '# Hacking\n[run one](tests/gone-runner.sh)\n' >"$t/HACKING.md"
+printf '# Guide\n`tests/integration/adapter-gone.sh`, [pic](../../../docs/gone.png), [ok](../../../HACKING.md#hacking)\n' \
         >"$t/installer-plugin/adapters/x/README.md"
 printf '/* the verdict rules of %s.md "labeling" */\n' DESIGN >"$t/installer-plugin/lib/walk.c"
 : >"$t/tests/integration/kept.sh"
@@ -51,6 +52,7 @@ expected=(
         "README.md:11: links docs/also-gone.md: no such file in the repository"
         "README.md:12: cites docs/also-gone.md, which the repository does not have"
         "installer-plugin/lib/walk.c:1: cites DESIGN.md, which the repository does not have"
+        "HACKING.md:2: links tests/gone-runner.sh: no such file in the repository"
         "installer-plugin/adapters/x/README.md:2: names \`tests/integration/adapter-gone.sh\`, which the repository does not have"
         "installer-plugin/adapters/x/README.md:2: links ../../../docs/gone.png: no such file in the repository"
 )
@@ -73,7 +75,7 @@ out=$(cd "$TOP" && SEINSTALL_DOC_REFS_SKIP=tests/integration/docs-links.sh \
         xargs -d '\n' python3 "$refs" "$TOP" <"$t.files") ||
         fail "dangling references in the repository:
 $out"
-echo "ok: $n files cite nothing outside the repository; README.md, docs/*.md and the guides link and name only files it has"
+echo "ok: $n files cite nothing outside the repository; README.md, HACKING.md, docs/*.md and the guides link and name only files it has"
 
 # A package has no Markdown file: nothing installed may cite one.
 dest=$(scratch_dir)
