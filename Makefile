@@ -451,7 +451,7 @@ SCHEMAS    := $(sort $(wildcard docs/schema/*.json))
 # Not what Python or an editor left there (a test running the Calamares module writes
 # __pycache__; a backup ends in ~).
 ADAPTERS   := $(sort $(shell find installer-plugin/adapters -name __pycache__ -prune -o -type f \
-                -not -name '*.py[co]' -not -name '*~' -print 2>/dev/null))
+                -not -name '*.py[co]' -not -name '*~' -not -name README.md -print 2>/dev/null))
 INITRD_FILES := $(sort $(shell find initramfs -type f 2>/dev/null))
 
 install: all
@@ -508,7 +508,8 @@ install: all
 		l=$${m#$(BUILD)/locale/}; \
 		install -D -m 0644 $$m $(DESTDIR)$(LOCALEDIR)/$$l || exit 1; \
 	done
-	@# Adapters keep their layout under share/seinstall/adapters; README says where each goes.
+	@# Adapters keep their layout under share/seinstall/adapters (each guide, README.md, stays in
+	@# the source: a package ships no Markdown); the guide says where each file goes.
 	for f in $(ADAPTERS); do \
 		d=$(DESTDIR)$(PKGDATADIR)/adapters/$${f#installer-plugin/adapters/}; \
 		install -d "$${d%/*}" && install -m "$$([ -x $$f ] && echo 0755 || echo 0644)" $$f "$$d" \

@@ -119,7 +119,7 @@ if command -v strace >/dev/null; then
 fi
 # Labels that differ, and how many of them are on files with one name: the newest setfiles
 # gives a file with several names the label of whichever name its walk meets first (ext4's
-# directory order), seinstall that of the name that sorts first, on purpose (README).
+# directory order), seinstall that of the name that sorts first, on purpose (docs/bench.md).
 (cd "$L" && find . -xdev -type f -links +1) >"$d/multi"
 read -r ldiff lsingle < <(python3 - "$d/links.seinstall" "$d/links.newest" "$d/multi" <<'PY'
 import sys

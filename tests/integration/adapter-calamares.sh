@@ -91,14 +91,14 @@ EOF
 pyc=$(find "$a" -name __pycache__ -newer "$stamp")
 [ -z "$pyc" ] || fail "the test wrote python bytecode into the tree: $pyc"
 # The job module's messages: the .pot holds every message of main.py (regenerated exactly as
-# README says), and po/de.po and po/fr.po translate each of them (gettext, as Calamares'
+# installer-plugin/adapters/calamares/README.md says), and po/de.po and po/fr.po translate each of them (gettext, as Calamares'
 # python modules are translated).
 if command -v xgettext >/dev/null; then
         pot=$(mktemp)
         on_exit "rm -f $pot"
         (cd "$a" && xgettext --keyword=_ --add-comments --from-code=UTF-8 \
                 --no-location --omit-header -o - seinstall/main.py) >"$pot"
-        "$py" - "$pot" "$a/po/seinstall-calamares.pot" <<'EOF' || fail "po/seinstall-calamares.pot is stale: regenerate it (README, Calamares)"
+        "$py" - "$pot" "$a/po/seinstall-calamares.pot" <<'EOF' || fail "po/seinstall-calamares.pot is stale: regenerate it (installer-plugin/adapters/calamares/README.md)"
 import re, sys
 ids = [set(re.findall(r'^msgid ((?:".*"\n?)+)', open(f).read(), re.M)) - {'""\n'} for f in sys.argv[1:]]
 assert ids[0] == ids[1], ids[0] ^ ids[1]
@@ -122,7 +122,7 @@ if [ -x "$lupdate" ]; then
                 (cd "$a/seinstallcheck" && "$lupdate" -silent -no-obsolete -locations none \
                         SeinstallCheck.cpp SeinstallCheckViewStep.cpp -ts "$tsd/${ts##*/}") ||
                         fail "lupdate on the page's sources"
-                "$py" - "$ts" "$tsd/${ts##*/}" <<'EOF' || fail "${ts#"$TOP"/} is stale or incomplete: lupdate it and translate every message (README, Calamares)"
+                "$py" - "$ts" "$tsd/${ts##*/}" <<'EOF' || fail "${ts#"$TOP"/} is stale or incomplete: lupdate it and translate every message (installer-plugin/adapters/calamares/README.md)"
 import sys
 import xml.etree.ElementTree as ET
 def messages(path):

@@ -72,7 +72,8 @@ for f in $(cd "$ex" && find . -type f); do
         cmp -s "$ex/$f" "$p/$f" || fail "the project's $f differs from the example's"
 done
 echo "ok: the example ($(cd "$ex" && find . -type f | sort | tr '\n' ' ')) copied unchanged into $p"
-# The seinstall package of this tree, as a person following README would put it there.
+# The seinstall package of this tree, as a person following
+# installer-plugin/adapters/mkosi/README.md would put it there.
 start=$(date +%s)
 DEB_BUILD_PROFILES=pkg.seinstall.nocalamares DEB_BUILD_OPTIONS="parallel=2 nocheck" \
         run_make deb DEB="$d/deb" >"$out_dir/mkosi-deb.log" 2>&1 ||

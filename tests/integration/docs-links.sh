@@ -1,7 +1,8 @@
 #!/bin/bash
 # The project stands on its own: no tracked file cites a file outside the repository (the
 # parent directory's shared/ folder, a Markdown file the tree does not have), every relative
-# link and every repository path named in code spans of README.md and docs/*.md exists
+# link and every repository path named in code spans of README.md, HACKING.md, docs/*.md and
+# the installers' guides (installer-plugin/adapters/*/README.md) exists
 # (tests/integration/lib/doc-refs.py says what counts), and nothing `make install` puts in a
 # package cites a Markdown file, since a package ships none. The checker is first run on a
 # scratch tree with one dangling reference of each kind, which it must report.
@@ -12,7 +13,7 @@ refs=$TOP/tests/integration/lib/doc-refs.py
 
 # The checker finds what it is for: each planted reference is reported, the good ones are not.
 t=$(scratch_dir)
-mkdir -p "$t/docs" "$t/installer-plugin/lib" "$t/tests/integration"
+mkdir -p "$t/docs" "$t/installer-plugin/lib" "$t/installer-plugin/adapters/x" "$t/tests/integration"
 up=..
 cat >"$t/README.md" <<EOF
 # Demo
@@ -29,6 +30,9 @@ A link [broken
 across lines](docs/also-gone.md).
 EOF
 printf '# Design\n## Layers\n' >"$t/docs/design.md"
+printf '# Hacking\n[run one](tests/gone-runner.sh)\n' >"$t/HACKING.md"
+printf '# Guide\n`tests/integration/adapter-gone.sh`, [pic](../../../docs/gone.png), [ok](../../../HACKING.md#hacking)\n' \
+        >"$t/installer-plugin/adapters/x/README.md"
 printf '/* the verdict rules of %s.md "labeling" */\n' DESIGN >"$t/installer-plugin/lib/walk.c"
 : >"$t/tests/integration/kept.sh"
 : >"$t/tests/integration/adapter-x.sh"
@@ -48,6 +52,9 @@ expected=(
         "README.md:11: links docs/also-gone.md: no such file in the repository"
         "README.md:12: cites docs/also-gone.md, which the repository does not have"
         "installer-plugin/lib/walk.c:1: cites DESIGN.md, which the repository does not have"
+        "HACKING.md:2: links tests/gone-runner.sh: no such file in the repository"
+        "installer-plugin/adapters/x/README.md:2: names \`tests/integration/adapter-gone.sh\`, which the repository does not have"
+        "installer-plugin/adapters/x/README.md:2: links ../../../docs/gone.png: no such file in the repository"
 )
 for e in "${expected[@]}"; do
         grep -qxF -- "$e" <<<"$out" || fail "doc-refs.py did not report '$e'; it said: $out"
@@ -68,7 +75,7 @@ out=$(cd "$TOP" && SEINSTALL_DOC_REFS_SKIP=tests/integration/docs-links.sh \
         xargs -d '\n' python3 "$refs" "$TOP" <"$t.files") ||
         fail "dangling references in the repository:
 $out"
-echo "ok: $n files cite nothing outside the repository; README.md and docs/*.md link and name only files it has"
+echo "ok: $n files cite nothing outside the repository; README.md, HACKING.md, docs/*.md and the guides link and name only files it has"
 
 # A package has no Markdown file: nothing installed may cite one.
 dest=$(scratch_dir)

@@ -54,7 +54,7 @@ for p in po/*.po; do
         [ -e "$p" ] && l=${p##*/} && echo "/usr/share/locale/${l%.po}/LC_MESSAGES/seinstall.mo" >>"$expected"
 done
 adapters=$(find installer-plugin/adapters -type f ! -path '*/__pycache__/*' ! -name '*.py[co]' \
-        ! -name '*~' 2>/dev/null | sort)
+        ! -name '*~' ! -name README.md 2>/dev/null | sort)
 
 for f in $adapters; do
         echo "/usr/share/seinstall/adapters/${f#installer-plugin/adapters/}" >>"$expected"

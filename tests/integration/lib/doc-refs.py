@@ -9,7 +9,8 @@ Prints one line per dangling reference, "FILE:LINE: what", and exits 1 if there 
   folder, a development machine's /work/ tree) or of a Markdown file that is not in the tree
   (a name with a slash is looked up from ROOT and from the file's directory, a bare name
   anywhere in the tree);
-- in README.md and docs/*.md: a relative Markdown link whose file does not exist, or whose
+- in README.md, HACKING.md, docs/*.md and installer-plugin/adapters/*/README.md (the guides):
+  a relative Markdown link whose file does not exist, or whose
   #anchor is no heading of its target; an inline code span naming a repository path (first
   component a top-level entry of the tree, or lib/, cli/, include/, adapters/ of
   installer-plugin/; or a bare source file name such as walk.c) that matches nothing.
@@ -96,7 +97,7 @@ for path in FILES:
             if not ok:
                 problem(path, lineno, f"cites {name}, which the repository does not have")
 
-# ---- README.md and docs/*.md: links and code spans --------------------------------------------
+# ---- README.md, HACKING.md, docs/*.md, the guides: links and code spans ---------------------
 
 
 def slugs_of(path):
@@ -150,7 +151,8 @@ def check_link(path, lineno, target):
         problem(path, lineno, f"links {target}: {dest} has no heading #{anchor}")
 
 
-docs = [f for f in FILES if f == "README.md" or re.fullmatch(r"docs/[^/]+\.md", f)]
+DOCS = (r"README\.md", r"HACKING\.md", r"docs/[^/]+\.md", r"installer-plugin/adapters/[^/]+/README\.md")
+docs = [f for f in FILES if any(re.fullmatch(d, f) for d in DOCS)]
 for path in docs:
     # Fenced blocks hold commands and output, not references: blanked, lines kept. Code spans
     # and links may run over a line break, so the text is searched whole.
