@@ -181,12 +181,14 @@ fastest() {
         done
         echo "$best"
 }
+which=
 if [ ${#SETFILES[@]} -gt 0 ]; then
         printf '%-*s' $W "fastest/sei"
         for state in $STATES; do
                 for cache in $CACHES; do
                         f=$(fastest "$state" "$cache")
-                        printf ' %16s' "$(ratio "${f#* }" "${MED[seinstall $state $cache]:-}")x ${f% *}"
+                        printf ' %15sx' "$(ratio "${f#* }" "${MED[seinstall $state $cache]:-}")"
+                        which+="${which:+, }$state $cache ${f% *}"
                 done
         done
         echo
@@ -201,6 +203,7 @@ for fl in floor floor-2T; do
         done
         echo
 done
+[ -z "$which" ] || echo "fastest setfiles: $which"
 if [[ " ${TOOLS[*]} " = *" firstboot "* ]]; then
         echo "first-boot service (seinstall-relabel.service's two walks: the tree, then a bind mount of it), same tree:"
         for state in $STATES; do
