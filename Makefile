@@ -187,6 +187,7 @@ help:
 	@echo "make hosts      only the adapters, each in its real installer"
 	@echo "make bench      relabel speed: seinstall against the newest and Debian's setfiles"
 	@echo "make bench-scale  the same at 100k and 1M entries, peak memory, 100k hard links"
+	@echo "                 both take BENCH_UPSTREAM_SRC='DIR|TARBALL ...': setfiles built from it"
 	@echo "make fuzz       run each libFuzzer target for FUZZ_SECONDS"
 	@echo "make install    DESTDIR=... PREFIX=... (default /usr); make uninstall with the same"
 	@echo "make dist       build/seinstall-VERSION.tar.gz of what git tracks at HEAD"
@@ -428,6 +429,8 @@ demo: deps
 	$(MAKE) --no-print-directory all
 	@SEINSTALL_BUILD=$(BUILD) tests/demo.sh
 
+# BENCH_UPSTREAM_SRC (SELinux userspace sources, tests/bench/upstream-src.sh) and the other
+# BENCH_* and SCALE_* variables reach the scripts through the environment.
 bench: deps
 	$(MAKE) --no-print-directory all
 	@SEINSTALL_BUILD=$(BUILD) tests/bench/bench.sh

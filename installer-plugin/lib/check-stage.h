@@ -102,6 +102,10 @@ struct si_plan_source {
 int si_check_run(struct seinstall_ctx *ctx, const struct si_decision *d,
                  const struct seinstall_settings *settings, const struct si_policy *policy,
                  const struct si_plan_source *plan, struct seinstall_check_result **ret);
+/* seinstall_check_run() on the mounts, under @policy when it is of the type the settings and
+ * the target's config decide (a relabel has just loaded it), else under the one it loads. */
+int si_check_run_mounts(struct seinstall_ctx *ctx, const struct seinstall_settings *settings,
+                        const struct si_policy *policy, struct seinstall_check_result **ret);
 
 /* The first mount of @c seinstall must write and cannot (read-only, full), as an error naming
  * it and the fix: -EROFS or -ENOSPC; 0 when there is none (or @c is NULL). */

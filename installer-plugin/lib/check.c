@@ -256,9 +256,11 @@ int si_check_run(struct seinstall_ctx *ctx, const struct si_decision *d,
         return 0;
 }
 
-/* seinstall_check_run() on @plan (NULL: the mounts). */
+/* seinstall_check_run() on @plan (NULL: the mounts), under @have when that is a policy of
+ * the decided type (NULL: load it). */
 static int check_run(struct seinstall_ctx *ctx, const struct seinstall_settings *settings,
-                     const struct si_plan_source *plan, struct seinstall_check_result **ret)
+                     const struct si_plan_source *plan, const struct si_policy *have,
+                     struct seinstall_check_result **ret)
 {
         _cleanup_(si_config_done) struct si_config config = {.mode = SEINSTALL_MODE_INVALID};
         _cleanup_(si_decision_done) struct si_decision d = {};
@@ -270,11 +272,23 @@ static int check_run(struct seinstall_ctx *ctx, const struct seinstall_settings 
         r = si_config_read(ctx, &config);
         if (r >= 0)
                 r = si_settings_decide(settings, &config, &d);
+        if (r >= 0 && have && streq(si_policy_type(have), d.policy)) {
+                r = si_check_run(ctx, &d, settings, have, plan, ret);
+                return r;
+        }
         if (r >= 0)
                 r = si_policy_load(ctx, d.policy, &policy);
         if (r >= 0)
                 r = si_check_run(ctx, &d, settings, policy, plan, ret);
         return r;
+}
+
+int si_check_run_mounts(struct seinstall_ctx *ctx, const struct seinstall_settings *settings,
+                        const struct si_policy *policy, struct seinstall_check_result **ret)
+{
+        if (!ctx || !ret)
+                return -EINVAL;
+        return check_run(ctx, settings, NULL, policy, ret);
 }
 
 SEINSTALL_EXPORT int seinstall_check_run(struct seinstall_ctx *ctx,
@@ -285,7 +299,7 @@ SEINSTALL_EXPORT int seinstall_check_run(struct seinstall_ctx *ctx,
 
         if (!ctx || !ret)
                 return -EINVAL;
-        return check_run(ctx, settings, plan_file ? &plan : NULL, ret);
+        return check_run(ctx, settings, plan_file ? &plan : NULL, NULL, ret);
 }
 
 int seinstall_check_run_profile(struct seinstall_ctx *ctx,
@@ -303,7 +317,7 @@ int seinstall_check_run_profile(struct seinstall_ctx *ctx,
         if (r < 0)
                 return r;
         plan.text = r > 0 ? text : "";
-        return check_run(ctx, settings, &plan, ret);
+        return check_run(ctx, settings, &plan, NULL, ret);
 }
 
 SEINSTALL_EXPORT struct seinstall_check_result *

@@ -65,6 +65,7 @@ struct si_fcontext {
         size_t nfiles;
         size_t n_jit;   /* specs compiled to machine code, at most FC_JIT_MAX */
         unsigned flags; /* SI_FC_* */
+        bool compiled;  /* si_fcontext_compile() done */
 };
 
 /* A pattern that backtracks catastrophically costs seconds per path and hours per tree: stop

@@ -113,7 +113,7 @@ static int load(struct seinstall_ctx *ctx, const char *path, read_fn rd, unsigne
         fc->specs = sorted;
         fc->cap_specs = fc->nspecs;
 
-        r = si_fc_build_index(ctx, fc);
+        r = flags & SI_FC_PARSE_ONLY ? 0 : si_fcontext_compile(ctx, fc);
         if (r < 0)
                 goto fail;
         *ret = fc;
@@ -121,6 +121,19 @@ static int load(struct seinstall_ctx *ctx, const char *path, read_fn rd, unsigne
 fail:
         si_fcontext_free(fc);
         return r;
+}
+
+int si_fcontext_compile(struct seinstall_ctx *ctx, struct si_fcontext *fc)
+{
+        int r;
+
+        if (fc->compiled)
+                return 0;
+        r = si_fc_build_index(ctx, fc);
+        if (r < 0)
+                return r;
+        fc->compiled = true;
+        return 0;
 }
 
 int si_fcontext_load_path(struct seinstall_ctx *ctx, const char *path, struct si_fcontext **ret)

@@ -44,12 +44,19 @@ int si_fcontext_load_path(struct seinstall_ctx *ctx, const char *path, struct si
  * patterns to machine code costs more than it saves, and on a running SELinux system it maps
  * executable memory, which Debian's policy denies (execmem) and logs; the JIT pays for a walk. */
 #define SI_FC_NO_JIT (1u << 0)
+/* SI_FC_PARSE_ONLY: parse and validate only; si_fcontext_compile() must follow before any
+ * lookup. A relabel compiles its patterns after the policy is freed, so that its peak memory
+ * is the larger of the two, not their sum. */
+#define SI_FC_PARSE_ONLY (1u << 1)
 int si_fcontext_load_path_flags(struct seinstall_ctx *ctx, const char *path, unsigned flags,
                                 struct si_fcontext **ret);
 /* Load the target's own file contexts of policy @type, read inside the target root; @flags:
  * SI_FC_*. */
 int si_fcontext_load_target(struct seinstall_ctx *ctx, const char *type, unsigned flags,
                             struct si_fcontext **ret);
+/* Compile the patterns and build the index of file contexts loaded with SI_FC_PARSE_ONLY
+ * (a no-op otherwise). Returns 0 or a negative errno, the error reported through @ctx. */
+int si_fcontext_compile(struct seinstall_ctx *ctx, struct si_fcontext *fc);
 void si_fcontext_free(struct si_fcontext *fc);
 static inline void si_fcontext_freep(struct si_fcontext **fc)
 {

@@ -10,6 +10,7 @@
  */
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <malloc.h>
 #include <stddef.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -150,7 +151,7 @@ static int verify(struct relabel *rl, const char *type)
 
 /* Classify the target's mounts as `seinstall check` does. When the check itself cannot run,
  * say so and decide by filesystem type instead. */
-static int check_mounts(struct seinstall_ctx *ctx, const char *type,
+static int check_mounts(struct seinstall_ctx *ctx, const char *type, const struct si_policy *policy,
                         struct seinstall_check_result **ret)
 {
         struct seinstall_settings *settings = NULL;
@@ -160,7 +161,7 @@ static int check_mounts(struct seinstall_ctx *ctx, const char *type,
                 return r;
         if (type)
                 (void) seinstall_settings_set_policy(settings, type, SEINSTALL_SOURCE_PROFILE);
-        r = seinstall_check_run(ctx, settings, NULL, ret);
+        r = si_check_run_mounts(ctx, settings, policy, ret);
         seinstall_settings_unref(settings);
         if (r == -ENOMEM)
                 return r;
@@ -282,6 +283,15 @@ void si_relabel_prepared_done(struct si_relabel_prepared *p)
         *p = (struct si_relabel_prepared){0};
 }
 
+/* Hand the heap's free pages back to the kernel: what a parsed policy leaves behind would
+ * otherwise stay resident under the patterns and the walk. */
+static void release_freed(void)
+{
+#ifdef __GLIBC__
+        malloc_trim(0);
+#endif
+}
+
 int si_relabel_prepare(struct seinstall_ctx *ctx, const char *policy_type,
                        const char *file_contexts, unsigned fc_flags,
                        struct si_relabel_prepared *ret)
@@ -302,6 +312,11 @@ int si_relabel_prepare(struct seinstall_ctx *ctx, const char *policy_type,
                         return si_error(ctx, r, "Could not read the target's SELinux config: %s",
                                         strerror(-r));
         }
+        /* One parsed policy serves the validation and the mount check, and the patterns are
+         * compiled (and their machine code made) only once it is freed and its pages handed
+         * back: the peak is then one policy, not two plus the patterns (25 MiB to 18 with
+         * Debian's default policy), and the policy is parsed once. */
+        fc_flags |= SI_FC_PARSE_ONLY;
         r = file_contexts ? si_fcontext_load_path_flags(ctx, file_contexts, fc_flags, &p.fc)
                           : si_fcontext_load_target(ctx, p.type, fc_flags, &p.fc);
         if (r < 0)
@@ -312,8 +327,12 @@ int si_relabel_prepare(struct seinstall_ctx *ctx, const char *policy_type,
         r = si_fcontext_validate(ctx, p.fc, policy, p.type);
         if (r < 0)
                 return r;
+        r = check_mounts(ctx, policy_type ? p.type : NULL, policy, &p.check);
+        if (r < 0)
+                return r;
         policy = si_policy_free(policy);
-        r = check_mounts(ctx, policy_type ? p.type : NULL, &p.check);
+        release_freed();
+        r = si_fcontext_compile(ctx, p.fc);
         if (r < 0)
                 return r;
         *ret = p;

@@ -7,12 +7,35 @@ FC=/etc/selinux/default/contexts/files/file_contexts
 command -v setfiles >/dev/null || skip "no setfiles (make deps installs policycoreutils)"
 FLOOR=$TOP/$BUILD/tests/bench/floor
 mkdir -p "$(dirname "$FLOOR")"
-${CC:-cc} -O2 -Wall -Wextra -Werror -o "$FLOOR" "$TOP/tests/bench/floor.c" || fail "cannot build floor"
+${CC:-cc} -O2 -Wall -Wextra -Werror -pthread -o "$FLOOR" "$TOP/tests/bench/floor.c" || fail "cannot build floor"
 
 # The newest libselinux the archive serves, driven as setfiles -F -T N drives it (cached).
 read -r NEWEST DRIVER < <("$TOP/tests/bench/upstream.sh" "$TOP/$BUILD" | tail -1)
 [ -x "${DRIVER:-}" ] || skip "could not build the newest libselinux (tests/bench/upstream.sh)"
 DEBIAN_V=$(dpkg-query -W -f '${Version}' libselinux1 2>/dev/null || echo "?")
+
+# BENCH_UPSTREAM_SRC="DIR|TARBALL ...": policycoreutils' own setfiles built from each SELinux
+# userspace source given (tests/bench/upstream-src.sh, cached in build/bench-upstream-NAME), run
+# as image builders run it: tools NAME-T0 (setfiles -m -F -T 0) and NAME-A (the same with -A,
+# no hard-link tracking), NAME without a leading "selinux-" (selinux-3.11.tar.xz: 3.11-T0).
+UP_TOOLS=()
+UP_DESC=
+declare -A UP_BIN UP_OPTS
+for src in ${BENCH_UPSTREAM_SRC:-}; do
+        src=${src/#\~\//$HOME/}
+        read -r up_name up_version up_bin < <("$TOP/tests/bench/upstream-src.sh" "$TOP/$BUILD" "$src" | tail -1)
+        [ -x "${up_bin:-}" ] || fail "could not build setfiles from $src (tests/bench/upstream-src.sh)"
+        up_label=${up_name#selinux-}
+        UP_TOOLS+=("$up_label-T0" "$up_label-A")
+        UP_BIN[$up_label-T0]=$up_bin
+        UP_OPTS[$up_label-T0]="-m -F -T 0"
+        UP_BIN[$up_label-A]=$up_bin
+        UP_OPTS[$up_label-A]="-m -F -A -T 0"
+        UP_DESC+="${UP_DESC:+; }$up_label: setfiles $up_version built from $(basename "$src")"
+done
+# up_cmd TOOL ROOT: the command line of upstream setfiles tool TOOL on ROOT
+up_cmd() { echo "${UP_BIN[$1]} ${UP_OPTS[$1]} -r $2 $FC $2"; }
+is_up() { [ -n "${UP_BIN[$1]:-}" ]; }
 
 # The directories of this machine the trees are copied from.
 SRC_DIRS="etc usr/bin usr/sbin usr/lib usr/share usr/include usr/local var/lib"

@@ -10,11 +10,18 @@
 #                  built once into build/bench-upstream by tests/bench/upstream.sh
 #                  (setfiles-driver.c makes setfiles' exact library calls)
 #   newest-T1      the same, -T 1 (one thread, setfiles' default)
+#   NAME-T0        BENCH_UPSTREAM_SRC="DIR|TARBALL ..." only: policycoreutils' own setfiles
+#                  built from each SELinux userspace source given (a git archive of
+#                  SELinuxProject/selinux; tests/bench/upstream-src.sh, once, into
+#                  build/bench-upstream-NAME), run as image builders run it:
+#                  setfiles -m -F -T 0 -r ROOT file_contexts ROOT
+#   NAME-A         the same with -A (3.10's option: no hard-link tracking)
 #   debian-T0      Debian 12's own setfiles -F -T 0 (libselinux 3.4)
 #   firstboot      seinstall-relabel.service's work (tests/bench/firstboot-walks.sh): one
 #                  relabel --under-mounts (the tree, then what the mounts on it hide)
 #   floor          tests/bench/floor: walk + lgetxattr (+ lsetxattr of one constant label when
 #                  the tree is unlabeled), one thread, no lookup: what any relabel must spend
+#   floor-2T       the same calls split over two threads (floor -j 2): the floor on two cores
 #   verify         seinstall verify (labeled state only: it must report nothing and exit 0)
 #   newest-n       the newest setfiles -n -F -T 0 (dry run; labeled state only)
 #   base           BENCH_BASE=PATH only: another seinstall binary (say, main's before a
@@ -24,8 +31,8 @@
 # (the tree just read) and "cold" (drop_caches right before the run). BENCH_RUNS rounds
 # (default 3) of every tool in every state (Debian 12's setfiles, at about 50 s a run on an idle
 # machine, only BENCH_DEBIAN_RUNS of them, default 1); medians, ratios and peak RSS are
-# printed, and the labels seinstall wrote are compared with the newest libselinux's on every
-# entry.
+# printed, and the labels seinstall wrote are compared with the newest libselinux's (and each
+# NAME-T0's and NAME-A's) on every entry.
 # Not part of `make check` (it takes several minutes). `make bench-scale` is the 1M-entry one.
 . "$(dirname "$0")/../lib.sh"
 require_loop
@@ -34,7 +41,8 @@ RUNS=${BENCH_RUNS:-3}
 DEBIAN_RUNS=${BENCH_DEBIAN_RUNS:-1}
 out=
 # BENCH_TOOLS, BENCH_STATES, BENCH_CACHES pick a part (all by default)
-read -r -a TOOLS <<<"${BENCH_TOOLS:-seinstall verify newest-T0 newest-n newest-T1 debian-T0 floor firstboot}"
+read -r -a TOOLS <<<"${BENCH_TOOLS:-seinstall verify newest-T0 newest-n newest-T1 debian-T0 floor floor-2T firstboot}"
+TOOLS+=("${UP_TOOLS[@]}")
 [ -n "${BENCH_BASE:-}" ] && TOOLS+=(base)
 STATES=${BENCH_STATES:-unlabeled labeled}
 CACHES=${BENCH_CACHES:-warm cold}
@@ -55,6 +63,7 @@ echo "tree: $ENTRIES entries ($(du -sh "$R" | cut -f1)), built in $(($(date +%s)
 [ "$ENTRIES" -ge 150000 ] || fail "only $ENTRIES entries; the benchmark needs at least 150,000"
 
 cmd() {
+        is_up "$1" && { up_cmd "$1" "$R"; return; }
         case $1 in
         seinstall) echo "$SEINSTALL relabel --root $R --no-progress" ;;
         base) echo "$BENCH_BASE relabel --root $R --no-progress" ;;
@@ -66,6 +75,8 @@ cmd() {
         firstboot) echo "$TOP/tests/bench/firstboot-walks.sh $SEINSTALL $R" ;;
         floor) [ "$2" = unlabeled ] && echo "$FLOOR $R system_u:object_r:usr_t:s0" ||
                 echo "$FLOOR $R --read" ;;
+        floor-2T) [ "$2" = unlabeled ] && echo "$FLOOR -j 2 $R system_u:object_r:usr_t:s0" ||
+                echo "$FLOOR -j 2 $R --read" ;;
         esac
 }
 # set_state STATE: make the tree unlabeled, or labeled as the policy says
@@ -100,6 +111,7 @@ for state in $STATES; do
                                         seinstall) dump_labels "$R" "$d/labels.seinstall" ;;
                                         newest-T0) dump_labels "$R" "$d/labels.newest" ;;
                                         debian-T0) dump_labels "$R" "$d/labels.debian" ;;
+                                        *) if is_up "$tool"; then dump_labels "$R" "$d/labels.$tool"; fi ;;
                                         esac
                                 fi
                         done
@@ -127,21 +139,71 @@ echo "load: before $START_LOAD"
 echo "      after  $END_LOAD"
 echo "seinstall $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?');" \
         "newest: $NEWEST (setfiles-driver); Debian 12: setfiles, libselinux $DEBIAN_V"
-echo "median of $RUNS runs (debian-T0: $DEBIAN_RUNS), seconds; ratios: the other tool's time / seinstall's"
-printf '\n%-10s %-5s %9s %9s %9s %9s %7s | %8s %8s %8s %10s\n' state cache seinstall \
-        newest-T0 newest-T1 debian-T0 floor T0/sei T1/sei deb/sei sei/floor
-for state in $STATES; do
-        for cache in $CACHES; do
-                s=${MED[seinstall $state $cache]:-}
-                printf '%-10s %-5s %9s %9s %9s %9s %7s | %7sx %7sx %7sx %9sx\n' "$state" "$cache" \
-                        "$s" "${MED[newest-T0 $state $cache]:-}" "${MED[newest-T1 $state $cache]:-}" \
-                        "${MED[debian-T0 $state $cache]:-}" "${MED[floor $state $cache]:-}" \
-                        "$(ratio "${MED[newest-T0 $state $cache]:-}" "$s")" \
-                        "$(ratio "${MED[newest-T1 $state $cache]:-}" "$s")" \
-                        "$(ratio "${MED[debian-T0 $state $cache]:-}" "$s")" \
-                        "$(ratio "$s" "${MED[floor $state $cache]:-}")"
-        done
+[ -n "$UP_DESC" ] && echo "upstream: $UP_DESC (setfiles -m -F [-A] -T 0)"
+echo "median of $RUNS runs (debian-T0: $DEBIAN_RUNS), seconds; beside each, its time / seinstall's"
+# the tools of the main table, in this order, those that ran
+MAIN=()
+for tool in seinstall "${UP_TOOLS[@]}" newest-T0 newest-T1 debian-T0 floor floor-2T; do
+        [[ " ${TOOLS[*]} " = *" $tool "* ]] && MAIN+=("$tool")
 done
+# the setfiles of the newest releases: "fastest" is the quickest of them in each state
+SETFILES=()
+for tool in "${UP_TOOLS[@]}" newest-T0 newest-T1; do
+        [[ " ${TOOLS[*]} " = *" $tool "* ]] && SETFILES+=("$tool")
+done
+W=16
+for tool in "${MAIN[@]}"; do [ ${#tool} -lt $W ] || W=$((${#tool} + 1)); done
+printf '\n%-*s' $W tool
+for state in $STATES; do for cache in $CACHES; do printf ' %16s' "$state $cache"; done; done
+printf ' %8s\n' "peak MiB"
+for tool in "${MAIN[@]}"; do
+        printf '%-*s' $W "$tool"
+        for state in $STATES; do
+                for cache in $CACHES; do
+                        m=${MED[$tool $state $cache]:-}
+                        if [ "$tool" = seinstall ]; then
+                                printf ' %8s %7s' "$m" ""
+                        else
+                                printf ' %8s %6sx' "$m" "$(ratio "$m" "${MED[seinstall $state $cache]:-}")"
+                        fi
+                done
+        done
+        printf ' %8s\n' "$((${RSS[$tool]:-0} / 1024))"
+done
+# fastest STATE CACHE: "TOOL SECONDS" of the quickest of SETFILES
+fastest() {
+        local t best=
+        for t in "${SETFILES[@]}"; do
+                [ -n "${MED[$t $1 $2]:-}" ] || continue
+                if [ -z "$best" ] || [ "$(echo "${MED[$t $1 $2]} < ${best#* }" | bc)" = 1 ]; then
+                        best="$t ${MED[$t $1 $2]}"
+                fi
+        done
+        echo "$best"
+}
+which=
+if [ ${#SETFILES[@]} -gt 0 ]; then
+        printf '%-*s' $W "fastest/sei"
+        for state in $STATES; do
+                for cache in $CACHES; do
+                        f=$(fastest "$state" "$cache")
+                        printf ' %15sx' "$(ratio "${f#* }" "${MED[seinstall $state $cache]:-}")"
+                        which+="${which:+, }$state $cache ${f% *}"
+                done
+        done
+        echo
+fi
+for fl in floor floor-2T; do
+        [[ " ${TOOLS[*]} " = *" $fl "* ]] || continue
+        printf '%-*s' $W "sei/$fl"
+        for state in $STATES; do
+                for cache in $CACHES; do
+                        printf ' %15sx' "$(ratio "${MED[seinstall $state $cache]:-}" "${MED[$fl $state $cache]:-}")"
+                done
+        done
+        echo
+done
+[ -z "$which" ] || echo "fastest setfiles: $which"
 if [[ " ${TOOLS[*]} " = *" firstboot "* ]]; then
         echo "first-boot service (seinstall-relabel.service's two walks: the tree, then a bind mount of it), same tree:"
         for state in $STATES; do
@@ -181,8 +243,16 @@ for tool in "${TOOLS[@]}"; do printf ' %s %s' "$tool" "$((RSS[$tool] / 1024))"; 
 echo
 echo "labels: $nlab entries compared with $NEWEST (setfiles -F -T 0): $ndiff differ;" \
         "with Debian 12's setfiles: $ndeb differ"
+updiff=0
+for tool in "${UP_TOOLS[@]}"; do
+        [ -s "$d/labels.$tool" ] || continue
+        n=$(diff "$d/labels.seinstall" "$d/labels.$tool" | grep -c '^<')
+        echo "labels: $nlab entries compared with $tool: $n differ"
+        [ "$n" = 0 ] || { diff "$d/labels.seinstall" "$d/labels.$tool" | head -20; updiff=1; }
+done
 [ "$ndiff" = 0 ] || [ "$ndiff" = "(not run)" ] || { diff "$d/labels.seinstall" "$d/labels.newest" | head -40; fail "labels differ"; }
 [ "$ndeb" = 0 ] || [ "$ndeb" = "(not run)" ] || diff "$d/labels.seinstall" "$d/labels.debian" | head -10
+[ "$updiff" = 0 ] || fail "labels differ from upstream setfiles'"
 
 # The first-boot relabel under QEMU, seinstall against Debian's fixfiles (tests/bench/firstboot-bench.sh).
 [ "${BENCH_FIRSTBOOT:-1}" = 0 ] || "$TOP/tests/bench/firstboot-bench.sh"

@@ -51,9 +51,12 @@ fetch() {
         dir=pool/main/$(case $pkg in lib*) echo "libs/$pkg" ;; *) echo "${pkg:0:1}/$pkg" ;; esac)
         for ver in $VERSIONS; do
                 file=${pkg}_$ver.orig.tar.gz
+                # awk reads to the end: leaving early would end apt-cache with SIGPIPE,
+                # which pipefail and set -e turn into the end of this script
                 sha=$(apt-cache "${APT[@]}" showsrc "$pkg" |
                         awk -v f="$file" '/^Checksums-Sha256:/{c=1; next} /^[^ ]/{c=0}
-                                          c && $3 == f {print "SHA256:" $1; exit}')
+                                          c && $3 == f && !s {s = "SHA256:" $1}
+                                          END {if (s) print s}')
                 if [ -s "$A/src/$file" ] ||
                         /usr/lib/apt/apt-helper download-file \
                                 "http://deb.debian.org/debian/$dir/$file" "$A/src/$file" ${sha:+"$sha"} \

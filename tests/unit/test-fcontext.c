@@ -36,6 +36,8 @@ static void pair_open(struct pair *p, const char *path)
         memset(p, 0, sizeof(*p));
         ck_assert_int_eq(seinstall_new("/", &p->ctx), 0);
         ck_assert_int_eq(si_fcontext_load_path_flags(p->ctx, path, load_flags, &p->fc), 0);
+        /* the compile a relabel does after the policy (SI_FC_PARSE_ONLY); a no-op otherwise */
+        ck_assert_int_eq(si_fcontext_compile(p->ctx, p->fc), 0);
         ck_assert_int_eq(si_fc_scratch_new(p->fc, &p->s), 0);
         p->h = selabel_open(SELABEL_CTX_FILE, opts, 1);
         ck_assert_ptr_nonnull(p->h);
@@ -297,6 +299,12 @@ START_TEST(test_bad_input)
         ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "file_contexts:2"));
         write_file(fc, "/a(\tsystem_u:object_r:a_t:s0\n");
         ck_assert_int_eq(si_fcontext_load_path(ctx, fc, &f), -EBADMSG);
+        /* parsed only, the bad pattern is found when compiled */
+        ck_assert_int_eq(si_fcontext_load_path_flags(ctx, fc, SI_FC_PARSE_ONLY, &f), 0);
+        ck_assert_int_eq(si_fcontext_compile(ctx, f), -EBADMSG);
+        ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "invalid regular expression"));
+        si_fcontext_free(f);
+        f = NULL;
         write_file(fc, "/a\n");
         ck_assert_int_eq(si_fcontext_load_path(ctx, fc, &f), -EBADMSG);
         write_file(fc, "/a -- b c\n");
@@ -310,6 +318,11 @@ END_TEST
 static void no_jit_setup(void)
 {
         load_flags = SI_FC_NO_JIT;
+}
+
+static void parse_only_setup(void)
+{
+        load_flags = SI_FC_PARSE_ONLY;
 }
 
 int main(void)
@@ -331,6 +344,14 @@ int main(void)
         tcase_add_checked_fixture(tc, no_jit_setup, NULL);
         tcase_add_test(tc, test_crafted);
         tcase_add_test(tc, test_odd_paths);
+        tcase_add_test(tc, test_host_tree);
+        suite_add_tcase(s, tc);
+
+        /* Parsed first, compiled later, as a relabel loads them. */
+        tc = tcase_create("parse-only");
+        tcase_set_timeout(tc, 300);
+        tcase_add_checked_fixture(tc, parse_only_setup, NULL);
+        tcase_add_test(tc, test_crafted);
         tcase_add_test(tc, test_host_tree);
         suite_add_tcase(s, tc);
         return run_suite(s);
