@@ -20,8 +20,10 @@ for t in qemu/e2e.sh tests/integration/sandbox-lvm-raid.sh tests/integration/ada
         case $words in *" $t "*) fail "make test runs $t" ;; esac
 done
 echo "ok: make test leaves out the QEMU, installer and package-building tests"
+# the unit tests of the tree make builds: build/, or build/san/ in a SANITIZE=1 run
+unit=${SEINSTALL_BUILD_DIR#"$TOP"/}/tests/unit/test-
 for t in tests/integration/check-plan.sh tests/integration/firstboot-units.sh \
-        tests/integration/test-step-scope.sh build/tests/unit/test-; do
+        tests/integration/test-step-scope.sh "$unit"; do
         case $words in *" $TOP/$t"* | *" $t"*) ;; *) fail "make test does not run $t: $line" ;; esac
 done
 echo "ok: make test runs the unit tests and the other integration tests"
