@@ -270,11 +270,12 @@ static int check_regenerate(struct seinstall_ctx *ctx, unsigned flags)
 }
 
 /* The directory @path would be written in (the nearest that exists, in the target) and the
- * mount point above it (the highest directory on the same filesystem), as in-target paths. */
+ * mount point above it (the highest directory on the same mount: a mount ID, not st_dev,
+ * which a read-only bind of the same filesystem shares), as in-target paths. */
 static int nearest_dir(struct seinstall_ctx *ctx, const char *path, int *ret_fd, char **ret_mnt)
 {
         _cleanup_free_ char *dir = strdup(path), *mnt = NULL;
-        struct stat st, up;
+        uint64_t id, up;
         char *slash;
         int fd = -ENOENT;
 
@@ -286,8 +287,10 @@ static int nearest_dir(struct seinstall_ctx *ctx, const char *path, int *ret_fd,
         }
         if (fd < 0)
                 return fd;
-        if (fstat(fd, &st) < 0)
-                return -errno;
+        if (si_fd_mount_id(fd, "", AT_EMPTY_PATH, &id) < 0) {
+                close(fd);
+                return -EIO;
+        }
         mnt = strdup(dir);
         while (mnt && !streq(mnt, "/")) {
                 _cleanup_free_ char *parent = strdup(mnt);
@@ -298,7 +301,7 @@ static int nearest_dir(struct seinstall_ctx *ctx, const char *path, int *ret_fd,
                 slash = strrchr(parent, '/');
                 slash[slash == parent] = '\0';
                 pfd = si_root_open(ctx, parent, O_PATH | O_DIRECTORY, 0);
-                if (pfd < 0 || fstat(pfd, &up) < 0 || up.st_dev != st.st_dev)
+                if (pfd < 0 || si_fd_mount_id(pfd, "", AT_EMPTY_PATH, &up) < 0 || up != id)
                         break;
                 free(mnt);
                 mnt = TAKE_PTR(parent);

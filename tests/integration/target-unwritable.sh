@@ -63,6 +63,18 @@ assert_eq "files after apply with a read-only /boot" "$before" "$(snapshot "$d/t
 umount "$d/t/boot" || fail "umount /boot"
 rm -rf "$d/t/boot/loader"
 echo "ok: a read-only /boot is named, and nothing in / was changed either"
+# a read-only bind of the root's own filesystem on /boot: the same st_dev as /, so the mount
+# is told by its mount ID
+mkdir -p "$d/t/boot/loader/entries"
+printf 'title Debian\nlinux /vmlinuz\noptions root=/dev/vda1 quiet\n' >"$d/t/boot/loader/entries/debian.conf"
+mount --bind "$d/t/boot" "$d/t/boot" || fail "bind /boot"
+on_exit "umount '$d/t/boot' 2>/dev/null"
+mount -o remount,bind,ro "$d/t/boot" || fail "remount the bind of /boot ro"
+expect_exit 3 "$SEINSTALL" apply --root "$d/t" --mode enforcing
+assert_contains "apply names the read-only bind" "$ERR" "/boot (in $d/t) is mounted read-only: seinstall cannot write /boot/loader/entries/debian.conf there."
+umount "$d/t/boot" || fail "umount the bind of /boot"
+rm -rf "$d/t/boot/loader"
+echo "ok: a read-only bind mount of the root's own filesystem is named as its own mount"
 # an apply with nothing to change runs on a read-only target
 expect_exit 0 "$SEINSTALL" apply --root "$d/t" --mode permissive
 mount -o remount,ro "$d/t" || fail "remount ro"
