@@ -113,6 +113,12 @@ MO           := $(PO_LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/seinstall.mo)
 # The files whose words are translated: the first-boot tool's and every one of seinstall's
 # (installer-plugin/cli/, which the first-boot tool shares in part).
 POT_SRC      := $(FB_UI_SRC) $(FB_MODEL_SRC) $(CLI_SRC)
+# The library's own words (its errors, log, a check's reasons and fixes, apply's to-dos): a domain
+# of its own, "libseinstall", since a program can link the library without the commands; the
+# catalogs are po/libseinstall/LANG.po, the template $(BUILD)/po/libseinstall.pot.
+LIB_POT      := $(BUILD)/po/libseinstall.pot
+LIB_PO       := $(sort $(wildcard po/libseinstall/*.po))
+LIB_MO       := $(LIB_PO:po/libseinstall/%.po=$(BUILD)/locale/%/LC_MESSAGES/libseinstall.mo)
 # The Calamares job module's translations (gettext, as Calamares translates python modules): a
 # .mo per adapters/calamares/po/LANG.po, installed where libcalamares.utils.gettext_path() looks.
 CALAMARES_PO := $(sort $(wildcard installer-plugin/adapters/calamares/po/*.po))
@@ -176,7 +182,7 @@ DEPS       += $(DEPS_BENCH)
 .DEFAULT_GOAL := all
 
 all: $(LIB_SO) $(LIB_LINK) $(PC) $(CLI) $(FIRSTBOOT) $(POLICY_HELPER) $(if $(FIRSTBOOT),$(POT)) \
-     $(MO) $(CALAMARES_MO)
+     $(LIB_POT) $(MO) $(LIB_MO) $(CALAMARES_MO)
 
 help:
 	@echo "make [all]      build the library, seinstall and seinstall-firstboot"
@@ -311,7 +317,7 @@ $(BUILD)/bin/seinstall-firstboot: $(FB_UI_OBJ) $(FB_MODEL_OBJ) $(LIB_AR)
 
 # Translations: the template of every string seinstall-firstboot and seinstall show (gettext's
 # xgettext): _(), N_(), ngettext() and the English formats of cli_error() and cli_usage_error().
-pot: $(POT)
+pot: $(POT) $(LIB_POT)
 $(POT): $(POT_SRC) Makefile
 	@mkdir -p $(@D)
 	xgettext --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ --add-comments=TRANSLATORS \
@@ -321,21 +327,44 @@ $(POT): $(POT_SRC) Makefile
 		--package-name=seinstall --package-version=$(VERSION) --msgid-bugs-address="seinstall maintainers" \
 		-o $@ $(sort $(POT_SRC))
 
+# The library's template: every format its reporting calls take (log.c translates them) and
+# what si_tr() and N_() mark. Debug messages stay English: they are for the people who fix it.
+$(LIB_POT): $(LIB_SRC) Makefile
+	@mkdir -p $(@D)
+	xgettext --language=C --from-code=UTF-8 --keyword= --keyword=si_tr:2 --keyword=N_ \
+		--keyword=si_ntr:2,3 --keyword=si_error:3 --keyword=si_error_cause:3 \
+		--keyword=si_error_run:4 --keyword=si_log:3 --keyword=si_warn:2 --keyword=si_info:2 \
+		--keyword=add_todo:3 --keyword=si_walk_error:3 --keyword=si_walk_links_error:3 \
+		--keyword=si_walk_log:3 --keyword=si_walk_fail:3 --add-comments=TRANSLATORS \
+		--flag=si_error:3:c-format --flag=si_error_cause:3:c-format \
+		--flag=si_error_run:4:c-format --flag=si_log:3:c-format --flag=si_warn:2:c-format \
+		--flag=si_info:2:c-format --flag=add_todo:3:c-format --flag=si_walk_error:3:c-format \
+		--flag=si_walk_links_error:3:c-format --flag=si_walk_log:3:c-format \
+		--flag=si_walk_fail:3:c-format \
+		--package-name=libseinstall --package-version=$(VERSION) \
+		--msgid-bugs-address="seinstall maintainers" -o $@ $(LIB_SRC)
+
 # After messages change: merge the new template into each catalog, then translate what it
 # marks fuzzy or leaves empty (l10n.sh fails until every message is translated).
-update-po: $(POT)
+update-po: $(POT) $(LIB_POT)
 	for l in $(PO_LANGS); do msgmerge -q --update --backup=none --no-location po/$$l.po $(POT) || exit 1; done
+	for p in $(LIB_PO); do msgmerge -q --update --backup=none --no-location $$p $(LIB_POT) || exit 1; done
 
 # msgfmt -c: a translation whose format differs from its msgid's fails the build.
 $(BUILD)/locale/%/LC_MESSAGES/seinstall.mo: po/%.po
 	@mkdir -p $(@D)
 	$(call quiet,MSGFMT,$@)
 	$(Q)msgfmt -c -o $@ $<
+$(BUILD)/locale/%/LC_MESSAGES/libseinstall.mo: po/libseinstall/%.po
+	@mkdir -p $(@D)
+	$(call quiet,MSGFMT,$@)
+	$(Q)msgfmt -c -o $@ $<
 
-# The catalogs where LOCALEDIR says, for the two commands that translate.
-$(BUILD)/firstboot/main.o $(BUILD)/installer-plugin/cli/main.o: override CPPFLAGS += \
-	-DLOCALEDIR='"$(LOCALEDIR)"'
-$(BUILD)/firstboot/main.o $(BUILD)/installer-plugin/cli/main.o: $(PATHS_STAMP)
+# The catalogs where LOCALEDIR says, for the two commands that translate and the library.
+LOCALE_OBJ   := $(BUILD)/firstboot/main.o $(BUILD)/installer-plugin/cli/main.o \
+                $(BUILD)/installer-plugin/lib/log.o
+$(LOCALE_OBJ): override CPPFLAGS += -DLOCALEDIR='"$(LOCALEDIR)"'
+$(LOCALE_OBJ): $(PATHS_STAMP)
 
 $(BUILD)/locale/%/LC_MESSAGES/seinstall-calamares.mo: installer-plugin/adapters/calamares/po/%.po
 	@mkdir -p $(@D)
@@ -519,7 +548,7 @@ install: all
 	@# The JSON Schemas of the --json documents, for the programs that read them.
 	$(if $(SCHEMAS),install -d $(DESTDIR)$(PKGDATADIR)/schema)
 	$(if $(SCHEMAS),install -m 0644 $(SCHEMAS) $(DESTDIR)$(PKGDATADIR)/schema/)
-	for m in $(CALAMARES_MO); do \
+	for m in $(LIB_MO) $(CALAMARES_MO); do \
 		l=$${m#$(BUILD)/locale/}; \
 		install -D -m 0644 $$m $(DESTDIR)$(LOCALEDIR)/$$l || exit 1; \
 	done
@@ -544,7 +573,7 @@ uninstall:
 	for m in $(MANPAGES); do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/}; done
 	for l in $(PO_LANGS); do rm -f $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/seinstall.mo; done
 	for u in $(UNITS); do rm -f $(DESTDIR)$(UNITDIR)/$${u##*/}; done
-	for m in $(CALAMARES_MO); do \
+	for m in $(LIB_MO) $(CALAMARES_MO); do \
 		l=$${m#$(BUILD)/locale/}; \
 		rm -f $(DESTDIR)$(LOCALEDIR)/$$l; \
 		rmdir $(DESTDIR)$(LOCALEDIR)/$${l%/*} $(DESTDIR)$(LOCALEDIR)/$${l%%/*} 2>/dev/null || true; \

@@ -2,7 +2,7 @@
 /* i18n.h — gettext for the words the commands print themselves (seinstall-firstboot and every
  * subcommand of `seinstall`): _(), N_() and ngettext() mark them, and so does the format of
  * cli_error() and cli_usage_error() (report.h); cli_i18n_init() binds the "seinstall" domain.
- * The library's own messages are not translated. */
+ * The library translates its own words ("libseinstall", po/libseinstall/) when cli_open() asks. */
 #ifndef SEINSTALL_CLI_I18N_H
 #define SEINSTALL_CLI_I18N_H
 
@@ -27,6 +27,9 @@ static inline void cli_i18n_init(void)
         setlocale(LC_CTYPE, "");
         setlocale(LC_MESSAGES, "");
         bindtextdomain("seinstall", dir && *dir ? dir : LOCALEDIR);
+        /* the library binds its domain where it was built to look; a test's tree is elsewhere */
+        if (dir && *dir)
+                bindtextdomain("libseinstall", dir);
         textdomain("seinstall");
 }
 

@@ -215,6 +215,9 @@ int cli_open(const struct opts *o, struct seinstall_ctx **ret_ctx)
         if (r < 0)
                 return cli_error(r, "target root %s: %s", root, strerror(-r));
         seinstall_set_log_fn(*ret_ctx, cli_log, NULL);
+        /* The library's words in the person's language too, but English in what --json prints:
+         * the document, and the errors beside it, which then say what the document says. */
+        seinstall_set_translate(*ret_ctx, !o->json);
         r = limits_from_env(*ret_ctx);
         if (r != 0)
                 *ret_ctx = seinstall_unref(*ret_ctx);

@@ -100,6 +100,12 @@ SEINSTALL_EXPORT void seinstall_set_log_fn(struct seinstall_ctx *ctx, seinstall_
  * (default SEINSTALL_LOG_INFO); other values are ignored. */
 SEINSTALL_EXPORT void seinstall_set_log_priority(struct seinstall_ctx *ctx, int max_priority);
 
+/* Whether the messages the library composes from now on (the log, the last error, a check's
+ * reasons and fixes, an apply's changes and to-dos) are in the language of the process's
+ * LC_MESSAGES locale, as the program's setlocale() chose it, from the "libseinstall" catalogs
+ * (false, the default: in English, as a program that parses them and the JSON documents want). */
+SEINSTALL_EXPORT void seinstall_set_translate(struct seinstall_ctx *ctx, bool translate);
+
 /* The message of the last failure reported through @ctx, or NULL. Owned by @ctx, valid until
  * the next call that fails. */
 SEINSTALL_EXPORT const char *seinstall_last_error(const struct seinstall_ctx *ctx);

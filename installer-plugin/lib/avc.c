@@ -60,11 +60,12 @@ static int read_kmsg(struct seinstall_ctx *ctx, char **ret, size_t *ret_len)
 
         if (fd < 0) {
                 int e = errno;
-                return si_error_run(ctx, -e, shell_command(ctx->root, "seinstall avc%r --log FILE"),
-                                    "Cannot read the kernel log /dev/kmsg: %s. Run as root, or "
-                                    "save the log ('journalctl -k -b > FILE' or 'dmesg > FILE') "
-                                    "and run: ",
-                                    strerror(e));
+                return si_error_run(
+                    ctx, -e, shell_command(ctx->root, si_tr(ctx, "seinstall avc%r --log FILE")),
+                    "Cannot read the kernel log /dev/kmsg: %s. Run as root, or "
+                    "save the log ('journalctl -k -b > FILE' or 'dmesg > FILE') "
+                    "and run: ",
+                    strerror(e));
         }
         for (;;) {
                 ssize_t n = read(fd, rec, sizeof(rec) - 1);

@@ -169,20 +169,24 @@ static char *lag_fix(struct seinstall_ctx *ctx, const struct si_bootmenu *m)
         _cleanup_free_ char *regen = NULL;
 
         if (m->uki)
-                return strdup("build the image again so that it takes /etc/kernel/cmdline "
-                              "(kernel-install add, or the tool that built it): its command "
-                              "line is built in");
+                return strdup(si_tr(ctx,
+                                    "build the image again so that it takes /etc/kernel/cmdline "
+                                    "(kernel-install add, or the tool that built it): its command "
+                                    "line is built in"));
         if (!m->grub)
-                return shell_command(ctx->root,
-                                     "edit its options line, or run seinstall apply%r --mode M "
-                                     "with the mode wanted (it edits every entry)");
+                return shell_command(
+                    ctx->root,
+                    si_tr(ctx, "edit its options line, or run seinstall apply%r --mode M "
+                               "with the mode wanted (it edits every entry)"));
         regen = startswith(m->file, "/boot/grub/") ? strdup("update-grub")
                                                    : str_printf("grub-mkconfig -o %s", m->file);
         if (!regen)
                 return NULL;
         if (streq(ctx->root, "/"))
-                return shell_command(ctx->root, "run %s, or seinstall apply --regenerate", regen);
-        return shell_command(ctx->root, "run chroot %q %s, or seinstall apply%r --regenerate",
+                return shell_command(ctx->root,
+                                     si_tr(ctx, "run %s, or seinstall apply --regenerate"), regen);
+        return shell_command(ctx->root,
+                             si_tr(ctx, "run chroot %q %s, or seinstall apply%r --regenerate"),
                              ctx->root, regen);
 }
 
@@ -402,13 +406,15 @@ int si_bootmenu_read(struct seinstall_ctx *ctx, struct si_bootmenu *ret)
                 if (r == 0 && m.bl == SEINSTALL_BOOTLOADER_KERNEL_CMDLINE)
                         r = read_uki(ctx, &m);
                 if (r == 0 && m.bl == SEINSTALL_BOOTLOADER_KERNEL_CMDLINE)
-                        m.unknown = strdup("no boot loader entry in /boot/loader/entries and no "
-                                           "unified kernel image in EFI/Linux: kernel-install "
-                                           "reads /etc/kernel/cmdline when a kernel is "
-                                           "installed");
+                        m.unknown =
+                            strdup(si_tr(ctx, "no boot loader entry in /boot/loader/entries and no "
+                                              "unified kernel image in EFI/Linux: kernel-install "
+                                              "reads /etc/kernel/cmdline when a kernel is "
+                                              "installed"));
                 else if (r == 0 && m.grub)
-                        m.unknown = strdup("grub.cfg runs blscfg but there is no boot loader "
-                                           "entry in /boot/loader/entries");
+                        m.unknown =
+                            strdup(si_tr(ctx, "grub.cfg runs blscfg but there is no boot loader "
+                                              "entry in /boot/loader/entries"));
                 if (r == 0 && !m.unknown)
                         r = -ENOMEM;
         }

@@ -268,47 +268,54 @@ static const char *role_need(enum si_role role)
 {
         switch (role) {
         case SI_ROLE_SYSTEM:
-                return "it holds the system or people's data, which needs a label per file";
+                return N_("it holds the system or people's data, which needs a label per file");
         case SI_ROLE_EFI:
-                return "an EFI system partition is meant to carry the one label the policy "
-                       "gives FAT";
+                return N_("an EFI system partition is meant to carry the one label the policy "
+                          "gives FAT");
         case SI_ROLE_VOLATILE:
-                return "a volatile directory needs labels computed per file (tmpfs) or kept "
-                       "per file";
+                return N_("a volatile directory needs labels computed per file (tmpfs) or kept "
+                          "per file");
         default:
-                return "files there cannot be told apart by label";
+                return N_("files there cannot be told apart by label");
         }
 }
 
 static const char *mode_effect(enum seinstall_verdict v, enum si_role role)
 {
         if (v == SEINSTALL_VERDICT_NOTE)
-                return "SELinux is disabled, so this matters only once it is enabled";
+                return N_("SELinux is disabled, so this matters only once it is enabled");
         if (role == SI_ROLE_OTHER)
-                return "programs confined by the policy are denied access there in enforcing "
-                       "mode";
+                return N_("programs confined by the policy are denied access there in enforcing "
+                          "mode");
         if (v == SEINSTALL_VERDICT_REFUSE)
-                return "in enforcing mode services are denied access to these files and the "
-                       "system may not boot";
-        return "the system boots, but logs denials there and can never be made enforcing";
+                return N_("in enforcing mode services are denied access to these files and the "
+                          "system may not boot");
+        return N_("the system boots, but logs denials there and can never be made enforcing");
 }
 
 /* "ext4, xfs or btrfs" from the policy's fs_use_xattr statements. */
-static int xattr_choice(const struct si_policy *policy, struct sbuf *b)
+static int xattr_choice(const struct seinstall_ctx *ctx, const struct si_policy *policy,
+                        struct sbuf *b)
 {
         const char *names[3];
         size_t n = si_policy_xattr_fstypes(policy, names, ELEMENTSOF(names));
         int r = 0;
 
         if (n == 0)
-                return sbuf_puts(b, "a filesystem the policy labels with fs_use_xattr");
+                return sbuf_puts(b, si_tr(ctx, "a filesystem the policy labels with fs_use_xattr"));
         for (size_t i = 0; i < n && r >= 0; i++)
-                r = sbuf_printf(b, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
+                r = sbuf_printf(b, "%s%s",
+                                i == 0 ? ""
+                                /* TRANSLATORS: joins the last two of "ext4, xfs or btrfs" */
+                                : i + 1 == n ? si_tr(ctx, " or ")
+                                             : si_tr(ctx, ", "),
+                                names[i]);
         return r;
 }
 
-static int write_reason(const struct si_policy *policy, const struct si_mount *m,
-                        const struct why *why, enum si_role role, struct sbuf *b)
+static int write_reason(const struct seinstall_ctx *ctx, const struct si_policy *policy,
+                        const struct si_mount *m, const struct why *why, enum si_role role,
+                        struct sbuf *b)
 {
         const char *src = m->source && *m->source ? m->source : m->fstype;
         const char *pol = si_policy_type(policy);
@@ -316,26 +323,28 @@ static int write_reason(const struct si_policy *policy, const struct si_mount *m
 
         /* "/dev/vda2 on / is reiserfs", but "proc on /proc" for a source that is no device. */
         if (is_device(m))
-                r = sbuf_printf(b, "%s on %s is %s: ", src, m->mountpoint, m->fstype);
+                r = sbuf_printf(b, si_tr(ctx, "%s on %s is %s: "), src, m->mountpoint, m->fstype);
         else
-                r = sbuf_printf(b, "%s on %s: ", m->fstype, m->mountpoint);
+                r = sbuf_printf(b, si_tr(ctx, "%s on %s: "), m->fstype, m->mountpoint);
         if (r < 0)
                 return r;
         switch (m->labeling) {
         case SEINSTALL_LABELING_XATTR:
-                r = sbuf_printf(b, "the %s policy keeps a label per file on it (fs_use_xattr)",
-                                pol);
+                r = sbuf_printf(
+                    b, si_tr(ctx, "the %s policy keeps a label per file on it (fs_use_xattr)"),
+                    pol);
                 break;
         case SEINSTALL_LABELING_TRANS:
                 r = sbuf_printf(b,
-                                "the %s policy labels its files when they are created and "
-                                "keeps the labels in memory (%s)",
+                                si_tr(ctx,
+                                      "the %s policy labels its files when they are created and "
+                                      "keeps the labels in memory (%s)"),
                                 pol, why->statement);
                 break;
         case SEINSTALL_LABELING_GENFS:
                 r = sbuf_printf(b,
-                                "the %s policy gives every file on %s the one label %s "
-                                "(genfscon)%s",
+                                si_tr(ctx, "the %s policy gives every file on %s the one label %s "
+                                           "(genfscon)%s"),
                                 pol, m->fstype, m->label,
                                 m->probe == SI_PROBE_YES
                                     ? ", even though the kernel can store security.selinux "
@@ -343,44 +352,50 @@ static int write_reason(const struct si_policy *policy, const struct si_mount *m
                                     : "");
                 break;
         case SEINSTALL_LABELING_MOUNT_CONTEXT:
-                r = sbuf_printf(b, "the mount option context=%s gives every file the one label",
-                                m->label);
+                r = sbuf_printf(
+                    b, si_tr(ctx, "the mount option context=%s gives every file the one label"),
+                    m->label);
                 break;
         case SEINSTALL_LABELING_NONE:
         default:
                 if (why->bad_defcontext)
-                        r = sbuf_printf(b, "the mount option defcontext= is only valid where files "
-                                           "keep labels of their own (fs_use_xattr), so once "
-                                           "SELinux is on the kernel refuses to mount it");
+                        r = sbuf_printf(
+                            b, si_tr(ctx, "the mount option defcontext= is only valid where files "
+                                          "keep labels of their own (fs_use_xattr), so once "
+                                          "SELinux is on the kernel refuses to mount it"));
                 else if (why->bad_context)
                         r = sbuf_printf(b,
-                                        "the mount option context=%s names a context the %s "
-                                        "policy does not define, so its files are unlabeled",
+                                        si_tr(ctx,
+                                              "the mount option context=%s names a context the %s "
+                                              "policy does not define, so its files are unlabeled"),
                                         m->label, pol);
                 else if (why->kernel_cannot)
                         r = sbuf_printf(b,
-                                        "the %s policy wants a label per file "
-                                        "(fs_use_xattr), but the kernel cannot store "
-                                        "security.selinux on this mount (%s), so its files "
-                                        "read %s",
+                                        si_tr(ctx,
+                                              "the %s policy wants a label per file "
+                                              "(fs_use_xattr), but the kernel cannot store "
+                                              "security.selinux on this mount (%s), so its files "
+                                              "read %s"),
                                         pol, strerror(m->probe_errno ? m->probe_errno : EOPNOTSUPP),
                                         m->label ? m->label : "unlabeled_t");
                 else
                         r = sbuf_printf(b,
-                                        "the %s policy does not name %s (no fs_use or "
-                                        "genfscon statement), so every file reads %s",
+                                        si_tr(ctx, "the %s policy does not name %s (no fs_use or "
+                                                   "genfscon statement), so every file reads %s"),
                                         pol, m->fstype, m->label ? m->label : "unlabeled_t");
                 break;
         }
         if (r < 0)
                 return r;
         if (m->verdict != SEINSTALL_VERDICT_OK)
-                r = sbuf_printf(b, "; %s; %s", role_need(role), mode_effect(m->verdict, role));
+                r = sbuf_printf(b, "; %s; %s", si_tr(ctx, role_need(role)),
+                                si_tr(ctx, mode_effect(m->verdict, role)));
         return r;
 }
 
-static int write_fix(const struct si_policy *policy, const struct si_mount *m,
-                     const struct why *why, enum si_role role, struct sbuf *b)
+static int write_fix(const struct seinstall_ctx *ctx, const struct si_policy *policy,
+                     const struct si_mount *m, const struct why *why, enum si_role role,
+                     struct sbuf *b)
 {
         const char *src = m->source && *m->source ? m->source : m->fstype;
         int r;
@@ -388,63 +403,71 @@ static int write_fix(const struct si_policy *policy, const struct si_mount *m,
         if (m->verdict == SEINSTALL_VERDICT_OK)
                 return 0;
         if (why->bad_defcontext) {
-                r = sbuf_printf(b, "remove defcontext= from the options of %s; ", m->mountpoint);
+                r = sbuf_printf(b, si_tr(ctx, "remove defcontext= from the options of %s; "),
+                                m->mountpoint);
                 if (r < 0)
                         return r;
         }
         if (m->labeling == SEINSTALL_LABELING_MOUNT_CONTEXT || why->bad_context) {
-                r = sbuf_printf(b, "remove context=%s from the options of %s; ", m->label,
-                                m->mountpoint);
+                r = sbuf_printf(b, si_tr(ctx, "remove context=%s from the options of %s; "),
+                                m->label, m->mountpoint);
                 if (r < 0)
                         return r;
         }
         switch (role) {
         case SI_ROLE_EFI:
                 r = sbuf_printf(b,
-                                "format %s for %s as vfat (an EFI system partition is FAT; "
-                                "the policy labels it dosfs_t)",
+                                si_tr(ctx,
+                                      "format %s for %s as vfat (an EFI system partition is FAT; "
+                                      "the policy labels it dosfs_t)"),
                                 src, m->mountpoint);
                 break;
         case SI_ROLE_VOLATILE:
                 if (is_device(m))
-                        r = sbuf_printf(b, "mount tmpfs on %s, or format %s as ", m->mountpoint,
-                                        src);
+                        r = sbuf_printf(b, si_tr(ctx, "mount tmpfs on %s, or format %s as "),
+                                        m->mountpoint, src);
                 else
-                        r = sbuf_printf(b, "mount tmpfs on %s, or a partition formatted as ",
-                                        m->mountpoint);
+                        r = sbuf_printf(
+                            b, si_tr(ctx, "mount tmpfs on %s, or a partition formatted as "),
+                            m->mountpoint);
                 if (r >= 0)
-                        r = xattr_choice(policy, b);
+                        r = xattr_choice(ctx, policy, b);
                 break;
         default:
                 if (why->kernel_cannot) {
                         r = sbuf_printf(b,
-                                        "mount %s with security xattr support (a kernel "
-                                        "built with the filesystem's security labels), or "
-                                        "format it as ",
+                                        si_tr(ctx,
+                                              "mount %s with security xattr support (a kernel "
+                                              "built with the filesystem's security labels), or "
+                                              "format it as "),
                                         src);
                 } else if (is_device(m)) {
-                        r = sbuf_printf(b, "format %s for %s as ", src, m->mountpoint);
+                        r = sbuf_printf(b, si_tr(ctx, "format %s for %s as "), src, m->mountpoint);
                 } else {
-                        r = sbuf_printf(b, "put %s on a partition formatted as ", m->mountpoint);
+                        r = sbuf_printf(b, si_tr(ctx, "put %s on a partition formatted as "),
+                                        m->mountpoint);
                 }
                 if (r >= 0)
-                        r = xattr_choice(policy, b);
+                        r = xattr_choice(ctx, policy, b);
                 if (r >= 0 && !why->kernel_cannot &&
                     m->labeling != SEINSTALL_LABELING_MOUNT_CONTEXT)
-                        r = sbuf_printf(b, " instead of %s", m->fstype);
+                        r = sbuf_printf(b, si_tr(ctx, " instead of %s"), m->fstype);
                 if (r >= 0 && role == SI_ROLE_OTHER)
-                        r = sbuf_printf(b, ", or mount it with context= to give its files one "
-                                           "label the policy knows");
+                        r = sbuf_printf(
+                            b, si_tr(ctx, ", or mount it with context= to give its files one "
+                                          "label the policy knows"));
                 break;
         }
         if (r >= 0 && m->verdict == SEINSTALL_VERDICT_REFUSE)
-                r = sbuf_puts(b, "; to install anyway, choose permissive mode (--unsupported "
-                                 "warn, or the boot option seinstall.unsupported=warn), knowing "
-                                 "it can never enforce");
+                r = sbuf_puts(
+                    b, si_tr(ctx, "; to install anyway, choose permissive mode (--unsupported "
+                                  "warn, or the boot option seinstall.unsupported=warn), knowing "
+                                  "it can never enforce"));
         return r;
 }
 
-int si_fscheck_mount(const struct si_policy *policy, enum seinstall_mode mode, struct si_mount *m)
+int si_fscheck_mount(const struct seinstall_ctx *ctx, const struct si_policy *policy,
+                     enum seinstall_mode mode, struct si_mount *m)
 {
         struct sbuf reason = {0}, fix = {0};
         struct why why = {0};
@@ -457,9 +480,9 @@ int si_fscheck_mount(const struct si_policy *policy, enum seinstall_mode mode, s
         if (r < 0)
                 return r;
         m->verdict = si_verdict_rule(m->labeling, role, mode);
-        r = write_reason(policy, m, &why, role, &reason);
+        r = write_reason(ctx, policy, m, &why, role, &reason);
         if (r >= 0)
-                r = write_fix(policy, m, &why, role, &fix);
+                r = write_fix(ctx, policy, m, &why, role, &fix);
         if (r < 0) {
                 sbuf_free(&reason);
                 sbuf_free(&fix);

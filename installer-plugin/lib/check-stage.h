@@ -89,8 +89,10 @@ enum seinstall_verdict si_verdict_rule(enum seinstall_labeling labeling, enum si
 /* Whether a filesystem with statfs magic @magic keeps per-file labels; its name ("unknown" for
  * a magic not in the table) and, when not, why not (static strings). */
 bool si_fs_magic_labelable(unsigned long magic, const char **ret_name, const char **ret_reason);
-/* Classify @m under @policy (labeling, label) and judge it in @mode (verdict, reason, fix). */
-int si_fscheck_mount(const struct si_policy *policy, enum seinstall_mode mode, struct si_mount *m);
+/* Classify @m under @policy (labeling, label) and judge it in @mode (verdict, reason, fix, in
+ * the language @ctx asks for; NULL: English). */
+int si_fscheck_mount(const struct seinstall_ctx *ctx, const struct si_policy *policy,
+                     enum seinstall_mode mode, struct si_mount *m);
 
 /* The check stage (check.c): judge the mounts of the target (or the planned layout in
  * @plan) in the decided mode under @policy, which the caller loaded for d->policy. */

@@ -134,8 +134,8 @@ int si_check_writable_error(struct seinstall_ctx *ctx, const struct seinstall_ch
                 return 0;
 
         _cleanup_free_ char *more =
-            n > 1 ? shell_command(ctx->root, " (and other mounts likewise: 'seinstall check%r' "
-                                             "lists them)")
+            n > 1 ? shell_command(ctx->root, si_tr(ctx, " (and other mounts likewise: "
+                                                        "'seinstall check%r' lists them)"))
                   : strdup("");
 
         if (!more)
@@ -144,12 +144,12 @@ int si_check_writable_error(struct seinstall_ctx *ctx, const struct seinstall_ch
                         c->mounts.v[first].fix, more);
 }
 
-static int judge_all(const struct si_policy *policy, struct seinstall_check_result *c,
-                     enum seinstall_mode mode)
+static int judge_all(const struct seinstall_ctx *ctx, const struct si_policy *policy,
+                     struct seinstall_check_result *c, enum seinstall_mode mode)
 {
         c->verdict = SEINSTALL_VERDICT_OK;
         for (size_t i = 0; i < c->mounts.n; i++) {
-                int r = si_fscheck_mount(policy, mode, &c->mounts.v[i]);
+                int r = si_fscheck_mount(ctx, policy, mode, &c->mounts.v[i]);
                 if (r < 0)
                         return r;
                 if (c->mounts.v[i].verdict > c->verdict)
@@ -160,8 +160,8 @@ static int judge_all(const struct si_policy *policy, struct seinstall_check_resu
 
 /* seinstall.unsupported=warn: what enforcing would refuse is accepted, with the mode lowered
  * to permissive, and every such mount says so. Never enforcing on files it cannot label. */
-static int lower_mode(const struct si_policy *policy, const struct seinstall_settings *settings,
-                      struct seinstall_check_result *c)
+static int lower_mode(const struct seinstall_ctx *ctx, const struct si_policy *policy,
+                      const struct seinstall_settings *settings, struct seinstall_check_result *c)
 {
         enum seinstall_source source = SEINSTALL_SOURCE_DEFAULT;
         bool *refused;
@@ -178,7 +178,7 @@ static int lower_mode(const struct si_policy *policy, const struct seinstall_set
         c->mode = SEINSTALL_MODE_PERMISSIVE;
         c->mode_source = source;
         c->mode_lowered = true;
-        r = judge_all(policy, c, c->mode);
+        r = judge_all(ctx, policy, c, c->mode);
         for (size_t i = 0; r >= 0 && i < c->mounts.n; i++) {
                 struct si_mount *m = &c->mounts.v[i];
                 char *s;
@@ -186,8 +186,8 @@ static int lower_mode(const struct si_policy *policy, const struct seinstall_set
                 if (!refused[i])
                         continue;
                 if (asprintf(&s,
-                             "%s; seinstall.unsupported=warn accepts it and lowers the mode "
-                             "from %s to permissive",
+                             si_tr(ctx, "%s; seinstall.unsupported=warn accepts it and lowers "
+                                        "the mode from %s to permissive"),
                              m->reason, seinstall_mode_to_string(c->requested_mode)) < 0) {
                         r = -ENOMEM;
                         break;
@@ -238,9 +238,9 @@ int si_check_run(struct seinstall_ctx *ctx, const struct si_decision *d,
                 if (worth_probing(policy, m))
                         m->probe = si_probe_xattr(m->path, &m->probe_errno);
         }
-        r = judge_all(policy, c, c->mode);
+        r = judge_all(ctx, policy, c, c->mode);
         if (r >= 0)
-                r = lower_mode(policy, settings, c);
+                r = lower_mode(ctx, policy, settings, c);
         /* a warning too, so that --json's "warnings" and stderr say it beside the document */
         if (r >= 0 && c->mode_lowered)
                 si_warn(ctx,

@@ -76,6 +76,12 @@ SEINSTALL_EXPORT struct seinstall_ctx *seinstall_unref(struct seinstall_ctx *ctx
         return NULL;
 }
 
+SEINSTALL_EXPORT void seinstall_set_translate(struct seinstall_ctx *ctx, bool translate)
+{
+        if (ctx)
+                ctx->translate = translate;
+}
+
 void seinstall_set_interrupt(struct seinstall_ctx *ctx, const volatile sig_atomic_t *flag)
 {
         if (ctx)

@@ -4,6 +4,33 @@
  * reports through these; they call nothing but util.h's helpers. */
 #include "seinstall-private.h"
 
+#include <libintl.h>
+
+#ifndef LOCALEDIR
+#define LOCALEDIR "/usr/share/locale"
+#endif
+
+/* Where the catalogs are, bound once as the library is loaded, before the program's main(): a
+ * program that keeps them elsewhere (a test's build tree) binds the domain again after. */
+__attribute__((constructor)) static void bind_text_domain(void)
+{
+        bindtextdomain(SI_TEXT_DOMAIN, LOCALEDIR);
+        bind_textdomain_codeset(SI_TEXT_DOMAIN, "UTF-8");
+}
+
+const char *si_tr(const struct seinstall_ctx *ctx, const char *msgid)
+{
+        return ctx && ctx->translate && *msgid ? dgettext(SI_TEXT_DOMAIN, msgid) : msgid;
+}
+
+const char *si_ntr(const struct seinstall_ctx *ctx, const char *one, const char *many,
+                   unsigned long n)
+{
+        if (ctx && ctx->translate)
+                return dngettext(SI_TEXT_DOMAIN, one, many, n);
+        return n == 1 ? one : many;
+}
+
 static void log_va(struct seinstall_ctx *ctx, int priority, const char *msg)
 {
         if (ctx->log_fn && priority <= ctx->log_priority)
@@ -18,7 +45,7 @@ void si_log(struct seinstall_ctx *ctx, int priority, const char *fmt, ...)
         if (!ctx || !ctx->log_fn || priority > ctx->log_priority)
                 return;
         va_start(ap, fmt);
-        msg = str_vprintf(fmt, ap);
+        msg = str_vprintf(si_tr(ctx, fmt), ap);
         va_end(ap);
         if (msg)
                 log_va(ctx, priority, msg);
@@ -34,7 +61,7 @@ static void cause_drop(struct seinstall_ctx *ctx)
 
 static int error_va(struct seinstall_ctx *ctx, int err, const char *fmt, va_list ap)
 {
-        char *msg = str_vprintf(fmt, ap);
+        char *msg = str_vprintf(si_tr(ctx, fmt), ap);
 
         cause_drop(ctx);
         free(ctx->last_error);
@@ -90,7 +117,7 @@ int si_error_run(struct seinstall_ctx *ctx, int err, char *command, const char *
                 return err;
         }
         va_start(ap, fmt);
-        text = str_vprintf(fmt, ap);
+        text = str_vprintf(si_tr(ctx, fmt), ap);
         va_end(ap);
         if (text && command && asprintf(&msg, "%s%s", text, command) < 0)
                 msg = NULL;

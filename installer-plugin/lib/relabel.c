@@ -250,7 +250,8 @@ int si_relabel_run(struct seinstall_ctx *ctx, const struct si_relabel_input *in,
         if (root_fd < 0)
                 return si_error(ctx, -errno, "Could not open the target root %s: %m", ctx->root);
         if (!si_walk_mount_labelable(in->check, "", root_fd, &fsname, &reason))
-                return si_error_run(ctx, -EOPNOTSUPP, shell_command(ctx->root, "seinstall check%r"),
+                return si_error_run(ctx, -EOPNOTSUPP,
+                                    shell_command(ctx->root, si_tr(ctx, "seinstall check%r")),
                                     "The target root %s is on %s, which cannot keep per-file "
                                     "SELinux labels (%s); for what to do, run: ",
                                     ctx->root, fsname, reason);

@@ -50,6 +50,7 @@ struct seinstall_ctx {
         const volatile sig_atomic_t *interrupt; /* non-zero: stop (seinstall_set_interrupt()) */
         unsigned sandbox_timeout_s; /* 0: the default (seinstall_set_sandbox_timeout()) */
         size_t links_max;           /* 0: the default (seinstall_set_links_max()) */
+        bool translate; /* messages in the locale's language (seinstall_set_translate()) */
 };
 
 /* Whether the caller asked the running operation to stop (a signal it caught). */
@@ -59,6 +60,19 @@ static inline bool si_interrupted(const struct seinstall_ctx *ctx)
 }
 
 /* ---- logging and the last error (log.c) ---- */
+/* The text domain of the library's messages (po/libseinstall/LANG.po): si_log(), si_error() and
+ * the other calls below translate their format through it when the context says so, and the
+ * words composed elsewhere go through si_tr() (xgettext finds all of them: make pot). */
+#define SI_TEXT_DOMAIN "libseinstall"
+/* Marks a word for the template where it is defined; si_tr() translates it where it is used. */
+#define N_(s) s
+/* @msgid in the language of the process's locale (LC_MESSAGES) when @ctx asks for it
+ * (seinstall_set_translate()), else @msgid itself: English. */
+const char *si_tr(const struct seinstall_ctx *ctx, const char *msgid)
+    __attribute__((format_arg(2)));
+/* si_tr() with the plural form for @n: @one or @many in English. */
+const char *si_ntr(const struct seinstall_ctx *ctx, const char *one, const char *many,
+                   unsigned long n) __attribute__((format_arg(2))) __attribute__((format_arg(3)));
 /* Log a message at @priority through the context's callback. */
 void si_log(struct seinstall_ctx *ctx, int priority, const char *fmt, ...) _printf_(3, 4);
 /* Record the failure message as the context's last error, log it, and return @err (which must

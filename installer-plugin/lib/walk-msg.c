@@ -26,7 +26,7 @@ static void walk_error_v(struct si_walk *j, struct si_walker *w, const char *fmt
         if (w)
                 atomic_fetch_add_explicit(&w->counts[SEINSTALL_RELABEL_ERRORS], 1,
                                           memory_order_relaxed);
-        if (vasprintf(&msg, fmt, ap) < 0)
+        if (vasprintf(&msg, si_tr(j->ctx, fmt), ap) < 0)
                 msg = NULL;
         pthread_mutex_lock(&j->lock);
         j->ops->error(j->data, msg);
@@ -69,7 +69,7 @@ static void msg_queue_locked(struct si_walk *j, int priority, int err, const cha
         struct si_walk_msg *m;
         char *text = NULL;
 
-        if (j->nmsgs >= MAX_QUEUED_MSGS || vasprintf(&text, fmt, ap) < 0) {
+        if (j->nmsgs >= MAX_QUEUED_MSGS || vasprintf(&text, si_tr(j->ctx, fmt), ap) < 0) {
                 j->msgs_dropped++;
                 return;
         }

@@ -53,6 +53,10 @@ done
 for p in po/*.po; do
         [ -e "$p" ] && l=${p##*/} && echo "/usr/share/locale/${l%.po}/LC_MESSAGES/seinstall.mo" >>"$expected"
 done
+# The library's (po/libseinstall/LANG.po).
+for p in po/libseinstall/*.po; do
+        [ -e "$p" ] && l=${p##*/} && echo "/usr/share/locale/${l%.po}/LC_MESSAGES/libseinstall.mo" >>"$expected"
+done
 adapters=$(find installer-plugin/adapters -type f ! -path '*/__pycache__/*' ! -name '*.py[co]' \
         ! -name '*~' ! -name README.md 2>/dev/null | sort)
 
@@ -173,6 +177,14 @@ for p in po/*.po; do
                 grep -qa /opt/si/share/locale "$dest2/opt/si/sbin/$c" ||
                         fail "PREFIX=/opt/si: $c does not look for catalogs in /opt/si/share/locale"
         done
+done
+for p in po/libseinstall/*.po; do
+        [ -e "$p" ] || continue
+        l=${p##*/}
+        [ -e "$dest2/opt/si/share/locale/${l%.po}/LC_MESSAGES/libseinstall.mo" ] ||
+                fail "PREFIX=/opt/si: the library's ${l%.po} catalog is not under /opt/si/share/locale"
+        grep -qa /opt/si/share/locale "$dest2/opt/si/lib/$MULTIARCH/libseinstall.so.0" ||
+                fail "PREFIX=/opt/si: the library does not look for its catalogs in /opt/si/share/locale"
 done
 [ -x "$dest2/opt/si/libexec/seinstall/seinstall-policy-build" ] ||
         fail "PREFIX=/opt/si: the policy build's helper is not in /opt/si/libexec/seinstall"

@@ -106,7 +106,7 @@ static void judge(const struct si_policy *p, enum seinstall_mode mode, const cha
                                .options = options ? strdup(options) : NULL,
                                .probe = probe,
                                .probe_errno = probe == SI_PROBE_NO ? EOPNOTSUPP : 0};
-        ck_assert_int_eq(si_fscheck_mount(p, mode, m), 0);
+        ck_assert_int_eq(si_fscheck_mount(NULL, p, mode, m), 0);
 }
 
 static void check_seed_case(const struct si_policy *p)
