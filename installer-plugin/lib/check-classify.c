@@ -343,13 +343,13 @@ static int write_reason(const struct seinstall_ctx *ctx, const struct si_policy 
                 break;
         case SEINSTALL_LABELING_GENFS:
                 r = sbuf_printf(b,
-                                si_tr(ctx, "the %s policy gives every file on %s the one label %s "
-                                           "(genfscon)%s"),
-                                pol, m->fstype, m->label,
                                 m->probe == SI_PROBE_YES
-                                    ? ", even though the kernel can store security.selinux "
-                                      "there"
-                                    : "");
+                                    ? si_tr(ctx, "the %s policy gives every file on %s the one "
+                                                 "label %s (genfscon), even though the kernel "
+                                                 "can store security.selinux there")
+                                    : si_tr(ctx, "the %s policy gives every file on %s the one "
+                                                 "label %s (genfscon)"),
+                                pol, m->fstype, m->label);
                 break;
         case SEINSTALL_LABELING_MOUNT_CONTEXT:
                 r = sbuf_printf(
@@ -388,7 +388,9 @@ static int write_reason(const struct seinstall_ctx *ctx, const struct si_policy 
         if (r < 0)
                 return r;
         if (m->verdict != SEINSTALL_VERDICT_OK)
-                r = sbuf_printf(b, "; %s; %s", si_tr(ctx, role_need(role)),
+                /* TRANSLATORS: the reason above, then what the mount must hold, then
+                 * what the mode does there */
+                r = sbuf_printf(b, si_tr(ctx, "; %s; %s"), si_tr(ctx, role_need(role)),
                                 si_tr(ctx, mode_effect(m->verdict, role)));
         return r;
 }

@@ -243,11 +243,16 @@ int si_fcontext_validate(struct seinstall_ctx *ctx, struct si_fcontext *fc,
                 return 0;
         /* setfiles refuses such a file when it loads it: so does seinstall, before any write */
         return si_error(ctx, -EBADMSG,
-                        "%s:%u: the context %s is not valid in the '%s' policy of the target "
-                        "%s; nothing was labeled: fix or remove that line (%zu invalid "
-                        "context%s in all)",
+                        si_ntr(ctx,
+                               "%s:%u: the context %s is not valid in the '%s' policy of the "
+                               "target %s; nothing was labeled: fix or remove that line (%zu "
+                               "invalid context in all)",
+                               "%s:%u: the context %s is not valid in the '%s' policy of the "
+                               "target %s; nothing was labeled: fix or remove that line (%zu "
+                               "invalid contexts in all)",
+                               bad),
                         fc->files[sp->file], sp->line, fc->contexts[sp->ctx].str, type, ctx->root,
-                        bad, bad == 1 ? "" : "s");
+                        bad);
 }
 
 size_t si_fcontext_n_specs(const struct si_fcontext *fc)

@@ -262,9 +262,13 @@ static void log_fixed(struct seinstall_ctx *ctx, const struct seinstall_verify_r
         if (fixed == 0)
                 return;
         si_info(ctx,
-                "verify: %llu label%s written after the relabel differed from the file "
-                "contexts; fixed:",
-                fixed, fixed == 1 ? "" : "s");
+                si_ntr(ctx,
+                       "verify: %llu label written after the relabel differed from the file "
+                       "contexts; fixed:",
+                       "verify: %llu labels written after the relabel differed from the file "
+                       "contexts; fixed:",
+                       fixed),
+                fixed);
         for (size_t i = 0; i < seinstall_verify_result_get_n_dirs(v); i++) {
                 size_t nex = seinstall_verify_result_get_dir_n_examples(v, i);
                 unsigned long long n = seinstall_verify_result_get_dir_fixed(v, i);
@@ -273,7 +277,7 @@ static void log_fixed(struct seinstall_ctx *ctx, const struct seinstall_verify_r
                         const char *was = seinstall_verify_result_get_example_actual(v, i, k);
                         si_info(ctx, "verify: fixed %s: %s, now %s",
                                 seinstall_verify_result_get_example_path(v, i, k),
-                                was ? was : "no label",
+                                was ? was : si_tr(ctx, "no label"),
                                 seinstall_verify_result_get_example_expected(v, i, k));
                 }
                 if (n > nex)

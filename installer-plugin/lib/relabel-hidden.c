@@ -153,9 +153,14 @@ int si_relabel_under_mounts(struct seinstall_ctx *ctx, const struct si_relabel_i
                                  AT_EMPTY_PATH | OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
                 if (tree < 0) {
                         r = si_error(ctx, -errno,
-                                     "Could not bind-mount the filesystem of %s to label what "
-                                     "its %zu mount(s) hide (%m): run as root (CAP_SYS_ADMIN), "
-                                     "or relabel without --under-mounts",
+                                     si_ntr(ctx,
+                                            "Could not bind-mount the filesystem of %s to label "
+                                            "what its %zu mount hides (%m): run as root "
+                                            "(CAP_SYS_ADMIN), or relabel without --under-mounts",
+                                            "Could not bind-mount the filesystem of %s to label "
+                                            "what its %zu mounts hide (%m): run as root "
+                                            "(CAP_SYS_ADMIN), or relabel without --under-mounts",
+                                            n),
                                      ctx->root, n);
                         si_strv_free(points, n);
                         return r;

@@ -193,8 +193,12 @@ static int relabel_run(struct relabel *rl, int root_fd, const char *type, unsign
                 if (r > 0) {
                         si_relabel_result_add_count(res, SEINSTALL_RELABEL_ERRORS, (unsigned) r);
                         r = si_error(ctx, -EIO,
-                                     "%d boot-critical file(s) of %s do not carry the label the "
-                                     "policy expects",
+                                     si_ntr(ctx,
+                                            "%d boot-critical file of %s does not carry the "
+                                            "label the policy expects",
+                                            "%d boot-critical files of %s do not carry the "
+                                            "label the policy expects",
+                                            (unsigned long) r),
                                      r, ctx->root);
                 }
         }

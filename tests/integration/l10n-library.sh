@@ -61,8 +61,8 @@ run() {
 # assert_words WHAT TEXT WANT: TEXT has WANT's words in order, whatever the line breaks
 assert_words() {
         local text want
-        text=$(tr -s ' \n' '  ' <<<"$2")
-        want=$(tr -s ' \n' '  ' <<<"$3")
+        text=$(printf '%s' "$2" | tr -s ' \n' '  ')
+        want=$(printf '%s' "$3" | tr -s ' \n' '  ')
         [[ $text == *"$want"* ]] || fail "$1: no \"$want\" in:
 $2"
 }
