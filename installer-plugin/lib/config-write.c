@@ -10,22 +10,25 @@
 /* What rewriting a config that said @old changes, naming only the keys whose value changes:
  * "SELINUX=permissive (was enforcing)"; a key kept as it was is no change. A file rewritten
  * with the same values (a second assignment dropped) says that. */
-static int config_change_text(const struct si_config *old, enum seinstall_mode mode,
-                              const char *type, struct sbuf *what)
+static int config_change_text(const struct seinstall_ctx *ctx, const struct si_config *old,
+                              enum seinstall_mode mode, const char *type, struct sbuf *what)
 {
         bool mode_changes = old->mode != mode, type_changes = !old->type || !streq(old->type, type);
         int r = 0;
 
         if (mode_changes)
-                r = sbuf_printf(what, "SELINUX=%s (was %s)", seinstall_mode_to_string(mode),
-                                old->mode == SEINSTALL_MODE_INVALID
-                                    ? "unset"
-                                    : seinstall_mode_to_string(old->mode));
+                r = sbuf_printf(
+                    what, si_tr(ctx, "SELINUX=%s (was %s)"), seinstall_mode_to_string(mode),
+                    old->mode == SEINSTALL_MODE_INVALID ? si_tr(ctx, "unset")
+                                                        : seinstall_mode_to_string(old->mode));
         if (r >= 0 && type_changes)
-                r = sbuf_printf(what, "%sSELINUXTYPE=%s (was %s)", mode_changes ? ", " : "", type,
-                                old->type ? old->type : "unset");
+                r = sbuf_printf(what, "%s", mode_changes ? ", " : "");
+        if (r >= 0 && type_changes)
+                r = sbuf_printf(what, si_tr(ctx, "SELINUXTYPE=%s (was %s)"), type,
+                                old->type ? old->type : si_tr(ctx, "unset"));
         if (r >= 0 && !mode_changes && !type_changes)
-                r = sbuf_printf(what, "rewritten, keeping SELINUX=%s and SELINUXTYPE=%s",
+                r = sbuf_printf(what,
+                                si_tr(ctx, "rewritten, keeping SELINUX=%s and SELINUXTYPE=%s"),
                                 seinstall_mode_to_string(mode), type);
         return r;
 }
@@ -73,10 +76,10 @@ int si_config_write(struct seinstall_ctx *ctx, enum seinstall_mode mode, const c
                                 si_strerror(ctx, r));
         }
         if (!old)
-                r = sbuf_printf(what, "created: SELINUX=%s SELINUXTYPE=%s",
+                r = sbuf_printf(what, si_tr(ctx, "created: SELINUX=%s SELINUXTYPE=%s"),
                                 seinstall_mode_to_string(mode), type);
         else
-                r = config_change_text(&c, mode, type, what);
+                r = config_change_text(ctx, &c, mode, type, what);
         si_config_done(&c);
         return r < 0 ? r : 1;
 }

@@ -4,7 +4,8 @@
 # ($BUILD/po/libseinstall.pot); the template has the formats of the library's reporting calls;
 # and the commands use them: check's reasons and fixes, a library error and apply's to-do
 # under de_DE.UTF-8 and fr_FR.UTF-8 come in that language, with no English left of them, while
-# --json prints the same document and the same English error as the C locale.
+# --json prints the same document and the same English error as the C locale; and
+# seinstall-firstboot --yes prints the library's changes and to-dos in German.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
 . "$(dirname "$0")/../l10n-lib.sh"
@@ -112,6 +113,18 @@ for loc in de_DE.UTF-8 fr_FR.UTF-8; do
                 fail "$loc: apply left English: $OUT"
 done
 echo "ok: apply's changes and to-dos in German and French"
+# ... and on the first-boot screen's --yes, which applies through the library too
+rm -rf "$t"
+make_target "$t"
+rm -f "$t/etc/default/grub"
+expect_exit 0 env -u LANGUAGE LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8 "$SEINSTALL_FIRSTBOOT" --root "$t" \
+        --mode enforcing --yes
+assert_words "de: seinstall-firstboot's change" "$OUT" \
+        "$(prefix "$(tr_of de_DE.UTF-8 "created: SELINUX=%s SELINUXTYPE=%s")")"
+assert_words "de: seinstall-firstboot's to-do" "$OUT" "$(prefix "$(tr_of de_DE.UTF-8 "$todo")")"
+[[ $OUT != *"created:"* && $OUT != *"No boot loader configuration"* ]] ||
+        fail "de: seinstall-firstboot left the library's English: $OUT"
+echo "ok: seinstall-firstboot prints the library's changes and to-dos in German"
 
 # ---- --json: English, the same in every language ------------------------------------------
 run 1 C check --root "$d/target" --plan "$d/plan" --mode enforcing --json
