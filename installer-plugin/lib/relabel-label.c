@@ -155,11 +155,13 @@ void si_relabel_label_entry(struct si_walker *w, int fd, int dfd, const char *na
                         /* every write after this one fails alike: stop, saying it once */
                         si_walk_count(w, SEINSTALL_RELABEL_ERRORS);
                         si_walk_fail(j, -e,
-                                     "Could not set the label %s on %s: %s; %s, then relabel "
-                                     "again",
-                                     want, shown, strerror(e),
-                                     e == EROFS ? "remount its filesystem read-write"
-                                                : "free space on its filesystem");
+                                     e == EROFS ? N_("Could not set the label %s on %s: %s; "
+                                                     "remount its filesystem read-write, then "
+                                                     "relabel again")
+                                                : N_("Could not set the label %s on %s: %s; "
+                                                     "free space on its filesystem, then "
+                                                     "relabel again"),
+                                     want, shown, strerror(e));
                         return;
                 }
                 si_walk_error(j, w, "Could not set the label %s on %s: %m", want, shown);
