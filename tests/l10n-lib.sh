@@ -16,6 +16,21 @@ catalog_complete() {
         esac
 }
 
+# catalogs_match POT PO...: each PO (a path under $TOP) exists, passes catalog_complete and
+# translates every message of the template POT; fails the test otherwise.
+catalogs_match() {
+        local pot=$1 po stats err
+        shift
+        for po in "$@"; do
+                [ -s "$TOP/$po" ] || fail "$po is missing"
+                stats=$(catalog_complete "$TOP/$po") ||
+                        fail "$po fails msgfmt -c or is not complete: $stats"
+                err=$(msgcmp "$TOP/$po" "$pot" 2>&1) ||
+                        fail "$po lacks messages of the template: $err"
+                echo "ok: $po passes msgfmt -c and translates every message of the template ($stats)"
+        done
+}
+
 # use_locales SCRATCH LOCALE...: make each LOCALE (de_DE.UTF-8, ...) usable and point the
 # commands at the build tree's catalogs; skips the test when a locale cannot be had.
 use_locales() {

@@ -17,15 +17,7 @@ d=$(scratch_dir)
 # ---- the catalogs -----------------------------------------------------------------------
 make -s -C "$TOP" BUILD="$SEINSTALL_BUILD_DIR" pot >/dev/null || fail "make pot failed"
 pot=$SEINSTALL_BUILD_DIR/po/libseinstall.pot
-for l in de fr; do
-        po=$TOP/po/libseinstall/$l.po
-        [ -s "$po" ] || fail "po/libseinstall/$l.po is missing"
-        stats=$(catalog_complete "$po") ||
-                fail "po/libseinstall/$l.po fails msgfmt -c or is not complete: $stats"
-        msgcmp "$po" "$pot" 2>"$d/err" || fail "po/libseinstall/$l.po lacks messages of the template:
-$(cat "$d/err")"
-        echo "ok: po/libseinstall/$l.po passes msgfmt -c and translates the template ($stats)"
-done
+catalogs_match "$pot" po/libseinstall/de.po po/libseinstall/fr.po
 # The template has what each kind of reporting call says (si_error, si_error_run, si_warn, a
 # check's reason, an apply to-do, a walk's error): a keyword lost from the Makefile fails here.
 for id in "No SELinux policy of type '%s' in the target %s: %s%s is missing; install %s in" \

@@ -17,16 +17,7 @@ d=$(scratch_dir)
 # ---- the catalogs -----------------------------------------------------------------------
 make -s -C "$TOP" BUILD="$SEINSTALL_BUILD_DIR" pot >/dev/null || fail "make pot failed"
 pot=$SEINSTALL_BUILD_DIR/po/seinstall.pot
-for l in de fr; do
-        po=$TOP/po/$l.po
-        [ -s "$po" ] || fail "po/$l.po is missing"
-        stats=$(catalog_complete "$po") || fail "po/$l.po fails msgfmt -c or is not complete: $stats"
-        echo "ok: po/$l.po passes msgfmt -c, nothing fuzzy or untranslated"
-        # every message of the template, translated
-        msgcmp "$po" "$pot" 2>"$d/err" || fail "po/$l.po lacks messages of the template:
-$(cat "$d/err")"
-        echo "ok: po/$l.po translates every message of the template ($stats)"
-done
+catalogs_match "$pot" po/de.po po/fr.po
 # The completeness check can fail: a catalog with one fuzzy entry, one with an empty one, one
 # whose format differs from its msgid's.
 awk '/^msgid "scheduled"$/ { print "#, fuzzy" } { print }' "$TOP/po/de.po" >"$d/fuzzy.po"
