@@ -53,7 +53,7 @@ void cli_print_apply_result(const struct seinstall_apply_result *res, bool dry_r
                                    "below)")
                                : _("nothing to change: the target already says so"));
         /* TRANSLATORS: the first %s is an indent, then "FILE: WHAT" (WHAT is the library's
-         * words, in English) */
+         * words, from its own catalog) */
         for (size_t i = 0; i < n; i++)
                 fprintf(f, dry_run ? _("%swould change %s: %s\n") : _("%schanged %s: %s\n"), indent,
                         cli_esc(seinstall_apply_result_get_change_file(res, i)),
