@@ -79,7 +79,8 @@ scenario_initrd() {
         t_off=$(step_time login)
         expect_eq "boot 1: /sys/fs/selinux/enforce (SELinux off)" absent "$(fact "$L" enforce)"
         expect_match "seinstall-firstboot --mode enforcing --yes" "E2E-FB-RC=0" "$(tr -d '\r' <"$L" | grep -o 'E2E-FB-RC=[0-9]*' | tail -n 1)"
-        cmdline=$(disk_cat "$disk" /etc/kernel/cmdline | head -n 1)
+        cmdline=$(disk_cmdline "$disk") ||
+                { bad "could not read /etc/kernel/cmdline from the installed disk"; return; }
         expect_match "the kernel command line now" "(^| )security=selinux( |$)" "$cmdline"
         expect_eq "the config until the relabel" permissive "$(disk_cat "$disk" /etc/selinux/config | sed -n 's/^SELINUX=//p')"
         [ -n "$(disk_cat "$disk" /.autorelabel)$(disk_cat "$disk" /etc/selinux/.autorelabel)" ] ||

@@ -33,7 +33,13 @@ inspect() {
                 ;;
         esac
         mkdir -p "$WORK/inspect"
-        mount -o ro,noload,loop,offset=$ROOT_OFFSET -t ext4 "$raw" "$WORK/inspect"
+        # Mounted read-write first, then read-only: the guest ends with poweroff -ff, and its
+        # last writes (a rename after sync) may still be only in the journal. Mounting replays
+        # it into the image, as the next boot would; noload would show a half-written state (an
+        # empty /etc/kernel/cmdline once, so the next boot had no console), and a read-only loop
+        # device cannot be recovered.
+        mount -o loop,offset=$ROOT_OFFSET -t ext4 "$raw" "$WORK/inspect" || return 1
+        mount -o remount,ro "$WORK/inspect" || { umount "$WORK/inspect"; return 1; }
 }
 uninspect() {
         if mountpoint -q "$WORK/inspect" 2>/dev/null; then
@@ -47,6 +53,15 @@ disk_cat() {
         inspect "$1" >/dev/null 2>&1 || return 1
         cat "$WORK/inspect$2" 2>/dev/null
         uninspect
+}
+
+# disk_cmdline DISK: the first line of an installed disk's /etc/kernel/cmdline, the command
+# line its next boot gets; fails when there is none (an empty one would boot with no console).
+disk_cmdline() {
+        local c
+        c=$(disk_cat "$1" /etc/kernel/cmdline | head -n 1)
+        [ -n "$c" ] || return 1
+        printf '%s\n' "$c"
 }
 
 # mislabeled DISK HOMEIMG: files of the installed ext4 root and xfs /home whose label is not
@@ -459,7 +474,8 @@ scenario_first_boot() {
         # Next boot: permissive from the config. Then the screen again, from the shell: Down
         # (Disabled), Space, F12, and Enter on the warning about enabling it later. Applying
         # runs update-grub in the target (the GRUB defaults change): minutes under TCG.
-        cmdline=$(disk_cat "$root" /etc/kernel/cmdline | head -n 1)
+        cmdline=$(disk_cmdline "$root") ||
+                { bad "could not read /etc/kernel/cmdline from the installed disk"; return; }
         {
                 echo "expect 900 login root@e2e-target:~#"
                 echo 'send e2e-facts\r'
@@ -480,7 +496,8 @@ scenario_first_boot() {
         expect_eq "second boot: pid 1 runs as" system_u:system_r:init_t:s0 "$(fact "$L" pid1)"
         judge_avcs "$L"
 
-        cmdline=$(disk_cat "$root" /etc/kernel/cmdline | head -n 1)
+        cmdline=$(disk_cmdline "$root") ||
+                { bad "could not read /etc/kernel/cmdline from the installed disk"; return; }
         expect_nomatch "after choosing Disabled: the kernel command line" "(^| )security=selinux( |$)" "$cmdline"
         # Third boot: SELinux off. From the shell, the screen: Up, Up (Enforcing), Space, F12,
         # Enter on the explanation (a full relabel, then a reboot).
@@ -504,7 +521,8 @@ scenario_first_boot() {
         expect_eq "third boot: the config" disabled "$(fact "$L" config-mode)"
 
         # Disabled -> Enforcing scheduled a relabel: the next boot relabels and reboots.
-        cmdline=$(disk_cat "$root" /etc/kernel/cmdline | head -n 1)
+        cmdline=$(disk_cmdline "$root") ||
+                { bad "could not read /etc/kernel/cmdline from the installed disk"; return; }
         expect_match "after choosing Enforcing: the kernel command line" "(^| )security=selinux( |$)" "$cmdline"
         expect_match "after choosing Enforcing: a relabel is scheduled" "^/(etc/selinux/)?\.autorelabel" \
                 "$(tr -d '\r' <"$L" | grep -E '^/(etc/selinux/)?\.autorelabel' | head -n 1)"
@@ -522,7 +540,8 @@ scenario_first_boot() {
         ok "the boot after choosing Enforcing relabeled with progress and an ETA on the console ($(step_time relabel-done) s after power-on), then rebooted"
 
         # The boot after the relabel: enforcing, the screen comes back to finish the choice.
-        cmdline=$(disk_cat "$root" /etc/kernel/cmdline | head -n 1)
+        cmdline=$(disk_cmdline "$root") ||
+                { bad "could not read /etc/kernel/cmdline from the installed disk"; return; }
         fbsteps=$WORK/fb-finish.steps
         first_boot_steps 0 >"$fbsteps"
         target_script "$WORK/fb-enforcing.script" "$fbsteps"
@@ -728,7 +747,8 @@ scenario_relabel() {
                 ok "setfiles -F -n after the first-boot relabel: every file has its file-contexts label"
         fi
 
-        cmdline=$(disk_cat "$d" /etc/kernel/cmdline | head -n 1)
+        cmdline=$(disk_cmdline "$d") ||
+                { bad "could not read /etc/kernel/cmdline from the installed disk"; return; }
         first_boot_steps 0 >"$WORK/relabel-finish.steps"
         target_script "$WORK/relabel-after.script" "$WORK/relabel-finish.steps"
         boot relabel-after "$WORK/relabel-after.script" "$cmdline" "$d" "$(blank)" ||
