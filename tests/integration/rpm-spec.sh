@@ -59,10 +59,13 @@ for f in /usr/sbin/seinstall /usr/sbin/seinstall-firstboot "$unitdir/seinstall-r
         # man pages compressed as this rpm's brp-compress does (.gz, .bz2...)
         grep -qE "^$f(\.[a-z0-9]+)?$" <<<"$list" || fail "the seinstall rpm lacks $f: $list"
 done
-grep -qx "$libdir/libseinstall.so.0" <<<"$(rpm -qpl "$(rpmfile seinstall-libs)")" ||
-        fail "seinstall-libs lacks $libdir/libseinstall.so.0"
+libs=$(rpm -qpl "$(rpmfile seinstall-libs)")
+# the library's own catalogs travel with the library, as in the deb
+for f in "$libdir/libseinstall.so.0" /usr/share/locale/de/LC_MESSAGES/libseinstall.mo; do
+        grep -qx "$f" <<<"$libs" || fail "seinstall-libs lacks $f: $libs"
+done
 grep -qx "$libdir/pkgconfig/seinstall.pc" <<<"$(rpm -qpl "$(rpmfile seinstall-devel)")" ||
         fail "seinstall-devel lacks $libdir/pkgconfig/seinstall.pc"
 assert_contains "the seinstall rpm's Requires" "$(rpm -qp --requires "$(rpmfile seinstall)")" bubblewrap
 assert_contains "seinstall-libs' Provides" "$(rpm -qp --provides "$(rpmfile seinstall-libs)")" "libseinstall.so.0"
-echo "ok: the rpms hold the commands, units and pages, the library, and the development files"
+echo "ok: the rpms hold the commands, units and pages, the library and its catalogs, and the development files"
