@@ -2,14 +2,13 @@
 /*
  * config.c — the target's /etc/selinux/config: reading SELINUX= and SELINUXTYPE=, the text
  * that rewrites them (keeping every comment, the order and the keys seinstall does not own,
- * with exactly one of each afterwards; config-write.c writes it) and feeding them into the
- * settings as source "target".
+ * with exactly one of each afterwards; config-write.c writes it). settings.c feeds what it
+ * reads into the settings as source "target".
  */
 #include <fcntl.h>
 
 #include "seinstall-private.h"
 #include "config.h"
-#include "settings.h"
 
 void si_config_done(struct si_config *c)
 {
@@ -146,22 +145,4 @@ int si_config_render(const char *old, size_t len, enum seinstall_mode mode, cons
         }
         *ret = sbuf_steal(&b);
         return *ret ? 0 : -ENOMEM;
-}
-
-int seinstall_settings_load_target(struct seinstall_settings *s, struct seinstall_ctx *ctx)
-{
-        struct si_config c = {};
-        int r;
-
-        if (!s || !ctx)
-                return -EINVAL;
-        r = si_config_read(ctx, &c);
-        if (r < 0)
-                return r;
-        if (c.mode != SEINSTALL_MODE_INVALID)
-                r = seinstall_settings_set_mode(s, c.mode, SEINSTALL_SOURCE_TARGET);
-        if (r >= 0 && c.type && si_policy_type_valid(c.type))
-                r = seinstall_settings_set_policy(s, c.type, SEINSTALL_SOURCE_TARGET);
-        si_config_done(&c);
-        return r < 0 ? r : 0;
 }

@@ -5,7 +5,6 @@
  */
 #include "fcontext-internal.h"
 #include "policy.h"
-#include "settings.h"
 
 typedef int (*read_fn)(struct seinstall_ctx *ctx, const char *path, size_t max, char **ret,
                        size_t *ret_len);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* names.c — the stable names of the public enums: what --json prints and what parsers accept. */
+/* names.c — the stable names of the public enums (what --json prints and what parsers accept)
+ * and what makes a policy type's name valid. */
 #include <strings.h>
 
 #include "seinstall-private.h"
@@ -97,4 +98,16 @@ SEINSTALL_EXPORT enum seinstall_relabel_when seinstall_relabel_when_from_string(
                 if (streq(s, seinstall_relabel_when_to_string((enum seinstall_relabel_when) i)))
                         return (enum seinstall_relabel_when) i;
         return SEINSTALL_RELABEL_WHEN_INVALID;
+}
+
+bool si_policy_type_valid(const char *type)
+{
+        /* It becomes a directory name and the value of SELINUXTYPE=: a newline or a control
+         * character would write an extra line into the config, a quote or a blank change how
+         * libselinux reads it. Policy types are plain names (default, mls, targeted,
+         * minimum, refpolicy-arch). */
+        if (!type || !*type || *type == '.' || *type == '-' || strlen(type) >= 256)
+                return false;
+        return strspn(type, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+               strlen(type);
 }

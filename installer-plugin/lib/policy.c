@@ -12,7 +12,6 @@
 
 #include "policy-internal.h"
 #include "policy.h"
-#include "settings.h"
 
 /* Binary policies are a few MB (Debian ~3 MB, Fedora ~10 MB); anything above is not one. */
 #define POLICY_MAX (256u * 1024 * 1024)

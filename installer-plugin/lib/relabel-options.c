@@ -4,7 +4,6 @@
  * setter, never a new signature. */
 #include "seinstall-private.h"
 #include "relabel.h"
-#include "settings.h"
 
 SEINSTALL_EXPORT int seinstall_relabel_options_new(struct seinstall_relabel_options **ret)
 {

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* seinstall-private.h — the library's shared core, which every file includes: the context
- * (ctx.c), logging and the last error (log.c), and access to the target's files (rootfs.c,
- * rootfs-write.c, label.c, mount-boundary.c). Each stage and engine declares its calls in a
- * header of its own (settings.h, policy.h, check-stage.h, relabel.h, trial.h, ...). Not
- * installed. */
+ * (ctx.c), logging and the last error (log.c), the names of values (names.c), and access to the
+ * target's files (rootfs.c, rootfs-write.c, label.c, mount-boundary.c). Each stage and engine
+ * declares its calls in a header of its own (settings.h, policy.h, check-stage.h, relabel.h,
+ * trial.h, ...). Not installed. */
 #ifndef SEINSTALL_PRIVATE_H
 #define SEINSTALL_PRIVATE_H
 
@@ -92,6 +92,11 @@ const char *si_strerror(struct seinstall_ctx *ctx, int r);
 #define si_warn(ctx, ...)  si_log(ctx, SEINSTALL_LOG_WARNING, __VA_ARGS__)
 #define si_info(ctx, ...)  si_log(ctx, SEINSTALL_LOG_INFO, __VA_ARGS__)
 #define si_debug(ctx, ...) si_log(ctx, SEINSTALL_LOG_DEBUG, __VA_ARGS__)
+
+/* ---- names (names.c) ---------------------------------------------------------------- */
+/* A policy type is a plain directory name under /etc/selinux: letters, digits, ".", "_" and "-",
+ * not starting with "." or "-", shorter than 256 bytes (no "/", blank, quote or control). */
+bool si_policy_type_valid(const char *type);
 
 struct libmnt_table;
 /* ---- a mountinfo file, read (mountinfo.c) ---------------------------------------------------- */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* settings.c — the choices an install is made of, each with the source that decided it.
  * Precedence is enforced here, in one place: boot > profile > target > default. The loaders
- * (profile.c, bootopts.c, config.c) only call the setters. The install's first stage, "plan"
- * (si_settings_decide), ends here too: the settings over the target's config. */
+ * (profile.c, bootopts.c, and seinstall_settings_load_target() here over config.c's reader)
+ * only call the setters. The install's first stage, "plan" (si_settings_decide), ends here too:
+ * the settings over the target's config. */
 #include "seinstall-private.h"
 #include "config.h"
 #include "settings.h"
@@ -162,18 +163,6 @@ SEINSTALL_EXPORT enum seinstall_mode seinstall_settings_get_mode(const struct se
         return s->mode;
 }
 
-bool si_policy_type_valid(const char *type)
-{
-        /* It becomes a directory name and the value of SELINUXTYPE=: a newline or a control
-         * character would write an extra line into the config, a quote or a blank change how
-         * libselinux reads it. Policy types are plain names (default, mls, targeted,
-         * minimum, refpolicy-arch). */
-        if (!type || !*type || *type == '.' || *type == '-' || strlen(type) >= 256)
-                return false;
-        return strspn(type, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
-               strlen(type);
-}
-
 SEINSTALL_EXPORT int seinstall_settings_set_policy(struct seinstall_settings *s, const char *type,
                                                    enum seinstall_source source)
 {
@@ -301,4 +290,22 @@ void si_decision_done(struct si_decision *d)
 {
         free(d->policy);
         d->policy = NULL;
+}
+
+int seinstall_settings_load_target(struct seinstall_settings *s, struct seinstall_ctx *ctx)
+{
+        struct si_config c = {};
+        int r;
+
+        if (!s || !ctx)
+                return -EINVAL;
+        r = si_config_read(ctx, &c);
+        if (r < 0)
+                return r;
+        if (c.mode != SEINSTALL_MODE_INVALID)
+                r = seinstall_settings_set_mode(s, c.mode, SEINSTALL_SOURCE_TARGET);
+        if (r >= 0 && c.type && si_policy_type_valid(c.type))
+                r = seinstall_settings_set_policy(s, c.type, SEINSTALL_SOURCE_TARGET);
+        si_config_done(&c);
+        return r < 0 ? r : 0;
 }

@@ -9,10 +9,6 @@
 
 /* ---- settings (settings.c) ------------------------------------------------------------- */
 
-/* A policy type is a plain directory name under /etc/selinux: letters, digits, ".", "_" and "-",
- * not starting with "." or "-", shorter than 256 bytes (no "/", blank, quote or control). */
-bool si_policy_type_valid(const char *type);
-
 /* The settings whose deciding line is tracked. */
 /* (the public enum seinstall_setting) */
 #define si_setting             seinstall_setting
