@@ -29,7 +29,9 @@ enum si_fs_use {
  * (source BUILTIN, only for "default"). Returns 0 and the policy in *ret, -EINVAL for a bad
  * type, -ENOPKG when no source has it, -EBADMSG for a policy file libsepol cannot read. */
 int si_policy_load(struct seinstall_ctx *ctx, const char *type, struct si_policy **ret);
-/* The Debian package that provides policy @type (static string; policy-build.c). */
+/* ---- what a target has of a policy and what provides it (policy-package.c) ------------- */
+
+/* The Debian package that provides policy @type (static string). */
 const char *si_policy_package(const char *type);
 /* What to install for the policy @type, for a message: "the package selinux-policy-default",
  * or, for a type no known package provides, a phrase naming Debian's packages. Never NULL. */
@@ -37,6 +39,10 @@ const char *si_policy_package_hint(const char *type);
 /* The command that builds the policy of the tree @root from its modules: "semodule -B", or
  * "semodule -p ROOT -n -B" (quoted) elsewhere. NULL on ENOMEM. */
 char *si_semodule_command(const char *root);
+/* Whether etc/selinux/@type/policy/policy.N exists in the target. */
+bool si_policy_built(struct seinstall_ctx *ctx, const char *type);
+
+/* ---- the policy's binary reader (policy.c, policy-fs.c, policy-context.c) -------------- */
 /* The target's own policy of @type, nothing else: labels checked against another policy prove
  * nothing. -ENOPKG (with a message saying what to install) when the target has none, -EBADMSG
  * when libsepol cannot read it. */
@@ -87,10 +93,15 @@ int si_policy_context_valid(const struct si_policy *p, const char *context);
 /* The label of files the policy cannot label (initial SID "unlabeled"), new string or NULL. */
 char *si_policy_unlabeled_context(const struct si_policy *p);
 
-/* ---- building the policy from its modules (policy-build.c) ------------------------------ */
+/* ---- building the policy from its modules (policy-store.c, policy-build.c) ------------- */
 
-/* Whether etc/selinux/@type/policy/policy.N exists in the target. */
-bool si_policy_built(struct seinstall_ctx *ctx, const char *type);
+/* The target's /etc/selinux/@type and /var/lib/selinux opened for the build, once every
+ * directory libsemanage uses and what it would read are checked: 0 and both directories, else
+ * -ENOENT (no /var/lib/selinux), -ENOTDIR (a symlink or a non-directory), -EXDEV (not on the
+ * target's own mounts), -EBADFD (a FIFO, device or socket), -E2BIG (too many entries), -ELOOP
+ * (too deep), -EFBIG (too much to read), -EBADMSG (a broken bzip2 file), other -errno; each
+ * with a message. */
+int si_policy_store_open(struct seinstall_ctx *ctx, const char *type, int *ret_etc, int *ret_var);
 /* Build the policy @type from the modules installed in the target (/var/lib/selinux/TYPE) with
  * libsemanage, as `semodule -p ROOT -n -B`. 0 already built, 1 built, -ENOPKG no modules
  * either (message names the package), -ENOTDIR a symlinked policy directory, -EIO. */
