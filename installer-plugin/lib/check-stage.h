@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* check-stage.h — the check stage (check.c) and what it is made of: the planned layout (plan.c),
  * the mounted one and its probe (check-mounts.c), the classification of one mount
- * (check-classify.c). Not installed. (Not check.h: <check.h> is the Check test framework.) */
+ * (check-classify.c), the result (check-result.c). Not installed. (Not check.h: <check.h> is
+ * the Check test framework.) */
 #ifndef SEINSTALL_CHECK_STAGE_H
 #define SEINSTALL_CHECK_STAGE_H
 
@@ -43,6 +44,23 @@ struct si_mount {
 struct si_mount_list {
         struct si_mount *v;
         size_t n;
+};
+
+/* What check found (check.c fills it; check-result.c reads it out and frees it). */
+struct seinstall_check_result {
+        int refcount;
+        enum seinstall_mode mode;
+        enum seinstall_mode requested_mode;
+        enum seinstall_source mode_source;
+        bool mode_lowered;
+        char *policy;
+        enum seinstall_source policy_source;      /* target, host, builtin */
+        enum seinstall_source policy_type_source; /* boot, profile, target, default */
+        char *policy_file;
+        char *root;
+        char *plan;
+        enum seinstall_verdict verdict;
+        struct si_mount_list mounts;
 };
 
 /* Free the strings of one mount and zero it. */
