@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* ctx.c — the library context: the target root, its mounts and labels (created and freed here),
- * the log callback and the last error (set here, written by log.c). */
+/* ctx.c — the library context: the target root and its mounts (created and freed here), the
+ * labels of what is written (label.c's, freed through the function it left), the log callback
+ * and the last error (set here, written by log.c). */
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -67,7 +68,8 @@ SEINSTALL_EXPORT struct seinstall_ctx *seinstall_unref(struct seinstall_ctx *ctx
                 close(ctx->root_fd);
         si_undo_end(ctx);
         si_mountset_free(ctx->mounts);
-        si_labels_free(ctx);
+        if (ctx->labels_free)
+                ctx->labels_free(ctx);
         free(ctx->root);
         free(ctx->last_error);
         free(ctx->last_error_command);

@@ -42,7 +42,7 @@ static void labels_drop(struct si_labels *l)
         l->owned = l->borrowed = l->loaded = false;
 }
 
-void si_labels_free(struct seinstall_ctx *ctx)
+static void labels_free(struct seinstall_ctx *ctx)
 {
         if (!ctx->labels)
                 return;
@@ -58,6 +58,7 @@ static int labels_get(struct seinstall_ctx *ctx, struct si_labels **ret)
                 ctx->labels = calloc(1, sizeof(*ctx->labels));
                 if (!ctx->labels)
                         return -ENOMEM;
+                ctx->labels_free = labels_free;
         }
         *ret = ctx->labels;
         return 0;

@@ -46,7 +46,8 @@ struct seinstall_ctx {
         struct si_counters counters;
         struct si_mountset *mounts; /* the target's own mounts (mount-boundary.c) */
         struct si_labels *labels;   /* the labels of what seinstall writes (label.c) */
-        struct si_undo *undo;       /* while a stage's writes can be rolled back (rootfs-undo.c) */
+        void (*labels_free)(struct seinstall_ctx *ctx); /* label.c's, called by ctx.c */
+        struct si_undo *undo; /* while a stage's writes can be rolled back (rootfs-undo.c) */
         const volatile sig_atomic_t *interrupt; /* non-zero: stop (seinstall_set_interrupt()) */
         unsigned sandbox_timeout_s; /* 0: the default (seinstall_set_sandbox_timeout()) */
         size_t links_max;           /* 0: the default (seinstall_set_links_max()) */
@@ -237,7 +238,6 @@ void si_labels_reset(struct seinstall_ctx *ctx);
 /* Load the file contexts of policy @type (NULL: the target config's SELINUXTYPE, else
  * "default"), the type a write is about to make the target's. */
 int si_labels_for_type(struct seinstall_ctx *ctx, const char *type);
-void si_labels_free(struct seinstall_ctx *ctx);
 /* Set the label of @path (in the target) of file type @mode (S_IFREG, S_IFDIR, S_IFLNK) on the
  * open file @fd, or on the entry @name of the directory @dfd without following it. 0 also when
  * there is nothing to set (no file contexts, <<none>>) or the mount keeps no per-file labels;
