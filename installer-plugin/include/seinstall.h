@@ -34,7 +34,17 @@
  *  - the library never prints and never exits: the reason of the last failure is kept in the
  *    context (seinstall_last_error()) and handed to the log callback the caller sets;
  *  - every operation works on a target root given to seinstall_new() ("/" for the running
- *    system), and never writes outside it.
+ *    system), and never writes outside it;
+ *  - threads: a context, and every object made with it or returned for it, is used by one
+ *    thread at a time (the library locks none of them); distinct contexts may work at the same
+ *    time in distinct threads, as the library keeps no state of its own outside its objects.
+ *    The log and progress callbacks run in the thread that made the call. seinstall_relabel()
+ *    and seinstall_verify() walk with threads of their own, all joined before they return;
+ *  - processes: a call that runs a program (the sandbox's, the policy build, the boot loader's
+ *    regeneration) waits for that child alone, never for another child of the caller, and
+ *    returns after it has ended; no call changes the calling process's signal handlers or
+ *    mask. A child the caller makes with fork() uses no object it inherited, but to unref it;
+ *    it makes a context of its own.
  *
  * Error codes the front ends map to exit status: -EINVAL (bad argument), -EBADMSG (malformed
  * input file; the message names file and line) and -ENOENT for a missing input are "bad input"

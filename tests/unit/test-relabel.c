@@ -5,7 +5,8 @@
  * run that changes nothing, a dry run that writes nothing, and the promise of seinstall.h that
  * the log and progress callbacks run on the caller's thread, also when a walking thread meets a
  * label the running system refuses (lsetxattr is interposed below to refuse one name with
- * EINVAL, as a system whose own policy does not know the target's context does).
+ * EINVAL, as a system whose own policy does not know the target's context does), and two
+ * contexts relabelling at the same time in two threads.
  * `make check-tsan` runs this file again under ThreadSanitizer. */
 #include <check.h>
 #include <dirent.h>
@@ -278,6 +279,89 @@ START_TEST(test_relabel_log_on_caller_thread)
         ck_assert_ptr_nonnull(strstr(last_log, "refused the label"));
         ck_assert_ptr_nonnull(strstr(last_log, "/var/lib/a/" REFUSED_NAME));
         ck_assert_uint_eq(wrong_thread, 0);
+}
+END_TEST
+
+/* seinstall.h's thread rule: distinct contexts may work at the same time in distinct threads.
+ * Two threads relabel two copies of the tree, each with its own context, options and log
+ * callback, each walk with its own 4 threads: both label every entry, each thread's callback
+ * runs in that thread, and under `make check-tsan` ThreadSanitizer reports no race. */
+struct parallel_run {
+        const char *root;
+        pthread_t self;
+        unsigned logs, wrong_thread;
+        int r;
+        unsigned long long changed;
+};
+
+static void parallel_log(void *userdata, int priority, const char *message)
+{
+        struct parallel_run *p = userdata;
+
+        (void) priority;
+        (void) message;
+        if (!pthread_equal(pthread_self(), p->self))
+                p->wrong_thread++;
+        p->logs++;
+}
+
+static void *parallel_relabel(void *arg)
+{
+        struct parallel_run *p = arg;
+        struct seinstall_ctx *ctx = NULL;
+        struct seinstall_relabel_options *o = NULL;
+        struct seinstall_relabel_result *res = NULL;
+
+        p->self = pthread_self();
+        p->r = seinstall_new(p->root, &ctx);
+        if (p->r >= 0) {
+                seinstall_set_log_fn(ctx, parallel_log, p);
+                seinstall_set_log_priority(ctx, SEINSTALL_LOG_DEBUG);
+                p->r = seinstall_relabel_options_new(&o);
+        }
+        if (p->r >= 0)
+                p->r = seinstall_relabel_options_set_file_contexts(o, fc);
+        if (p->r >= 0)
+                p->r = seinstall_relabel_options_set_threads(o, 4);
+        if (p->r >= 0)
+                p->r = seinstall_relabel(ctx, o, 0, &res);
+        p->changed = seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_CHANGED);
+        seinstall_relabel_result_unref(res);
+        seinstall_relabel_options_unref(o);
+        seinstall_unref(ctx);
+        return NULL;
+}
+
+START_TEST(test_relabel_contexts_in_parallel_threads)
+{
+        _cleanup_free_ char *root2 = NULL, *cmd = NULL;
+        struct parallel_run runs[2] = {};
+        pthread_t t[2];
+        char buf[256];
+        ssize_t n;
+
+        ck_assert_int_ge(asprintf(&root2, "%s/root2", tmp), 0);
+        ck_assert_int_ge(asprintf(&cmd, "cp -a '%s' '%s'", root, root2), 0);
+        ck_assert_int_eq(system(cmd), 0);
+        runs[0].root = root;
+        runs[1].root = root2;
+        for (int i = 0; i < 2; i++)
+                ck_assert_int_eq(pthread_create(&t[i], NULL, parallel_relabel, &runs[i]), 0);
+        for (int i = 0; i < 2; i++)
+                ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+        for (int i = 0; i < 2; i++) {
+                ck_assert_int_eq(runs[i].r, 0);
+                /* as test_relabel_small_tree: 22 labels written in each tree */
+                ck_assert_uint_eq(runs[i].changed, 22);
+                ck_assert_uint_ge(runs[i].logs, 1);
+                ck_assert_uint_eq(runs[i].wrong_thread, 0);
+        }
+        snprintf(buf, sizeof(buf), "%s/etc/shadow", root2);
+        n = lgetxattr(buf, "security.selinux", buf, sizeof(buf) - 1);
+        ck_assert_int_gt(n, 0);
+        buf[n] = '\0';
+        ck_assert_str_eq(buf, "system_u:object_r:shadow_t:s0");
+        ck_assert_str_eq(label_of("etc/shadow"), "system_u:object_r:shadow_t:s0");
 }
 END_TEST
 
@@ -576,6 +660,7 @@ int main(void)
         tcase_add_test(tc, test_relabel_small_tree);
         tcase_add_test(tc, test_relabel_verifies_boot_files);
         tcase_add_test(tc, test_relabel_log_on_caller_thread);
+        tcase_add_test(tc, test_relabel_contexts_in_parallel_threads);
         tcase_add_test(tc, test_relabel_bad_arguments);
         tcase_add_test(tc, test_verify);
         tcase_add_test(tc, test_verify_fix_checks_after);

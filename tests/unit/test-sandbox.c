@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "seinstall-private.h"
 #include "seinstall-internal.h"
@@ -217,6 +218,36 @@ START_TEST(test_ioctl_allowlist)
 }
 END_TEST
 
+/* The signal handlers and mask of this process, to compare before and after a call. */
+struct signal_state {
+        sigset_t mask;
+        struct sigaction act[NSIG];
+};
+
+static void signal_state(struct signal_state *st)
+{
+        memset(st, 0, sizeof(*st));
+        ck_assert_int_eq(sigprocmask(SIG_BLOCK, NULL, &st->mask), 0);
+        for (int sig = 1; sig < NSIG; sig++)
+                if (sigaction(sig, NULL, &st->act[sig]) < 0)
+                        memset(&st->act[sig], 0, sizeof(st->act[sig]));
+}
+
+static bool signal_state_same(const struct signal_state *a, const struct signal_state *b)
+{
+        for (int sig = 1; sig < NSIG; sig++) {
+                if (sigismember(&a->mask, sig) != sigismember(&b->mask, sig))
+                        return false;
+                if (a->act[sig].sa_handler != b->act[sig].sa_handler ||
+                    a->act[sig].sa_flags != b->act[sig].sa_flags)
+                        return false;
+        }
+        return true;
+}
+
+/* seinstall.h's process rules: a run waits for its own child alone (a child of the caller
+ * started before it is still the caller's to reap) and leaves the signal handlers and mask as
+ * they were. */
 START_TEST(test_run_host_program)
 {
         struct logged l = {};
@@ -224,7 +255,15 @@ START_TEST(test_run_host_program)
         const char *const ok[] = {"/bin/sh", "-c", "echo out; echo err >&2; test ! -t 0", NULL};
         const char *const bad[] = {"/bin/sh", "-c", "exit 4", NULL};
         const char *const hang[] = {"/bin/sh", "-c", "sleep 1000 & sleep 1000", NULL};
+        struct signal_state before, after;
+        int status;
+        pid_t mine;
 
+        signal_state(&before);
+        mine = fork();
+        ck_assert_int_ge(mine, 0);
+        if (mine == 0)
+                _exit(7);
         ck_assert_int_eq(si_run_in_target(ctx, ok), 0);
         ck_assert_ptr_nonnull(strstr(l.text.s, "/bin/sh: out\n"));
         ck_assert_ptr_nonnull(strstr(l.text.s, "/bin/sh: err\n"));
@@ -237,6 +276,10 @@ START_TEST(test_run_host_program)
         ck_assert_int_eq(setenv("SEINSTALL_SANDBOX_TIMEOUT", "soon", 1), 0);
         ck_assert_int_eq(si_run_in_target(ctx, ok), 0);
         unsetenv("SEINSTALL_SANDBOX_TIMEOUT");
+        ck_assert_int_eq(waitpid(mine, &status, 0), mine);
+        ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 7);
+        signal_state(&after);
+        ck_assert(signal_state_same(&before, &after));
         sbuf_free(&l.text);
         seinstall_unref(ctx);
 }
