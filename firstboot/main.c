@@ -317,7 +317,8 @@ static char *relabel_denied(void *userdata)
                                            SEINSTALL_VERIFY_FIX, &vr);
         seinstall_set_log_fn(rd->ctx, cli_log, NULL);
         text = fb_denials_relabel_text(d, r, vr, r < 0 ? seinstall_last_error(rd->ctx) : NULL);
-        d->relabeled = vr && seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_FIXED) > 0;
+        d->relabeled =
+            vr && seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_FIXED) > 0;
         free(d->relabel_text);
         d->relabel_text = text ? strdup(text) : NULL;
         return text;

@@ -193,10 +193,10 @@ char *fb_denials_relabel_text(const struct fb_denials *d, int r,
                         esc ? esc : strerror(r < 0 ? -r : EINVAL));
                 return stream_done(f, &buf);
         }
-        checked = seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_CHECKED);
-        mismatched = seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_MISMATCHED);
-        fixed = seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_FIXED);
-        errors = seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_ERRORS);
+        checked = seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_CHECKED);
+        mismatched = seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_MISMATCHED);
+        fixed = seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_FIXED);
+        errors = seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_ERRORS);
         same = checked > mismatched ? checked - mismatched : 0;
         if (fixed > 0)
                 fprintf(f, _("Relabeled %llu of the %zu files."), fixed, d->n_paths);

@@ -99,13 +99,15 @@ static void print_text(const struct seinstall_install_result *res,
                         printf("%s", _("relabel:   after the policy build, from the file "
                                        "contexts it writes (not counted before it)\n"));
                 else if (rl && !why)
-                        printf(dry_run ? _("relabel:   %llu entries, %llu would change, %llu "
-                                           "already right\n")
-                                       : _("relabel:   %llu entries, %llu changed, %llu already "
-                                           "right\n"),
-                               seinstall_relabel_result_get_count(rl, SEINSTALL_RELABEL_SEEN),
-                               seinstall_relabel_result_get_count(rl, SEINSTALL_RELABEL_CHANGED),
-                               seinstall_relabel_result_get_count(rl, SEINSTALL_RELABEL_UNCHANGED));
+                        printf(
+                            dry_run ? _("relabel:   %llu entries, %llu would change, %llu "
+                                        "already right\n")
+                                    : _("relabel:   %llu entries, %llu changed, %llu already "
+                                        "right\n"),
+                            seinstall_relabel_result_get_count(rl, SEINSTALL_RELABEL_COUNT_SEEN),
+                            seinstall_relabel_result_get_count(rl, SEINSTALL_RELABEL_COUNT_CHANGED),
+                            seinstall_relabel_result_get_count(rl,
+                                                               SEINSTALL_RELABEL_COUNT_UNCHANGED));
                 else
                         printf(_("relabel:   at first boot (%s)\n"),
                                why ? cli_esc(why) : _("scheduled"));

@@ -49,11 +49,11 @@ static void print_text(const struct seinstall_relabel_result *res, bool dry_run)
                            "%llu without a context, %llu errors\n")
                        : _("relabel: %llu entries, %llu changed, %llu already right, %llu "
                            "without a context, %llu errors\n"),
-               seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_SEEN),
-               seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_CHANGED),
-               seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_UNCHANGED),
-               seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_NO_CONTEXT),
-               seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS));
+               seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_SEEN),
+               seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_CHANGED),
+               seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_UNCHANGED),
+               seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_NO_CONTEXT),
+               seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_ERRORS));
         if (seinstall_relabel_result_get_under_mounts(res, &under_points, &under_seen,
                                                       &under_changed) > 0)
                 printf(dry_run ? _("under mounts: %llu entries below %zu mount point(s), %llu to "

@@ -51,15 +51,12 @@ static bool print_dir(const struct seinstall_verify_result *res, size_t i)
 static void print_text(const struct seinstall_verify_result *res, bool fix, const char *root)
 {
         const struct seinstall_relabel_result *rl = seinstall_verify_result_get_relabel(res);
-        unsigned long long checked =
-                               seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_CHECKED),
-                           bad =
-                               seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_MISMATCHED),
-                           fixed = seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_FIXED),
-                           unlisted =
-                               seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_UNLISTED),
-                           left =
-                               seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_REMAINING);
+        unsigned long long
+            checked = seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_COUNT_CHECKED),
+            bad = seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_COUNT_MISMATCHED),
+            fixed = seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_COUNT_FIXED),
+            unlisted = seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_COUNT_UNLISTED),
+            left = seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_COUNT_REMAINING);
 
         if (bad == 0)
                 printf(_("verify: %llu entries checked, every label matches the file contexts\n"),

@@ -8,7 +8,8 @@
 void cli_print_relabel_errors(const struct seinstall_relabel_result *res)
 {
         size_t n = seinstall_relabel_result_get_n_errors(res);
-        unsigned long long all = seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS);
+        unsigned long long all =
+            seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_ERRORS);
 
         cli_progress_break();
         for (size_t i = 0; i < n; i++)

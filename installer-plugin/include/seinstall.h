@@ -395,11 +395,11 @@ SEINSTALL_EXPORT struct seinstall_relabel_result *
 seinstall_relabel_result_unref(struct seinstall_relabel_result *r);
 
 enum seinstall_relabel_count {
-        SEINSTALL_RELABEL_SEEN = 0,   /* entries walked on labeled mounts */
-        SEINSTALL_RELABEL_CHANGED,    /* labels written (or that would be, with DRY_RUN) */
-        SEINSTALL_RELABEL_UNCHANGED,  /* already right */
-        SEINSTALL_RELABEL_NO_CONTEXT, /* no spec, or <<none>>: left as they are */
-        SEINSTALL_RELABEL_ERRORS,     /* entries that could not be read or labeled */
+        SEINSTALL_RELABEL_COUNT_SEEN = 0,   /* entries walked on labeled mounts */
+        SEINSTALL_RELABEL_COUNT_CHANGED,    /* labels written (or that would be, with DRY_RUN) */
+        SEINSTALL_RELABEL_COUNT_UNCHANGED,  /* already right */
+        SEINSTALL_RELABEL_COUNT_NO_CONTEXT, /* no spec, or <<none>>: left as they are */
+        SEINSTALL_RELABEL_COUNT_ERRORS,     /* entries that could not be read or labeled */
 };
 /* One of the counts above (0 for a NULL result or an unknown count). */
 SEINSTALL_EXPORT unsigned long long
@@ -461,7 +461,7 @@ enum seinstall_verify_flags {
  * @flags (SEINSTALL_VERIFY_*). With FIX, the labels that differed are written, then the same
  * entries verified again, writing nothing. Returns 0 when every label matched (with FIX: when
  * the verify after the fix found none different), 1 when labels differ (with FIX: some still
- * did after it; SEINSTALL_VERIFY_REMAINING counts them, their examples are not "fixed"), or a
+ * did after it; SEINSTALL_VERIFY_COUNT_REMAINING counts them, their examples are not "fixed"), or a
  * negative errno as
  * seinstall_relabel() (-EIO when some entries could not be read or fixed). *ret_result (if
  * not NULL) is set whenever the walk started, also on failure; the caller unrefs it. */
@@ -477,15 +477,15 @@ SEINSTALL_EXPORT struct seinstall_verify_result *
 seinstall_verify_result_unref(struct seinstall_verify_result *r);
 
 enum seinstall_verify_count {
-        SEINSTALL_VERIFY_CHECKED = 0, /* entries walked on labeled mounts */
-        SEINSTALL_VERIFY_MISMATCHED,  /* labels that differed from the file contexts' */
-        SEINSTALL_VERIFY_FIXED,       /* of those, written (FIX) */
-        SEINSTALL_VERIFY_NO_CONTEXT,  /* no spec, or <<none>>: not compared */
-        SEINSTALL_VERIFY_ERRORS,      /* entries that could not be read or fixed */
-        SEINSTALL_VERIFY_UNLISTED,    /* mismatches in directories beyond the 10000 listed */
+        SEINSTALL_VERIFY_COUNT_CHECKED = 0, /* entries walked on labeled mounts */
+        SEINSTALL_VERIFY_COUNT_MISMATCHED,  /* labels that differed from the file contexts' */
+        SEINSTALL_VERIFY_COUNT_FIXED,       /* of those, written (FIX) */
+        SEINSTALL_VERIFY_COUNT_NO_CONTEXT,  /* no spec, or <<none>>: not compared */
+        SEINSTALL_VERIFY_COUNT_ERRORS,      /* entries that could not be read or fixed */
+        SEINSTALL_VERIFY_COUNT_UNLISTED,    /* mismatches in directories beyond the 10000 listed */
         /* labels still different: with FIX, what a verify run after the fix (writing nothing)
          * found, whether written or not; else the mismatches */
-        SEINSTALL_VERIFY_REMAINING,
+        SEINSTALL_VERIFY_COUNT_REMAINING,
 };
 /* One of the counts above (0 for a NULL result or an unknown count). */
 SEINSTALL_EXPORT unsigned long long
@@ -561,11 +561,11 @@ SEINSTALL_EXPORT enum seinstall_bootloader seinstall_bootloader_from_string(cons
 
 /* How the target's kernel (its /boot/config-*) turns SELinux on and off (seinstall(8), apply). */
 enum seinstall_kernel_case {
-        SEINSTALL_KERNEL_UNKNOWN = 0,     /* no /boot/config-*, or they disagree: do both */
-        SEINSTALL_KERNEL_SELINUX_DEFAULT, /* SELinux is the default LSM: off needs selinux=0 */
-        SEINSTALL_KERNEL_SELINUX_OPTIN,   /* built in, not default: on needs security=selinux
-                                           * (or selinux in lsm=), off means removing that */
-        SEINSTALL_KERNEL_NO_SELINUX,      /* CONFIG_SECURITY_SELINUX is not set */
+        SEINSTALL_KERNEL_CASE_UNKNOWN = 0,     /* no /boot/config-*, or they disagree: do both */
+        SEINSTALL_KERNEL_CASE_SELINUX_DEFAULT, /* SELinux is the default LSM: off needs selinux=0 */
+        SEINSTALL_KERNEL_CASE_SELINUX_OPTIN,   /* built in, not default: on needs security=selinux
+                                                * (or selinux in lsm=), off means removing that */
+        SEINSTALL_KERNEL_CASE_NO_SELINUX,      /* CONFIG_SECURITY_SELINUX is not set */
 };
 /* "unknown", "default", "opt-in", "none". */
 SEINSTALL_EXPORT const char *seinstall_kernel_case_to_string(enum seinstall_kernel_case k);
@@ -647,10 +647,10 @@ SEINSTALL_EXPORT bool seinstall_apply_result_has_bootloader(const struct seinsta
 /* Make sure the target has a built policy of @type (NULL: "default"): when
  * /etc/selinux/TYPE/policy/policy.N is missing but the modules are installed in
  * /var/lib/selinux/TYPE, build it with libsemanage for the target's root, as
- * `semodule -p ROOT -n -B` (never loaded into the running kernel; libsemanage's root is
- * process-wide, so do not run two builds at once). Returns 0 already built, 1 built, -ENOPKG
- * when the target has neither (the message names the package to install), -ENOTDIR when a
- * policy directory is a symlink, -EIO when libsemanage failed. */
+ * `semodule -p ROOT -n -B` (never loaded into the running kernel; libsemanage runs in a
+ * confined child process of its own, so builds of distinct contexts may run at once). Returns 0
+ * already built, 1 built, -ENOPKG when the target has neither (the message names the package to
+ * install), -ENOTDIR when a policy directory is a symlink, -EIO when libsemanage failed. */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_policy_ensure(struct seinstall_ctx *ctx,
                                                            const char *type);
 

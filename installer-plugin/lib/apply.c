@@ -392,7 +392,7 @@ static int roll_back(struct seinstall_ctx *ctx, int err)
 static int check_enable(struct seinstall_ctx *ctx, const struct si_kconfig *k, const char *type,
                         unsigned flags)
 {
-        if (k->kcase == SEINSTALL_KERNEL_NO_SELINUX)
+        if (k->kcase == SEINSTALL_KERNEL_CASE_NO_SELINUX)
                 return si_error(ctx, -EOPNOTSUPP,
                                 "The target's kernel (%s%s) is built without SELinux "
                                 "(CONFIG_SECURITY_SELINUX is not set): install a kernel with "
@@ -547,7 +547,7 @@ int si_apply_run(struct seinstall_ctx *ctx, const struct si_config *config,
                              "the trial never decides (or run 'seinstall trial' on the "
                              "installed system)",
                              SEINSTALL_TRIAL_UNIT);
-        if (r >= 0 && !enable && k.kcase == SEINSTALL_KERNEL_SELINUX_DEFAULT && !k.bootparam)
+        if (r >= 0 && !enable && k.kcase == SEINSTALL_KERNEL_CASE_SELINUX_DEFAULT && !k.bootparam)
                 r = add_todo(ctx, res,
                              "The target's kernel ignores selinux=0 "
                              "(CONFIG_SECURITY_SELINUX_BOOTPARAM is not set): SELinux stays "
@@ -679,7 +679,7 @@ seinstall_apply_result_get_policy(const struct seinstall_apply_result *r)
 SEINSTALL_EXPORT enum seinstall_kernel_case
 seinstall_apply_result_get_kernel_case(const struct seinstall_apply_result *r)
 {
-        return r ? r->kcase : SEINSTALL_KERNEL_UNKNOWN;
+        return r ? r->kcase : SEINSTALL_KERNEL_CASE_UNKNOWN;
 }
 
 SEINSTALL_EXPORT bool seinstall_apply_result_get_relabel(const struct seinstall_apply_result *r)
@@ -760,10 +760,10 @@ SEINSTALL_EXPORT enum seinstall_bootloader seinstall_bootloader_from_string(cons
 SEINSTALL_EXPORT const char *seinstall_kernel_case_to_string(enum seinstall_kernel_case k)
 {
         static const char *const names[] = {
-            [SEINSTALL_KERNEL_UNKNOWN] = "unknown",
-            [SEINSTALL_KERNEL_SELINUX_DEFAULT] = "default",
-            [SEINSTALL_KERNEL_SELINUX_OPTIN] = "opt-in",
-            [SEINSTALL_KERNEL_NO_SELINUX] = "none",
+            [SEINSTALL_KERNEL_CASE_UNKNOWN] = "unknown",
+            [SEINSTALL_KERNEL_CASE_SELINUX_DEFAULT] = "default",
+            [SEINSTALL_KERNEL_CASE_SELINUX_OPTIN] = "opt-in",
+            [SEINSTALL_KERNEL_CASE_NO_SELINUX] = "none",
         };
         return k >= 0 && (size_t) k < ELEMENTSOF(names) ? names[k] : NULL;
 }

@@ -242,12 +242,12 @@ static int token_action(const char *t, size_t n, bool has_lsm, const struct si_c
                         return sel;
                 /* security= is ignored when lsm= is given; without it, another major LSM named
                  * here would keep SELinux off. */
-                if (sel || has_lsm || goal->kcase == SEINSTALL_KERNEL_NO_SELINUX)
+                if (sel || has_lsm || goal->kcase == SEINSTALL_KERNEL_CASE_NO_SELINUX)
                         return 0;
                 *ret_new = strdup("security=selinux");
                 return *ret_new ? 2 : -ENOMEM;
         }
-        if (token_is(t, n, "lsm", &v, &vn) && goal->kcase != SEINSTALL_KERNEL_NO_SELINUX) {
+        if (token_is(t, n, "lsm", &v, &vn) && goal->kcase != SEINSTALL_KERNEL_CASE_NO_SELINUX) {
                 _cleanup_free_ char *list = lsm_list_fixed(v, vn, enabling(goal));
                 if (!list)
                         return -ENOMEM;
@@ -330,9 +330,9 @@ int si_cmdline_missing(const char *all, const struct si_cmdline_goal *goal, char
         int sel = si_cmdline_get_num(all, "selinux");
         const char *add = "";
 
-        bool optin = goal->kcase == SEINSTALL_KERNEL_SELINUX_OPTIN;
-        bool dflt = goal->kcase == SEINSTALL_KERNEL_SELINUX_DEFAULT;
-        bool unknown = goal->kcase == SEINSTALL_KERNEL_UNKNOWN;
+        bool optin = goal->kcase == SEINSTALL_KERNEL_CASE_SELINUX_OPTIN;
+        bool dflt = goal->kcase == SEINSTALL_KERNEL_CASE_SELINUX_DEFAULT;
+        bool unknown = goal->kcase == SEINSTALL_KERNEL_CASE_UNKNOWN;
 
         /* An unknown kernel gets both: security=selinux to enable, selinux=0 to disable. */
         if (enabling(goal) && (optin || unknown) && !lsm && !streq_ptr(security, "selinux"))
@@ -352,19 +352,19 @@ enum seinstall_mode si_cmdline_boot_mode(const char *cmdline, enum seinstall_ker
         int enforcing = si_cmdline_get_num(cmdline, "enforcing");
         int enabled; /* -1 unknown */
 
-        if (kcase == SEINSTALL_KERNEL_NO_SELINUX)
+        if (kcase == SEINSTALL_KERNEL_CASE_NO_SELINUX)
                 return SEINSTALL_MODE_DISABLED;
         if (lsm)
                 enabled = si_lsm_list_selinux_first(lsm);
         else if (security)
                 enabled = streq(security, "selinux");
-        else if (kcase == SEINSTALL_KERNEL_SELINUX_DEFAULT)
+        else if (kcase == SEINSTALL_KERNEL_CASE_SELINUX_DEFAULT)
                 enabled = 1;
-        else if (kcase == SEINSTALL_KERNEL_SELINUX_OPTIN)
+        else if (kcase == SEINSTALL_KERNEL_CASE_SELINUX_OPTIN)
                 enabled = 0;
         else
                 enabled = -1;
-        if (enabled != 0 && sel == 0 && (bootparam || kcase == SEINSTALL_KERNEL_UNKNOWN))
+        if (enabled != 0 && sel == 0 && (bootparam || kcase == SEINSTALL_KERNEL_CASE_UNKNOWN))
                 enabled = 0;
         if (enabled < 0)
                 return SEINSTALL_MODE_INVALID;

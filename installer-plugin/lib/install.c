@@ -257,7 +257,8 @@ static int stage_configure(struct pipeline *p)
 /* Say what verify fixed: each directory, with its examples. */
 static void log_fixed(struct seinstall_ctx *ctx, const struct seinstall_verify_result *v)
 {
-        unsigned long long fixed = seinstall_verify_result_get_count(v, SEINSTALL_VERIFY_FIXED);
+        unsigned long long fixed =
+            seinstall_verify_result_get_count(v, SEINSTALL_VERIFY_COUNT_FIXED);
 
         if (fixed == 0)
                 return;
@@ -313,7 +314,8 @@ static int stage_verify(struct pipeline *p)
                     p->ctx, -EIO, shell_command(p->ctx->root, "seinstall verify%r"),
                     "%llu labels of %s still differ from the file contexts after fixing them "
                     "(a verify run after the fix found them); to see them, run: ",
-                    seinstall_verify_result_get_count(res->verify, SEINSTALL_VERIFY_REMAINING),
+                    seinstall_verify_result_get_count(res->verify,
+                                                      SEINSTALL_VERIFY_COUNT_REMAINING),
                     p->ctx->root);
         return 0;
 }

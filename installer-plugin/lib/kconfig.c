@@ -64,20 +64,20 @@ enum seinstall_kernel_case si_kconfig_case_of(const char *text, size_t len, bool
         if (ret_bootparam)
                 *ret_bootparam = bootparam && streq(bootparam, "y");
         if (!selinux || !streq(selinux, "y"))
-                return SEINSTALL_KERNEL_NO_SELINUX;
+                return SEINSTALL_KERNEL_CASE_NO_SELINUX;
         /* Since 5.1 CONFIG_LSM orders the LSMs and the first exclusive one wins; before it,
          * CONFIG_DEFAULT_SECURITY named the one major LSM. */
         if (lsm)
-                return si_lsm_list_selinux_first(lsm) ? SEINSTALL_KERNEL_SELINUX_DEFAULT
-                                                      : SEINSTALL_KERNEL_SELINUX_OPTIN;
+                return si_lsm_list_selinux_first(lsm) ? SEINSTALL_KERNEL_CASE_SELINUX_DEFAULT
+                                                      : SEINSTALL_KERNEL_CASE_SELINUX_OPTIN;
         if ((dflt && streq(dflt, "selinux")) || (dflt_selinux && streq(dflt_selinux, "y")))
-                return SEINSTALL_KERNEL_SELINUX_DEFAULT;
-        return SEINSTALL_KERNEL_SELINUX_OPTIN;
+                return SEINSTALL_KERNEL_CASE_SELINUX_DEFAULT;
+        return SEINSTALL_KERNEL_CASE_SELINUX_OPTIN;
 }
 
 int si_kconfig_read(struct seinstall_ctx *ctx, struct si_kconfig *ret)
 {
-        struct si_kconfig k = {.kcase = SEINSTALL_KERNEL_UNKNOWN};
+        struct si_kconfig k = {.kcase = SEINSTALL_KERNEL_CASE_UNKNOWN};
         bool disagree = false;
         char **paths = NULL;
         size_t n = 0;
@@ -120,7 +120,7 @@ int si_kconfig_read(struct seinstall_ctx *ctx, struct si_kconfig *ret)
                 return r;
         }
         if (disagree)
-                k.kcase = SEINSTALL_KERNEL_UNKNOWN;
+                k.kcase = SEINSTALL_KERNEL_CASE_UNKNOWN;
         *ret = k;
         return 0;
 }

@@ -59,7 +59,7 @@ static int label_hidden_file(struct relabel *rl, int fd, const char *point, mode
         si_relabel_label_entry(&w, fd, -1, "", point, mode);
         si_fc_scratch_free(w.scratch);
         sbuf_free(&w.path);
-        for (int c = 0; c <= SEINSTALL_RELABEL_ERRORS; c++)
+        for (int c = 0; c <= SEINSTALL_RELABEL_COUNT_ERRORS; c++)
                 si_relabel_result_add_count(res, c, atomic_load(&w.counts[c]));
         return rl->walk.fatal;
 }
@@ -89,14 +89,15 @@ static int relabel_hidden(struct seinstall_ctx *ctx, const struct si_relabel_inp
                 return r;
         rl.walk_ready = true;
         if (!S_ISDIR(st.st_mode)) {
-                unsigned long long s0 = seinstall_relabel_result_get_count(res,
-                                                                           SEINSTALL_RELABEL_SEEN),
+                unsigned long long s0 = seinstall_relabel_result_get_count(
+                                       res, SEINSTALL_RELABEL_COUNT_SEEN),
                                    c0 = seinstall_relabel_result_get_count(
-                                       res, SEINSTALL_RELABEL_CHANGED);
+                                       res, SEINSTALL_RELABEL_COUNT_CHANGED);
                 rl.walk.ctx = ctx;
                 r = label_hidden_file(&rl, fd, point, st.st_mode & S_IFMT);
-                *seen += seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_SEEN) - s0;
-                *changed += seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_CHANGED) - c0;
+                *seen += seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_SEEN) - s0;
+                *changed +=
+                    seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_CHANGED) - c0;
                 return r;
         }
         r = sub_ctx_new(ctx, fd, point, &sub);
@@ -112,10 +113,10 @@ static int relabel_hidden(struct seinstall_ctx *ctx, const struct si_relabel_inp
                 r = si_error(ctx, -errno, "Could not open %s below the mounts: %m", point);
         else
                 r = si_walk_run(&rl.walk, dfd, NULL, NULL, si_walk_now());
-        for (int c = 0; c <= SEINSTALL_RELABEL_ERRORS; c++)
+        for (int c = 0; c <= SEINSTALL_RELABEL_COUNT_ERRORS; c++)
                 si_relabel_result_add_count(res, c, si_walk_count_total(&rl.walk, c));
-        *seen += si_walk_count_total(&rl.walk, SEINSTALL_RELABEL_SEEN);
-        *changed += si_walk_count_total(&rl.walk, SEINSTALL_RELABEL_CHANGED);
+        *seen += si_walk_count_total(&rl.walk, SEINSTALL_RELABEL_COUNT_SEEN);
+        *changed += si_walk_count_total(&rl.walk, SEINSTALL_RELABEL_COUNT_CHANGED);
         if (r < 0 && sub->last_error)
                 si_error(ctx, r, "%s", sub->last_error);
         for (unsigned i = 0; i < nthreads; i++)
@@ -139,7 +140,7 @@ int si_relabel_under_mounts(struct seinstall_ctx *ctx, const struct si_relabel_i
         uint64_t root_mnt;
         int r;
 
-        errors0 = seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS);
+        errors0 = seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_ERRORS);
         r = si_fd_mount_id(ctx->root_fd, "", AT_EMPTY_PATH, &root_mnt);
         if (r >= 0)
                 r = si_mounts_on(ctx, root_mnt, &points, &n);
@@ -184,14 +185,16 @@ int si_relabel_under_mounts(struct seinstall_ctx *ctx, const struct si_relabel_i
         si_debug(ctx, "Below %zu mount point(s) of %s: %llu entries, %llu labels %s", n, ctx->root,
                  seen, changed, flags & SEINSTALL_RELABEL_DRY_RUN ? "to change" : "changed");
         si_relabel_result_set_under_mounts(res, points, n, seen, changed);
-        if (r == 0 && seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS) > errors0) {
+        if (r == 0 &&
+            seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_ERRORS) > errors0) {
                 const char *first = seinstall_relabel_result_get_error(
                     res, seinstall_relabel_result_get_n_errors(res) - 1);
-                r = si_error(ctx, -EIO,
-                             "%llu entries below the mounts of %s could not be labeled (last: %s)",
-                             seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS) -
-                                 errors0,
-                             ctx->root, first ? first : "?");
+                r = si_error(
+                    ctx, -EIO,
+                    "%llu entries below the mounts of %s could not be labeled (last: %s)",
+                    seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_ERRORS) -
+                        errors0,
+                    ctx->root, first ? first : "?");
         }
         return r;
 }

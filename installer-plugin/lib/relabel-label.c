@@ -64,10 +64,10 @@ void si_relabel_label_entry(struct si_walker *w, int fd, int dfd, const char *na
                 }
                 shown = b->s;
         }
-        si_walk_count(w, SEINSTALL_RELABEL_SEEN);
+        si_walk_count(w, SEINSTALL_RELABEL_COUNT_SEEN);
         r = si_fcontext_lookup(j->fc, w->scratch, shown, mode, &want);
         if (r == -ENOENT) {
-                si_walk_count(w, SEINSTALL_RELABEL_NO_CONTEXT);
+                si_walk_count(w, SEINSTALL_RELABEL_COUNT_NO_CONTEXT);
                 return;
         }
         if (r == -EPROTO) {
@@ -118,12 +118,12 @@ void si_relabel_label_entry(struct si_walker *w, int fd, int dfd, const char *na
                         n--;
                 cur[n] = '\0';
                 if (streq(cur, want)) {
-                        si_walk_count(w, SEINSTALL_RELABEL_UNCHANGED);
+                        si_walk_count(w, SEINSTALL_RELABEL_COUNT_UNCHANGED);
                         return;
                 }
         }
         if (rl->dry_run) {
-                si_walk_count(w, SEINSTALL_RELABEL_CHANGED); /* would change */
+                si_walk_count(w, SEINSTALL_RELABEL_COUNT_CHANGED); /* would change */
                 report_mismatch(rl, shown, n > 0 ? cur : NULL, want, false);
                 return;
         }
@@ -139,7 +139,7 @@ void si_relabel_label_entry(struct si_walker *w, int fd, int dfd, const char *na
                         report_mismatch(rl, shown, n > 0 ? cur : NULL, want, false);
                 errno = e;
                 if (errno == EINVAL) {
-                        si_walk_count(w, SEINSTALL_RELABEL_ERRORS);
+                        si_walk_count(w, SEINSTALL_RELABEL_COUNT_ERRORS);
                         si_walk_fail(j, -EPERM,
                                      "The running system refused the label %s for %s "
                                      "(EINVAL): its own SELinux policy does not know this "
@@ -153,7 +153,7 @@ void si_relabel_label_entry(struct si_walker *w, int fd, int dfd, const char *na
                         return;
                 if (e == ENOSPC || e == EDQUOT || e == EROFS) {
                         /* every write after this one fails alike: stop, saying it once */
-                        si_walk_count(w, SEINSTALL_RELABEL_ERRORS);
+                        si_walk_count(w, SEINSTALL_RELABEL_COUNT_ERRORS);
                         si_walk_fail(j, -e,
                                      e == EROFS ? N_("Could not set the label %s on %s: %s; "
                                                      "remount its filesystem read-write, then "
@@ -167,7 +167,7 @@ void si_relabel_label_entry(struct si_walker *w, int fd, int dfd, const char *na
                 si_walk_error(j, w, "Could not set the label %s on %s: %m", want, shown);
                 return;
         }
-        si_walk_count(w, SEINSTALL_RELABEL_CHANGED); /* counted once written */
+        si_walk_count(w, SEINSTALL_RELABEL_COUNT_CHANGED); /* counted once written */
         report_mismatch(rl, shown, n > 0 ? cur : NULL, want, true);
 }
 

@@ -189,10 +189,10 @@ int si_relabel_run_paths(struct seinstall_ctx *ctx, const struct si_relabel_inpu
                 else
                         label_path(&rl, &j->workers[0], plain);
         }
-        for (int c = 0; c <= SEINSTALL_RELABEL_ERRORS; c++)
+        for (int c = 0; c <= SEINSTALL_RELABEL_COUNT_ERRORS; c++)
                 si_relabel_result_add_count(res, c, si_walk_count_total(j, c));
         r = j->fatal;
-        errors = seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS);
+        errors = seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_ERRORS);
         if (r == 0 && errors > 0) {
                 const char *first = seinstall_relabel_result_get_error(res, 0);
                 r = si_error(ctx, -EIO,

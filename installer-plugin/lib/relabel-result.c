@@ -19,7 +19,7 @@ struct verified {
 
 struct seinstall_relabel_result {
         int refcount;
-        unsigned long long counts[SEINSTALL_RELABEL_ERRORS + 1];
+        unsigned long long counts[SEINSTALL_RELABEL_COUNT_ERRORS + 1];
         struct skipped_mount *skipped;
         size_t nskipped;
         char **errors;
@@ -75,7 +75,7 @@ struct seinstall_relabel_result *seinstall_relabel_result_unref(struct seinstall
 unsigned long long seinstall_relabel_result_get_count(const struct seinstall_relabel_result *r,
                                                       enum seinstall_relabel_count which)
 {
-        if (!r || (unsigned) which > SEINSTALL_RELABEL_ERRORS)
+        if (!r || (unsigned) which > SEINSTALL_RELABEL_COUNT_ERRORS)
                 return 0;
         return r->counts[which];
 }
@@ -157,11 +157,11 @@ int seinstall_relabel_result_to_json(const struct seinstall_relabel_result *r, c
         json_kv_bool(&j, "dry_run", r->dry_run);
         json_kv_uint(&j, "threads", r->threads);
         json_kv_fixed(&j, "seconds", r->seconds, 3);
-        json_kv_uint(&j, "entries", r->counts[SEINSTALL_RELABEL_SEEN]);
-        json_kv_uint(&j, "changed", r->counts[SEINSTALL_RELABEL_CHANGED]);
-        json_kv_uint(&j, "unchanged", r->counts[SEINSTALL_RELABEL_UNCHANGED]);
-        json_kv_uint(&j, "no_context", r->counts[SEINSTALL_RELABEL_NO_CONTEXT]);
-        json_kv_uint(&j, "errors", r->counts[SEINSTALL_RELABEL_ERRORS]);
+        json_kv_uint(&j, "entries", r->counts[SEINSTALL_RELABEL_COUNT_SEEN]);
+        json_kv_uint(&j, "changed", r->counts[SEINSTALL_RELABEL_COUNT_CHANGED]);
+        json_kv_uint(&j, "unchanged", r->counts[SEINSTALL_RELABEL_COUNT_UNCHANGED]);
+        json_kv_uint(&j, "no_context", r->counts[SEINSTALL_RELABEL_COUNT_NO_CONTEXT]);
+        json_kv_uint(&j, "errors", r->counts[SEINSTALL_RELABEL_COUNT_ERRORS]);
         json_key(&j, "skipped_mounts");
         json_array_begin(&j);
         for (size_t i = 0; i < r->nskipped; i++) {

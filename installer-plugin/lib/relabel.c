@@ -186,12 +186,13 @@ static int relabel_run(struct relabel *rl, int root_fd, const char *type, unsign
         int r;
 
         r = si_walk_run(j, root_fd, progress, userdata, start);
-        for (int c = 0; c <= SEINSTALL_RELABEL_ERRORS; c++)
+        for (int c = 0; c <= SEINSTALL_RELABEL_COUNT_ERRORS; c++)
                 si_relabel_result_add_count(res, c, si_walk_count_total(j, c));
         if (r == 0 && !rl->dry_run && !(flags & SEINSTALL_RELABEL_NO_VERIFY)) {
                 r = verify(rl, type);
                 if (r > 0) {
-                        si_relabel_result_add_count(res, SEINSTALL_RELABEL_ERRORS, (unsigned) r);
+                        si_relabel_result_add_count(res, SEINSTALL_RELABEL_COUNT_ERRORS,
+                                                    (unsigned) r);
                         r = si_error(ctx, -EIO,
                                      si_ntr(ctx,
                                             "%d boot-critical file of %s does not carry the "
@@ -202,7 +203,7 @@ static int relabel_run(struct relabel *rl, int root_fd, const char *type, unsign
                                      r, ctx->root);
                 }
         }
-        errors = seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS);
+        errors = seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_ERRORS);
         if (r == 0 && errors > 0) {
                 const char *first = seinstall_relabel_result_get_error(res, 0);
                 r = si_error(ctx, -EIO, "%llu entries of %s could not be labeled (first: %s)",

@@ -186,7 +186,7 @@ const char *seinstall_status_result_get_menu(const struct seinstall_status_resul
 enum seinstall_kernel_case
 seinstall_status_result_get_kernel_case(const struct seinstall_status_result *st)
 {
-        return st ? st->kconfig.kcase : SEINSTALL_KERNEL_UNKNOWN;
+        return st ? st->kconfig.kcase : SEINSTALL_KERNEL_CASE_UNKNOWN;
 }
 
 const char *seinstall_status_result_get_kernel_config(const struct seinstall_status_result *st)

@@ -166,7 +166,7 @@ static int mislabeled_boot_files(struct seinstall_ctx *ctx,
         for (size_t i = 0; i < ndirs; i++)
                 for (size_t k = 0; k < seinstall_verify_result_get_dir_n_examples(res, i); k++)
                         paths[n++] = seinstall_verify_result_get_example_path(res, i, k);
-        *ret_count = seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_MISMATCHED);
+        *ret_count = seinstall_verify_result_get_count(res, SEINSTALL_VERIFY_COUNT_MISMATCHED);
         *ret_paths = TAKE_PTR(paths);
         *ret_n = n;
         *ret_res = TAKE_PTR(res);

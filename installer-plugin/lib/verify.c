@@ -399,19 +399,21 @@ seinstall_verify_result_get_count(const struct seinstall_verify_result *r,
         if (!r)
                 return 0;
         switch (which) {
-        case SEINSTALL_VERIFY_CHECKED:
-                return seinstall_relabel_result_get_count(r->relabel, SEINSTALL_RELABEL_SEEN);
-        case SEINSTALL_VERIFY_MISMATCHED:
+        case SEINSTALL_VERIFY_COUNT_CHECKED:
+                return seinstall_relabel_result_get_count(r->relabel, SEINSTALL_RELABEL_COUNT_SEEN);
+        case SEINSTALL_VERIFY_COUNT_MISMATCHED:
                 return r->mismatched;
-        case SEINSTALL_VERIFY_FIXED:
+        case SEINSTALL_VERIFY_COUNT_FIXED:
                 return r->fixed;
-        case SEINSTALL_VERIFY_REMAINING:
+        case SEINSTALL_VERIFY_COUNT_REMAINING:
                 return r->fix ? r->remaining : r->mismatched;
-        case SEINSTALL_VERIFY_NO_CONTEXT:
-                return seinstall_relabel_result_get_count(r->relabel, SEINSTALL_RELABEL_NO_CONTEXT);
-        case SEINSTALL_VERIFY_ERRORS:
-                return seinstall_relabel_result_get_count(r->relabel, SEINSTALL_RELABEL_ERRORS);
-        case SEINSTALL_VERIFY_UNLISTED:
+        case SEINSTALL_VERIFY_COUNT_NO_CONTEXT:
+                return seinstall_relabel_result_get_count(r->relabel,
+                                                          SEINSTALL_RELABEL_COUNT_NO_CONTEXT);
+        case SEINSTALL_VERIFY_COUNT_ERRORS:
+                return seinstall_relabel_result_get_count(r->relabel,
+                                                          SEINSTALL_RELABEL_COUNT_ERRORS);
+        case SEINSTALL_VERIFY_COUNT_UNLISTED:
                 return r->unlisted;
         default:
                 return 0;
@@ -545,12 +547,14 @@ SEINSTALL_EXPORT int seinstall_verify_result_to_json(const struct seinstall_veri
                 return e;
         json_object_begin(&j);
         json_kv_bool(&j, "fix", r->fix);
-        json_kv_uint(&j, "entries", seinstall_verify_result_get_count(r, SEINSTALL_VERIFY_CHECKED));
+        json_kv_uint(&j, "entries",
+                     seinstall_verify_result_get_count(r, SEINSTALL_VERIFY_COUNT_CHECKED));
         json_kv_uint(&j, "mismatches", r->mismatched);
         json_kv_uint(&j, "fixed", r->fixed);
         json_kv_uint(&j, "no_context",
-                     seinstall_verify_result_get_count(r, SEINSTALL_VERIFY_NO_CONTEXT));
-        json_kv_uint(&j, "errors", seinstall_verify_result_get_count(r, SEINSTALL_VERIFY_ERRORS));
+                     seinstall_verify_result_get_count(r, SEINSTALL_VERIFY_COUNT_NO_CONTEXT));
+        json_kv_uint(&j, "errors",
+                     seinstall_verify_result_get_count(r, SEINSTALL_VERIFY_COUNT_ERRORS));
         json_kv_uint(&j, "unlisted", r->unlisted);
         json_kv_uint(&j, "remaining", r->fix ? r->remaining : r->mismatched);
         json_kv_bool(&j, "clean", r->fix ? r->remaining == 0 : r->mismatched == 0);

@@ -24,7 +24,7 @@ static void walk_error_v(struct si_walk *j, struct si_walker *w, const char *fmt
         char *msg = NULL;
 
         if (w)
-                atomic_fetch_add_explicit(&w->counts[SEINSTALL_RELABEL_ERRORS], 1,
+                atomic_fetch_add_explicit(&w->counts[SEINSTALL_RELABEL_COUNT_ERRORS], 1,
                                           memory_order_relaxed);
         if (vasprintf(&msg, si_tr(j->ctx, fmt), ap) < 0)
                 msg = NULL;

@@ -166,7 +166,8 @@ static int threads_run(struct si_walk *j, seinstall_relabel_progress_fn progress
                         pthread_mutex_unlock(&j->lock);
                         si_walk_msgs_flush(j);
                         if (report)
-                                progress(userdata, si_walk_count_total(j, SEINSTALL_RELABEL_SEEN),
+                                progress(userdata,
+                                         si_walk_count_total(j, SEINSTALL_RELABEL_COUNT_SEEN),
                                          total, si_walk_now() - start);
                         pthread_mutex_lock(&j->lock);
                 }
@@ -176,7 +177,7 @@ static int threads_run(struct si_walk *j, seinstall_relabel_progress_fn progress
                 pthread_join(j->workers[i].thread, NULL);
         si_walk_msgs_flush(j);
         if (progress)
-                progress(userdata, si_walk_count_total(j, SEINSTALL_RELABEL_SEEN),
+                progress(userdata, si_walk_count_total(j, SEINSTALL_RELABEL_COUNT_SEEN),
                          j->total_estimate, si_walk_now() - start);
         return j->fatal;
 }

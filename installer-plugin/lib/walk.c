@@ -378,7 +378,7 @@ void si_walk_dir(struct si_walker *w, struct si_walk_work *start)
                                 /* the visit after the walk counts the first name */
                                 int added = si_walk_links_add(j, sdev, sx.stx_ino, w->path.s, mode);
                                 if (added == 0)
-                                        si_walk_count(w, SEINSTALL_RELABEL_SEEN);
+                                        si_walk_count(w, SEINSTALL_RELABEL_COUNT_SEEN);
                                 if (added < 0)
                                         si_walk_links_error(
                                             j, w,

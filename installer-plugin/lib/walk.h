@@ -28,7 +28,7 @@ struct si_walker {
         int cwd;                       /* the directory our cwd is in (not owned) */
         struct sbuf path;
         char procpath[64 + 256];
-        atomic_ullong counts[SEINSTALL_RELABEL_ERRORS + 1];
+        atomic_ullong counts[SEINSTALL_RELABEL_COUNT_ERRORS + 1];
 };
 
 /* What to do with one entry: @fd when it is open (a directory; with @name "" an O_PATH fd of

@@ -13,7 +13,8 @@ typedef int (*edit_fn)(const char *old, size_t len, const struct si_cmdline_goal
 static void check_editor(const char *text, size_t size, edit_fn edit, bool bls)
 {
         for (int m = SEINSTALL_MODE_ENFORCING; m <= SEINSTALL_MODE_DISABLED; m++)
-                for (int k = SEINSTALL_KERNEL_UNKNOWN; k <= SEINSTALL_KERNEL_NO_SELINUX; k++) {
+                for (int k = SEINSTALL_KERNEL_CASE_UNKNOWN; k <= SEINSTALL_KERNEL_CASE_NO_SELINUX;
+                     k++) {
                         struct si_cmdline_goal goal = {.mode = m, .kcase = k};
                         _cleanup_free_ char *once = NULL, *twice = NULL, *add = NULL;
                         struct sbuf what = {}, all = {};
@@ -57,7 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
         if (si_bls_cmdline(text, size, &all) == 0 && sbuf_puts(&all, "") == 0) {
                 v = si_cmdline_get(all.s, "security");
-                for (int k = SEINSTALL_KERNEL_UNKNOWN; k <= SEINSTALL_KERNEL_NO_SELINUX; k++)
+                for (int k = SEINSTALL_KERNEL_CASE_UNKNOWN; k <= SEINSTALL_KERNEL_CASE_NO_SELINUX;
+                     k++)
                         (void) si_cmdline_boot_mode(all.s, k, k & 1, SEINSTALL_MODE_ENFORCING);
         }
         sbuf_free(&all);

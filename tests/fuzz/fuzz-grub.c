@@ -30,7 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         r = sbuf_puts(&all, "");
         for (int m = SEINSTALL_MODE_ENFORCING; r >= 0 && m <= SEINSTALL_MODE_DISABLED; m++)
-                for (int k = SEINSTALL_KERNEL_UNKNOWN; k <= SEINSTALL_KERNEL_NO_SELINUX; k++) {
+                for (int k = SEINSTALL_KERNEL_CASE_UNKNOWN; k <= SEINSTALL_KERNEL_CASE_NO_SELINUX;
+                     k++) {
                         struct si_cmdline_goal goal = {.mode = m, .kcase = k};
                         _cleanup_free_ char *add = NULL, *once = NULL, *twice = NULL;
                         struct sbuf what = {}, all2 = {};

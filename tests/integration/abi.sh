@@ -3,7 +3,7 @@
 # SEINSTALL_EXPORT and what libseinstall.sym lists, every exported symbol carries a version
 # from the .sym file, nothing else leaks out (the calls seinstall-internal.h declares for the
 # commands included), and every exported call has its documentation comment in the header. On
-# a mismatch it says which line to add where.
+# a mismatch it says which line to add where. Each enum keeps to its own prefix.
 . "$(dirname "$0")/../lib.sh"
 
 header=$TOP/installer-plugin/include/seinstall.h
@@ -123,7 +123,18 @@ while read -r name; do
 done < <(comm -12 "$d/internal" "$d/exported")
 echo "ok: $(wc -l <"$d/internal") internal calls (seinstall-internal.h), none exported"
 
-# 6. The README's library section says how many calls there are.
+# 6. One prefix per enum (tests/integration/lib/enum-prefixes.py): enum seinstall_NAME's values
+#    are SEINSTALL_NAME_*, a flags enum's SEINSTALL_NAME_* without _FLAGS, and no value reads as
+#    another enum's. The checker is shown to fail on a header that mixes a count with a flag.
+prefixes=$TOP/tests/integration/lib/enum-prefixes.py
+python3 "$prefixes" "$header" || problem "an enum's values leave its prefix (above)"
+printf '%s\n' 'enum seinstall_x_flags {' '        SEINSTALL_X_DRY_RUN = 1,' '        SEINSTALL_X_COUNT_BAD = 2,' '};' \
+        'enum seinstall_x_count {' '        SEINSTALL_X_CHANGED,' '};' >"$d/mixed.h"
+expect_exit 1 python3 "$prefixes" "$d/mixed.h"
+assert_contains "the prefix checker" "$OUT" "SEINSTALL_X_CHANGED does not start with SEINSTALL_X_COUNT_"
+assert_contains "the prefix checker" "$OUT" "SEINSTALL_X_COUNT_BAD starts with SEINSTALL_X_COUNT_"
+
+# 7. The README's library section says how many calls there are.
 n_public=$(wc -l <"$d/declared")
 grep -q "($n_public calls)" "$TOP/README.md" ||
         problem "README.md (Using the library) does not say '($n_public calls)': update the count there"

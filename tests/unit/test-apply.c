@@ -83,7 +83,7 @@ START_TEST(test_debian_enforcing)
         ck_assert(seinstall_apply_result_get_relabel(res));
         ck_assert_int_eq(seinstall_apply_result_get_config_mode(res), SEINSTALL_MODE_PERMISSIVE);
         ck_assert_int_eq(seinstall_apply_result_get_kernel_case(res),
-                         SEINSTALL_KERNEL_SELINUX_OPTIN);
+                         SEINSTALL_KERNEL_CASE_SELINUX_OPTIN);
         ck_assert(seinstall_apply_result_has_bootloader(res, SEINSTALL_BOOTLOADER_GRUB));
         ck_assert_uint_eq(seinstall_apply_result_get_n_changes(res), 4);
         /* the config is the last change */
@@ -140,7 +140,7 @@ START_TEST(test_labeled_enforcing_and_status)
         ck_assert_str_eq(seinstall_status_result_get_kernel_arg(st, "security"), "selinux");
         ck_assert_ptr_null(seinstall_status_result_get_kernel_arg(st, "enforcing"));
         ck_assert_int_eq(seinstall_status_result_get_kernel_case(st),
-                         SEINSTALL_KERNEL_SELINUX_OPTIN);
+                         SEINSTALL_KERNEL_CASE_SELINUX_OPTIN);
         ck_assert_str_eq(seinstall_status_result_get_kernel_config(st),
                          "/boot/config-6.1.0-13-amd64");
         ck_assert_int_eq(seinstall_status_result_get_boot_mode(st), SEINSTALL_MODE_ENFORCING);

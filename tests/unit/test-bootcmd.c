@@ -9,19 +9,19 @@
 #include "config.h"
 
 static const struct si_cmdline_goal enf_optin = {SEINSTALL_MODE_ENFORCING,
-                                                 SEINSTALL_KERNEL_SELINUX_OPTIN};
+                                                 SEINSTALL_KERNEL_CASE_SELINUX_OPTIN};
 static const struct si_cmdline_goal perm_optin = {SEINSTALL_MODE_PERMISSIVE,
-                                                  SEINSTALL_KERNEL_SELINUX_OPTIN};
+                                                  SEINSTALL_KERNEL_CASE_SELINUX_OPTIN};
 static const struct si_cmdline_goal dis_optin = {SEINSTALL_MODE_DISABLED,
-                                                 SEINSTALL_KERNEL_SELINUX_OPTIN};
+                                                 SEINSTALL_KERNEL_CASE_SELINUX_OPTIN};
 static const struct si_cmdline_goal enf_default = {SEINSTALL_MODE_ENFORCING,
-                                                   SEINSTALL_KERNEL_SELINUX_DEFAULT};
+                                                   SEINSTALL_KERNEL_CASE_SELINUX_DEFAULT};
 static const struct si_cmdline_goal dis_default = {SEINSTALL_MODE_DISABLED,
-                                                   SEINSTALL_KERNEL_SELINUX_DEFAULT};
+                                                   SEINSTALL_KERNEL_CASE_SELINUX_DEFAULT};
 static const struct si_cmdline_goal enf_unknown = {SEINSTALL_MODE_ENFORCING,
-                                                   SEINSTALL_KERNEL_UNKNOWN};
+                                                   SEINSTALL_KERNEL_CASE_UNKNOWN};
 static const struct si_cmdline_goal dis_unknown = {SEINSTALL_MODE_DISABLED,
-                                                   SEINSTALL_KERNEL_UNKNOWN};
+                                                   SEINSTALL_KERNEL_CASE_UNKNOWN};
 
 /* The kernel command line file edited for @goal; "=" when unchanged. */
 static char *kcmd(const char *in, const struct si_cmdline_goal *goal)
@@ -50,14 +50,15 @@ START_TEST(test_kernel_cases)
         const char none[] = "# CONFIG_SECURITY_SELINUX is not set\nCONFIG_LSM=\"selinux\"\n";
 
         ck_assert_int_eq(si_kconfig_case_of(debian, strlen(debian), &bp),
-                         SEINSTALL_KERNEL_SELINUX_OPTIN);
+                         SEINSTALL_KERNEL_CASE_SELINUX_OPTIN);
         ck_assert(!bp);
         ck_assert_int_eq(si_kconfig_case_of(fedora, strlen(fedora), &bp),
-                         SEINSTALL_KERNEL_SELINUX_DEFAULT);
+                         SEINSTALL_KERNEL_CASE_SELINUX_DEFAULT);
         ck_assert(bp);
         ck_assert_int_eq(si_kconfig_case_of(old, strlen(old), NULL),
-                         SEINSTALL_KERNEL_SELINUX_DEFAULT);
-        ck_assert_int_eq(si_kconfig_case_of(none, strlen(none), NULL), SEINSTALL_KERNEL_NO_SELINUX);
+                         SEINSTALL_KERNEL_CASE_SELINUX_DEFAULT);
+        ck_assert_int_eq(si_kconfig_case_of(none, strlen(none), NULL),
+                         SEINSTALL_KERNEL_CASE_NO_SELINUX);
 }
 END_TEST
 
@@ -248,33 +249,34 @@ END_TEST
 
 START_TEST(test_boot_mode)
 {
-        ck_assert_int_eq(si_cmdline_boot_mode("ro", SEINSTALL_KERNEL_SELINUX_OPTIN, false,
+        ck_assert_int_eq(si_cmdline_boot_mode("ro", SEINSTALL_KERNEL_CASE_SELINUX_OPTIN, false,
                                               SEINSTALL_MODE_ENFORCING),
                          SEINSTALL_MODE_DISABLED);
-        ck_assert_int_eq(si_cmdline_boot_mode("security=selinux", SEINSTALL_KERNEL_SELINUX_OPTIN,
-                                              false, SEINSTALL_MODE_ENFORCING),
+        ck_assert_int_eq(si_cmdline_boot_mode("security=selinux",
+                                              SEINSTALL_KERNEL_CASE_SELINUX_OPTIN, false,
+                                              SEINSTALL_MODE_ENFORCING),
                          SEINSTALL_MODE_ENFORCING);
         ck_assert_int_eq(si_cmdline_boot_mode("security=selinux enforcing=0",
-                                              SEINSTALL_KERNEL_SELINUX_OPTIN, false,
+                                              SEINSTALL_KERNEL_CASE_SELINUX_OPTIN, false,
                                               SEINSTALL_MODE_ENFORCING),
                          SEINSTALL_MODE_PERMISSIVE);
         ck_assert_int_eq(si_cmdline_boot_mode("lsm=apparmor,selinux",
-                                              SEINSTALL_KERNEL_SELINUX_OPTIN, false,
+                                              SEINSTALL_KERNEL_CASE_SELINUX_OPTIN, false,
                                               SEINSTALL_MODE_ENFORCING),
                          SEINSTALL_MODE_DISABLED);
-        ck_assert_int_eq(si_cmdline_boot_mode("", SEINSTALL_KERNEL_SELINUX_DEFAULT, true,
+        ck_assert_int_eq(si_cmdline_boot_mode("", SEINSTALL_KERNEL_CASE_SELINUX_DEFAULT, true,
                                               SEINSTALL_MODE_PERMISSIVE),
                          SEINSTALL_MODE_PERMISSIVE);
-        ck_assert_int_eq(si_cmdline_boot_mode("selinux=0", SEINSTALL_KERNEL_SELINUX_DEFAULT, true,
-                                              SEINSTALL_MODE_ENFORCING),
+        ck_assert_int_eq(si_cmdline_boot_mode("selinux=0", SEINSTALL_KERNEL_CASE_SELINUX_DEFAULT,
+                                              true, SEINSTALL_MODE_ENFORCING),
                          SEINSTALL_MODE_DISABLED);
-        ck_assert_int_eq(si_cmdline_boot_mode("", SEINSTALL_KERNEL_SELINUX_DEFAULT, true,
+        ck_assert_int_eq(si_cmdline_boot_mode("", SEINSTALL_KERNEL_CASE_SELINUX_DEFAULT, true,
                                               SEINSTALL_MODE_DISABLED),
                          SEINSTALL_MODE_DISABLED);
-        ck_assert_int_eq(
-            si_cmdline_boot_mode("", SEINSTALL_KERNEL_UNKNOWN, false, SEINSTALL_MODE_ENFORCING),
-            SEINSTALL_MODE_INVALID);
-        ck_assert_int_eq(si_cmdline_boot_mode("security=selinux", SEINSTALL_KERNEL_NO_SELINUX,
+        ck_assert_int_eq(si_cmdline_boot_mode("", SEINSTALL_KERNEL_CASE_UNKNOWN, false,
+                                              SEINSTALL_MODE_ENFORCING),
+                         SEINSTALL_MODE_INVALID);
+        ck_assert_int_eq(si_cmdline_boot_mode("security=selinux", SEINSTALL_KERNEL_CASE_NO_SELINUX,
                                               false, SEINSTALL_MODE_ENFORCING),
                          SEINSTALL_MODE_DISABLED);
 }

@@ -10,11 +10,11 @@
 #include "settings.h"
 
 static const struct si_cmdline_goal enf_optin = {SEINSTALL_MODE_ENFORCING,
-                                                 SEINSTALL_KERNEL_SELINUX_OPTIN};
+                                                 SEINSTALL_KERNEL_CASE_SELINUX_OPTIN};
 static const struct si_cmdline_goal perm_optin = {SEINSTALL_MODE_PERMISSIVE,
-                                                  SEINSTALL_KERNEL_SELINUX_OPTIN};
+                                                  SEINSTALL_KERNEL_CASE_SELINUX_OPTIN};
 static const struct si_cmdline_goal dis_default = {SEINSTALL_MODE_DISABLED,
-                                                   SEINSTALL_KERNEL_SELINUX_DEFAULT};
+                                                   SEINSTALL_KERNEL_CASE_SELINUX_DEFAULT};
 
 static char *kcmd(const char *in, const struct si_cmdline_goal *goal)
 {
@@ -65,12 +65,12 @@ START_TEST(test_numbers_as_the_kernel_reads_them)
         ck_assert_int_eq(si_cmdline_get_num("enforcing=\"0\"", "enforcing"), 0);
         /* optin kernel, enforcing config: enforcing=00 boots permissive */
         ck_assert_int_eq(si_cmdline_boot_mode("security=selinux enforcing=00",
-                                              SEINSTALL_KERNEL_SELINUX_OPTIN, false,
+                                              SEINSTALL_KERNEL_CASE_SELINUX_OPTIN, false,
                                               SEINSTALL_MODE_ENFORCING),
                          SEINSTALL_MODE_PERMISSIVE);
         /* default kernel with bootparam: selinux=0x0 is off */
-        ck_assert_int_eq(si_cmdline_boot_mode("selinux=0x0", SEINSTALL_KERNEL_SELINUX_DEFAULT, true,
-                                              SEINSTALL_MODE_ENFORCING),
+        ck_assert_int_eq(si_cmdline_boot_mode("selinux=0x0", SEINSTALL_KERNEL_CASE_SELINUX_DEFAULT,
+                                              true, SEINSTALL_MODE_ENFORCING),
                          SEINSTALL_MODE_DISABLED);
         /* choosing enforcing removes every spelling of 0; permissive every non-zero */
         assert_kcmd("security=selinux enforcing=00\n", &enf_optin, "security=selinux\n");
@@ -90,7 +90,7 @@ START_TEST(test_dashes_belong_to_init)
         ck_assert_ptr_null(si_cmdline_get("quiet -- security=selinux", "security"));
         ck_assert_int_eq(si_cmdline_get_num("quiet -- enforcing=0", "enforcing"), -1);
         ck_assert_int_eq(si_cmdline_boot_mode("quiet -- security=selinux",
-                                              SEINSTALL_KERNEL_SELINUX_OPTIN, false,
+                                              SEINSTALL_KERNEL_CASE_SELINUX_OPTIN, false,
                                               SEINSTALL_MODE_ENFORCING),
                          SEINSTALL_MODE_DISABLED);
         assert_kcmd("quiet -- single\n", &enf_optin, "quiet security=selinux -- single\n");

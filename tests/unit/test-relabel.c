@@ -208,11 +208,16 @@ START_TEST(test_relabel_small_tree)
         ck_assert_ptr_nonnull(res);
         /* 26 names: the root, 15 directories, 10 files and links; the hard-linked file is
          * labeled once, through its name that sorts first: 25 labels, 3 of them <<none>> */
-        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_SEEN), 26);
-        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS), 0);
-        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_NO_CONTEXT), 3);
-        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_CHANGED), 22);
-        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_UNCHANGED), 0);
+        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_SEEN),
+                          26);
+        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_ERRORS),
+                          0);
+        ck_assert_uint_eq(
+            seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_NO_CONTEXT), 3);
+        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_CHANGED),
+                          22);
+        ck_assert_uint_eq(
+            seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_UNCHANGED), 0);
         ck_assert_uint_eq(seinstall_relabel_result_get_n_skipped(res), 0);
         seinstall_relabel_result_unref(res);
 
@@ -229,8 +234,10 @@ START_TEST(test_relabel_small_tree)
 
         /* a second run changes nothing */
         ck_assert_int_eq(relabel(0, &res), 0);
-        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_CHANGED), 0);
-        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_UNCHANGED), 22);
+        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_CHANGED),
+                          0);
+        ck_assert_uint_eq(
+            seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_UNCHANGED), 22);
         seinstall_relabel_result_unref(res);
 
         /* a dry run counts one wrong label and leaves it */
@@ -239,7 +246,8 @@ START_TEST(test_relabel_small_tree)
                                    sizeof("system_u:object_r:tmp_t:s0"), 0),
                          0);
         ck_assert_int_eq(relabel(SEINSTALL_RELABEL_DRY_RUN, &res), 0);
-        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_CHANGED), 1);
+        ck_assert_uint_eq(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_CHANGED),
+                          1);
         ck_assert_uint_eq(seinstall_relabel_result_get_n_verified(res), 0);
         seinstall_relabel_result_unref(res);
         ck_assert_str_eq(label_of("etc/passwd"), "system_u:object_r:tmp_t:s0");
@@ -273,7 +281,8 @@ START_TEST(test_relabel_log_on_caller_thread)
         atomic_store(&refuse_one, true);
         ck_assert_int_eq(relabel(0, &res), -EPERM);
         ck_assert_ptr_nonnull(res);
-        ck_assert_uint_ge(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_ERRORS), 1);
+        ck_assert_uint_ge(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_ERRORS),
+                          1);
         seinstall_relabel_result_unref(res);
         ck_assert_uint_ge(nlogs, 1);
         ck_assert_ptr_nonnull(strstr(last_log, "refused the label"));
@@ -325,7 +334,7 @@ static void *parallel_relabel(void *arg)
                 p->r = seinstall_relabel_options_set_threads(o, 4);
         if (p->r >= 0)
                 p->r = seinstall_relabel(ctx, o, 0, &res);
-        p->changed = seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_CHANGED);
+        p->changed = seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_CHANGED);
         seinstall_relabel_result_unref(res);
         seinstall_relabel_options_unref(o);
         seinstall_unref(ctx);
@@ -383,10 +392,12 @@ START_TEST(test_verify)
         seinstall_set_log_fn(ctx, on_log, NULL);
 
         ck_assert_int_eq(seinstall_verify(ctx, opts(NULL, NULL, 4, on_progress), 0, &vr), 1);
-        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_MISMATCHED), 2);
-        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_FIXED), 0);
-        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_ERRORS), 0);
-        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_NO_CONTEXT), 3);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_MISMATCHED),
+                          2);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_FIXED), 0);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_ERRORS), 0);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_NO_CONTEXT),
+                          3);
         ck_assert_uint_eq(seinstall_verify_result_get_n_dirs(vr), 2);
         ck_assert_str_eq(seinstall_verify_result_get_dir_path(vr, 0), "/etc");
         ck_assert_uint_eq(seinstall_verify_result_get_dir_mismatched(vr, 0), 1);
@@ -410,8 +421,9 @@ START_TEST(test_verify)
 
         ck_assert_int_eq(
             seinstall_verify(ctx, opts(NULL, NULL, 4, NULL), SEINSTALL_VERIFY_FIX, &vr), 0);
-        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_MISMATCHED), 2);
-        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_FIXED), 2);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_MISMATCHED),
+                          2);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_FIXED), 2);
         ck_assert_str_eq(seinstall_verify_result_get_dir_path(vr, 0), "/etc");
         ck_assert_uint_eq(seinstall_verify_result_get_dir_fixed(vr, 0), 1);
         ck_assert(seinstall_verify_result_get_example_fixed(vr, 0, 0));
@@ -420,7 +432,8 @@ START_TEST(test_verify)
         ck_assert_str_eq(label_of("var/lib/a/b/new"), "system_u:object_r:var_lib_t:s0");
 
         ck_assert_int_eq(seinstall_verify(ctx, opts(NULL, NULL, 4, NULL), 0, &vr), 0);
-        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_MISMATCHED), 0);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_MISMATCHED),
+                          0);
         ck_assert_uint_eq(seinstall_verify_result_get_n_dirs(vr), 0);
         vr = seinstall_verify_result_unref(vr);
         ck_assert_int_eq(seinstall_verify(ctx, opts(NULL, NULL, 4, NULL), 1u << 5, &vr), -EINVAL);
@@ -449,10 +462,10 @@ START_TEST(test_verify_fix_checks_after)
                                                   SEINSTALL_VERIFY_FIX | all, &vr),
                                  1);
                 ck_assert_uint_eq(
-                    seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_MISMATCHED),
+                    seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_MISMATCHED),
                     all ? 1 : 2);
-                ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_REMAINING),
-                                  1);
+                ck_assert_uint_eq(
+                    seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_REMAINING), 1);
                 ck_assert_str_eq(seinstall_verify_result_get_dir_path(vr, 0), "/etc");
                 ck_assert_str_eq(seinstall_verify_result_get_example_path(vr, 0, 0),
                                  "/etc/" IGNORED_NAME);
@@ -471,7 +484,8 @@ START_TEST(test_verify_fix_checks_after)
         atomic_store(&ignore_one, false);
         ck_assert_int_eq(
             seinstall_verify(ctx, opts(NULL, NULL, 4, NULL), SEINSTALL_VERIFY_FIX, &vr), 0);
-        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_REMAINING), 0);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_REMAINING),
+                          0);
         vr = seinstall_verify_result_unref(vr);
         seinstall_unref(ctx);
 }
@@ -546,9 +560,10 @@ START_TEST(test_verify_paths)
 
         /* read-only: the three wrong ones counted, nothing written */
         ck_assert_int_eq(seinstall_verify_paths(ctx, NULL, paths, 5, 0, &vr), 1);
-        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_CHECKED), 5);
-        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_MISMATCHED), 3);
-        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_FIXED), 0);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_CHECKED), 5);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_MISMATCHED),
+                          3);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_FIXED), 0);
         vr = seinstall_verify_result_unref(vr);
         ck_assert_str_eq(label_of("etc/shadow"), wrong);
 
@@ -556,10 +571,11 @@ START_TEST(test_verify_paths)
             seinstall_verify_paths(ctx, NULL, paths, ELEMENTSOF(paths), SEINSTALL_VERIFY_FIX, &vr),
             -EIO);
         ck_assert_ptr_nonnull(vr);
-        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_CHECKED), 5);
-        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_MISMATCHED), 3);
-        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_FIXED), 3);
-        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_ERRORS), 4);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_CHECKED), 5);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_MISMATCHED),
+                          3);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_FIXED), 3);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_ERRORS), 4);
         ck_assert_str_eq(seinstall_verify_result_get_example_path(vr, 0, 0), "/etc/shadow");
         /* grouped by directory, sorted: /etc, /var/lib/a/b, /var/lib/a/b/c */
         ck_assert_str_eq(seinstall_verify_result_get_example_path(vr, 1, 0),
@@ -586,7 +602,7 @@ START_TEST(test_verify_paths)
         ck_assert_int_eq(seinstall_verify_paths(ctx, NULL, paths, 3, 0, &vr), 0);
         vr = seinstall_verify_result_unref(vr);
         ck_assert_int_eq(seinstall_verify_paths(ctx, NULL, NULL, 0, SEINSTALL_VERIFY_FIX, &vr), 0);
-        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_CHECKED), 0);
+        ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_CHECKED), 0);
         vr = seinstall_verify_result_unref(vr);
         ck_assert_int_eq(seinstall_verify_paths(ctx, NULL, NULL, 1, 0, &vr), -EINVAL);
         ck_assert_int_eq(seinstall_verify_paths(ctx, NULL, paths, 1, 1u << 5, &vr), -EINVAL);

@@ -362,7 +362,7 @@ START_TEST(test_reports_through_ops)
         ck_assert_str_eq(rep.skipped, "/boot/efi vfat no labels");
         si_walk_error(j, &w, "Could not read %s", "/x");
         ck_assert_str_eq(rep.error, "Could not read /x");
-        ck_assert_uint_eq(atomic_load(&w.counts[SEINSTALL_RELABEL_ERRORS]), 1);
+        ck_assert_uint_eq(atomic_load(&w.counts[SEINSTALL_RELABEL_COUNT_ERRORS]), 1);
         free(rep.error);
         walk_free(j);
 }
