@@ -129,7 +129,7 @@ char *fb_text_plan(const struct fb_info *info, const struct fb_plan *p)
                 fputs(_("This kernel cannot run SELinux: only Disabled is possible. "), f);
         else if (p->error)
                 fprintf(f, _("Cannot be applied: %s "),
-                        pred->message ? pred->message : strerror(-p->error));
+                        pred->message ? pred->message : seinstall_strerror(p->error));
         else if (!fb_plan_changes(p))
                 fputs(_("This is the current setting: nothing changes. "), f);
         else {

@@ -221,7 +221,8 @@ json_assert_rejects_loose() {
         echo "ok: the strict JSON check rejects a lone surrogate, a duplicate key, NaN, a non-object"
 }
 # assert_json_error CODE: $OUT (of a failed --json run) is exactly one JSON error document,
-# {"error": {"message": M, "errno": NAME|null, "exit": CODE}}, its message the one on stderr.
+# {"error": {"message": M, "errno": NAME|null, "exit": CODE}} (NAME an errno's or one of
+# seinstall's own codes), its message the one on stderr.
 assert_json_error() {
         python3 - "$1" "$OUT" "$ERR" <<'PY' || fail "--json error document: $OUT"
 import json, sys
@@ -229,7 +230,7 @@ code, out, err = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 d = json.loads(out)
 e = d["error"]
 assert e["exit"] == code, e
-assert e["errno"] is None or e["errno"].startswith("E"), e
+assert e["errno"] is None or e["errno"].startswith(("E", "SEINSTALL_ERROR_")), e
 assert e["message"] and e["message"].split(":")[0] in err, (e, err)
 PY
         echo "ok: one JSON error document, exit $1"

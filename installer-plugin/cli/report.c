@@ -140,7 +140,7 @@ static void print_error_json(const char *message, int r, int status, const char 
         json_key(&j, "error");
         json_object_begin(&j);
         json_kv_string(&j, "message", message);
-        json_kv_string(&j, "errno", si_errno_name(-r));
+        json_kv_string(&j, "errno", seinstall_error_name(r));
         json_kv_uint(&j, "exit", (unsigned) status);
         json_object_end(&j);
         if (key) {
@@ -236,7 +236,7 @@ int cli_fail_with(struct seinstall_ctx *ctx, int r, const char *what, const char
         _cleanup_free_ char *s = NULL;
 
         if (!msg) {
-                if (asprintf(&s, "%s: %s", what, strerror(-r)) < 0)
+                if (asprintf(&s, "%s: %s", what, seinstall_strerror(r)) < 0)
                         s = NULL;
                 msg = s ? s : what;
         }
@@ -268,7 +268,7 @@ int cli_error(int r, const char *fmt, ...)
         va_start(ap, fmt);
         format_both(fmt, ap, &msg, &msg_json);
         va_end(ap);
-        return report(cli_program(), msg ? msg : strerror(-r), msg_json, NULL, r,
+        return report(cli_program(), msg ? msg : seinstall_strerror(r), msg_json, NULL, r,
                       cli_exit_status(r), NULL, NULL);
 }
 

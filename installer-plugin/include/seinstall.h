@@ -46,9 +46,12 @@
  *    mask. A child the caller makes with fork() uses no object it inherited, but to unref it;
  *    it makes a context of its own.
  *
- * Error codes the front ends map to exit status: -EINVAL (bad argument), -EBADMSG (malformed
- * input file; the message names file and line) and -ENOENT for a missing input are "bad input"
- * (exit 2); anything else is "the system failed us" (exit 3).
+ * Error codes: a negative errno where the errno says what happened, else the negative of one
+ * of seinstall's own codes (enum seinstall_error, from 5000 as libmount's MNT_ERR_*: above
+ * every errno); seinstall_strerror() and seinstall_error_name() read both kinds. The front ends
+ * map them to exit status: -EINVAL (bad argument), -EBADMSG (malformed input file; the message
+ * names file and line) and -ENOENT for a missing input are "bad input" (exit 2); anything else
+ * is "the system failed us" (exit 3).
  */
 #ifndef SEINSTALL_H
 #define SEINSTALL_H
@@ -74,6 +77,32 @@ struct seinstall_relabel_result;
 struct seinstall_verify_result;
 struct seinstall_apply_result;
 struct seinstall_install_result;
+
+/* ===== Errors ============================================================================= */
+
+/* seinstall's own error codes, returned negated (-SEINSTALL_ERROR_INCOMPLETE) where an errno
+ * would say that something else happened. The message of the context's last error says more. */
+enum seinstall_error {
+        /* The running system's SELinux policy refused a label of the target's (the kernel's
+         * EINVAL for a context it does not know): the target is right, the installer's system
+         * is not; run it with SELinux permissive or disabled. */
+        SEINSTALL_ERROR_LABEL_REFUSED = 5000,
+        /* The walk ran to its end, but some entries could not be labeled, read or fixed: the
+         * result's counts and first errors say which. */
+        SEINSTALL_ERROR_INCOMPLETE,
+        /* A program seinstall ran for the target (its boot loader's regeneration, the policy
+         * build) failed: exit status or signal in the message. */
+        SEINSTALL_ERROR_PROGRAM_FAILED,
+        /* A program of the target could not be confined as seinstall requires (the sandbox or
+         * the policy build's namespace could not be set up): nothing ran. */
+        SEINSTALL_ERROR_NOT_CONFINED,
+};
+/* What the error @err (negative or positive, an errno or one of seinstall's) says, in English:
+ * strerror()'s words for an errno, seinstall's for its own. Never NULL; not to be freed. */
+SEINSTALL_EXPORT const char *seinstall_strerror(int err);
+/* The name of @err (negative or positive): "ENOENT" for an errno, "SEINSTALL_ERROR_INCOMPLETE"
+ * for one of seinstall's; NULL for a code that is neither, or 0. Not to be freed. */
+SEINSTALL_EXPORT const char *seinstall_error_name(int err);
 
 /* ===== Context ============================================================================ */
 
@@ -378,9 +407,10 @@ SEINSTALL_EXPORT int seinstall_relabel_options_set_progress(struct seinstall_rel
 
 /* Relabel the target of @ctx with @options (NULL: defaults) and @flags (SEINSTALL_RELABEL_*).
  * Returns 0 when every entry got its label and the boot-critical files verified; -EBADMSG/
- * -ENOENT/-EINVAL for bad file contexts, policy or arguments; -EPERM when the running system
- * refuses the target's contexts (its own policy does not know them: the message says what to
- * do); -EIO when some entries could not be labeled or verified; -ENOMEM. Unlike other calls,
+ * -ENOENT/-EINVAL for bad file contexts, policy or arguments; -SEINSTALL_ERROR_LABEL_REFUSED
+ * when the running system refuses the target's contexts (its own policy does not know them:
+ * the message says what to do); -SEINSTALL_ERROR_INCOMPLETE when some entries could not be
+ * labeled or verified; -ENOMEM. Unlike other calls,
  * *ret_result (if not NULL) is set whenever the walk started, also on failure, so the caller
  * can show what happened; the caller unrefs it. */
 SEINSTALL_EXPORT SEINSTALL_WUR int
@@ -461,9 +491,9 @@ enum seinstall_verify_flags {
  * @flags (SEINSTALL_VERIFY_*). With FIX, the labels that differed are written, then the same
  * entries verified again, writing nothing. Returns 0 when every label matched (with FIX: when
  * the verify after the fix found none different), 1 when labels differ (with FIX: some still
- * did after it; SEINSTALL_VERIFY_COUNT_REMAINING counts them, their examples are not "fixed"), or a
- * negative errno as
- * seinstall_relabel() (-EIO when some entries could not be read or fixed). *ret_result (if
+ * did after it; SEINSTALL_VERIFY_COUNT_REMAINING counts them, their examples are not "fixed"),
+ * or a negative error code as seinstall_relabel() (-SEINSTALL_ERROR_INCOMPLETE when some
+ * entries could not be read or fixed). *ret_result (if
  * not NULL) is set whenever the walk started, also on failure; the caller unrefs it. */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_verify(struct seinstall_ctx *ctx,
                                                     const struct seinstall_relabel_options *options,
@@ -603,9 +633,13 @@ struct seinstall_apply_result;
  * a new result listing every change. Errors: -EINVAL bad argument, -EBADMSG a file seinstall
  * cannot edit safely (named with its line), -ENOENT an explicitly chosen boot loader's file is
  * missing, -ENOPKG the policy is not built in the target (message names the package),
- * -EOPNOTSUPP enabling on a kernel without SELinux, other -errno from I/O; changes made before
- * a failure stay. @mode SEINSTALL_MODE_INVALID with SEINSTALL_APPLY_REGENERATE: write no
- * config, only regenerate grub.cfg when its default entry lacks what GRUB's defaults say. */
+ * -EOPNOTSUPP enabling on a kernel without SELinux, -SEINSTALL_ERROR_LABEL_REFUSED a label
+ * of a written file the running system refuses; with SEINSTALL_APPLY_REGENERATE, -ENOPKG (no
+ * bubblewrap) or another error of the sandbox when the regeneration cannot be sandboxed (then
+ * nothing was written) and -SEINSTALL_ERROR_PROGRAM_FAILED when it failed (then every file the
+ * call wrote is put back); other -errno from I/O. @mode SEINSTALL_MODE_INVALID with
+ * SEINSTALL_APPLY_REGENERATE: write no config, only regenerate grub.cfg when its default entry
+ * lacks what GRUB's defaults say. */
 SEINSTALL_EXPORT SEINSTALL_WUR int
 seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *policy_type,
                 enum seinstall_bootloader bootloader, unsigned flags,
@@ -650,7 +684,8 @@ SEINSTALL_EXPORT bool seinstall_apply_result_has_bootloader(const struct seinsta
  * `semodule -p ROOT -n -B` (never loaded into the running kernel; libsemanage runs in a
  * confined child process of its own, so builds of distinct contexts may run at once). Returns 0
  * already built, 1 built, -ENOPKG when the target has neither (the message names the package to
- * install), -ENOTDIR when a policy directory is a symlink, -EIO when libsemanage failed. */
+ * install), -ENOTDIR when a policy directory is a symlink, -SEINSTALL_ERROR_PROGRAM_FAILED when
+ * libsemanage failed, -SEINSTALL_ERROR_NOT_CONFINED when the build could not be confined. */
 SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_policy_ensure(struct seinstall_ctx *ctx,
                                                            const char *type);
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* exit-status.c — the exit status a negative errno means for the front ends, and errno names
- * for their JSON (util.h). */
+/* exit-status.c — the exit status an error code means for the front ends (util.h); names.c
+ * names the codes. */
 #include "util.h"
 
 /* Bad usage or bad input: the message names the option, the file and line, or the path. Every
@@ -19,9 +19,4 @@ int si_exit_status(int r)
                 if (usage_errnos[i] == -r)
                         return SI_EXIT_USAGE;
         return SI_EXIT_SYSTEM;
-}
-
-const char *si_errno_name(int e)
-{
-        return e > 0 ? strerrorname_np(e) : NULL;
 }

@@ -311,7 +311,8 @@ static int stage_verify(struct pipeline *p)
         log_fixed(p->ctx, res->verify);
         if (r > 0)
                 return si_error_run(
-                    p->ctx, -EIO, shell_command(p->ctx->root, "seinstall verify%r"),
+                    p->ctx, -SEINSTALL_ERROR_INCOMPLETE,
+                    shell_command(p->ctx->root, "seinstall verify%r"),
                     "%llu labels of %s still differ from the file contexts after fixing them "
                     "(a verify run after the fix found them); to see them, run: ",
                     seinstall_verify_result_get_count(res->verify,

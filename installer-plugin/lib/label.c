@@ -175,10 +175,11 @@ static int label_result(struct seinstall_ctx *ctx, int r, const char *path, cons
                 return 0;
         r = -errno;
         /* The target's label is right and the running system cannot take it: a system failure
-         * (exit 3), not bad input (EINVAL would exit 2); the relabel reports it the same. */
+         * (exit 3), not bad input (EINVAL would exit 2), and no permission was missing (EPERM
+         * would say so); the relabel reports it the same. */
         if (r == -EINVAL)
                 return si_error_cause(
-                    ctx, -EPERM,
+                    ctx, -SEINSTALL_ERROR_LABEL_REFUSED,
                     "The running system refused the label %s for %s%s (EINVAL): its "
                     "own SELinux policy does not know this context of the target's "
                     "policy. Run the installer with SELinux permissive (enforcing=0) "

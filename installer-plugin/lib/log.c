@@ -103,7 +103,8 @@ const char *si_strerror(struct seinstall_ctx *ctx, int r)
 {
         if (ctx && ctx->cause && ctx->cause_err == r)
                 return ctx->cause;
-        return si_file_strerror(r);
+        /* seinstall's own codes (above every errno) have words of their own */
+        return -r >= SEINSTALL_ERROR_LABEL_REFUSED ? seinstall_strerror(r) : si_file_strerror(r);
 }
 
 int si_error_run(struct seinstall_ctx *ctx, int err, char *command, const char *fmt, ...)

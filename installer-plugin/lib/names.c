@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* names.c — the stable names of the public enums (what --json prints and what parsers accept)
- * and what makes a policy type's name valid. */
+/* names.c — the stable names of the public enums (what --json prints and what parsers accept),
+ * the names and words of the error codes, errno's and seinstall's own, and what makes a policy
+ * type's name valid. */
 #include <strings.h>
 
 #include "seinstall-private.h"
@@ -110,4 +111,50 @@ bool si_policy_type_valid(const char *type)
                 return false;
         return strspn(type, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
                strlen(type);
+}
+
+/* seinstall's own error codes: name and what each says (seinstall.h, enum seinstall_error). */
+static const struct {
+        const char *name, *text;
+} own_errors[] = {
+    [SEINSTALL_ERROR_LABEL_REFUSED - SEINSTALL_ERROR_LABEL_REFUSED] =
+        {"SEINSTALL_ERROR_LABEL_REFUSED",
+         "The running system's SELinux policy refused a label of the target's"},
+    [SEINSTALL_ERROR_INCOMPLETE -
+        SEINSTALL_ERROR_LABEL_REFUSED] = {"SEINSTALL_ERROR_INCOMPLETE",
+                                          "Some entries could not be labeled, read or fixed"},
+    [SEINSTALL_ERROR_PROGRAM_FAILED -
+        SEINSTALL_ERROR_LABEL_REFUSED] = {"SEINSTALL_ERROR_PROGRAM_FAILED",
+                                          "A program run for the target failed"},
+    [SEINSTALL_ERROR_NOT_CONFINED -
+        SEINSTALL_ERROR_LABEL_REFUSED] = {"SEINSTALL_ERROR_NOT_CONFINED",
+                                          "A program of the target could not be confined"},
+};
+
+static int own_index(int err)
+{
+        int e = err < 0 ? -err : err;
+
+        return e >= SEINSTALL_ERROR_LABEL_REFUSED &&
+                       e < SEINSTALL_ERROR_LABEL_REFUSED + (int) ELEMENTSOF(own_errors)
+                   ? e - SEINSTALL_ERROR_LABEL_REFUSED
+                   : -1;
+}
+
+SEINSTALL_EXPORT const char *seinstall_strerror(int err)
+{
+        int i = own_index(err);
+
+        if (i >= 0)
+                return own_errors[i].text;
+        return strerror(err < 0 ? -err : err);
+}
+
+SEINSTALL_EXPORT const char *seinstall_error_name(int err)
+{
+        int i = own_index(err);
+
+        if (i >= 0)
+                return own_errors[i].name;
+        return err ? strerrorname_np(err < 0 ? -err : err) : NULL;
 }

@@ -454,13 +454,14 @@ static int build_confined(struct seinstall_ctx *ctx, const char *type, int etc_f
         sbuf_free(&rl.buf);
         if (cause) {
                 free(rl.fatal);
-                return si_error_run(ctx, r ? r : -EIO, si_semodule_command(ctx->root),
+                return si_error_run(ctx, r ? r : -SEINSTALL_ERROR_PROGRAM_FAILED,
+                                    si_semodule_command(ctx->root),
                                     "Building the '%s' policy in %s %s: stopped it and every "
                                     "process it started; to see why, run: ",
                                     type, ctx->root, cause);
         }
         if (rl.fatal) {
-                r = si_error(ctx, -EPERM,
+                r = si_error(ctx, -SEINSTALL_ERROR_NOT_CONFINED,
                              "Could not confine the policy build (%s): seinstall builds a "
                              "target's policy only in a private mount namespace, as root",
                              rl.fatal);
@@ -469,7 +470,7 @@ static int build_confined(struct seinstall_ctx *ctx, const char *type, int etc_f
         }
         if (status < 0)
                 return status;
-        return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+        return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -SEINSTALL_ERROR_PROGRAM_FAILED;
 }
 
 int si_policy_build(struct seinstall_ctx *ctx, const char *type)
@@ -495,8 +496,9 @@ int si_policy_build(struct seinstall_ctx *ctx, const char *type)
         if (r < 0)
                 return r;
         r = build_confined(ctx, type, etc_fd, var_fd);
-        if (r == -EIO || (r >= 0 && !si_policy_built(ctx, type)))
-                return si_error_run(ctx, -EIO, si_semodule_command(ctx->root),
+        if (r == -SEINSTALL_ERROR_PROGRAM_FAILED || (r >= 0 && !si_policy_built(ctx, type)))
+                return si_error_run(ctx, -SEINSTALL_ERROR_PROGRAM_FAILED,
+                                    si_semodule_command(ctx->root),
                                     "Building the '%s' policy from the modules in %s%s failed "
                                     "(see the libsemanage messages above; the build may use %llu "
                                     "MiB of memory); to see why, run: ",

@@ -104,7 +104,8 @@ char *si_policy_unlabeled_context(const struct si_policy *p);
 int si_policy_store_open(struct seinstall_ctx *ctx, const char *type, int *ret_etc, int *ret_var);
 /* Build the policy @type from the modules installed in the target (/var/lib/selinux/TYPE) with
  * libsemanage, as `semodule -p ROOT -n -B`. 0 already built, 1 built, -ENOPKG no modules
- * either (message names the package), -ENOTDIR a symlinked policy directory, -EIO. */
+ * either (message names the package), -ENOTDIR a symlinked policy directory,
+ * -SEINSTALL_ERROR_PROGRAM_FAILED, -SEINSTALL_ERROR_NOT_CONFINED. */
 int si_policy_build(struct seinstall_ctx *ctx, const char *type);
 
 #endif

@@ -190,7 +190,7 @@ int si_relabel_under_mounts(struct seinstall_ctx *ctx, const struct si_relabel_i
                 const char *first = seinstall_relabel_result_get_error(
                     res, seinstall_relabel_result_get_n_errors(res) - 1);
                 r = si_error(
-                    ctx, -EIO,
+                    ctx, -SEINSTALL_ERROR_INCOMPLETE,
                     "%llu entries below the mounts of %s could not be labeled (last: %s)",
                     seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_ERRORS) -
                         errors0,

@@ -140,7 +140,7 @@ void si_relabel_label_entry(struct si_walker *w, int fd, int dfd, const char *na
                 errno = e;
                 if (errno == EINVAL) {
                         si_walk_count(w, SEINSTALL_RELABEL_COUNT_ERRORS);
-                        si_walk_fail(j, -EPERM,
+                        si_walk_fail(j, -SEINSTALL_ERROR_LABEL_REFUSED,
                                      "The running system refused the label %s for %s "
                                      "(EINVAL): its own SELinux policy does not know this "
                                      "context of the target's policy. Run the installer "

@@ -195,7 +195,7 @@ int si_relabel_run_paths(struct seinstall_ctx *ctx, const struct si_relabel_inpu
         errors = seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_ERRORS);
         if (r == 0 && errors > 0) {
                 const char *first = seinstall_relabel_result_get_error(res, 0);
-                r = si_error(ctx, -EIO,
+                r = si_error(ctx, -SEINSTALL_ERROR_INCOMPLETE,
                              "%llu of the %zu paths of %s could not be labeled (first: "
                              "%s)",
                              errors, n, ctx->root, first ? first : "?");

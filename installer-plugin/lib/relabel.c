@@ -193,7 +193,7 @@ static int relabel_run(struct relabel *rl, int root_fd, const char *type, unsign
                 if (r > 0) {
                         si_relabel_result_add_count(res, SEINSTALL_RELABEL_COUNT_ERRORS,
                                                     (unsigned) r);
-                        r = si_error(ctx, -EIO,
+                        r = si_error(ctx, -SEINSTALL_ERROR_INCOMPLETE,
                                      si_ntr(ctx,
                                             "%d boot-critical file of %s does not carry the "
                                             "label the policy expects",
@@ -206,8 +206,9 @@ static int relabel_run(struct relabel *rl, int root_fd, const char *type, unsign
         errors = seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_ERRORS);
         if (r == 0 && errors > 0) {
                 const char *first = seinstall_relabel_result_get_error(res, 0);
-                r = si_error(ctx, -EIO, "%llu entries of %s could not be labeled (first: %s)",
-                             errors, ctx->root, first ? first : "?");
+                r = si_error(ctx, -SEINSTALL_ERROR_INCOMPLETE,
+                             "%llu entries of %s could not be labeled (first: %s)", errors,
+                             ctx->root, first ? first : "?");
         } else if (r == -ENOMEM) {
                 si_error(ctx, r, "Out of memory while relabeling %s", ctx->root);
         }

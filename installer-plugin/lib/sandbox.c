@@ -302,7 +302,7 @@ static int report(struct seinstall_ctx *ctx, const struct si_watch *w, const cha
                                 "there by hand to see why",
                                 argv[0], ctx->root, timeout_s);
         if (w->sandboxed && !w->started)
-                return si_error(ctx, -EPERM,
+                return si_error(ctx, -SEINSTALL_ERROR_NOT_CONFINED,
                                 "Could not set up the sandbox for %s in %s (%s): seinstall runs "
                                 "a program of the target only in a sandbox; nothing ran",
                                 argv[0], ctx->root,
@@ -310,7 +310,7 @@ static int report(struct seinstall_ctx *ctx, const struct si_watch *w, const cha
         if (code == 0)
                 return 0;
         if (code > 128 && code < 128 + 65)
-                return si_error(ctx, -EIO,
+                return si_error(ctx, -SEINSTALL_ERROR_PROGRAM_FAILED,
                                 "%s failed in %s (killed by signal %d, SIG%s%s): run it there "
                                 "by hand",
                                 argv[0], ctx->root, code - 128,
@@ -318,8 +318,9 @@ static int report(struct seinstall_ctx *ctx, const struct si_watch *w, const cha
                                 code - 128 == SIGKILL || code - 128 == SIGSEGV
                                     ? ", at the sandbox's memory limit?"
                                     : "");
-        return si_error(ctx, -EIO, "%s failed in %s (exit status %d): run it there by hand",
-                        argv[0], ctx->root, code);
+        return si_error(ctx, -SEINSTALL_ERROR_PROGRAM_FAILED,
+                        "%s failed in %s (exit status %d): run it there by hand", argv[0],
+                        ctx->root, code);
 }
 
 /* The cgroup bounding the sandbox: where there is none, nothing runs. */

@@ -36,8 +36,9 @@ int si_userns_make(uid_t base, int *ret_fd);
  * runs one: under bubblewrap (sandbox.c says how), its output relayed line by line through the
  * log, escaped and bounded, within the wall-clock limit and the process and memory limits of
  * its cgroup (sandbox-cgroup.h). 0 when it exited 0; -ETIME when it was killed at the
- * wall-clock limit, -EAGAIN at the process limit, -ENOMEM at the memory limit, -EIO when it
- * failed, -ENOPKG, -EOPNOTSUPP (no cgroup) or -EPERM when no sandbox could be set up (then
+ * wall-clock limit, -EAGAIN at the process limit, -ENOMEM at the memory limit,
+ * -SEINSTALL_ERROR_PROGRAM_FAILED when it failed, -ENOPKG, -EOPNOTSUPP (no cgroup),
+ * -SEINSTALL_ERROR_NOT_CONFINED or -EPERM (the kernel's) when no sandbox could be set up (then
  * nothing ran), each with the message set. The root "/" runs it unconfined (the
  * running system's own program) but with the same output handling and limit. */
 int si_run_in_target(struct seinstall_ctx *ctx, const char *const *argv);

@@ -152,10 +152,10 @@ static int mislabeled_boot_files(struct seinstall_ctx *ctx,
         size_t n = 0, ndirs;
         int r;
 
-        /* -EIO: some listed files are absent here or reached through a link; the counts of
-         * the others stand. */
+        /* INCOMPLETE: some listed files are absent here or reached through a link; the counts
+         * of the others stand. */
         r = seinstall_verify_paths(ctx, NULL, si_boot_files, si_boot_files_n, 0, &res);
-        if (r < 0 && r != -EIO)
+        if (r < 0 && r != -SEINSTALL_ERROR_INCOMPLETE)
                 return r;
         if (!res)
                 return -EIO;

@@ -248,10 +248,9 @@ char *path_join(const char *a, const char *b);
 #define SI_EXIT_USAGE   2 /* bad usage or bad input */
 #define SI_EXIT_SYSTEM  3 /* the system failed: I/O, missing policy, no space, no memory */
 
-/* The exit status for a negative errno a seinstall call returned (0 gives SI_EXIT_OK). The one
+/* The exit status for the negative error code (an errno or seinstall's own, which all mean
+ * SI_EXIT_SYSTEM) a seinstall call returned (0 gives SI_EXIT_OK). The one
  * table shared by seinstall, seinstall-firstboot and the test helpers; seinstall(8) lists it. */
 int si_exit_status(int r);
-/* The symbolic name of errno @e ("ELOOP"), or NULL when unknown. */
-const char *si_errno_name(int e);
 
 #endif

@@ -76,6 +76,13 @@ json_section=$(sed -n '/^\.SH JSON OUTPUT/,/^\.SH /p' "$man8")
 for k in '"error"' '"message"' '"errno"' '"exit"' '"schema"' '.B warnings' U+FFFD .B\ _hex docs/schema/; do
         grep -qF -- "$k" <<<"$json_section" || problem "JSON OUTPUT of man/seinstall.8 does not describe $k"
 done
+# each of seinstall's own error codes (seinstall.h) is named there, as --json's errno says it
+own_errors=$(sed -n '/^enum seinstall_error {/,/^};/p' "$TOP/installer-plugin/include/seinstall.h" |
+        grep -o 'SEINSTALL_ERROR_[A-Z_]*' | sort -u)
+[ -n "$own_errors" ] || fail "no enum seinstall_error in installer-plugin/include/seinstall.h"
+for e in $own_errors; do
+        grep -qF -- "$e" <<<"$json_section" || problem "JSON OUTPUT of man/seinstall.8 does not name $e (seinstall.h)"
+done
 # each document kind with a schema is named there, and each schema names its kind
 for f in "$TOP"/docs/schema/*.json; do
         kind=$(basename "$f" .json)

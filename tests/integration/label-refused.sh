@@ -3,7 +3,8 @@
 # runs SELinux with a policy that does not know a context of the target's. Both places that
 # write labels meet it (label.c, labeling each file seinstall writes, here apply's config; the
 # relabel's walk) and both give the exit status seinstall(8) gives it, 3 (the system failed:
-# nothing the person gave was wrong), with the errno EPERM in --json. The refusal is injected
+# nothing the person gave was wrong), with seinstall's own code SEINSTALL_ERROR_LABEL_REFUSED in
+# --json (no permission was missing: EPERM would mislead). The refusal is injected
 # with strace into every setxattr call.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
@@ -18,14 +19,14 @@ make_target "$T"
 refuse=(under_strace -f -qq -o /dev/null -e trace=setxattr,lsetxattr,fsetxattr
         -e inject=setxattr,lsetxattr,fsetxattr:error=EINVAL)
 
-# refused_json WHAT MESSAGE: $OUT is the --json error document of a refused label: exit 3, the
-# errno EPERM (EINVAL would say "bad input", exit 2), MESSAGE in its message.
+# refused_json WHAT MESSAGE: $OUT is the --json error document of a refused label: exit 3,
+# SEINSTALL_ERROR_LABEL_REFUSED (EINVAL would say "bad input", exit 2), MESSAGE in its message.
 refused_json() {
         printf '%s' "$OUT" >"$d/doc.json"
         json_assert "$d/doc.json" MSG="$2" -- 'd["error"]["exit"] == 3' \
-                'd["error"]["errno"] == "EPERM"' 'MSG in B(d["error"], "message")' ||
+                'd["error"]["errno"] == "SEINSTALL_ERROR_LABEL_REFUSED"' 'MSG in B(d["error"], "message")' ||
                 fail "$1 --json: $OUT"
-        echo "ok: $1 --json: exit 3, EPERM, '$2'"
+        echo "ok: $1 --json: exit 3, SEINSTALL_ERROR_LABEL_REFUSED, '$2'"
 }
 
 echo "== apply (label.c labels the config it writes)"

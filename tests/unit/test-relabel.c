@@ -194,7 +194,7 @@ static int relabel(unsigned flags, struct seinstall_relabel_result **ret)
         r = seinstall_relabel(ctx, opts(NULL, fc, 4, on_progress), flags, ret);
         if (r < 0)
                 ck_assert_ptr_nonnull(seinstall_last_error(ctx));
-        if (r == -EPERM)
+        if (r == -SEINSTALL_ERROR_LABEL_REFUSED)
                 ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), REFUSED_NAME));
         seinstall_unref(ctx);
         return r;
@@ -272,14 +272,15 @@ START_TEST(test_relabel_verifies_boot_files)
 }
 END_TEST
 
-/* A walking thread meets a label the running system refuses: the run stops with -EPERM and the
- * message reaches the log callback on the caller's thread. */
+/* A walking thread meets a label the running system refuses: the run stops with
+ * -SEINSTALL_ERROR_LABEL_REFUSED and the message reaches the log callback on the caller's thread.
+ */
 START_TEST(test_relabel_log_on_caller_thread)
 {
         struct seinstall_relabel_result *res = NULL;
 
         atomic_store(&refuse_one, true);
-        ck_assert_int_eq(relabel(0, &res), -EPERM);
+        ck_assert_int_eq(relabel(0, &res), -SEINSTALL_ERROR_LABEL_REFUSED);
         ck_assert_ptr_nonnull(res);
         ck_assert_uint_ge(seinstall_relabel_result_get_count(res, SEINSTALL_RELABEL_COUNT_ERRORS),
                           1);
@@ -569,7 +570,7 @@ START_TEST(test_verify_paths)
 
         ck_assert_int_eq(
             seinstall_verify_paths(ctx, NULL, paths, ELEMENTSOF(paths), SEINSTALL_VERIFY_FIX, &vr),
-            -EIO);
+            -SEINSTALL_ERROR_INCOMPLETE);
         ck_assert_ptr_nonnull(vr);
         ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_CHECKED), 5);
         ck_assert_uint_eq(seinstall_verify_result_get_count(vr, SEINSTALL_VERIFY_COUNT_MISMATCHED),

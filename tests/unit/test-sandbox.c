@@ -267,7 +267,7 @@ START_TEST(test_run_host_program)
         ck_assert_int_eq(si_run_in_target(ctx, ok), 0);
         ck_assert_ptr_nonnull(strstr(l.text.s, "/bin/sh: out\n"));
         ck_assert_ptr_nonnull(strstr(l.text.s, "/bin/sh: err\n"));
-        ck_assert_int_eq(si_run_in_target(ctx, bad), -EIO);
+        ck_assert_int_eq(si_run_in_target(ctx, bad), -SEINSTALL_ERROR_PROGRAM_FAILED);
         ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "exit status 4"));
         ck_assert_int_eq(seinstall_set_sandbox_timeout(ctx, 1), 0);
         ck_assert_int_eq(si_run_in_target(ctx, hang), -ETIME);

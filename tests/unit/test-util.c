@@ -234,8 +234,33 @@ START_TEST(test_exit_status)
         ck_assert_int_eq(si_exit_status(-ENOPKG), SI_EXIT_SYSTEM);
         ck_assert_int_eq(si_exit_status(-EIO), SI_EXIT_SYSTEM);
         ck_assert_int_eq(si_exit_status(-ENOSPC), SI_EXIT_SYSTEM);
-        ck_assert_str_eq(si_errno_name(ELOOP), "ELOOP");
-        ck_assert_ptr_null(si_errno_name(0));
+        /* seinstall's own codes: the system failed, not the input */
+        ck_assert_int_eq(si_exit_status(-SEINSTALL_ERROR_LABEL_REFUSED), SI_EXIT_SYSTEM);
+        ck_assert_int_eq(si_exit_status(-SEINSTALL_ERROR_INCOMPLETE), SI_EXIT_SYSTEM);
+}
+END_TEST
+
+/* The names and words of both kinds of error code, negative or positive. */
+START_TEST(test_error_names)
+{
+        ck_assert_str_eq(seinstall_error_name(-ELOOP), "ELOOP");
+        ck_assert_str_eq(seinstall_error_name(ELOOP), "ELOOP");
+        ck_assert_ptr_null(seinstall_error_name(0));
+        ck_assert_str_eq(seinstall_error_name(-SEINSTALL_ERROR_LABEL_REFUSED),
+                         "SEINSTALL_ERROR_LABEL_REFUSED");
+        ck_assert_str_eq(seinstall_error_name(-SEINSTALL_ERROR_INCOMPLETE),
+                         "SEINSTALL_ERROR_INCOMPLETE");
+        ck_assert_str_eq(seinstall_error_name(-SEINSTALL_ERROR_PROGRAM_FAILED),
+                         "SEINSTALL_ERROR_PROGRAM_FAILED");
+        ck_assert_str_eq(seinstall_error_name(SEINSTALL_ERROR_NOT_CONFINED),
+                         "SEINSTALL_ERROR_NOT_CONFINED");
+        /* past the last of seinstall's codes: neither kind */
+        ck_assert_ptr_null(seinstall_error_name(-(SEINSTALL_ERROR_NOT_CONFINED + 1)));
+        ck_assert_str_eq(seinstall_strerror(-ENOENT), strerror(ENOENT));
+        ck_assert_ptr_nonnull(strstr(seinstall_strerror(-SEINSTALL_ERROR_INCOMPLETE), "entries"));
+        ck_assert_ptr_nonnull(
+            strstr(seinstall_strerror(-SEINSTALL_ERROR_LABEL_REFUSED), "refused"));
+        ck_assert_ptr_nonnull(seinstall_strerror(-(SEINSTALL_ERROR_NOT_CONFINED + 1)));
 }
 END_TEST
 
@@ -376,6 +401,7 @@ int main(void)
         tcase_add_test(tc, test_shell_quote);
         tcase_add_test(tc, test_escape_display);
         tcase_add_test(tc, test_exit_status);
+        tcase_add_test(tc, test_error_names);
         tcase_add_test(tc, test_write_atomic_stays_inside);
         tcase_add_test(tc, test_write_dry_run_is_a_parameter);
         tcase_add_test(tc, test_read_bounded);
