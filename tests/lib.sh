@@ -31,16 +31,6 @@ fail() {
         echo "FAIL: $*" >&2
         exit 1
 }
-# A command the test runs that the shell cannot find (a misspelt helper, a tool the test never
-# required) fails the test: without `set -e` the shell would print an error and go on, and the
-# test could pass. bash runs this handler in a subshell, so it signals the test's own shell,
-# which fails at once (cleanups run).
-command_not_found_handle() {
-        echo "FAIL: command not found: $1" >&2
-        kill -USR2 $$
-        return 127
-}
-trap 'fail "a command the test runs was not found (see above)"' USR2
 skip() {
         echo "SKIPPED: $*"
         exit 77
