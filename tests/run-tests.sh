@@ -84,6 +84,9 @@ for t in "$@"; do
                 failed=$((failed + 1))
                 failed_names+=("$name")
                 printf 'FAIL     %-50s exit %s (log: %s)\n' "$name" "$rc" "$log"
+                # The lines that say what failed first: a long log's tail may not hold them,
+                # and a reader of a cut copy (a CI page) sees its head and its end.
+                grep -E '^[[:space:]]*(FAIL|not ok)|:[EF]:' "$log" | head -n 20 | sed 's/^/    ! /'
                 tail -n 40 "$log" | sed 's/^/    | /'
                 ;;
         esac
