@@ -31,6 +31,19 @@ fail() {
         echo "FAIL: $*" >&2
         exit 1
 }
+# A command the test runs that the shell cannot find (a misspelt helper, a tool the test never
+# required) fails the test: without `set -e` the shell would print an error and go on, and the
+# test could pass. bash runs this handler in a subshell, so it signals the test's own shell,
+# which fails at once (cleanups run).
+command_not_found_handle() {
+        echo "FAIL: command not found: $1" >&2
+        kill -USR2 $$
+        return 127
+}
+trap 'fail "a command the test runs was not found (see above)"' USR2
+# Is the tree a git checkout this machine can read (a release tarball is not; a package
+# build's chroot may have no git)?
+git_checkout() { command -v git >/dev/null 2>&1 && git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; }
 skip() {
         echo "SKIPPED: $*"
         exit 77

@@ -137,7 +137,7 @@ echo "relabel of $ENTRIES entries (this machine's /etc, /usr, /var/lib) on ext4 
 echo "machine: $(machine)"
 echo "load: before $START_LOAD"
 echo "      after  $END_LOAD"
-echo "seinstall $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?');" \
+echo "seinstall $({ git_checkout && git -C "$TOP" describe --always --dirty; } || echo '?');" \
         "newest: $NEWEST (setfiles-driver); Debian 12: setfiles, libselinux $DEBIAN_V"
 [ -n "$UP_DESC" ] && echo "upstream: $UP_DESC (setfiles -m -F [-A] -T 0)"
 echo "median of $RUNS runs (debian-T0: $DEBIAN_RUNS), seconds; beside each, its time / seinstall's"

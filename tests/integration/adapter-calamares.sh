@@ -27,6 +27,7 @@
 #   formatted by the (stand-in) partition job before seinstall@check refuses it.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
+require_tool setfattr attr
 
 a=$TOP/installer-plugin/adapters/calamares
 # Importing main.py below must leave no __pycache__ in the tree: make install (and with it the

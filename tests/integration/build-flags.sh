@@ -17,8 +17,11 @@ grep -q 'CFLAGS' "$d/flags.mk" || fail "dpkg-buildflags gave no CFLAGS: $(cat "$
 
 # What the tree holds outside build/ before (untracked and ignored files included).
 tree_state() {
-        git -C "$TOP" status --porcelain --ignored --untracked-files=all 2>/dev/null |
-                grep -v ' build/' | sort
+        if git_checkout; then
+                git -C "$TOP" status --porcelain --ignored --untracked-files=all | grep -v ' build/' | sort
+        else
+                find "$TOP" -path "$TOP/build" -prune -o -printf '%P %s %T@\n' | sort
+        fi
 }
 before=$(tree_state)
 

@@ -5,6 +5,7 @@
 # sources (host vs target policy, target config), and a root that is not a mount point.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib/check.sh"
+require_tool getfattr attr
 require_loop
 [ -e /etc/selinux/default/policy/policy.33 ] || skip "selinux-policy-default is not installed"
 

@@ -31,7 +31,7 @@ for t in dpkg-buildpackage dpkg-source dh po2debconf lintian dpkg-parsechangelog
 done
 require_tool mmdebstrap mmdebstrap
 require_tool unshare util-linux
-git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1 || skip "not a git checkout: make dist needs one"
+git_checkout || skip "no git checkout (or no git): make dist needs one"
 . "$(dirname "$0")/lib/buildd.sh"
 
 upstream=$(run_make -s -p -n help 2>/dev/null | sed -n 's/^VERSION := //p' | head -n 1)

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
 command -v git >/dev/null || skip "git is not installed: make dist archives the git checkout"
-git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1 || skip "not a git checkout (a release tarball has nothing to archive)"
+git_checkout || skip "no git checkout (or no git): a release tarball has nothing to archive"
 
 d=$(scratch_dir)
 run_make -s dist BUILD="$d/b" >"$d/dist.log" 2>&1 || fail "make dist failed: $(cat "$d/dist.log")"

@@ -64,7 +64,7 @@ echo "ok: the checker reports each of ${#expected[@]} planted dangling reference
 
 # The repository: what a clone has (git's index), else (a release tarball) every file but build/.
 # This file is read too, but not searched: its planted references above are meant to dangle.
-if git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
+if git_checkout; then
         git -C "$TOP" ls-files -z | tr '\0' '\n' >"$t.files"
 else
         (cd "$TOP" && find . -path ./build -prune -o -type f -print | sed 's|^\./||') >"$t.files"

@@ -5,6 +5,8 @@
 # .local, and --file-contexts FILE), verify, install and avc; no file's label changes.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
+require_tool setfattr attr
+require_tool getfattr attr
 require_loop
 
 d=$(scratch_dir)

@@ -4,6 +4,8 @@
 # are exit 3 naming the package, a corrupt policy exit 2 saying how to repair it; file contexts
 # with a context the policy rejects are exit 2 naming the line, and nothing is labeled.
 . "$(dirname "$0")/../lib.sh"
+require_tool setfattr attr
+require_tool getfattr attr
 require_root
 ls /etc/selinux/default/policy/policy.* >/dev/null 2>&1 ||
         skip "no selinux-policy-default on this machine (make deps)"

@@ -8,6 +8,7 @@
 # - a target's own oversized file_contexts.local: exit 2 naming it.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
+require_tool getfattr attr
 require_root
 [ -x /usr/bin/time ] || skip "/usr/bin/time is missing (Debian: apt-get install time)"
 

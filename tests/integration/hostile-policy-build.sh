@@ -15,6 +15,8 @@
 #   inflated the whole file in memory.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
+require_tool setfattr attr
+require_tool getfattr attr
 require_root
 
 d=$(scratch_dir)

@@ -6,6 +6,7 @@
 # target's own files are labeled.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
+require_tool setfattr attr
 require_root
 
 d=$(scratch_dir)

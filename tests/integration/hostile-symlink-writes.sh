@@ -7,6 +7,7 @@
 # and the hash nowhere else in the target (issue 18, item 5).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
+require_tool setfattr attr
 require_root
 
 d=$(scratch_dir)

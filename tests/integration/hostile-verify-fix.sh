@@ -10,6 +10,7 @@
 # verify after it must report that same file.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
+require_tool setfattr attr
 require_tool chattr e2fsprogs
 N=70
 

@@ -14,7 +14,7 @@ bytecode() { find "$1" \( -name __pycache__ -o -name '*.py[co]' \) -print; }
 d=$(scratch_dir)
 src="$d/se install"
 mkdir -p "$src"
-if git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
+if git_checkout; then
         (cd "$TOP" && git ls-files -z | xargs -0 cp --parents -t "$src") || fail "copying the tree"
 else
         (cd "$TOP" && tar -c --exclude=./build .) | tar -x -C "$src" || fail "copying the tree"

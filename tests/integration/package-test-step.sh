@@ -14,7 +14,7 @@ require_root
 require_tool mmdebstrap mmdebstrap
 require_tool unshare util-linux
 require_tool git git
-git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1 || skip "not a git checkout: nothing to copy the tracked tree from"
+git_checkout || skip "no git checkout (or no git): nothing to copy the tracked tree from"
 
 libs=$(run_make -s -p -n help 2>/dev/null | sed -n 's/^DEPS_LIBS := //p' | head -n 1)
 [ -n "$libs" ] || fail "no DEPS_LIBS in the Makefile"

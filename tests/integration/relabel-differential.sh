@@ -6,6 +6,8 @@
 # libselinux's selabel_lookup_raw() on the same file contexts: zero mismatches. Then the same
 # on the already labeled tree (nothing changes) and after a run killed with SIGKILL midway.
 . "$(dirname "$0")/../lib.sh"
+require_tool setfattr attr
+require_tool getfattr attr
 require_loop
 FC=/etc/selinux/default/contexts/files/file_contexts
 [ -r "$FC" ] || skip "no $FC (make deps installs selinux-policy-default)"

@@ -7,6 +7,7 @@
 # of the first: 25 MiB against check's 17 with Debian's default policy.)
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
+require_tool getfattr attr
 [ -x /usr/bin/time ] || skip "no /usr/bin/time (make deps installs time)"
 # ASan's quarantine keeps freed memory mapped: the freed policy is the point of this test.
 [[ $SEINSTALL_BUILD_DIR == */san ]] &&

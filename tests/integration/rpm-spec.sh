@@ -33,7 +33,7 @@ grep -q ' 0 errors' <<<"$lint" || fail "rpmlint reports errors"
 echo "ok: rpmlint accepts the spec"
 
 require_tool rpmbuild rpm
-git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1 || skip "not a git checkout: make dist needs one for rpmbuild"
+git_checkout || skip "no git checkout (or no git): make dist needs one for rpmbuild"
 d=$(scratch_dir)
 run_make dist >"$d/dist.log" 2>&1 || fail "make dist failed: $(cat "$d/dist.log")"
 mkdir -p "$d/rpm/SOURCES"

@@ -9,7 +9,7 @@
 # passes or says SKIPPED with its reason; none fails. (make install from such a path:
 # install-no-bytecode.sh.)
 . "$(dirname "$0")/../lib.sh"
-git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1 || skip "not a git checkout: no list of tracked files to copy"
+git_checkout || skip "no git checkout (or no git): no list of tracked files to copy"
 
 d=$(TMPDIR=/tmp scratch_dir)
 src="$d/se install"

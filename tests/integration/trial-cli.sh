@@ -8,6 +8,7 @@
 # `selinux --disabled` is refused naming both lines.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
+require_tool setfattr attr
 require_loop
 
 d=$(scratch_dir)

@@ -6,6 +6,8 @@
 # writes nothing; --fix fixes exactly those two and says so; a rerun is clean (exit 0). Usage
 # errors exit 2, a target without a policy exits 3.
 . "$(dirname "$0")/../lib.sh"
+require_tool setfattr attr
+require_tool getfattr attr
 require_loop
 FC=/etc/selinux/default/contexts/files/file_contexts
 [ -r "$FC" ] || skip "no $FC (make deps installs selinux-policy-default)"

@@ -5,6 +5,7 @@
 # a label, fixes it and says so, and `seinstall verify` afterwards finds the target clean.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
+require_tool getfattr attr
 require_loop
 require_static_busybox "to run update-grub in the target"
 

@@ -5,6 +5,7 @@
 # on the running system.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"
+require_tool setfattr attr
 require_tool python3 python3
 
 d=$(scratch_dir)
