@@ -8,6 +8,7 @@
  * once: a decided state is reported, never decided again; setting one up again is a person's
  * explicit `apply --mode=trial`.
  */
+#include <assert.h>
 #include <fcntl.h>
 #include <selinux/selinux.h>
 #include <time.h>
@@ -157,8 +158,7 @@ static int mislabeled_boot_files(struct seinstall_ctx *ctx,
         r = seinstall_verify_paths(ctx, NULL, si_boot_files, si_boot_files_n, 0, &res);
         if (r < 0 && r != -SEINSTALL_ERROR_INCOMPLETE)
                 return r;
-        if (!res)
-                return -EIO;
+        assert(res); /* a walk that started sets its result, failed or not (seinstall.h) */
         ndirs = seinstall_verify_result_get_n_dirs(res);
         paths = calloc(3 * ndirs + 1, sizeof(*paths));
         if (!paths)
