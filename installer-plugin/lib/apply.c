@@ -46,23 +46,8 @@ struct seinstall_apply_result {
         unsigned bootloaders; /* 1 << enum seinstall_bootloader */
 };
 
-SEINSTALL_EXPORT struct seinstall_apply_result *
-seinstall_apply_result_ref(struct seinstall_apply_result *r)
+static void apply_result_free(struct seinstall_apply_result *r)
 {
-        if (r)
-                r->extra_refs++;
-        return r;
-}
-
-SEINSTALL_EXPORT struct seinstall_apply_result *
-seinstall_apply_result_unref(struct seinstall_apply_result *r)
-{
-        if (!r)
-                return NULL;
-        if (r->extra_refs > 0) {
-                r->extra_refs--;
-                return NULL;
-        }
         for (size_t i = 0; i < r->n_changes; i++) {
                 free(r->changes[i].file);
                 free(r->changes[i].what);
@@ -71,8 +56,9 @@ seinstall_apply_result_unref(struct seinstall_apply_result *r)
         si_strv_free(r->todo, r->n_todo);
         free(r->policy);
         free(r);
-        return NULL;
 }
+
+SI_DEFINE_PUBLIC_REF_UNREF(seinstall_apply_result, seinstall_apply_result, apply_result_free);
 
 static int add_change(void *userdata, const char *file, const char *what)
 {

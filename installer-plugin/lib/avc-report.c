@@ -36,29 +36,17 @@ void si_avc_group_done(struct si_avc_group *g)
         *g = (struct si_avc_group){0};
 }
 
-struct seinstall_avc_result *seinstall_avc_result_ref(struct seinstall_avc_result *r)
+static void avc_result_free(struct seinstall_avc_result *rep)
 {
-        if (r)
-                r->extra_refs++;
-        return r;
-}
-
-struct seinstall_avc_result *seinstall_avc_result_unref(struct seinstall_avc_result *rep)
-{
-        if (!rep)
-                return NULL;
-        if (rep->extra_refs > 0) {
-                rep->extra_refs--;
-                return NULL;
-        }
         for (size_t i = 0; i < rep->n_groups; i++)
                 si_avc_group_done(&rep->groups[i]);
         free(rep->groups);
         free(rep->heads);
         free(rep->source);
         free(rep);
-        return NULL;
 }
+
+SI_DEFINE_REF_UNREF(seinstall_avc_result, seinstall_avc_result, avc_result_free);
 
 struct seinstall_avc_result *si_avc_report_new(const char *source)
 {

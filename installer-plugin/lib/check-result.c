@@ -6,27 +6,17 @@
 #include "seinstall-private.h"
 #include "check-stage.h"
 
-SEINSTALL_EXPORT struct seinstall_check_result *
-seinstall_check_result_ref(struct seinstall_check_result *c)
+static void check_result_free(struct seinstall_check_result *c)
 {
-        if (c)
-                c->refcount++;
-        return c;
-}
-
-SEINSTALL_EXPORT struct seinstall_check_result *
-seinstall_check_result_unref(struct seinstall_check_result *c)
-{
-        if (!c || --c->refcount > 0)
-                return NULL;
         si_mount_list_free(&c->mounts);
         free(c->policy);
         free(c->policy_file);
         free(c->root);
         free(c->plan);
         free(c);
-        return NULL;
 }
+
+SI_DEFINE_PUBLIC_REF_UNREF(seinstall_check_result, seinstall_check_result, check_result_free);
 
 SEINSTALL_EXPORT enum seinstall_verdict
 seinstall_check_result_get_verdict(const struct seinstall_check_result *c)

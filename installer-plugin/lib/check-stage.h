@@ -48,7 +48,7 @@ struct si_mount_list {
 
 /* What check found (check.c fills it; check-result.c reads it out and frees it). */
 struct seinstall_check_result {
-        int refcount;
+        unsigned extra_refs; /* references beyond the maker's: 0 as made (calloc) */
         enum seinstall_mode mode;
         enum seinstall_mode requested_mode;
         enum seinstall_source mode_source;

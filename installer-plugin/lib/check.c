@@ -193,7 +193,6 @@ int si_check_run(struct seinstall_ctx *ctx, const struct si_decision *d,
         c = calloc(1, sizeof(*c));
         if (!c)
                 return -ENOMEM;
-        c->refcount = 1;
         ctx->counters.checks++;
         c->mode = c->requested_mode = d->mode;
         c->mode_source = d->mode_source;

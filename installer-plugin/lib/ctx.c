@@ -31,7 +31,6 @@ SEINSTALL_EXPORT int seinstall_new(const char *root, struct seinstall_ctx **ret_
         ctx = calloc(1, sizeof(*ctx));
         if (!ctx)
                 return -ENOMEM;
-        ctx->refcount = 1;
         ctx->root_fd = -EBADF;
         ctx->log_priority = SEINSTALL_LOG_INFO;
         ctx->root = normalise_root(root);
@@ -53,17 +52,8 @@ SEINSTALL_EXPORT int seinstall_new(const char *root, struct seinstall_ctx **ret_
         return 0;
 }
 
-SEINSTALL_EXPORT struct seinstall_ctx *seinstall_ref(struct seinstall_ctx *ctx)
+static void ctx_free(struct seinstall_ctx *ctx)
 {
-        if (ctx)
-                ctx->refcount++;
-        return ctx;
-}
-
-SEINSTALL_EXPORT struct seinstall_ctx *seinstall_unref(struct seinstall_ctx *ctx)
-{
-        if (!ctx || --ctx->refcount > 0)
-                return NULL;
         if (ctx->root_fd >= 0)
                 close(ctx->root_fd);
         si_undo_end(ctx);
@@ -75,8 +65,9 @@ SEINSTALL_EXPORT struct seinstall_ctx *seinstall_unref(struct seinstall_ctx *ctx
         free(ctx->last_error_command);
         free(ctx->cause);
         free(ctx);
-        return NULL;
 }
+
+SI_DEFINE_PUBLIC_REF_UNREF(seinstall_ctx, seinstall, ctx_free);
 
 SEINSTALL_EXPORT void seinstall_set_translate(struct seinstall_ctx *ctx, bool translate)
 {

@@ -68,23 +68,8 @@ struct pipeline {
 
 #define STOP 1
 
-SEINSTALL_EXPORT struct seinstall_install_result *
-seinstall_install_result_ref(struct seinstall_install_result *r)
+static void install_result_free(struct seinstall_install_result *r)
 {
-        if (r)
-                r->extra_refs++;
-        return r;
-}
-
-SEINSTALL_EXPORT struct seinstall_install_result *
-seinstall_install_result_unref(struct seinstall_install_result *r)
-{
-        if (!r)
-                return NULL;
-        if (r->extra_refs > 0) {
-                r->extra_refs--;
-                return NULL;
-        }
         free(r->policy);
         seinstall_check_result_unref(r->check);
         seinstall_relabel_result_unref(r->relabel);
@@ -92,8 +77,9 @@ seinstall_install_result_unref(struct seinstall_install_result *r)
         seinstall_apply_result_unref(r->apply);
         seinstall_verify_result_unref(r->verify);
         free(r);
-        return NULL;
 }
+
+SI_DEFINE_PUBLIC_REF_UNREF(seinstall_install_result, seinstall_install_result, install_result_free);
 
 static int stage_plan(struct pipeline *p)
 {

@@ -31,7 +31,6 @@ static int sub_ctx_new(struct seinstall_ctx *ctx, int fd, const char *point,
 
         if (!sub)
                 return -ENOMEM;
-        sub->refcount = 1;
         sub->root_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
         sub->log_fn = ctx->log_fn;
         sub->log_data = ctx->log_data;

@@ -18,28 +18,15 @@ SEINSTALL_EXPORT int seinstall_relabel_options_new(struct seinstall_relabel_opti
         return 0;
 }
 
-SEINSTALL_EXPORT struct seinstall_relabel_options *
-seinstall_relabel_options_ref(struct seinstall_relabel_options *o)
+static void relabel_options_free(struct seinstall_relabel_options *o)
 {
-        if (o)
-                o->extra_refs++;
-        return o;
-}
-
-SEINSTALL_EXPORT struct seinstall_relabel_options *
-seinstall_relabel_options_unref(struct seinstall_relabel_options *o)
-{
-        if (!o)
-                return NULL;
-        if (o->extra_refs > 0) {
-                o->extra_refs--;
-                return NULL;
-        }
         free(o->policy);
         free(o->file_contexts);
         free(o);
-        return NULL;
 }
+
+SI_DEFINE_PUBLIC_REF_UNREF(seinstall_relabel_options, seinstall_relabel_options,
+                           relabel_options_free);
 
 /* Replace *@slot by a copy of @value (NULL clears it). */
 static int set_string(char **slot, const char *value)

@@ -18,7 +18,7 @@ struct verified {
 };
 
 struct seinstall_relabel_result {
-        int refcount;
+        unsigned extra_refs; /* references beyond the maker's: 0 as made (calloc) */
         unsigned long long counts[SEINSTALL_RELABEL_COUNT_ERRORS + 1];
         struct skipped_mount *skipped;
         size_t nskipped;
@@ -38,17 +38,8 @@ struct seinstall_relabel_result {
         unsigned long long under_seen, under_changed;
 };
 
-struct seinstall_relabel_result *seinstall_relabel_result_ref(struct seinstall_relabel_result *r)
+static void relabel_result_free(struct seinstall_relabel_result *r)
 {
-        if (r)
-                r->refcount++;
-        return r;
-}
-
-struct seinstall_relabel_result *seinstall_relabel_result_unref(struct seinstall_relabel_result *r)
-{
-        if (!r || --r->refcount > 0)
-                return NULL;
         for (size_t i = 0; i < r->nskipped; i++) {
                 free(r->skipped[i].path);
                 free(r->skipped[i].fstype);
@@ -69,8 +60,9 @@ struct seinstall_relabel_result *seinstall_relabel_result_unref(struct seinstall
         free(r->policy);
         free(r->file_contexts);
         free(r);
-        return NULL;
 }
+
+SI_DEFINE_PUBLIC_REF_UNREF(seinstall_relabel_result, seinstall_relabel_result, relabel_result_free);
 
 unsigned long long seinstall_relabel_result_get_count(const struct seinstall_relabel_result *r,
                                                       enum seinstall_relabel_count which)
@@ -217,7 +209,6 @@ int si_relabel_result_new(const char *root, const char *policy, const char *file
         r = calloc(1, sizeof(*r));
         if (!r)
                 return -ENOMEM;
-        r->refcount = 1;
         r->root = strdup(root);
         r->policy = strdup(policy);
         r->file_contexts = file_contexts ? strdup(file_contexts) : NULL;

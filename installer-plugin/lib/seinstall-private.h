@@ -17,6 +17,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "refcount.h"
 #include "seinstall-internal.h"
 #include "util.h"
 
@@ -33,7 +34,8 @@ struct si_counters {
 };
 
 struct seinstall_ctx {
-        int refcount;
+        /* references beyond the maker's: 0 as made (calloc; refcount.h) */
+        unsigned extra_refs;
         char *root;  /* normalised path as given */
         int root_fd; /* O_PATH|O_DIRECTORY fd of the root */
         seinstall_log_fn log_fn;

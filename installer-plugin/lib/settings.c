@@ -17,7 +17,7 @@ struct origin {
 };
 
 struct seinstall_settings {
-        int refcount;
+        unsigned extra_refs; /* references beyond the maker's: 0 as made (calloc) */
         struct origin origins[_SI_SETTING_MAX];
         enum seinstall_mode mode;
         enum seinstall_source mode_source;
@@ -112,29 +112,20 @@ SEINSTALL_EXPORT int seinstall_settings_new(struct seinstall_settings **ret)
         s = calloc(1, sizeof(*s));
         if (!s)
                 return -ENOMEM;
-        s->refcount = 1;
         s->mode = SEINSTALL_MODE_ENFORCING;
         *ret = s;
         return 0;
 }
 
-SEINSTALL_EXPORT struct seinstall_settings *seinstall_settings_ref(struct seinstall_settings *s)
+static void settings_free(struct seinstall_settings *s)
 {
-        if (s)
-                s->refcount++;
-        return s;
-}
-
-SEINSTALL_EXPORT struct seinstall_settings *seinstall_settings_unref(struct seinstall_settings *s)
-{
-        if (!s || --s->refcount > 0)
-                return NULL;
         for (size_t i = 0; i < ELEMENTSOF(s->origins); i++)
                 origin_clear(&s->origins[i]);
         free(s->policy);
         free(s);
-        return NULL;
 }
+
+SI_DEFINE_PUBLIC_REF_UNREF(seinstall_settings, seinstall_settings, settings_free);
 
 SEINSTALL_EXPORT int seinstall_settings_set_mode(struct seinstall_settings *s,
                                                  enum seinstall_mode mode,

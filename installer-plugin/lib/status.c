@@ -35,21 +35,8 @@ struct seinstall_status_result {
 
 static const char *const arg_names[] = {"selinux", "security", "lsm", "enforcing"};
 
-struct seinstall_status_result *seinstall_status_result_ref(struct seinstall_status_result *r)
+static void status_result_free(struct seinstall_status_result *st)
 {
-        if (r)
-                r->extra_refs++;
-        return r;
-}
-
-struct seinstall_status_result *seinstall_status_result_unref(struct seinstall_status_result *st)
-{
-        if (!st)
-                return NULL;
-        if (st->extra_refs > 0) {
-                st->extra_refs--;
-                return NULL;
-        }
         free(st->root);
         si_config_done(&st->config);
         free(st->cmdline);
@@ -59,8 +46,9 @@ struct seinstall_status_result *seinstall_status_result_unref(struct seinstall_s
         si_kconfig_done(&st->kconfig);
         seinstall_trial_result_unref(st->trial);
         free(st);
-        return NULL;
 }
+
+SI_DEFINE_REF_UNREF(seinstall_status_result, seinstall_status_result, status_result_free);
 
 /* SELinux of the running system: only meaningful when the target is the running system. */
 static enum seinstall_mode active_mode(struct seinstall_ctx *ctx)

@@ -31,21 +31,8 @@ static enum seinstall_trial_state state_from_string(const char *s)
         return SEINSTALL_TRIAL_NONE;
 }
 
-struct seinstall_trial_result *seinstall_trial_result_ref(struct seinstall_trial_result *t)
+static void trial_result_free(struct seinstall_trial_result *t)
 {
-        if (t)
-                t->extra_refs++;
-        return t;
-}
-
-struct seinstall_trial_result *seinstall_trial_result_unref(struct seinstall_trial_result *t)
-{
-        if (!t)
-                return NULL;
-        if (t->extra_refs > 0) {
-                t->extra_refs--;
-                return NULL;
-        }
         free(t->policy);
         free(t->started);
         free(t->decided);
@@ -55,8 +42,9 @@ struct seinstall_trial_result *seinstall_trial_result_unref(struct seinstall_tri
         free(t->setenforce_error);
         free(t->error);
         free(t);
-        return NULL;
 }
+
+SI_DEFINE_REF_UNREF(seinstall_trial_result, seinstall_trial_result, trial_result_free);
 
 int si_trial_new(enum seinstall_trial_state state, struct seinstall_trial_result **ret)
 {

@@ -27,7 +27,7 @@ struct dir {
 };
 
 struct seinstall_verify_result {
-        int refcount;
+        unsigned extra_refs; /* references beyond the maker's: 0 as made (calloc) */
         struct seinstall_relabel_result *relabel;
         bool fix;
         bool all;      /* SEINSTALL_VERIFY_ALL: every mismatch is an example */
@@ -46,19 +46,8 @@ static void example_clear(struct example *e)
         *e = (struct example){0};
 }
 
-SEINSTALL_EXPORT struct seinstall_verify_result *
-seinstall_verify_result_ref(struct seinstall_verify_result *r)
+static void verify_result_free(struct seinstall_verify_result *r)
 {
-        if (r)
-                r->refcount++;
-        return r;
-}
-
-SEINSTALL_EXPORT struct seinstall_verify_result *
-seinstall_verify_result_unref(struct seinstall_verify_result *r)
-{
-        if (!r || --r->refcount > 0)
-                return NULL;
         for (size_t i = 0; i < r->cap; i++) {
                 free(r->dirs[i].path);
                 for (size_t k = 0; k < r->dirs[i].nex; k++)
@@ -68,8 +57,9 @@ seinstall_verify_result_unref(struct seinstall_verify_result *r)
         free(r->dirs);
         seinstall_relabel_result_unref(r->relabel);
         free(r);
-        return NULL;
 }
+
+SI_DEFINE_PUBLIC_REF_UNREF(seinstall_verify_result, seinstall_verify_result, verify_result_free);
 
 DEFINE_CLEANUP_FUNC(struct seinstall_verify_result *, seinstall_verify_result_unref)
 
@@ -305,7 +295,6 @@ static int verify_run(struct seinstall_ctx *ctx, const struct si_relabel_input *
         res = calloc(1, sizeof(*res));
         if (!res)
                 return -ENOMEM;
-        res->refcount = 1;
         res->fix = flags & SEINSTALL_VERIFY_FIX;
         res->all = flags & SEINSTALL_VERIFY_ALL;
         vin.mismatch = on_mismatch;

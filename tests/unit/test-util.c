@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Unit tests of util.c, ctx.c and rootfs.c: strings, lines, JSON, escaping for terminals, the
- * exit status table, listing and writes in the root. */
+/* Unit tests of util.c, ctx.c, rootfs.c and refcount.h: strings, lines, JSON, escaping for
+ * terminals, the exit status table, listing and writes in the root, the ref/unref pair of every
+ * object. */
 #include <check.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "avc.h"
+#include "relabel.h"
 #include "seinstall-private.h"
 #include "testutil.h"
+#include "trial.h"
 
 START_TEST(test_mode_names)
 {
@@ -387,6 +391,157 @@ START_TEST(test_new_bad_root)
 }
 END_TEST
 
+/* ---- references (refcount.h) ------------------------------------------------------------ */
+
+struct probe {
+        unsigned extra_refs;
+};
+static unsigned probe_frees;
+static void probe_free(struct probe *p)
+{
+        (void) p;
+        probe_frees++;
+}
+SI_DEFINE_REF_UNREF_SCOPE(static, probe, probe, probe_free);
+
+/* The pair itself: freed with the last reference and only then; a count at UINT_MAX stays. */
+START_TEST(test_ref_unref_pair)
+{
+        struct probe p = {0};
+
+        probe_frees = 0;
+        ck_assert_ptr_null(probe_ref(NULL));
+        ck_assert_ptr_null(probe_unref(NULL));
+        ck_assert_ptr_eq(probe_ref(&p), &p);
+        ck_assert_ptr_eq(probe_ref(&p), &p);
+        ck_assert_uint_eq(p.extra_refs, 2);
+        ck_assert_ptr_null(probe_unref(&p));
+        ck_assert_ptr_null(probe_unref(&p));
+        ck_assert_uint_eq(probe_frees, 0);
+        ck_assert_ptr_null(probe_unref(&p));
+        ck_assert_uint_eq(probe_frees, 1);
+
+        /* saturated: never wraps round to a count that frees under the other holders */
+        p.extra_refs = UINT_MAX - 1;
+        ck_assert_ptr_eq(probe_ref(&p), &p);
+        ck_assert_ptr_eq(probe_ref(&p), &p);
+        ck_assert_uint_eq(p.extra_refs, UINT_MAX);
+        ck_assert_ptr_null(probe_unref(&p));
+        ck_assert_uint_eq(p.extra_refs, UINT_MAX);
+        ck_assert_uint_eq(probe_frees, 1);
+}
+END_TEST
+
+/* The rules every object's pair keeps, on @obj, which the test holds once: NULL in gives NULL
+ * out, ref returns its argument, unref returns NULL, and an object referenced three times
+ * survives two unrefs: @alive reads it then (a use after free for AddressSanitizer, in the
+ * SANITIZE=1 tree, when it was freed; a double free for any build at the last unref). The last
+ * unref frees it (a leak for LeakSanitizer when it does not) and sets @obj to NULL. */
+#define CHECK_REFS(obj, prefix, alive)                                                             \
+        do {                                                                                       \
+                ck_assert_ptr_nonnull(obj);                                                        \
+                ck_assert_ptr_null(prefix##_ref(NULL));                                            \
+                ck_assert_ptr_null(prefix##_unref(NULL));                                          \
+                ck_assert_ptr_eq(prefix##_ref(obj), obj);                                          \
+                ck_assert_ptr_eq(prefix##_ref(obj), obj);                                          \
+                ck_assert_ptr_null(prefix##_unref(obj));                                           \
+                ck_assert_ptr_null(prefix##_unref(obj));                                           \
+                ck_assert(alive);                                                                  \
+                ck_assert_ptr_null(obj = prefix##_unref(obj));                                     \
+        } while (0)
+
+/* What every object test starts from: a target root, its context, settings and options. */
+static char *refs_root;
+static struct seinstall_ctx *refs_ctx;
+static struct seinstall_settings *refs_settings;
+static struct seinstall_relabel_options *refs_options;
+
+static void refs_setup(void)
+{
+        refs_root = make_tmpdir();
+        ck_assert_int_eq(seinstall_new(refs_root, &refs_ctx), 0);
+        ck_assert_int_eq(seinstall_settings_new(&refs_settings), 0);
+        ck_assert_int_eq(seinstall_relabel_options_new(&refs_options), 0);
+        ck_assert_int_eq(seinstall_relabel_options_set_threads(refs_options, 1), 0);
+}
+
+static void refs_teardown(void)
+{
+        refs_options = seinstall_relabel_options_unref(refs_options);
+        refs_settings = seinstall_settings_unref(refs_settings);
+        refs_ctx = seinstall_unref(refs_ctx);
+        tmpdir_removep(&refs_root);
+}
+
+/* The objects made without a policy. */
+START_TEST(test_object_refs)
+{
+        struct seinstall_relabel_result *relabel = NULL;
+        struct seinstall_apply_result *apply = NULL;
+        struct seinstall_status_result *status = NULL;
+        struct seinstall_trial_result *trial = NULL;
+        struct seinstall_avc_result *avc = si_avc_report_new("audit.log");
+
+        ck_assert_int_eq(si_relabel_result_new(refs_root, "default", NULL, 1, true, &relabel), 0);
+        ck_assert_int_eq(seinstall_apply(refs_ctx, SEINSTALL_MODE_DISABLED, NULL,
+                                         SEINSTALL_BOOTLOADER_NONE, SEINSTALL_APPLY_DRY_RUN,
+                                         &apply),
+                         0);
+        ck_assert_int_eq(seinstall_status_read(refs_ctx, &status), 0);
+        ck_assert_int_eq(si_trial_new(SEINSTALL_TRIAL_PENDING, &trial), 0);
+
+        CHECK_REFS(relabel, seinstall_relabel_result,
+                   seinstall_relabel_result_get_count(relabel, SEINSTALL_RELABEL_COUNT_SEEN) == 0);
+        CHECK_REFS(apply, seinstall_apply_result,
+                   seinstall_apply_result_get_config_mode(apply) == SEINSTALL_MODE_DISABLED);
+        CHECK_REFS(status, seinstall_status_result,
+                   !seinstall_status_result_get_policy_built(status));
+        CHECK_REFS(trial, seinstall_trial_result,
+                   seinstall_trial_result_get_state(trial) == SEINSTALL_TRIAL_PENDING);
+        CHECK_REFS(avc, seinstall_avc_result,
+                   streq(seinstall_avc_result_get_source(avc), "audit.log"));
+        CHECK_REFS(refs_settings, seinstall_settings,
+                   seinstall_settings_get_mode(refs_settings, NULL) == SEINSTALL_MODE_ENFORCING);
+        CHECK_REFS(refs_options, seinstall_relabel_options, refs_options->threads == 1);
+        CHECK_REFS(refs_ctx, seinstall, streq(seinstall_get_root(refs_ctx), refs_root));
+}
+END_TEST
+
+/* The stages' results that need a policy: check, verify and a dry-run install. */
+START_TEST(test_stage_result_refs)
+{
+        _cleanup_free_ char *pol = host_policy_path(), *plan = NULL, *fc = NULL, *dir = NULL;
+        struct seinstall_check_result *check = NULL;
+        struct seinstall_verify_result *verify = NULL;
+        struct seinstall_install_result *install = NULL;
+
+        plan = path_join(refs_root, "plan.fstab");
+        write_file(plan, "/dev/vda2 / ext4 defaults 0 1\n");
+        dir = path_join(refs_root, "etc/selinux/default/policy/policy.33");
+        for (char *p = dir + strlen(refs_root) + 1; (p = strchr(p, '/')); *p++ = '/') {
+                *p = '\0';
+                ck_assert(mkdir(dir, 0755) == 0 || errno == EEXIST);
+        }
+        copy_file(pol, dir);
+        fc = path_join(refs_root, "file_contexts");
+        write_file(fc, "/.*\tsystem_u:object_r:default_t:s0\n");
+
+        ck_assert_int_eq(seinstall_check_run(refs_ctx, refs_settings, plan, &check), 0);
+        ck_assert_int_eq(seinstall_relabel_options_set_file_contexts(refs_options, fc), 0);
+        ck_assert_int_ge(seinstall_verify(refs_ctx, refs_options, 0, &verify), 0);
+        /* install takes the file contexts from the target */
+        ck_assert_int_eq(
+            seinstall_install(refs_ctx, refs_settings, NULL, SEINSTALL_INSTALL_DRY_RUN, &install),
+            0);
+
+        CHECK_REFS(check, seinstall_check_result, seinstall_check_result_get_n_mounts(check) == 1);
+        CHECK_REFS(verify, seinstall_verify_result,
+                   seinstall_verify_result_get_relabel(verify) != NULL);
+        CHECK_REFS(install, seinstall_install_result,
+                   seinstall_install_result_get_check(install) != NULL);
+}
+END_TEST
+
 int main(void)
 {
         Suite *s = suite_create("util");
@@ -407,6 +562,15 @@ int main(void)
         tcase_add_test(tc, test_read_bounded);
         tcase_add_test(tc, test_root_list);
         tcase_add_test(tc, test_new_bad_root);
+        tcase_add_test(tc, test_ref_unref_pair);
         suite_add_tcase(s, tc);
+        tc = tcase_create("refs");
+        tcase_add_checked_fixture(tc, refs_setup, refs_teardown);
+        tcase_add_test(tc, test_object_refs);
+        suite_add_tcase(s, tc);
+        tc = tcase_create("stage-refs");
+        tcase_add_checked_fixture(tc, refs_setup, refs_teardown);
+        tcase_add_test(tc, test_stage_result_refs);
+        suite_add_policy_tcase(s, tc, "stage-refs");
         return run_suite(s);
 }
