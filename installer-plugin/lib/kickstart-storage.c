@@ -6,7 +6,7 @@
  * F41_Partition, logvol F29_LogVol, raid F43_Raid, btrfs F23_BTRFS, autopart F41_AutoPart,
  * reqpart F23_ReqPart): argparse's long options, an unambiguous prefix of one, "--opt=value" or
  * "--opt value", each command's positional words; a mount point starting with "/" is
- * os.path.normpath()ed. Each device's file system is the one Anaconda's custom partitioning
+ * os.path.si_py_normpath()ed. Each device's file system is the one Anaconda's custom partitioning
  * (pyanaconda/modules/storage/partitioning/custom/custom_partitioning.py) gives it: --fstype,
  * else the default (blivet's ext4, xfs on RHEL and Fedora Server: seinstall assumes xfs unless
  * told), /boot the boot loader's stage2 type, a partition at /boot/efi the EFI System
@@ -23,151 +23,172 @@
 #include "seinstall-private.h"
 #include "profile.h"
 
-/* What an option sets; D_NONE: pykickstart takes it, the layout does not depend on it. */
-enum dest {
-        D_NONE = 0,
-        D_FSTYPE,
-        D_ONPART,
-        D_NOFORMAT,
-        D_USEEXISTING,
-        D_FSOPTS,
-        D_NAME,
-        D_VGNAME,
-        D_DEVICE,
-        D_LEVEL,
-        D_SUBVOL,
-        D_TYPE,
-        D_NOLVM,
-        D_NOBOOT,
-        D_ADDBOOT,
-        D_THINPOOL,
-        D_SIZE,
-        D_PERCENT,
-        D_RECOMMENDED,
-        D_HIBERNATION,
-        _D_MAX,
+/* What an option sets; KS_OPT_NONE: pykickstart takes it, the layout does not depend on it. */
+enum ks_opt_dest {
+        KS_OPT_NONE = 0,
+        KS_OPT_FSTYPE,
+        KS_OPT_ONPART,
+        KS_OPT_NOFORMAT,
+        KS_OPT_USEEXISTING,
+        KS_OPT_FSOPTS,
+        KS_OPT_NAME,
+        KS_OPT_VGNAME,
+        KS_OPT_DEVICE,
+        KS_OPT_LEVEL,
+        KS_OPT_SUBVOL,
+        KS_OPT_TYPE,
+        KS_OPT_NOLVM,
+        KS_OPT_NOBOOT,
+        KS_OPT_ADDBOOT,
+        KS_OPT_THINPOOL,
+        KS_OPT_SIZE,
+        KS_OPT_PERCENT,
+        KS_OPT_RECOMMENDED,
+        KS_OPT_HIBERNATION,
+        _KS_OPT_MAX,
 };
 
 struct ks_opt {
         const char *name;
         bool value; /* takes a value (argparse's store), else a flag */
-        enum dest dest;
+        enum ks_opt_dest dest;
 };
 
+/* An option @n that takes a value (V) or a flag (F), setting KS_OPT_@d. */
 /* clang-format off */
-#define V(n, d) {n, true, d}
-#define F(n, d) {n, false, d}
+#define V(n, d) {n, true, KS_OPT_##d}
+#define F(n, d) {n, false, KS_OPT_##d}
 /* clang-format on */
 /* The encryption options part, logvol and raid share. */
 #define CRYPT_OPTS                                                                                 \
-        F("--encrypted", D_NONE), V("--passphrase", D_NONE), V("--escrowcert", D_NONE),            \
-            F("--backuppassphrase", D_NONE), V("--cipher", D_NONE), V("--luks-version", D_NONE),   \
-            V("--pbkdf", D_NONE), V("--pbkdf-memory", D_NONE), V("--pbkdf-time", D_NONE),          \
-            V("--pbkdf-iterations", D_NONE)
+        F("--encrypted", NONE), V("--passphrase", NONE), V("--escrowcert", NONE),                  \
+            F("--backuppassphrase", NONE), V("--cipher", NONE), V("--luks-version", NONE),         \
+            V("--pbkdf", NONE), V("--pbkdf-memory", NONE), V("--pbkdf-time", NONE),                \
+            V("--pbkdf-iterations", NONE)
 
 static const struct ks_opt part_opts[] = {
-    F("--asprimary", D_NONE),   V("--fstype", D_FSTYPE),      V("--type", D_FSTYPE),
-    F("--grow", D_NONE),        V("--maxsize", D_NONE),       F("--noformat", D_NOFORMAT),
-    V("--onbiosdisk", D_NONE),  V("--ondisk", D_NONE),        V("--ondrive", D_NONE),
-    V("--onpart", D_ONPART),    V("--usepart", D_ONPART),     F("--recommended", D_NONE),
-    V("--size", D_NONE),        V("--fsoptions", D_FSOPTS),   V("--label", D_NONE),
-    V("--fsprofile", D_NONE),   F("--resize", D_NONE),        F("--hibernation", D_NONE),
-    V("--mkfsoptions", D_NONE), V("--hw-passphrase", D_NONE), CRYPT_OPTS,
+    F("--asprimary", NONE),   V("--fstype", FSTYPE),      V("--type", FSTYPE),
+    F("--grow", NONE),        V("--maxsize", NONE),       F("--noformat", NOFORMAT),
+    V("--onbiosdisk", NONE),  V("--ondisk", NONE),        V("--ondrive", NONE),
+    V("--onpart", ONPART),    V("--usepart", ONPART),     F("--recommended", NONE),
+    V("--size", NONE),        V("--fsoptions", FSOPTS),   V("--label", NONE),
+    V("--fsprofile", NONE),   F("--resize", NONE),        F("--hibernation", NONE),
+    V("--mkfsoptions", NONE), V("--hw-passphrase", NONE), CRYPT_OPTS,
 };
 static const struct ks_opt logvol_opts[] = {
-    V("--fstype", D_FSTYPE),
-    F("--grow", D_NONE),
-    V("--maxsize", D_NONE),
-    V("--name", D_NAME),
-    F("--noformat", D_NOFORMAT),
-    V("--percent", D_PERCENT),
-    F("--recommended", D_RECOMMENDED),
-    V("--size", D_SIZE),
-    F("--useexisting", D_USEEXISTING),
-    V("--vgname", D_VGNAME),
-    V("--fsoptions", D_FSOPTS),
-    V("--fsprofile", D_NONE),
-    V("--label", D_NONE),
-    F("--resize", D_NONE),
-    F("--hibernation", D_HIBERNATION),
-    F("--thinpool", D_THINPOOL),
-    F("--thin", D_NONE),
-    V("--poolname", D_NONE),
-    V("--chunksize", D_NONE),
-    V("--metadatasize", D_NONE),
-    V("--profile", D_NONE),
-    V("--cachesize", D_NONE),
-    V("--cachemode", D_NONE),
-    V("--cachepvs", D_NONE),
-    V("--mkfsoptions", D_NONE),
+    V("--fstype", FSTYPE),
+    F("--grow", NONE),
+    V("--maxsize", NONE),
+    V("--name", NAME),
+    F("--noformat", NOFORMAT),
+    V("--percent", PERCENT),
+    F("--recommended", RECOMMENDED),
+    V("--size", SIZE),
+    F("--useexisting", USEEXISTING),
+    V("--vgname", VGNAME),
+    V("--fsoptions", FSOPTS),
+    V("--fsprofile", NONE),
+    V("--label", NONE),
+    F("--resize", NONE),
+    F("--hibernation", HIBERNATION),
+    F("--thinpool", THINPOOL),
+    F("--thin", NONE),
+    V("--poolname", NONE),
+    V("--chunksize", NONE),
+    V("--metadatasize", NONE),
+    V("--profile", NONE),
+    V("--cachesize", NONE),
+    V("--cachemode", NONE),
+    V("--cachepvs", NONE),
+    V("--mkfsoptions", NONE),
     CRYPT_OPTS,
 };
 static const struct ks_opt raid_opts[] = {
-    V("--device", D_DEVICE),     V("--fstype", D_FSTYPE),  V("--level", D_LEVEL),
-    F("--noformat", D_NOFORMAT), V("--spares", D_NONE),    F("--useexisting", D_USEEXISTING),
-    V("--fsoptions", D_FSOPTS),  V("--fsprofile", D_NONE), V("--label", D_NONE),
-    V("--mkfsoptions", D_NONE),  V("--chunksize", D_NONE), CRYPT_OPTS,
+    V("--device", DEVICE),     V("--fstype", FSTYPE),  V("--level", LEVEL),
+    F("--noformat", NOFORMAT), V("--spares", NONE),    F("--useexisting", USEEXISTING),
+    V("--fsoptions", FSOPTS),  V("--fsprofile", NONE), V("--label", NONE),
+    V("--mkfsoptions", NONE),  V("--chunksize", NONE), CRYPT_OPTS,
 };
 static const struct ks_opt btrfs_opts[] = {
-    F("--noformat", D_NOFORMAT), F("--useexisting", D_USEEXISTING),
-    V("--label", D_NONE),        V("--data", D_NONE),
-    V("--metadata", D_NONE),     F("--subvol", D_SUBVOL),
-    V("--parent", D_NONE),       V("--name", D_NAME),
-    V("--mkfsoptions", D_NONE),
+    F("--noformat", NOFORMAT), F("--useexisting", USEEXISTING),
+    V("--label", NONE),        V("--data", NONE),
+    V("--metadata", NONE),     F("--subvol", SUBVOL),
+    V("--parent", NONE),       V("--name", NAME),
+    V("--mkfsoptions", NONE),
 };
 static const struct ks_opt autopart_opts[] = {
-    F("--encrypted", D_NONE),   V("--passphrase", D_NONE),
-    V("--escrowcert", D_NONE),  F("--backuppassphrase", D_NONE),
-    F("--nolvm", D_NOLVM),      V("--type", D_TYPE),
-    V("--cipher", D_NONE),      V("--fstype", D_FSTYPE),
-    F("--nohome", D_NONE),      F("--noboot", D_NOBOOT),
-    F("--noswap", D_NONE),      V("--luks-version", D_NONE),
-    V("--pbkdf", D_NONE),       V("--pbkdf-memory", D_NONE),
-    V("--pbkdf-time", D_NONE),  V("--pbkdf-iterations", D_NONE),
-    F("--hibernation", D_NONE), V("--hw-passphrase", D_NONE),
+    F("--encrypted", NONE),   V("--passphrase", NONE),
+    V("--escrowcert", NONE),  F("--backuppassphrase", NONE),
+    F("--nolvm", NOLVM),      V("--type", TYPE),
+    V("--cipher", NONE),      V("--fstype", FSTYPE),
+    F("--nohome", NONE),      F("--noboot", NOBOOT),
+    F("--noswap", NONE),      V("--luks-version", NONE),
+    V("--pbkdf", NONE),       V("--pbkdf-memory", NONE),
+    V("--pbkdf-time", NONE),  V("--pbkdf-iterations", NONE),
+    F("--hibernation", NONE), V("--hw-passphrase", NONE),
 };
-static const struct ks_opt reqpart_opts[] = {F("--add-boot", D_ADDBOOT)};
+static const struct ks_opt reqpart_opts[] = {F("--add-boot", ADDBOOT)};
 #undef V
 #undef F
 
-/* Anaconda's order of execution (CustomPartitioning._configure_partitioning()). */
-enum rank { R_REQPART, R_AUTOPART, R_PART, R_RAID, R_LOGVOL, R_BTRFS };
-
-struct command {
+struct ks_command {
         const char *name; /* as pykickstart's messages name it */
         const struct ks_opt *opts;
         size_t n_opts;
-        enum rank rank;
+};
+
+static const struct ks_command si_ks_part_cmd = {"partition", part_opts, ELEMENTSOF(part_opts)};
+static const struct ks_command si_ks_logvol_cmd = {"logvol", logvol_opts, ELEMENTSOF(logvol_opts)};
+static const struct ks_command si_ks_raid_cmd = {"raid", raid_opts, ELEMENTSOF(raid_opts)};
+static const struct ks_command si_ks_btrfs_cmd = {"btrfs", btrfs_opts, ELEMENTSOF(btrfs_opts)};
+static const struct ks_command si_ks_autopart_cmd = {"autopart", autopart_opts,
+                                                     ELEMENTSOF(autopart_opts)};
+static const struct ks_command si_ks_reqpart_cmd = {"reqpart", reqpart_opts,
+                                                    ELEMENTSOF(reqpart_opts)};
+
+/* Anaconda's order of execution (CustomPartitioning._configure_partitioning()). */
+enum ks_rank {
+        KS_RANK_REQPART,
+        KS_RANK_AUTOPART,
+        KS_RANK_PART,
+        KS_RANK_RAID,
+        KS_RANK_LOGVOL,
+        KS_RANK_BTRFS
 };
 
 /* One line of a command, as argparse leaves it. */
-struct args {
-        const char *val[_D_MAX];
-        bool flag[_D_MAX];
+struct ks_args {
+        const char *val[_KS_OPT_MAX];
+        bool flag[_KS_OPT_MAX];
         char **pos; /* positional words, in order */
         size_t n_pos;
 };
 
-struct entry {
+struct ks_entry {
         char *source, *mountpoint, *fstype, *options;
-        enum rank rank;
+        enum ks_rank rank;
         size_t seq;
         char *comment; /* "FILE:LINE: the command" */
 };
 
-struct storage {
+/* The layout a kickstart plans: the mounts its commands claim, in the order they claim them. */
+struct ks_layout {
         struct seinstall_ctx *ctx;
         const char *default_fstype;
         unsigned flags;
-        struct entry *v;
+        struct ks_entry *v;
         size_t n, cap;
+};
+
+struct storage {
+        struct ks_layout layout;
         /* autopart and reqpart are one object each: a later line changes what it gives */
         bool autopart, reqpart, add_boot, noboot;
         char *autopart_type, *autopart_fstype;
         char *autopart_text, *reqpart_text;
 };
 
-static void entry_done(struct entry *e)
+static void entry_done(struct ks_entry *e)
 {
         free(e->source);
         free(e->mountpoint);
@@ -176,13 +197,14 @@ static void entry_done(struct entry *e)
         free(e->comment);
 }
 
-static void args_done(struct args *a)
+static void si_ks_args_done(struct ks_args *a)
 {
         free(a->pos);
 }
 
-static int parse_one_opt(struct storage *st, const struct command *c, const struct si_ks_origin *o,
-                         char **argv, size_t argc, size_t *i, struct args *a)
+static int parse_one_opt(struct seinstall_ctx *ctx, const struct ks_command *c,
+                         const struct si_ks_origin *o, char **argv, size_t argc, size_t *i,
+                         struct ks_args *a)
 {
         const char *w = argv[*i], *eq = strchr(w, '=');
         const struct ks_opt *opt;
@@ -190,15 +212,14 @@ static int parse_one_opt(struct storage *st, const struct command *c, const stru
                                   eq ? (size_t) (eq - w) : strlen(w));
 
         if (k == -2)
-                return si_ks_error(st->ctx, o, "%s: ambiguous option: %.*s", c->name,
+                return si_ks_error(ctx, o, "%s: ambiguous option: %.*s", c->name,
                                    (int) (eq ? (size_t) (eq - w) : strlen(w)), w);
         if (k < 0)
-                return si_ks_error(st->ctx, o, "Unexpected arguments to %s command: %s", c->name,
-                                   w);
+                return si_ks_error(ctx, o, "Unexpected arguments to %s command: %s", c->name, w);
         opt = &c->opts[k];
         if (!opt->value) {
                 if (eq)
-                        return si_ks_error(st->ctx, o,
+                        return si_ks_error(ctx, o,
                                            "%s: argument %s: ignored explicit argument "
                                            "'%s'",
                                            c->name, opt->name, eq + 1);
@@ -206,17 +227,18 @@ static int parse_one_opt(struct storage *st, const struct command *c, const stru
                 return 0;
         }
         if (!eq && (*i + 1 >= argc || si_ks_looks_like_option(argv[*i + 1])))
-                return si_ks_error(st->ctx, o, "%s: argument %s: expected one argument", c->name,
+                return si_ks_error(ctx, o, "%s: argument %s: expected one argument", c->name,
                                    opt->name);
         a->val[opt->dest] = eq ? eq + 1 : argv[++*i];
         return 0;
 }
 
 /* argparse over @argv[1..]: options anywhere, "--" ends them, other words are positional. */
-static int parse_args(struct storage *st, const struct command *c, const struct si_ks_origin *o,
-                      char **argv, size_t argc, struct args *ret)
+static int si_ks_storage_args(struct seinstall_ctx *ctx, const struct ks_command *c,
+                              const struct si_ks_origin *o, char **argv, size_t argc,
+                              struct ks_args *ret)
 {
-        struct args a = {.pos = calloc(argc, sizeof(char *))};
+        struct ks_args a = {.pos = calloc(argc, sizeof(char *))};
         bool words_only = false;
         int k = 0;
 
@@ -226,22 +248,22 @@ static int parse_args(struct storage *st, const struct command *c, const struct 
                 if (!words_only && streq(argv[i], "--"))
                         words_only = true;
                 else if (!words_only && si_ks_looks_like_option(argv[i]))
-                        k = parse_one_opt(st, c, o, argv, argc, &i, &a);
+                        k = parse_one_opt(ctx, c, o, argv, argc, &i, &a);
                 else
                         a.pos[a.n_pos++] = argv[i];
         }
         if (k < 0) {
-                args_done(&a);
+                si_ks_args_done(&a);
                 return k;
         }
-        a.val[D_NONE] = NULL;
+        a.val[KS_OPT_NONE] = NULL;
         *ret = a;
         return 0;
 }
 
-/* os.path.normpath() of a mount point starting with "/" (POSIX: "//x" keeps both slashes,
+/* os.path.si_py_normpath() of a mount point starting with "/" (POSIX: "//x" keeps both slashes,
  * three or more become one); other mount points ("swap", "pv.01") unchanged. */
-static char *normpath(const char *p)
+static char *si_py_normpath(const char *p)
 {
         size_t n = strlen(p), len = 0, lead = 0;
         char *out;
@@ -298,7 +320,7 @@ static const char *kernel_type(const char *type)
 
 /* GRUB 2's stage2_format_types (not on RHEL, where xfs comes first: the same set): the
  * default file system when /boot may carry it, else ext4 (storage.default_boot_fstype). */
-static const char *boot_fstype(const char *def)
+static const char *si_ks_boot_fstype(const char *def)
 {
         static const char *const stage2[] = {"ext4", "ext3", "ext2", "btrfs", "xfs"};
 
@@ -308,7 +330,7 @@ static const char *boot_fstype(const char *def)
         return "ext4";
 }
 
-static char *command_text(const struct si_ks_origin *o, char **argv, size_t argc)
+static char *si_ks_command_text(const struct si_ks_origin *o, char **argv, size_t argc)
 {
         struct sbuf b = {};
 
@@ -326,39 +348,39 @@ static char *command_text(const struct si_ks_origin *o, char **argv, size_t argc
 
 /* Plan @mountpoint on @fstype (NULL: probe @source, an existing device), or leave an existing
  * device that is not here out with a warning. */
-static int add(struct storage *st, enum rank rank, const struct si_ks_origin *o, char **argv,
-               size_t argc, const char *source, const char *mountpoint, const char *fstype,
-               const char *options)
+static int si_ks_layout_add(struct ks_layout *l, enum ks_rank rank, const struct si_ks_origin *o,
+                            char **argv, size_t argc, const char *source, const char *mountpoint,
+                            const char *fstype, const char *options)
 {
-        struct entry e = {.rank = rank, .seq = st->n};
+        struct ks_entry e = {.rank = rank, .seq = l->n};
         struct stat sb;
 
         if (!fstype && (!source || stat(source, &sb) < 0)) {
-                si_warn(st->ctx,
+                si_warn(l->ctx,
                         "%s:%u: %s is not checked before partitioning: it keeps the file system "
                         "of the existing device %s, which is not found here (the %%pre-install "
                         "check sees it mounted)",
                         o->file, o->line, mountpoint, source ? source : "(none named)");
                 return 0;
         }
-        if (st->n == st->cap) {
-                size_t cap = st->cap ? st->cap * 2 : 16;
-                struct entry *v = reallocarray(st->v, cap, sizeof(*v));
+        if (l->n == l->cap) {
+                size_t cap = l->cap ? l->cap * 2 : 16;
+                struct ks_entry *v = reallocarray(l->v, cap, sizeof(*v));
                 if (!v)
                         return -ENOMEM;
-                st->v = v;
-                st->cap = cap;
+                l->v = v;
+                l->cap = cap;
         }
         e.source = strdup(source ? source : "planned");
         e.mountpoint = strdup(mountpoint);
         e.fstype = strdup(fstype ? kernel_type(fstype) : "auto");
         e.options = strdup(options && *options ? options : "defaults");
-        e.comment = command_text(o, argv, argc);
+        e.comment = si_ks_command_text(o, argv, argc);
         if (!e.source || !e.mountpoint || !e.fstype || !e.options || !e.comment) {
                 entry_done(&e);
                 return -ENOMEM;
         }
-        st->v[st->n++] = e;
+        l->v[l->n++] = e;
         return 0;
 }
 
@@ -373,8 +395,8 @@ static const char *fstype_for(const struct storage *st, const char *fstype, cons
 {
         if (given(fstype))
                 return fstype;
-        return boot_special && streq(mp, "/boot") ? boot_fstype(st->default_fstype)
-                                                  : st->default_fstype;
+        return boot_special && streq(mp, "/boot") ? si_ks_boot_fstype(st->layout.default_fstype)
+                                                  : st->layout.default_fstype;
 }
 
 static char *dev_path(const char *prefix, const char *name)
@@ -386,50 +408,41 @@ static char *dev_path(const char *prefix, const char *name)
         return asprintf(&p, "%s%s", prefix, name) < 0 ? NULL : p;
 }
 
-static const struct command part_cmd = {"partition", part_opts, ELEMENTSOF(part_opts), R_PART};
-static const struct command logvol_cmd = {"logvol", logvol_opts, ELEMENTSOF(logvol_opts), R_LOGVOL};
-static const struct command raid_cmd = {"raid", raid_opts, ELEMENTSOF(raid_opts), R_RAID};
-static const struct command btrfs_cmd = {"btrfs", btrfs_opts, ELEMENTSOF(btrfs_opts), R_BTRFS};
-static const struct command autopart_cmd = {"autopart", autopart_opts, ELEMENTSOF(autopart_opts),
-                                            R_AUTOPART};
-static const struct command reqpart_cmd = {"reqpart", reqpart_opts, ELEMENTSOF(reqpart_opts),
-                                           R_REQPART};
-
 /* Plan the device of part, logvol or raid at @mp: an existing one (@existing) probed from @dev, a
  * new one on its --fstype or the default (a partition at /boot/efi the EFI System Partition
  * whatever it says); swap is no mount. */
-static int add_device(struct storage *st, enum rank rank, const struct si_ks_origin *o, char **argv,
-                      size_t argc, const struct args *a, const char *dev, const char *mp,
-                      bool existing)
+static int add_device(struct storage *st, enum ks_rank rank, const struct si_ks_origin *o,
+                      char **argv, size_t argc, const struct ks_args *a, const char *dev,
+                      const char *mp, bool existing)
 {
-        const char *fsopts = a->val[D_FSOPTS], *fstype;
+        const char *fsopts = a->val[KS_OPT_FSOPTS], *fstype;
 
         if (existing)
-                return add(st, rank, o, argv, argc, dev, mp, NULL, fsopts);
+                return si_ks_layout_add(&st->layout, rank, o, argv, argc, dev, mp, NULL, fsopts);
         /* Anaconda gives /boot the boot loader's type on partitions and RAID, not on LVM */
-        fstype = fstype_for(st, a->val[D_FSTYPE], mp, rank != R_LOGVOL);
-        if (rank == R_PART && streq(mp, "/boot/efi")) {
+        fstype = fstype_for(st, a->val[KS_OPT_FSTYPE], mp, rank != KS_RANK_LOGVOL);
+        if (rank == KS_RANK_PART && streq(mp, "/boot/efi")) {
                 fstype = "vfat";
                 fsopts = "defaults,uid=0,gid=0,umask=077,shortname=winnt";
         }
         if (streq(fstype, "swap"))
                 return 0;
-        return add(st, rank, o, argv, argc, dev, mp, fstype, fsopts);
+        return si_ks_layout_add(&st->layout, rank, o, argv, argc, dev, mp, fstype, fsopts);
 }
 
 /* part|partition MNTPOINT: one positional word (pykickstart), its device as Anaconda makes it. */
 static int on_part(struct storage *st, const struct si_ks_origin *o, char **argv, size_t argc,
-                   const struct args *a)
+                   const struct ks_args *a)
 {
         _cleanup_free_ char *mp = NULL, *dev = NULL;
-        const char *onpart = given(a->val[D_ONPART]);
+        const char *onpart = given(a->val[KS_OPT_ONPART]);
 
         if (a->n_pos != 1)
-                return si_ks_error(st->ctx, o, "%s",
+                return si_ks_error(st->layout.ctx, o, "%s",
                                    a->n_pos ? "Unexpected arguments to partition command"
                                             : "partition: the following arguments are required: "
                                               "<mntpoint>");
-        mp = normpath(a->pos[0]);
+        mp = si_py_normpath(a->pos[0]);
         if (!mp)
                 return -ENOMEM;
         if (mp[0] != '/')
@@ -440,7 +453,7 @@ static int on_part(struct storage *st, const struct si_ks_origin *o, char **argv
                 if (!dev)
                         return -ENOMEM;
         }
-        return add_device(st, R_PART, o, argv, argc, a, dev, mp, a->flag[D_NOFORMAT]);
+        return add_device(st, KS_RANK_PART, o, argv, argc, a, dev, mp, a->flag[KS_OPT_NOFORMAT]);
 }
 
 /* argparse's type=int: an optional sign and decimal digits, blanks around (int() also takes
@@ -460,113 +473,116 @@ static long int_value(const char *v)
 }
 
 /* F20_LogVol.parse(): a new logical volume needs a size. */
-static int logvol_size(struct storage *st, const struct si_ks_origin *o, const struct args *a)
+static int logvol_size(struct storage *st, const struct si_ks_origin *o, const struct ks_args *a)
 {
-        long percent = int_value(a->val[D_PERCENT]);
+        long percent = int_value(a->val[KS_OPT_PERCENT]);
 
-        if (!a->flag[D_NOFORMAT] && !a->flag[D_USEEXISTING] && !percent &&
-            !int_value(a->val[D_SIZE]) && !a->flag[D_RECOMMENDED] && !a->flag[D_HIBERNATION])
-                return si_ks_error(st->ctx, o,
+        if (!a->flag[KS_OPT_NOFORMAT] && !a->flag[KS_OPT_USEEXISTING] && !percent &&
+            !int_value(a->val[KS_OPT_SIZE]) && !a->flag[KS_OPT_RECOMMENDED] &&
+            !a->flag[KS_OPT_HIBERNATION])
+                return si_ks_error(st->layout.ctx, o,
                                    "No size given for logical volume. Use one of --useexisting, "
                                    "--noformat, --size, --percent, or --hibernation.");
         if (percent < 0 || percent > 100)
-                return si_ks_error(st->ctx, o, "Percentage must be between 0 and 100.");
+                return si_ks_error(st->layout.ctx, o, "Percentage must be between 0 and 100.");
         return 0;
 }
 
 static int on_logvol(struct storage *st, const struct si_ks_origin *o, char **argv, size_t argc,
-                     const struct args *a)
+                     const struct ks_args *a)
 {
         _cleanup_free_ char *mp = NULL, *dev = NULL;
-        const char *vg = given(a->val[D_VGNAME]), *name = given(a->val[D_NAME]);
+        const char *vg = given(a->val[KS_OPT_VGNAME]), *name = given(a->val[KS_OPT_NAME]);
         int k;
 
         if (a->n_pos != 1)
-                return si_ks_error(st->ctx, o, "%s",
+                return si_ks_error(st->layout.ctx, o, "%s",
                                    a->n_pos ? "Unexpected arguments to logvol command"
                                             : "logvol: the following arguments are required: "
                                               "<mntpoint>");
-        if (!a->val[D_NAME] || !a->val[D_VGNAME])
-                return si_ks_error(st->ctx, o, "logvol: the following arguments are required: %s",
-                                   !a->val[D_NAME] ? "--name" : "--vgname");
+        if (!a->val[KS_OPT_NAME] || !a->val[KS_OPT_VGNAME])
+                return si_ks_error(st->layout.ctx, o,
+                                   "logvol: the following arguments are required: %s",
+                                   !a->val[KS_OPT_NAME] ? "--name" : "--vgname");
         k = logvol_size(st, o, a);
         if (k < 0)
                 return k;
-        mp = normpath(a->pos[0]);
+        mp = si_py_normpath(a->pos[0]);
         if (!mp)
                 return -ENOMEM;
-        if (mp[0] != '/' || a->flag[D_THINPOOL])
+        if (mp[0] != '/' || a->flag[KS_OPT_THINPOOL])
                 return 0;
         if (vg && name && asprintf(&dev, "/dev/%s/%s", vg, name) < 0)
                 return -ENOMEM;
-        return add_device(st, R_LOGVOL, o, argv, argc, a, dev, mp,
-                          a->flag[D_NOFORMAT] || a->flag[D_USEEXISTING]);
+        return add_device(st, KS_RANK_LOGVOL, o, argv, argc, a, dev, mp,
+                          a->flag[KS_OPT_NOFORMAT] || a->flag[KS_OPT_USEEXISTING]);
 }
 
 /* raid MNTPOINT [PARTITIONS...] */
 static int on_raid(struct storage *st, const struct si_ks_origin *o, char **argv, size_t argc,
-                   const struct args *a)
+                   const struct ks_args *a)
 {
         _cleanup_free_ char *mp = NULL, *dev = NULL;
-        bool existing = a->flag[D_NOFORMAT] || a->flag[D_USEEXISTING];
-        const char *device = given(a->val[D_DEVICE]);
+        bool existing = a->flag[KS_OPT_NOFORMAT] || a->flag[KS_OPT_USEEXISTING];
+        const char *device = given(a->val[KS_OPT_DEVICE]);
 
         static const char *const levels[] = {"0",     "1",     "4",     "5",     "6",     "10",
                                              "RAID0", "RAID1", "RAID4", "RAID5", "RAID6", "RAID10"};
-        const char *level = a->val[D_LEVEL];
+        const char *level = a->val[KS_OPT_LEVEL];
         bool level_ok = !level;
 
         if (a->n_pos == 0)
-                return si_ks_error(st->ctx, o,
+                return si_ks_error(st->layout.ctx, o,
                                    "raid: the following arguments are required: <mntpoint>");
-        if (!a->val[D_DEVICE])
-                return si_ks_error(st->ctx, o,
+        if (!a->val[KS_OPT_DEVICE])
+                return si_ks_error(st->layout.ctx, o,
                                    "raid: the following arguments are required: --device");
         /* _level_cb(): value.upper() in levelMap */
         for (size_t i = 0; level && i < ELEMENTSOF(levels); i++)
                 level_ok = level_ok || strcasecmp(level, levels[i]) == 0;
         if (!level_ok)
-                return si_ks_error(st->ctx, o, "Invalid raid level: %s", level);
+                return si_ks_error(st->layout.ctx, o, "Invalid raid level: %s", level);
         if (a->n_pos == 1 && !existing)
-                return si_ks_error(st->ctx, o, "Partitions required for raid");
+                return si_ks_error(st->layout.ctx, o, "Partitions required for raid");
         if (a->n_pos > 1 && existing)
-                return si_ks_error(st->ctx, o,
+                return si_ks_error(st->layout.ctx, o,
                                    "Members may not be specified for preexisting RAID device");
-        if (!existing && !given(a->val[D_LEVEL]))
-                return si_ks_error(st->ctx, o, "RAID Partition defined without RAID level");
+        if (!existing && !given(a->val[KS_OPT_LEVEL]))
+                return si_ks_error(st->layout.ctx, o, "RAID Partition defined without RAID level");
         if (existing && !device)
-                return si_ks_error(st->ctx, o, "Device required for preexisting RAID device");
-        mp = normpath(a->pos[0]);
+                return si_ks_error(st->layout.ctx, o,
+                                   "Device required for preexisting RAID device");
+        mp = si_py_normpath(a->pos[0]);
         if (!mp)
                 return -ENOMEM;
         if (mp[0] != '/')
                 return 0;
         if (device && !(dev = dev_path("/dev/md/", device)))
                 return -ENOMEM;
-        return add_device(st, R_RAID, o, argv, argc, a, dev, mp, existing);
+        return add_device(st, KS_RANK_RAID, o, argv, argc, a, dev, mp, existing);
 }
 
 /* btrfs MNTPOINT [--subvol --name=N] DEVICES...: a volume or a subvolume, btrfs either way. */
 static int on_btrfs(struct storage *st, const struct si_ks_origin *o, char **argv, size_t argc,
-                    const struct args *a)
+                    const struct ks_args *a)
 {
         _cleanup_free_ char *mp = NULL;
 
         if (a->n_pos == 0)
-                return si_ks_error(st->ctx, o, "btrfs must be given a mountpoint");
+                return si_ks_error(st->layout.ctx, o, "btrfs must be given a mountpoint");
         if (a->n_pos == 1)
-                return si_ks_error(st->ctx, o,
-                                   a->flag[D_SUBVOL]
+                return si_ks_error(st->layout.ctx, o,
+                                   a->flag[KS_OPT_SUBVOL]
                                        ? "btrfs subvol requires specification of parent volume"
                                        : "btrfs must be given a list of partitions");
-        if (a->flag[D_SUBVOL] && !given(a->val[D_NAME]))
-                return si_ks_error(st->ctx, o, "btrfs subvolume requires a name");
-        mp = normpath(a->pos[0]);
+        if (a->flag[KS_OPT_SUBVOL] && !given(a->val[KS_OPT_NAME]))
+                return si_ks_error(st->layout.ctx, o, "btrfs subvolume requires a name");
+        mp = si_py_normpath(a->pos[0]);
         if (!mp)
                 return -ENOMEM;
         if (mp[0] != '/')
                 return 0; /* "none": a volume that is not mounted */
-        return add(st, R_BTRFS, o, argv, argc, NULL, mp, "btrfs", NULL);
+        return si_ks_layout_add(&st->layout, KS_RANK_BTRFS, o, argv, argc, NULL, mp, "btrfs", NULL);
 }
 
 static int keep(char **to, const char *v)
@@ -587,17 +603,17 @@ static int keep(char **to, const char *v)
  * sets every flag anew. --type lvm|btrfs|plain|partition|thinp, case-insensitive; --nolvm is
  * plain. */
 static int on_autopart(struct storage *st, const struct si_ks_origin *o, char **argv, size_t argc,
-                       const struct args *a)
+                       const struct ks_args *a)
 {
         static const char *const types[] = {"lvm", "btrfs", "plain", "partition", "thinp"};
-        const char *type = a->flag[D_NOLVM] ? "plain" : a->val[D_TYPE];
+        const char *type = a->flag[KS_OPT_NOLVM] ? "plain" : a->val[KS_OPT_TYPE];
         _cleanup_free_ char *lower = NULL;
         bool known = false;
         int k;
 
         if (a->n_pos > 0)
-                return si_ks_error(st->ctx, o, "Unexpected arguments to autopart command: %s",
-                                   a->pos[0]);
+                return si_ks_error(st->layout.ctx, o,
+                                   "Unexpected arguments to autopart command: %s", a->pos[0]);
         if (type) {
                 lower = strdup(type);
                 if (!lower)
@@ -608,35 +624,35 @@ static int on_autopart(struct storage *st, const struct si_ks_origin *o, char **
                 for (size_t i = 0; i < ELEMENTSOF(types); i++)
                         known = known || streq(lower, types[i]);
                 if (!known)
-                        return si_ks_error(st->ctx, o, "Invalid autopart type: %s", type);
+                        return si_ks_error(st->layout.ctx, o, "Invalid autopart type: %s", type);
         }
         if ((k = keep(&st->autopart_type, lower)) < 0 ||
-            (k = keep(&st->autopart_fstype, a->val[D_FSTYPE])) < 0)
+            (k = keep(&st->autopart_fstype, a->val[KS_OPT_FSTYPE])) < 0)
                 return k;
         if (st->autopart_fstype && streq(st->autopart_fstype, "btrfs"))
-                return si_ks_error(st->ctx, o,
+                return si_ks_error(st->layout.ctx, o,
                                    "autopart --fstype=btrfs is not valid fstype, use --type=btrfs "
                                    "instead");
         if (given(st->autopart_fstype) && st->autopart_type && streq(st->autopart_type, "btrfs"))
-                return si_ks_error(st->ctx, o,
+                return si_ks_error(st->layout.ctx, o,
                                    "autopart --fstype cannot be used with --type=btrfs");
         st->autopart = true;
-        st->noboot = a->flag[D_NOBOOT];
+        st->noboot = a->flag[KS_OPT_NOBOOT];
         free(st->autopart_text);
-        st->autopart_text = command_text(o, argv, argc);
+        st->autopart_text = si_ks_command_text(o, argv, argc);
         return st->autopart_text ? 0 : -ENOMEM;
 }
 
 static int on_reqpart(struct storage *st, const struct si_ks_origin *o, char **argv, size_t argc,
-                      const struct args *a)
+                      const struct ks_args *a)
 {
         if (a->n_pos > 0)
-                return si_ks_error(st->ctx, o, "Unexpected arguments to reqpart command: %s",
+                return si_ks_error(st->layout.ctx, o, "Unexpected arguments to reqpart command: %s",
                                    a->pos[0]);
         st->reqpart = true;
-        st->add_boot = a->flag[D_ADDBOOT];
+        st->add_boot = a->flag[KS_OPT_ADDBOOT];
         free(st->reqpart_text);
-        st->reqpart_text = command_text(o, argv, argc);
+        st->reqpart_text = si_ks_command_text(o, argv, argc);
         return st->reqpart_text ? 0 : -ENOMEM;
 }
 
@@ -644,28 +660,31 @@ static int on_command(void *userdata, const struct si_ks_origin *o, char **argv,
 {
         static const struct {
                 const char *word;
-                const struct command *cmd;
+                const struct ks_command *cmd;
                 int (*fn)(struct storage *, const struct si_ks_origin *, char **, size_t,
-                          const struct args *);
+                          const struct ks_args *);
         } table[] = {
-            {"part", &part_cmd, on_part},          {"partition", &part_cmd, on_part},
-            {"logvol", &logvol_cmd, on_logvol},    {"raid", &raid_cmd, on_raid},
-            {"btrfs", &btrfs_cmd, on_btrfs},       {"autopart", &autopart_cmd, on_autopart},
-            {"reqpart", &reqpart_cmd, on_reqpart},
+            {"part", &si_ks_part_cmd, on_part},
+            {"partition", &si_ks_part_cmd, on_part},
+            {"logvol", &si_ks_logvol_cmd, on_logvol},
+            {"raid", &si_ks_raid_cmd, on_raid},
+            {"btrfs", &si_ks_btrfs_cmd, on_btrfs},
+            {"autopart", &si_ks_autopart_cmd, on_autopart},
+            {"reqpart", &si_ks_reqpart_cmd, on_reqpart},
         };
         struct storage *st = userdata;
 
         for (size_t i = 0; i < ELEMENTSOF(table); i++) {
-                struct args a;
+                struct ks_args a;
                 int k;
 
                 if (!streq(argv[0], table[i].word))
                         continue;
-                k = parse_args(st, table[i].cmd, o, argv, argc, &a);
+                k = si_ks_storage_args(st->layout.ctx, table[i].cmd, o, argv, argc, &a);
                 if (k < 0)
                         return k;
                 k = table[i].fn(st, o, argv, argc, &a);
-                args_done(&a);
+                si_ks_args_done(&a);
                 return k;
         }
         return 0;
@@ -673,17 +692,17 @@ static int on_command(void *userdata, const struct si_ks_origin *o, char **argv,
 
 /* The mounts a single-object command plans (autopart, reqpart), noted at its last line: the
  * origin's file name lives only during the read, so its text says where. */
-static int add_implicit(struct storage *st, enum rank rank, const char *text, const char *mp,
-                        const char *fstype, const char *options)
+static int si_ks_layout_add_implicit(struct ks_layout *l, enum ks_rank rank, const char *text,
+                                     const char *mp, const char *fstype, const char *options)
 {
-        struct entry e = {.rank = rank, .seq = st->n};
-        struct entry *v;
+        struct ks_entry e = {.rank = rank, .seq = l->n};
+        struct ks_entry *v;
 
-        v = reallocarray(st->v, st->n + 1, sizeof(*v));
+        v = reallocarray(l->v, l->n + 1, sizeof(*v));
         if (!v)
                 return -ENOMEM;
-        st->v = v;
-        st->cap = st->n + 1;
+        l->v = v;
+        l->cap = l->n + 1;
         e.source = strdup("planned");
         e.mountpoint = strdup(mp);
         e.fstype = strdup(kernel_type(fstype));
@@ -693,7 +712,7 @@ static int add_implicit(struct storage *st, enum rank rank, const char *text, co
                 entry_done(&e);
                 return -ENOMEM;
         }
-        st->v[st->n++] = e;
+        l->v[l->n++] = e;
         return 0;
 }
 
@@ -703,35 +722,40 @@ static int add_implicit(struct storage *st, enum rank rank, const char *text, co
 static int add_single_objects(struct storage *st)
 {
         static const char efi_opts[] = "defaults,uid=0,gid=0,umask=077,shortname=winnt";
-        bool efi = st->flags & SEINSTALL_PLAN_EFI;
+        bool efi = st->layout.flags & SEINSTALL_PLAN_EFI;
         int k = 0;
 
         if (st->reqpart && efi)
-                k = add_implicit(st, R_REQPART, st->reqpart_text, "/boot/efi", "vfat", efi_opts);
+                k = si_ks_layout_add_implicit(&st->layout, KS_RANK_REQPART, st->reqpart_text,
+                                              "/boot/efi", "vfat", efi_opts);
         if (k >= 0 && st->reqpart && st->add_boot)
-                k = add_implicit(st, R_REQPART, st->reqpart_text, "/boot",
-                                 boot_fstype(st->default_fstype), "defaults");
+                k = si_ks_layout_add_implicit(&st->layout, KS_RANK_REQPART, st->reqpart_text,
+                                              "/boot", si_ks_boot_fstype(st->layout.default_fstype),
+                                              "defaults");
         if (k >= 0 && st->autopart) {
                 const char *def =
-                    given(st->autopart_fstype) ? st->autopart_fstype : st->default_fstype;
+                    given(st->autopart_fstype) ? st->autopart_fstype : st->layout.default_fstype;
                 bool btrfs = st->autopart_type && streq(st->autopart_type, "btrfs");
 
                 if (efi)
-                        k = add_implicit(st, R_AUTOPART, st->autopart_text, "/boot/efi", "vfat",
-                                         efi_opts);
+                        k = si_ks_layout_add_implicit(&st->layout, KS_RANK_AUTOPART,
+                                                      st->autopart_text, "/boot/efi", "vfat",
+                                                      efi_opts);
                 if (k >= 0 && !st->noboot)
-                        k = add_implicit(st, R_AUTOPART, st->autopart_text, "/boot",
-                                         boot_fstype(def), "defaults");
+                        k = si_ks_layout_add_implicit(&st->layout, KS_RANK_AUTOPART,
+                                                      st->autopart_text, "/boot",
+                                                      si_ks_boot_fstype(def), "defaults");
                 if (k >= 0)
-                        k = add_implicit(st, R_AUTOPART, st->autopart_text, "/",
-                                         btrfs ? "btrfs" : def, "defaults");
+                        k = si_ks_layout_add_implicit(&st->layout, KS_RANK_AUTOPART,
+                                                      st->autopart_text, "/", btrfs ? "btrfs" : def,
+                                                      "defaults");
         }
         return k;
 }
 
 static int by_rank(const void *a, const void *b)
 {
-        const struct entry *x = a, *y = b;
+        const struct ks_entry *x = a, *y = b;
 
         if (x->rank != y->rank)
                 return x->rank < y->rank ? -1 : 1;
@@ -750,29 +774,36 @@ static void put_field(struct sbuf *b, const char *s)
         }
 }
 
-static bool replaced_later(const struct storage *st, size_t i)
+static void si_ks_layout_done(struct ks_layout *l)
 {
-        for (size_t j = i + 1; j < st->n; j++)
-                if (streq(st->v[j].mountpoint, st->v[i].mountpoint))
+        for (size_t i = 0; i < l->n; i++)
+                entry_done(&l->v[i]);
+        free(l->v);
+}
+
+static bool replaced_later(const struct ks_layout *l, size_t i)
+{
+        for (size_t j = i + 1; j < l->n; j++)
+                if (streq(l->v[j].mountpoint, l->v[i].mountpoint))
                         return true;
         return false;
 }
 
-static int render(struct storage *st, const char *path, char **ret)
+static int si_ks_layout_render(struct ks_layout *l, const char *path, char **ret)
 {
         struct sbuf b = {};
         int n = 0;
 
-        if (st->n > 0)
-                qsort(st->v, st->n, sizeof(*st->v), by_rank);
+        if (l->n > 0)
+                qsort(l->v, l->n, sizeof(*l->v), by_rank);
         sbuf_printf(&b,
                     "# The layout %s plans, read by seinstall (default file system %s, %s "
                     "firmware)\n",
-                    path, st->default_fstype, st->flags & SEINSTALL_PLAN_EFI ? "EFI" : "BIOS");
-        for (size_t i = 0; i < st->n; i++) {
-                const struct entry *e = &st->v[i];
+                    path, l->default_fstype, l->flags & SEINSTALL_PLAN_EFI ? "EFI" : "BIOS");
+        for (size_t i = 0; i < l->n; i++) {
+                const struct ks_entry *e = &l->v[i];
 
-                if (replaced_later(st, i)) {
+                if (replaced_later(l, i)) {
                         /* not the mount point itself: it may hold a line break */
                         sbuf_printf(&b,
                                     "# %s\n#   (replaced by a later claim of its mount point)\n",
@@ -811,22 +842,21 @@ int si_ks_plan(struct seinstall_ctx *ctx, const char *path, const char *text, si
                const char *default_fstype, unsigned flags, char **ret)
 {
         static const struct si_ks_ops ops = {.command = on_command};
-        struct storage st = {
-            .ctx = ctx, .default_fstype = default_fstype ? default_fstype : "xfs", .flags = flags};
+        struct storage st = {.layout = {.ctx = ctx,
+                                        .default_fstype = default_fstype ? default_fstype : "xfs",
+                                        .flags = flags}};
         int k;
 
-        if (!fstype_valid(st.default_fstype))
+        if (!fstype_valid(st.layout.default_fstype))
                 return si_error(ctx, -EINVAL,
                                 "'%s' is not a file system type (a word such as xfs or ext4)",
-                                st.default_fstype);
+                                st.layout.default_fstype);
         k = si_ks_read(ctx, path, text, len, &ops, &st);
         if (k >= 0)
                 k = add_single_objects(&st);
         if (k >= 0)
-                k = render(&st, path, ret);
-        for (size_t i = 0; i < st.n; i++)
-                entry_done(&st.v[i]);
-        free(st.v);
+                k = si_ks_layout_render(&st.layout, path, ret);
+        si_ks_layout_done(&st.layout);
         free(st.autopart_type);
         free(st.autopart_fstype);
         free(st.autopart_text);
