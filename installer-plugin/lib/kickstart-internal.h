@@ -2,7 +2,10 @@
 /* kickstart-internal.h — private interface between the parts of the kickstart reader (kickstart.h
  * is its interface to the rest of the library): the state of one read, the files and lines it
  * walks, and the calls the state machine (kickstart-lex.c) makes into kickstart-text.c,
- * kickstart-file.c and kickstart-path.c. */
+ * kickstart-file.c and kickstart-path.c; and between the parts of the layout a kickstart plans
+ * (si_ks_plan() in profile.h): the storage commands (kickstart-storage.c) over their options
+ * (kickstart-storage-opts.c) and the layout they claim mount points in
+ * (kickstart-storage-layout.c). */
 #ifndef SEINSTALL_KICKSTART_INTERNAL_H
 #define SEINSTALL_KICKSTART_INTERNAL_H
 
@@ -102,5 +105,91 @@ int si_ks_preprocess(struct ks_reader *r, struct ks_file *f);
  * looked up in. */
 char *si_ks_dir_abs(const char *path);
 int si_ks_resolve(struct ks_reader *r, const char *arg, char **ret);
+
+/* kickstart-path.c: os.path.normpath() of a mount point starting with "/" (POSIX: "//x" keeps
+ * both slashes, three or more become one); other mount points ("swap", "pv.01") unchanged. NULL
+ * on ENOMEM. */
+char *si_py_normpath(const char *p);
+
+/* ---- the layout a kickstart plans ---------------------------------------------------------- */
+
+/* What an option sets; KS_OPT_NONE: pykickstart takes it, the layout does not depend on it. */
+enum ks_opt_dest {
+        KS_OPT_NONE = 0,
+        KS_OPT_FSTYPE,
+        KS_OPT_ONPART,
+        KS_OPT_NOFORMAT,
+        KS_OPT_USEEXISTING,
+        KS_OPT_FSOPTS,
+        KS_OPT_NAME,
+        KS_OPT_VGNAME,
+        KS_OPT_DEVICE,
+        KS_OPT_LEVEL,
+        KS_OPT_SUBVOL,
+        KS_OPT_TYPE,
+        KS_OPT_NOLVM,
+        KS_OPT_NOBOOT,
+        KS_OPT_ADDBOOT,
+        KS_OPT_THINPOOL,
+        KS_OPT_SIZE,
+        KS_OPT_PERCENT,
+        KS_OPT_RECOMMENDED,
+        KS_OPT_HIBERNATION,
+        _KS_OPT_MAX,
+};
+
+/* Anaconda's order of execution (CustomPartitioning._configure_partitioning()). */
+enum ks_rank {
+        KS_RANK_REQPART,
+        KS_RANK_AUTOPART,
+        KS_RANK_PART,
+        KS_RANK_RAID,
+        KS_RANK_LOGVOL,
+        KS_RANK_BTRFS
+};
+
+/* One line of a command, as argparse leaves it. */
+struct ks_args {
+        const char *val[_KS_OPT_MAX];
+        bool flag[_KS_OPT_MAX];
+        char **pos; /* positional words, in order */
+        size_t n_pos;
+};
+
+/* The layout a kickstart plans: the mounts its commands claim, in the order they claim them. */
+struct ks_layout {
+        struct seinstall_ctx *ctx;
+        const char *default_fstype;
+        unsigned flags;
+        struct ks_entry *v;
+        size_t n, cap;
+};
+
+/* kickstart-storage-opts.c: the storage commands as argparse reads them (their name in messages
+ * and their options); argparse over @argv[1..] of one line of @c into *@ret, with pykickstart's
+ * messages naming @o (-EBADMSG); si_ks_args_done() frees what it holds. */
+struct ks_command;
+extern const struct ks_command si_ks_part_cmd, si_ks_logvol_cmd, si_ks_raid_cmd, si_ks_btrfs_cmd,
+    si_ks_autopart_cmd, si_ks_reqpart_cmd;
+int si_ks_storage_args(struct seinstall_ctx *ctx, const struct ks_command *c,
+                       const struct si_ks_origin *o, char **argv, size_t argc, struct ks_args *ret);
+void si_ks_args_done(struct ks_args *a);
+
+/* kickstart-storage-layout.c: claim @mountpoint in @l for the command line @argv of @o, on
+ * @fstype (NULL: probed from @source, an existing device, which is left out with a warning when
+ * it is not here); claim one for a single-object command (autopart, reqpart) whose line @text
+ * (si_ks_command_text()) says where; write @l out as an fstab-format plan (*@ret, the number of
+ * mounts returned) after sorting it; free what @l holds. */
+int si_ks_layout_add(struct ks_layout *l, enum ks_rank rank, const struct si_ks_origin *o,
+                     char **argv, size_t argc, const char *source, const char *mountpoint,
+                     const char *fstype, const char *options);
+int si_ks_layout_add_implicit(struct ks_layout *l, enum ks_rank rank, const char *text,
+                              const char *mp, const char *fstype, const char *options);
+int si_ks_layout_render(struct ks_layout *l, const char *path, char **ret);
+void si_ks_layout_done(struct ks_layout *l);
+/* kickstart-storage-layout.c: "FILE:LINE: the command" as a comment line of the plan (NULL on
+ * ENOMEM); the file system /boot gets when @def is the default (the boot loader's choice). */
+char *si_ks_command_text(const struct si_ks_origin *o, char **argv, size_t argc);
+const char *si_ks_boot_fstype(const char *def);
 
 #endif

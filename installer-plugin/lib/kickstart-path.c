@@ -2,7 +2,8 @@
 /*
  * kickstart-path.c — where an %include file is: readKickstart()'s lookup (the path as given, else
  * relative to the including file's directory), with paths joined and normalized by text as
- * Python's posixpath does.
+ * Python's posixpath does; and os.path.normpath() of a storage command's mount point
+ * (kickstart-storage.c).
  */
 #include <sys/stat.h>
 #include <unistd.h>
@@ -116,4 +117,50 @@ int si_ks_resolve(struct ks_reader *r, const char *arg, char **ret)
         r->currentdir[r->depth] = TAKE_PTR(dir);
         *ret = TAKE_PTR(path);
         return 0;
+}
+
+/* os.path.normpath() of a mount point starting with "/" (POSIX: "//x" keeps both slashes,
+ * three or more become one); other mount points ("swap", "pv.01") unchanged. */
+char *si_py_normpath(const char *p)
+{
+        size_t n = strlen(p), len = 0, lead = 0;
+        char *out;
+
+        if (p[0] != '/')
+                return strdup(p);
+        out = malloc(n + 1);
+        if (!out)
+                return NULL;
+        while (p[lead] == '/')
+                lead++;
+        lead = lead == 2 ? 2 : 1;
+        memset(out, '/', lead);
+        len = lead;
+        for (const char *s = p; *s;) {
+                const char *e;
+
+                while (*s == '/')
+                        s++;
+                e = s;
+                while (*e && *e != '/')
+                        e++;
+                if (e - s == 1 && s[0] == '.') {
+                        /* drop */
+                } else if (e - s == 2 && s[0] == '.' && s[1] == '.') {
+                        if (len > lead) {
+                                while (len > lead && out[len - 1] != '/')
+                                        len--;
+                                if (len > lead)
+                                        len--;
+                        }
+                } else if (e > s) {
+                        if (len > lead)
+                                out[len++] = '/';
+                        memcpy(out + len, s, (size_t) (e - s));
+                        len += (size_t) (e - s);
+                }
+                s = e;
+        }
+        out[len] = '\0';
+        return out;
 }

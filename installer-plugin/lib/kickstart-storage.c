@@ -1,366 +1,30 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * kickstart-storage.c — the layout a kickstart plans, as an fstab-format plan for `seinstall
- * check`. The file is read by kickstart-lex.c as pykickstart reads it (shlex, %include, %ksappend);
- * the storage commands with the options of pykickstart 3.74's newest handlers (F45: part/partition
- * F41_Partition, logvol F29_LogVol, raid F43_Raid, btrfs F23_BTRFS, autopart F41_AutoPart,
- * reqpart F23_ReqPart): argparse's long options, an unambiguous prefix of one, "--opt=value" or
- * "--opt value", each command's positional words; a mount point starting with "/" is
- * os.path.normpath()ed. Each device's file system is the one Anaconda's custom partitioning
- * (pyanaconda/modules/storage/partitioning/custom/custom_partitioning.py) gives it: --fstype,
- * else the default (blivet's ext4, xfs on RHEL and Fedora Server: seinstall assumes xfs unless
- * told), /boot the boot loader's stage2 type, a partition at /boot/efi the EFI System
- * Partition (vfat) whatever --fstype says. Commands run in Anaconda's order (reqpart, autopart,
- * part, raid, logvol, btrfs) and a later claim of a mount point replaces an earlier one, as
- * Anaconda destroys the earlier device. Existing devices (--noformat, --useexisting) are probed
- * when they exist here, else left out with a warning.
+ * check`: what the storage commands (part/partition, logvol, raid, btrfs, autopart, reqpart)
+ * plan. The file is read by kickstart-lex.c as pykickstart reads it (shlex, %include, %ksappend),
+ * each command line by argparse with pykickstart's options (kickstart-storage-opts.c); here, the
+ * checks pykickstart makes on what it parsed, and the device and file system Anaconda's custom
+ * partitioning (pyanaconda/modules/storage/partitioning/custom/custom_partitioning.py) gives
+ * each mount point, claimed in the layout (kickstart-storage-layout.c): --fstype, else the
+ * default (blivet's ext4, xfs on RHEL and Fedora Server: seinstall assumes xfs unless told),
+ * /boot the boot loader's stage2 type, a partition at /boot/efi the EFI System Partition (vfat)
+ * whatever --fstype says; a mount point starting with "/" is os.path.normpath()ed
+ * (kickstart-path.c). Existing devices (--noformat, --useexisting) are probed when they exist
+ * here, else left out with a warning.
  */
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "kickstart.h"
-#include "seinstall-private.h"
+#include "kickstart-internal.h"
 #include "profile.h"
 
-/* What an option sets; D_NONE: pykickstart takes it, the layout does not depend on it. */
-enum dest {
-        D_NONE = 0,
-        D_FSTYPE,
-        D_ONPART,
-        D_NOFORMAT,
-        D_USEEXISTING,
-        D_FSOPTS,
-        D_NAME,
-        D_VGNAME,
-        D_DEVICE,
-        D_LEVEL,
-        D_SUBVOL,
-        D_TYPE,
-        D_NOLVM,
-        D_NOBOOT,
-        D_ADDBOOT,
-        D_THINPOOL,
-        D_SIZE,
-        D_PERCENT,
-        D_RECOMMENDED,
-        D_HIBERNATION,
-        _D_MAX,
-};
-
-struct ks_opt {
-        const char *name;
-        bool value; /* takes a value (argparse's store), else a flag */
-        enum dest dest;
-};
-
-/* clang-format off */
-#define V(n, d) {n, true, d}
-#define F(n, d) {n, false, d}
-/* clang-format on */
-/* The encryption options part, logvol and raid share. */
-#define CRYPT_OPTS                                                                                 \
-        F("--encrypted", D_NONE), V("--passphrase", D_NONE), V("--escrowcert", D_NONE),            \
-            F("--backuppassphrase", D_NONE), V("--cipher", D_NONE), V("--luks-version", D_NONE),   \
-            V("--pbkdf", D_NONE), V("--pbkdf-memory", D_NONE), V("--pbkdf-time", D_NONE),          \
-            V("--pbkdf-iterations", D_NONE)
-
-static const struct ks_opt part_opts[] = {
-    F("--asprimary", D_NONE),   V("--fstype", D_FSTYPE),      V("--type", D_FSTYPE),
-    F("--grow", D_NONE),        V("--maxsize", D_NONE),       F("--noformat", D_NOFORMAT),
-    V("--onbiosdisk", D_NONE),  V("--ondisk", D_NONE),        V("--ondrive", D_NONE),
-    V("--onpart", D_ONPART),    V("--usepart", D_ONPART),     F("--recommended", D_NONE),
-    V("--size", D_NONE),        V("--fsoptions", D_FSOPTS),   V("--label", D_NONE),
-    V("--fsprofile", D_NONE),   F("--resize", D_NONE),        F("--hibernation", D_NONE),
-    V("--mkfsoptions", D_NONE), V("--hw-passphrase", D_NONE), CRYPT_OPTS,
-};
-static const struct ks_opt logvol_opts[] = {
-    V("--fstype", D_FSTYPE),
-    F("--grow", D_NONE),
-    V("--maxsize", D_NONE),
-    V("--name", D_NAME),
-    F("--noformat", D_NOFORMAT),
-    V("--percent", D_PERCENT),
-    F("--recommended", D_RECOMMENDED),
-    V("--size", D_SIZE),
-    F("--useexisting", D_USEEXISTING),
-    V("--vgname", D_VGNAME),
-    V("--fsoptions", D_FSOPTS),
-    V("--fsprofile", D_NONE),
-    V("--label", D_NONE),
-    F("--resize", D_NONE),
-    F("--hibernation", D_HIBERNATION),
-    F("--thinpool", D_THINPOOL),
-    F("--thin", D_NONE),
-    V("--poolname", D_NONE),
-    V("--chunksize", D_NONE),
-    V("--metadatasize", D_NONE),
-    V("--profile", D_NONE),
-    V("--cachesize", D_NONE),
-    V("--cachemode", D_NONE),
-    V("--cachepvs", D_NONE),
-    V("--mkfsoptions", D_NONE),
-    CRYPT_OPTS,
-};
-static const struct ks_opt raid_opts[] = {
-    V("--device", D_DEVICE),     V("--fstype", D_FSTYPE),  V("--level", D_LEVEL),
-    F("--noformat", D_NOFORMAT), V("--spares", D_NONE),    F("--useexisting", D_USEEXISTING),
-    V("--fsoptions", D_FSOPTS),  V("--fsprofile", D_NONE), V("--label", D_NONE),
-    V("--mkfsoptions", D_NONE),  V("--chunksize", D_NONE), CRYPT_OPTS,
-};
-static const struct ks_opt btrfs_opts[] = {
-    F("--noformat", D_NOFORMAT), F("--useexisting", D_USEEXISTING),
-    V("--label", D_NONE),        V("--data", D_NONE),
-    V("--metadata", D_NONE),     F("--subvol", D_SUBVOL),
-    V("--parent", D_NONE),       V("--name", D_NAME),
-    V("--mkfsoptions", D_NONE),
-};
-static const struct ks_opt autopart_opts[] = {
-    F("--encrypted", D_NONE),   V("--passphrase", D_NONE),
-    V("--escrowcert", D_NONE),  F("--backuppassphrase", D_NONE),
-    F("--nolvm", D_NOLVM),      V("--type", D_TYPE),
-    V("--cipher", D_NONE),      V("--fstype", D_FSTYPE),
-    F("--nohome", D_NONE),      F("--noboot", D_NOBOOT),
-    F("--noswap", D_NONE),      V("--luks-version", D_NONE),
-    V("--pbkdf", D_NONE),       V("--pbkdf-memory", D_NONE),
-    V("--pbkdf-time", D_NONE),  V("--pbkdf-iterations", D_NONE),
-    F("--hibernation", D_NONE), V("--hw-passphrase", D_NONE),
-};
-static const struct ks_opt reqpart_opts[] = {F("--add-boot", D_ADDBOOT)};
-#undef V
-#undef F
-
-/* Anaconda's order of execution (CustomPartitioning._configure_partitioning()). */
-enum rank { R_REQPART, R_AUTOPART, R_PART, R_RAID, R_LOGVOL, R_BTRFS };
-
-struct command {
-        const char *name; /* as pykickstart's messages name it */
-        const struct ks_opt *opts;
-        size_t n_opts;
-        enum rank rank;
-};
-
-/* One line of a command, as argparse leaves it. */
-struct args {
-        const char *val[_D_MAX];
-        bool flag[_D_MAX];
-        char **pos; /* positional words, in order */
-        size_t n_pos;
-};
-
-struct entry {
-        char *source, *mountpoint, *fstype, *options;
-        enum rank rank;
-        size_t seq;
-        char *comment; /* "FILE:LINE: the command" */
-};
-
 struct storage {
-        struct seinstall_ctx *ctx;
-        const char *default_fstype;
-        unsigned flags;
-        struct entry *v;
-        size_t n, cap;
+        struct ks_layout layout;
         /* autopart and reqpart are one object each: a later line changes what it gives */
         bool autopart, reqpart, add_boot, noboot;
         char *autopart_type, *autopart_fstype;
         char *autopart_text, *reqpart_text;
 };
-
-static void entry_done(struct entry *e)
-{
-        free(e->source);
-        free(e->mountpoint);
-        free(e->fstype);
-        free(e->options);
-        free(e->comment);
-}
-
-static void args_done(struct args *a)
-{
-        free(a->pos);
-}
-
-static int parse_one_opt(struct storage *st, const struct command *c, const struct si_ks_origin *o,
-                         char **argv, size_t argc, size_t *i, struct args *a)
-{
-        const char *w = argv[*i], *eq = strchr(w, '=');
-        const struct ks_opt *opt;
-        int k = si_ks_option_find(&c->opts[0].name, c->n_opts, sizeof(c->opts[0]), w,
-                                  eq ? (size_t) (eq - w) : strlen(w));
-
-        if (k == -2)
-                return si_ks_error(st->ctx, o, "%s: ambiguous option: %.*s", c->name,
-                                   (int) (eq ? (size_t) (eq - w) : strlen(w)), w);
-        if (k < 0)
-                return si_ks_error(st->ctx, o, "Unexpected arguments to %s command: %s", c->name,
-                                   w);
-        opt = &c->opts[k];
-        if (!opt->value) {
-                if (eq)
-                        return si_ks_error(st->ctx, o,
-                                           "%s: argument %s: ignored explicit argument "
-                                           "'%s'",
-                                           c->name, opt->name, eq + 1);
-                a->flag[opt->dest] = true;
-                return 0;
-        }
-        if (!eq && (*i + 1 >= argc || si_ks_looks_like_option(argv[*i + 1])))
-                return si_ks_error(st->ctx, o, "%s: argument %s: expected one argument", c->name,
-                                   opt->name);
-        a->val[opt->dest] = eq ? eq + 1 : argv[++*i];
-        return 0;
-}
-
-/* argparse over @argv[1..]: options anywhere, "--" ends them, other words are positional. */
-static int parse_args(struct storage *st, const struct command *c, const struct si_ks_origin *o,
-                      char **argv, size_t argc, struct args *ret)
-{
-        struct args a = {.pos = calloc(argc, sizeof(char *))};
-        bool words_only = false;
-        int k = 0;
-
-        if (!a.pos)
-                return -ENOMEM;
-        for (size_t i = 1; i < argc && k >= 0; i++) {
-                if (!words_only && streq(argv[i], "--"))
-                        words_only = true;
-                else if (!words_only && si_ks_looks_like_option(argv[i]))
-                        k = parse_one_opt(st, c, o, argv, argc, &i, &a);
-                else
-                        a.pos[a.n_pos++] = argv[i];
-        }
-        if (k < 0) {
-                args_done(&a);
-                return k;
-        }
-        a.val[D_NONE] = NULL;
-        *ret = a;
-        return 0;
-}
-
-/* os.path.normpath() of a mount point starting with "/" (POSIX: "//x" keeps both slashes,
- * three or more become one); other mount points ("swap", "pv.01") unchanged. */
-static char *normpath(const char *p)
-{
-        size_t n = strlen(p), len = 0, lead = 0;
-        char *out;
-
-        if (p[0] != '/')
-                return strdup(p);
-        out = malloc(n + 1);
-        if (!out)
-                return NULL;
-        while (p[lead] == '/')
-                lead++;
-        lead = lead == 2 ? 2 : 1;
-        memset(out, '/', lead);
-        len = lead;
-        for (const char *s = p; *s;) {
-                const char *e;
-
-                while (*s == '/')
-                        s++;
-                e = s;
-                while (*e && *e != '/')
-                        e++;
-                if (e - s == 1 && s[0] == '.') {
-                        /* drop */
-                } else if (e - s == 2 && s[0] == '.' && s[1] == '.') {
-                        if (len > lead) {
-                                while (len > lead && out[len - 1] != '/')
-                                        len--;
-                                if (len > lead)
-                                        len--;
-                        }
-                } else if (e > s) {
-                        if (len > lead)
-                                out[len++] = '/';
-                        memcpy(out + len, s, (size_t) (e - s));
-                        len += (size_t) (e - s);
-                }
-                s = e;
-        }
-        out[len] = '\0';
-        return out;
-}
-
-/* The kernel's name of blivet's format @type: "efi" is the EFI System Partition's vfat,
- * "macefi" and "hfs+" are hfsplus. */
-static const char *kernel_type(const char *type)
-{
-        if (streq(type, "efi"))
-                return "vfat";
-        if (streq(type, "macefi") || streq(type, "hfs+"))
-                return "hfsplus";
-        return type;
-}
-
-/* GRUB 2's stage2_format_types (not on RHEL, where xfs comes first: the same set): the
- * default file system when /boot may carry it, else ext4 (storage.default_boot_fstype). */
-static const char *boot_fstype(const char *def)
-{
-        static const char *const stage2[] = {"ext4", "ext3", "ext2", "btrfs", "xfs"};
-
-        for (size_t i = 0; i < ELEMENTSOF(stage2); i++)
-                if (streq(def, stage2[i]))
-                        return def;
-        return "ext4";
-}
-
-static char *command_text(const struct si_ks_origin *o, char **argv, size_t argc)
-{
-        struct sbuf b = {};
-
-        sbuf_printf(&b, "%s:%u:", o->file, o->line);
-        for (size_t i = 0; i < argc; i++)
-                sbuf_printf(&b, " %s", argv[i]);
-        if (!b.s)
-                return NULL;
-        /* a comment line: no line break or control character inside it */
-        for (char *p = b.s; *p; p++)
-                if ((unsigned char) *p < 0x20 || *p == 0x7f)
-                        *p = '?';
-        return sbuf_steal(&b);
-}
-
-/* Plan @mountpoint on @fstype (NULL: probe @source, an existing device), or leave an existing
- * device that is not here out with a warning. */
-static int add(struct storage *st, enum rank rank, const struct si_ks_origin *o, char **argv,
-               size_t argc, const char *source, const char *mountpoint, const char *fstype,
-               const char *options)
-{
-        struct entry e = {.rank = rank, .seq = st->n};
-        struct stat sb;
-
-        if (!fstype && (!source || stat(source, &sb) < 0)) {
-                si_warn(st->ctx,
-                        "%s:%u: %s is not checked before partitioning: it keeps the file system "
-                        "of the existing device %s, which is not found here (the %%pre-install "
-                        "check sees it mounted)",
-                        o->file, o->line, mountpoint, source ? source : "(none named)");
-                return 0;
-        }
-        if (st->n == st->cap) {
-                size_t cap = st->cap ? st->cap * 2 : 16;
-                struct entry *v = reallocarray(st->v, cap, sizeof(*v));
-                if (!v)
-                        return -ENOMEM;
-                st->v = v;
-                st->cap = cap;
-        }
-        e.source = strdup(source ? source : "planned");
-        e.mountpoint = strdup(mountpoint);
-        e.fstype = strdup(fstype ? kernel_type(fstype) : "auto");
-        e.options = strdup(options && *options ? options : "defaults");
-        e.comment = command_text(o, argv, argc);
-        if (!e.source || !e.mountpoint || !e.fstype || !e.options || !e.comment) {
-                entry_done(&e);
-                return -ENOMEM;
-        }
-        st->v[st->n++] = e;
-        return 0;
-}
 
 static const char *given(const char *v)
 {
@@ -373,8 +37,8 @@ static const char *fstype_for(const struct storage *st, const char *fstype, cons
 {
         if (given(fstype))
                 return fstype;
-        return boot_special && streq(mp, "/boot") ? boot_fstype(st->default_fstype)
-                                                  : st->default_fstype;
+        return boot_special && streq(mp, "/boot") ? si_ks_boot_fstype(st->layout.default_fstype)
+                                                  : st->layout.default_fstype;
 }
 
 static char *dev_path(const char *prefix, const char *name)
@@ -386,50 +50,41 @@ static char *dev_path(const char *prefix, const char *name)
         return asprintf(&p, "%s%s", prefix, name) < 0 ? NULL : p;
 }
 
-static const struct command part_cmd = {"partition", part_opts, ELEMENTSOF(part_opts), R_PART};
-static const struct command logvol_cmd = {"logvol", logvol_opts, ELEMENTSOF(logvol_opts), R_LOGVOL};
-static const struct command raid_cmd = {"raid", raid_opts, ELEMENTSOF(raid_opts), R_RAID};
-static const struct command btrfs_cmd = {"btrfs", btrfs_opts, ELEMENTSOF(btrfs_opts), R_BTRFS};
-static const struct command autopart_cmd = {"autopart", autopart_opts, ELEMENTSOF(autopart_opts),
-                                            R_AUTOPART};
-static const struct command reqpart_cmd = {"reqpart", reqpart_opts, ELEMENTSOF(reqpart_opts),
-                                           R_REQPART};
-
 /* Plan the device of part, logvol or raid at @mp: an existing one (@existing) probed from @dev, a
  * new one on its --fstype or the default (a partition at /boot/efi the EFI System Partition
  * whatever it says); swap is no mount. */
-static int add_device(struct storage *st, enum rank rank, const struct si_ks_origin *o, char **argv,
-                      size_t argc, const struct args *a, const char *dev, const char *mp,
-                      bool existing)
+static int add_device(struct storage *st, enum ks_rank rank, const struct si_ks_origin *o,
+                      char **argv, size_t argc, const struct ks_args *a, const char *dev,
+                      const char *mp, bool existing)
 {
-        const char *fsopts = a->val[D_FSOPTS], *fstype;
+        const char *fsopts = a->val[KS_OPT_FSOPTS], *fstype;
 
         if (existing)
-                return add(st, rank, o, argv, argc, dev, mp, NULL, fsopts);
+                return si_ks_layout_add(&st->layout, rank, o, argv, argc, dev, mp, NULL, fsopts);
         /* Anaconda gives /boot the boot loader's type on partitions and RAID, not on LVM */
-        fstype = fstype_for(st, a->val[D_FSTYPE], mp, rank != R_LOGVOL);
-        if (rank == R_PART && streq(mp, "/boot/efi")) {
+        fstype = fstype_for(st, a->val[KS_OPT_FSTYPE], mp, rank != KS_RANK_LOGVOL);
+        if (rank == KS_RANK_PART && streq(mp, "/boot/efi")) {
                 fstype = "vfat";
                 fsopts = "defaults,uid=0,gid=0,umask=077,shortname=winnt";
         }
         if (streq(fstype, "swap"))
                 return 0;
-        return add(st, rank, o, argv, argc, dev, mp, fstype, fsopts);
+        return si_ks_layout_add(&st->layout, rank, o, argv, argc, dev, mp, fstype, fsopts);
 }
 
 /* part|partition MNTPOINT: one positional word (pykickstart), its device as Anaconda makes it. */
 static int on_part(struct storage *st, const struct si_ks_origin *o, char **argv, size_t argc,
-                   const struct args *a)
+                   const struct ks_args *a)
 {
         _cleanup_free_ char *mp = NULL, *dev = NULL;
-        const char *onpart = given(a->val[D_ONPART]);
+        const char *onpart = given(a->val[KS_OPT_ONPART]);
 
         if (a->n_pos != 1)
-                return si_ks_error(st->ctx, o, "%s",
+                return si_ks_error(st->layout.ctx, o, "%s",
                                    a->n_pos ? "Unexpected arguments to partition command"
                                             : "partition: the following arguments are required: "
                                               "<mntpoint>");
-        mp = normpath(a->pos[0]);
+        mp = si_py_normpath(a->pos[0]);
         if (!mp)
                 return -ENOMEM;
         if (mp[0] != '/')
@@ -440,7 +95,7 @@ static int on_part(struct storage *st, const struct si_ks_origin *o, char **argv
                 if (!dev)
                         return -ENOMEM;
         }
-        return add_device(st, R_PART, o, argv, argc, a, dev, mp, a->flag[D_NOFORMAT]);
+        return add_device(st, KS_RANK_PART, o, argv, argc, a, dev, mp, a->flag[KS_OPT_NOFORMAT]);
 }
 
 /* argparse's type=int: an optional sign and decimal digits, blanks around (int() also takes
@@ -460,113 +115,116 @@ static long int_value(const char *v)
 }
 
 /* F20_LogVol.parse(): a new logical volume needs a size. */
-static int logvol_size(struct storage *st, const struct si_ks_origin *o, const struct args *a)
+static int logvol_size(struct storage *st, const struct si_ks_origin *o, const struct ks_args *a)
 {
-        long percent = int_value(a->val[D_PERCENT]);
+        long percent = int_value(a->val[KS_OPT_PERCENT]);
 
-        if (!a->flag[D_NOFORMAT] && !a->flag[D_USEEXISTING] && !percent &&
-            !int_value(a->val[D_SIZE]) && !a->flag[D_RECOMMENDED] && !a->flag[D_HIBERNATION])
-                return si_ks_error(st->ctx, o,
+        if (!a->flag[KS_OPT_NOFORMAT] && !a->flag[KS_OPT_USEEXISTING] && !percent &&
+            !int_value(a->val[KS_OPT_SIZE]) && !a->flag[KS_OPT_RECOMMENDED] &&
+            !a->flag[KS_OPT_HIBERNATION])
+                return si_ks_error(st->layout.ctx, o,
                                    "No size given for logical volume. Use one of --useexisting, "
                                    "--noformat, --size, --percent, or --hibernation.");
         if (percent < 0 || percent > 100)
-                return si_ks_error(st->ctx, o, "Percentage must be between 0 and 100.");
+                return si_ks_error(st->layout.ctx, o, "Percentage must be between 0 and 100.");
         return 0;
 }
 
 static int on_logvol(struct storage *st, const struct si_ks_origin *o, char **argv, size_t argc,
-                     const struct args *a)
+                     const struct ks_args *a)
 {
         _cleanup_free_ char *mp = NULL, *dev = NULL;
-        const char *vg = given(a->val[D_VGNAME]), *name = given(a->val[D_NAME]);
+        const char *vg = given(a->val[KS_OPT_VGNAME]), *name = given(a->val[KS_OPT_NAME]);
         int k;
 
         if (a->n_pos != 1)
-                return si_ks_error(st->ctx, o, "%s",
+                return si_ks_error(st->layout.ctx, o, "%s",
                                    a->n_pos ? "Unexpected arguments to logvol command"
                                             : "logvol: the following arguments are required: "
                                               "<mntpoint>");
-        if (!a->val[D_NAME] || !a->val[D_VGNAME])
-                return si_ks_error(st->ctx, o, "logvol: the following arguments are required: %s",
-                                   !a->val[D_NAME] ? "--name" : "--vgname");
+        if (!a->val[KS_OPT_NAME] || !a->val[KS_OPT_VGNAME])
+                return si_ks_error(st->layout.ctx, o,
+                                   "logvol: the following arguments are required: %s",
+                                   !a->val[KS_OPT_NAME] ? "--name" : "--vgname");
         k = logvol_size(st, o, a);
         if (k < 0)
                 return k;
-        mp = normpath(a->pos[0]);
+        mp = si_py_normpath(a->pos[0]);
         if (!mp)
                 return -ENOMEM;
-        if (mp[0] != '/' || a->flag[D_THINPOOL])
+        if (mp[0] != '/' || a->flag[KS_OPT_THINPOOL])
                 return 0;
         if (vg && name && asprintf(&dev, "/dev/%s/%s", vg, name) < 0)
                 return -ENOMEM;
-        return add_device(st, R_LOGVOL, o, argv, argc, a, dev, mp,
-                          a->flag[D_NOFORMAT] || a->flag[D_USEEXISTING]);
+        return add_device(st, KS_RANK_LOGVOL, o, argv, argc, a, dev, mp,
+                          a->flag[KS_OPT_NOFORMAT] || a->flag[KS_OPT_USEEXISTING]);
 }
 
 /* raid MNTPOINT [PARTITIONS...] */
 static int on_raid(struct storage *st, const struct si_ks_origin *o, char **argv, size_t argc,
-                   const struct args *a)
+                   const struct ks_args *a)
 {
         _cleanup_free_ char *mp = NULL, *dev = NULL;
-        bool existing = a->flag[D_NOFORMAT] || a->flag[D_USEEXISTING];
-        const char *device = given(a->val[D_DEVICE]);
+        bool existing = a->flag[KS_OPT_NOFORMAT] || a->flag[KS_OPT_USEEXISTING];
+        const char *device = given(a->val[KS_OPT_DEVICE]);
 
         static const char *const levels[] = {"0",     "1",     "4",     "5",     "6",     "10",
                                              "RAID0", "RAID1", "RAID4", "RAID5", "RAID6", "RAID10"};
-        const char *level = a->val[D_LEVEL];
+        const char *level = a->val[KS_OPT_LEVEL];
         bool level_ok = !level;
 
         if (a->n_pos == 0)
-                return si_ks_error(st->ctx, o,
+                return si_ks_error(st->layout.ctx, o,
                                    "raid: the following arguments are required: <mntpoint>");
-        if (!a->val[D_DEVICE])
-                return si_ks_error(st->ctx, o,
+        if (!a->val[KS_OPT_DEVICE])
+                return si_ks_error(st->layout.ctx, o,
                                    "raid: the following arguments are required: --device");
         /* _level_cb(): value.upper() in levelMap */
         for (size_t i = 0; level && i < ELEMENTSOF(levels); i++)
                 level_ok = level_ok || strcasecmp(level, levels[i]) == 0;
         if (!level_ok)
-                return si_ks_error(st->ctx, o, "Invalid raid level: %s", level);
+                return si_ks_error(st->layout.ctx, o, "Invalid raid level: %s", level);
         if (a->n_pos == 1 && !existing)
-                return si_ks_error(st->ctx, o, "Partitions required for raid");
+                return si_ks_error(st->layout.ctx, o, "Partitions required for raid");
         if (a->n_pos > 1 && existing)
-                return si_ks_error(st->ctx, o,
+                return si_ks_error(st->layout.ctx, o,
                                    "Members may not be specified for preexisting RAID device");
-        if (!existing && !given(a->val[D_LEVEL]))
-                return si_ks_error(st->ctx, o, "RAID Partition defined without RAID level");
+        if (!existing && !given(a->val[KS_OPT_LEVEL]))
+                return si_ks_error(st->layout.ctx, o, "RAID Partition defined without RAID level");
         if (existing && !device)
-                return si_ks_error(st->ctx, o, "Device required for preexisting RAID device");
-        mp = normpath(a->pos[0]);
+                return si_ks_error(st->layout.ctx, o,
+                                   "Device required for preexisting RAID device");
+        mp = si_py_normpath(a->pos[0]);
         if (!mp)
                 return -ENOMEM;
         if (mp[0] != '/')
                 return 0;
         if (device && !(dev = dev_path("/dev/md/", device)))
                 return -ENOMEM;
-        return add_device(st, R_RAID, o, argv, argc, a, dev, mp, existing);
+        return add_device(st, KS_RANK_RAID, o, argv, argc, a, dev, mp, existing);
 }
 
 /* btrfs MNTPOINT [--subvol --name=N] DEVICES...: a volume or a subvolume, btrfs either way. */
 static int on_btrfs(struct storage *st, const struct si_ks_origin *o, char **argv, size_t argc,
-                    const struct args *a)
+                    const struct ks_args *a)
 {
         _cleanup_free_ char *mp = NULL;
 
         if (a->n_pos == 0)
-                return si_ks_error(st->ctx, o, "btrfs must be given a mountpoint");
+                return si_ks_error(st->layout.ctx, o, "btrfs must be given a mountpoint");
         if (a->n_pos == 1)
-                return si_ks_error(st->ctx, o,
-                                   a->flag[D_SUBVOL]
+                return si_ks_error(st->layout.ctx, o,
+                                   a->flag[KS_OPT_SUBVOL]
                                        ? "btrfs subvol requires specification of parent volume"
                                        : "btrfs must be given a list of partitions");
-        if (a->flag[D_SUBVOL] && !given(a->val[D_NAME]))
-                return si_ks_error(st->ctx, o, "btrfs subvolume requires a name");
-        mp = normpath(a->pos[0]);
+        if (a->flag[KS_OPT_SUBVOL] && !given(a->val[KS_OPT_NAME]))
+                return si_ks_error(st->layout.ctx, o, "btrfs subvolume requires a name");
+        mp = si_py_normpath(a->pos[0]);
         if (!mp)
                 return -ENOMEM;
         if (mp[0] != '/')
                 return 0; /* "none": a volume that is not mounted */
-        return add(st, R_BTRFS, o, argv, argc, NULL, mp, "btrfs", NULL);
+        return si_ks_layout_add(&st->layout, KS_RANK_BTRFS, o, argv, argc, NULL, mp, "btrfs", NULL);
 }
 
 static int keep(char **to, const char *v)
@@ -587,17 +245,17 @@ static int keep(char **to, const char *v)
  * sets every flag anew. --type lvm|btrfs|plain|partition|thinp, case-insensitive; --nolvm is
  * plain. */
 static int on_autopart(struct storage *st, const struct si_ks_origin *o, char **argv, size_t argc,
-                       const struct args *a)
+                       const struct ks_args *a)
 {
         static const char *const types[] = {"lvm", "btrfs", "plain", "partition", "thinp"};
-        const char *type = a->flag[D_NOLVM] ? "plain" : a->val[D_TYPE];
+        const char *type = a->flag[KS_OPT_NOLVM] ? "plain" : a->val[KS_OPT_TYPE];
         _cleanup_free_ char *lower = NULL;
         bool known = false;
         int k;
 
         if (a->n_pos > 0)
-                return si_ks_error(st->ctx, o, "Unexpected arguments to autopart command: %s",
-                                   a->pos[0]);
+                return si_ks_error(st->layout.ctx, o,
+                                   "Unexpected arguments to autopart command: %s", a->pos[0]);
         if (type) {
                 lower = strdup(type);
                 if (!lower)
@@ -608,35 +266,35 @@ static int on_autopart(struct storage *st, const struct si_ks_origin *o, char **
                 for (size_t i = 0; i < ELEMENTSOF(types); i++)
                         known = known || streq(lower, types[i]);
                 if (!known)
-                        return si_ks_error(st->ctx, o, "Invalid autopart type: %s", type);
+                        return si_ks_error(st->layout.ctx, o, "Invalid autopart type: %s", type);
         }
         if ((k = keep(&st->autopart_type, lower)) < 0 ||
-            (k = keep(&st->autopart_fstype, a->val[D_FSTYPE])) < 0)
+            (k = keep(&st->autopart_fstype, a->val[KS_OPT_FSTYPE])) < 0)
                 return k;
         if (st->autopart_fstype && streq(st->autopart_fstype, "btrfs"))
-                return si_ks_error(st->ctx, o,
+                return si_ks_error(st->layout.ctx, o,
                                    "autopart --fstype=btrfs is not valid fstype, use --type=btrfs "
                                    "instead");
         if (given(st->autopart_fstype) && st->autopart_type && streq(st->autopart_type, "btrfs"))
-                return si_ks_error(st->ctx, o,
+                return si_ks_error(st->layout.ctx, o,
                                    "autopart --fstype cannot be used with --type=btrfs");
         st->autopart = true;
-        st->noboot = a->flag[D_NOBOOT];
+        st->noboot = a->flag[KS_OPT_NOBOOT];
         free(st->autopart_text);
-        st->autopart_text = command_text(o, argv, argc);
+        st->autopart_text = si_ks_command_text(o, argv, argc);
         return st->autopart_text ? 0 : -ENOMEM;
 }
 
 static int on_reqpart(struct storage *st, const struct si_ks_origin *o, char **argv, size_t argc,
-                      const struct args *a)
+                      const struct ks_args *a)
 {
         if (a->n_pos > 0)
-                return si_ks_error(st->ctx, o, "Unexpected arguments to reqpart command: %s",
+                return si_ks_error(st->layout.ctx, o, "Unexpected arguments to reqpart command: %s",
                                    a->pos[0]);
         st->reqpart = true;
-        st->add_boot = a->flag[D_ADDBOOT];
+        st->add_boot = a->flag[KS_OPT_ADDBOOT];
         free(st->reqpart_text);
-        st->reqpart_text = command_text(o, argv, argc);
+        st->reqpart_text = si_ks_command_text(o, argv, argc);
         return st->reqpart_text ? 0 : -ENOMEM;
 }
 
@@ -644,56 +302,33 @@ static int on_command(void *userdata, const struct si_ks_origin *o, char **argv,
 {
         static const struct {
                 const char *word;
-                const struct command *cmd;
+                const struct ks_command *cmd;
                 int (*fn)(struct storage *, const struct si_ks_origin *, char **, size_t,
-                          const struct args *);
+                          const struct ks_args *);
         } table[] = {
-            {"part", &part_cmd, on_part},          {"partition", &part_cmd, on_part},
-            {"logvol", &logvol_cmd, on_logvol},    {"raid", &raid_cmd, on_raid},
-            {"btrfs", &btrfs_cmd, on_btrfs},       {"autopart", &autopart_cmd, on_autopart},
-            {"reqpart", &reqpart_cmd, on_reqpart},
+            {"part", &si_ks_part_cmd, on_part},
+            {"partition", &si_ks_part_cmd, on_part},
+            {"logvol", &si_ks_logvol_cmd, on_logvol},
+            {"raid", &si_ks_raid_cmd, on_raid},
+            {"btrfs", &si_ks_btrfs_cmd, on_btrfs},
+            {"autopart", &si_ks_autopart_cmd, on_autopart},
+            {"reqpart", &si_ks_reqpart_cmd, on_reqpart},
         };
         struct storage *st = userdata;
 
         for (size_t i = 0; i < ELEMENTSOF(table); i++) {
-                struct args a;
+                struct ks_args a;
                 int k;
 
                 if (!streq(argv[0], table[i].word))
                         continue;
-                k = parse_args(st, table[i].cmd, o, argv, argc, &a);
+                k = si_ks_storage_args(st->layout.ctx, table[i].cmd, o, argv, argc, &a);
                 if (k < 0)
                         return k;
                 k = table[i].fn(st, o, argv, argc, &a);
-                args_done(&a);
+                si_ks_args_done(&a);
                 return k;
         }
-        return 0;
-}
-
-/* The mounts a single-object command plans (autopart, reqpart), noted at its last line: the
- * origin's file name lives only during the read, so its text says where. */
-static int add_implicit(struct storage *st, enum rank rank, const char *text, const char *mp,
-                        const char *fstype, const char *options)
-{
-        struct entry e = {.rank = rank, .seq = st->n};
-        struct entry *v;
-
-        v = reallocarray(st->v, st->n + 1, sizeof(*v));
-        if (!v)
-                return -ENOMEM;
-        st->v = v;
-        st->cap = st->n + 1;
-        e.source = strdup("planned");
-        e.mountpoint = strdup(mp);
-        e.fstype = strdup(kernel_type(fstype));
-        e.options = strdup(options);
-        e.comment = strdup(text);
-        if (!e.source || !e.mountpoint || !e.fstype || !e.options || !e.comment) {
-                entry_done(&e);
-                return -ENOMEM;
-        }
-        st->v[st->n++] = e;
         return 0;
 }
 
@@ -703,97 +338,35 @@ static int add_implicit(struct storage *st, enum rank rank, const char *text, co
 static int add_single_objects(struct storage *st)
 {
         static const char efi_opts[] = "defaults,uid=0,gid=0,umask=077,shortname=winnt";
-        bool efi = st->flags & SEINSTALL_PLAN_EFI;
+        bool efi = st->layout.flags & SEINSTALL_PLAN_EFI;
         int k = 0;
 
         if (st->reqpart && efi)
-                k = add_implicit(st, R_REQPART, st->reqpart_text, "/boot/efi", "vfat", efi_opts);
+                k = si_ks_layout_add_implicit(&st->layout, KS_RANK_REQPART, st->reqpart_text,
+                                              "/boot/efi", "vfat", efi_opts);
         if (k >= 0 && st->reqpart && st->add_boot)
-                k = add_implicit(st, R_REQPART, st->reqpart_text, "/boot",
-                                 boot_fstype(st->default_fstype), "defaults");
+                k = si_ks_layout_add_implicit(&st->layout, KS_RANK_REQPART, st->reqpart_text,
+                                              "/boot", si_ks_boot_fstype(st->layout.default_fstype),
+                                              "defaults");
         if (k >= 0 && st->autopart) {
                 const char *def =
-                    given(st->autopart_fstype) ? st->autopart_fstype : st->default_fstype;
+                    given(st->autopart_fstype) ? st->autopart_fstype : st->layout.default_fstype;
                 bool btrfs = st->autopart_type && streq(st->autopart_type, "btrfs");
 
                 if (efi)
-                        k = add_implicit(st, R_AUTOPART, st->autopart_text, "/boot/efi", "vfat",
-                                         efi_opts);
+                        k = si_ks_layout_add_implicit(&st->layout, KS_RANK_AUTOPART,
+                                                      st->autopart_text, "/boot/efi", "vfat",
+                                                      efi_opts);
                 if (k >= 0 && !st->noboot)
-                        k = add_implicit(st, R_AUTOPART, st->autopart_text, "/boot",
-                                         boot_fstype(def), "defaults");
+                        k = si_ks_layout_add_implicit(&st->layout, KS_RANK_AUTOPART,
+                                                      st->autopart_text, "/boot",
+                                                      si_ks_boot_fstype(def), "defaults");
                 if (k >= 0)
-                        k = add_implicit(st, R_AUTOPART, st->autopart_text, "/",
-                                         btrfs ? "btrfs" : def, "defaults");
+                        k = si_ks_layout_add_implicit(&st->layout, KS_RANK_AUTOPART,
+                                                      st->autopart_text, "/", btrfs ? "btrfs" : def,
+                                                      "defaults");
         }
         return k;
-}
-
-static int by_rank(const void *a, const void *b)
-{
-        const struct entry *x = a, *y = b;
-
-        if (x->rank != y->rank)
-                return x->rank < y->rank ? -1 : 1;
-        return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* An fstab field: blanks, "#", "\" and control characters as libmount's \ooo escapes. */
-static void put_field(struct sbuf *b, const char *s)
-{
-        for (; *s; s++) {
-                unsigned char c = (unsigned char) *s;
-                if (c <= 0x20 || c == '\\' || c == '#' || c == 0x7f)
-                        sbuf_printf(b, "\\%03o", c);
-                else
-                        sbuf_append(b, s, 1);
-        }
-}
-
-static bool replaced_later(const struct storage *st, size_t i)
-{
-        for (size_t j = i + 1; j < st->n; j++)
-                if (streq(st->v[j].mountpoint, st->v[i].mountpoint))
-                        return true;
-        return false;
-}
-
-static int render(struct storage *st, const char *path, char **ret)
-{
-        struct sbuf b = {};
-        int n = 0;
-
-        if (st->n > 0)
-                qsort(st->v, st->n, sizeof(*st->v), by_rank);
-        sbuf_printf(&b,
-                    "# The layout %s plans, read by seinstall (default file system %s, %s "
-                    "firmware)\n",
-                    path, st->default_fstype, st->flags & SEINSTALL_PLAN_EFI ? "EFI" : "BIOS");
-        for (size_t i = 0; i < st->n; i++) {
-                const struct entry *e = &st->v[i];
-
-                if (replaced_later(st, i)) {
-                        /* not the mount point itself: it may hold a line break */
-                        sbuf_printf(&b,
-                                    "# %s\n#   (replaced by a later claim of its mount point)\n",
-                                    e->comment);
-                        continue;
-                }
-                sbuf_printf(&b, "# %s\n", e->comment);
-                put_field(&b, e->source);
-                sbuf_puts(&b, " ");
-                put_field(&b, e->mountpoint);
-                sbuf_puts(&b, " ");
-                put_field(&b, e->fstype);
-                sbuf_puts(&b, " ");
-                put_field(&b, e->options);
-                sbuf_puts(&b, "\n");
-                n++;
-        }
-        if (!b.s)
-                return -ENOMEM;
-        *ret = sbuf_steal(&b);
-        return n;
 }
 
 /* A default file system type: a word of letters, digits, "+", "." and "_" (ext4, hfs+). */
@@ -811,22 +384,21 @@ int si_ks_plan(struct seinstall_ctx *ctx, const char *path, const char *text, si
                const char *default_fstype, unsigned flags, char **ret)
 {
         static const struct si_ks_ops ops = {.command = on_command};
-        struct storage st = {
-            .ctx = ctx, .default_fstype = default_fstype ? default_fstype : "xfs", .flags = flags};
+        struct storage st = {.layout = {.ctx = ctx,
+                                        .default_fstype = default_fstype ? default_fstype : "xfs",
+                                        .flags = flags}};
         int k;
 
-        if (!fstype_valid(st.default_fstype))
+        if (!fstype_valid(st.layout.default_fstype))
                 return si_error(ctx, -EINVAL,
                                 "'%s' is not a file system type (a word such as xfs or ext4)",
-                                st.default_fstype);
+                                st.layout.default_fstype);
         k = si_ks_read(ctx, path, text, len, &ops, &st);
         if (k >= 0)
                 k = add_single_objects(&st);
         if (k >= 0)
-                k = render(&st, path, ret);
-        for (size_t i = 0; i < st.n; i++)
-                entry_done(&st.v[i]);
-        free(st.v);
+                k = si_ks_layout_render(&st.layout, path, ret);
+        si_ks_layout_done(&st.layout);
         free(st.autopart_type);
         free(st.autopart_fstype);
         free(st.autopart_text);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Fuzz the parsers of unattended input: kickstart profiles (kickstart-lex.c, profile.c), the layout
- * a kickstart plans (kickstart-storage.c) and installer kernel command lines (bootopts.c). The
+ * a kickstart plans (kickstart-storage*.c) and installer kernel command lines (bootopts.c). The
  * first byte picks the parser: bit 1 the layout, else bit 0 the command line, else the profile. A
  * profile is read as the file fz-main.ks of a scratch directory that also holds files to %include
  * (fz-a.ks sets a mode, fz-b.ks includes it, fz-loop.ks includes itself, fz-open.ks opens a

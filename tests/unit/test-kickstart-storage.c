@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Unit tests of kickstart-storage.c: the layout a kickstart plans, read through seinstall's
+/* Unit tests of kickstart-storage*.c: the layout a kickstart plans, read through seinstall's
  * kickstart reader (%include, %ksappend, shlex), with pykickstart 3.74's storage grammar (prefixes,
  * both value spellings, required words) and the file system Anaconda gives each device (--fstype,
  * the default, /boot, /boot/efi, autopart and reqpart), later claims replacing earlier ones,
