@@ -172,7 +172,6 @@ static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum sei
 {
         _cleanup_(seinstall_apply_result_unrefp) struct seinstall_apply_result *result = NULL;
         _cleanup_free_ char *outcome = NULL;
-        unsigned flags = fb_apply_flags(&info->state, mode); /* those of the prediction */
         bool keep_mark, deferred;
         struct fb_plan plan;
         size_t n_changes;
@@ -187,8 +186,7 @@ static int apply(struct seinstall_ctx *ctx, const struct fb_info *info, enum sei
         deferred = !plan.trial && plan.config_mode != mode;
         keep_mark = deferred;
 
-        r = seinstall_apply(ctx, mode, info->state.policy_type, SEINSTALL_BOOTLOADER_AUTO, flags,
-                            &result);
+        r = fb_apply(ctx, &info->state, mode, 0, &result); /* the prediction's call */
         if (r < 0)
                 return cli_fail(ctx, r, _("applying the choice"));
         n_changes = seinstall_apply_result_get_n_changes(result);

@@ -36,8 +36,7 @@ struct fb_state {
         bool trial_pending;              /* a trial was set up and has not decided yet */
 };
 
-/* The library's dry run of applying one mode: seinstall_apply() with fb_apply_flags() and
- * SEINSTALL_APPLY_DRY_RUN. */
+/* The library's dry run of applying one mode: fb_apply() with SEINSTALL_APPLY_DRY_RUN. */
 struct fb_prediction {
         int error;     /* 0, or the negative errno the run would fail with */
         char *message; /* the library's message for @error, or NULL */
@@ -71,6 +70,12 @@ enum seinstall_mode fb_apply_mode(enum seinstall_mode mode);
  * and a relabel is asked for when files may lack labels (SELinux off, not active on this very
  * boot, or a relabel already pending). The dry run and the real run use the same. */
 unsigned fb_apply_flags(const struct fb_state *st, enum seinstall_mode mode);
+/* Apply @mode to the target as choosing it on the screen does (model-predict.c): the one
+ * seinstall_apply() call of the screen, with the mode as the settings (the policy type stays
+ * the target's) and fb_apply_flags() or-ed with @extra (SEINSTALL_APPLY_DRY_RUN for the
+ * prediction) as its options. Returns what seinstall_apply() returns. */
+int fb_apply(struct seinstall_ctx *ctx, const struct fb_state *st, enum seinstall_mode mode,
+             unsigned extra, struct seinstall_apply_result **ret);
 /* Ask the library what applying @mode would write (model-predict.c): the dry run, into @ret,
  * which fb_prediction_done() releases. Returns 0 (a failing run is data: ret->error), or
  * -ENOMEM. */

@@ -97,6 +97,30 @@ static int apply_option(struct opts *o, int opt, const char *arg, void *userdata
         }
 }
 
+/* seinstall_apply() with the mode and policy type given as the settings (none with
+ * --regenerate alone: no config is written) and the rest as its options. */
+static int apply_call(struct seinstall_ctx *ctx, const struct opts *o, enum seinstall_bootloader bl,
+                      unsigned flags, struct seinstall_apply_result **ret)
+{
+        _cleanup_(seinstall_settings_unrefp) struct seinstall_settings *s = NULL;
+        _cleanup_(seinstall_apply_options_unrefp) struct seinstall_apply_options *ao = NULL;
+        int r;
+
+        r = seinstall_apply_options_new(&ao);
+        if (r >= 0)
+                r = seinstall_apply_options_set_bootloader(ao, bl);
+        if (r >= 0)
+                r = seinstall_apply_options_set_flags(ao, flags);
+        if (r >= 0 && o->mode != SEINSTALL_MODE_INVALID) {
+                r = seinstall_settings_new(&s);
+                if (r >= 0)
+                        r = seinstall_settings_set_mode(s, o->mode, SEINSTALL_SOURCE_OPTION);
+                if (r >= 0 && o->policy)
+                        r = seinstall_settings_set_policy(s, o->policy, SEINSTALL_SOURCE_OPTION);
+        }
+        return r < 0 ? r : seinstall_apply(ctx, s, ao, ret);
+}
+
 int cmd_apply(int argc, char **argv)
 {
         static const struct option own[] = {
@@ -129,7 +153,7 @@ int cmd_apply(int argc, char **argv)
         r = cli_open(&o, &ctx);
         if (r != 0)
                 return r;
-        r = seinstall_apply(ctx, o.mode, o.policy, a.bl, flags, &res);
+        r = apply_call(ctx, &o, a.bl, flags, &res);
         if (r < 0)
                 return cli_fail(ctx, r, "apply");
         if (o.json) {

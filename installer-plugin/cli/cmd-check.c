@@ -233,6 +233,19 @@ static unsigned plan_flags(const struct check_args *a)
         return efi ? SEINSTALL_PLAN_EFI : 0;
 }
 
+/* seinstall_check_run() on the mounts, or on the planned layout in @plan when not NULL. */
+static int check_run(struct seinstall_ctx *ctx, const struct seinstall_settings *settings,
+                     const char *plan, struct seinstall_check_result **ret)
+{
+        _cleanup_(seinstall_check_options_unrefp) struct seinstall_check_options *co = NULL;
+        int r;
+
+        r = seinstall_check_options_new(&co);
+        if (r >= 0)
+                r = seinstall_check_options_set_plan_file(co, plan);
+        return r < 0 ? r : seinstall_check_run(ctx, settings, co, ret);
+}
+
 int cmd_check(int argc, char **argv)
 {
         static const struct option own[] = {
@@ -274,7 +287,7 @@ int cmd_check(int argc, char **argv)
         r = a.profile && !a.plan
                 ? seinstall_check_run_profile(ctx, settings, a.profile, a.default_fstype,
                                               plan_flags(&a), &check)
-                : seinstall_check_run(ctx, settings, a.plan, &check);
+                : check_run(ctx, settings, a.plan, &check);
         if (r < 0)
                 return cli_fail(ctx, r, "check");
         if (o.json) {

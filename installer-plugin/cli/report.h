@@ -25,6 +25,8 @@ DEFINE_CLEANUP_FUNC(struct seinstall_check_result *, seinstall_check_result_unre
 DEFINE_CLEANUP_FUNC(struct seinstall_relabel_result *, seinstall_relabel_result_unref)
 DEFINE_CLEANUP_FUNC(struct seinstall_relabel_options *, seinstall_relabel_options_unref)
 DEFINE_CLEANUP_FUNC(struct seinstall_apply_result *, seinstall_apply_result_unref)
+DEFINE_CLEANUP_FUNC(struct seinstall_apply_options *, seinstall_apply_options_unref)
+DEFINE_CLEANUP_FUNC(struct seinstall_check_options *, seinstall_check_options_unref)
 DEFINE_CLEANUP_FUNC(struct seinstall_status_result *, seinstall_status_result_unref)
 DEFINE_CLEANUP_FUNC(struct seinstall_install_result *, seinstall_install_result_unref)
 DEFINE_CLEANUP_FUNC(struct seinstall_verify_result *, seinstall_verify_result_unref)

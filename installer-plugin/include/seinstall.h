@@ -275,19 +275,34 @@ SEINSTALL_EXPORT const char *seinstall_verdict_to_string(enum seinstall_verdict 
  * where there is one, a verdict, and a reason and fix a person can act on. */
 struct seinstall_check_result;
 
-/* Check the target of @ctx: the mounts at and below its root (each probed live: can the kernel
- * store security.selinux there?), or, when @plan_file is not NULL, the planned layout in that
- * fstab-format file (type "auto" or none: probed with libblkid). The mode, policy type and
- * seinstall.unsupported come from @settings (NULL: defaults), else the target's
- * /etc/selinux/config; the policy is the target's newest policy.N of that type, else this
- * system's, else a built-in table. Returns 0 and a new check in *ret (whatever its verdict);
- * -EBADMSG for a malformed plan line, -ENOENT for a missing plan or device, -EINVAL for a
- * device without a known filesystem, -ENOPKG when no policy of the type exists anywhere, other
- * -errno when the system failed. */
-SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_check_run(struct seinstall_ctx *ctx,
-                                                       const struct seinstall_settings *settings,
-                                                       const char *plan_file,
-                                                       struct seinstall_check_result **ret);
+/* How a check runs: an options object, reference counted (seinstall_check_options_ref(),
+ * _unref(): each accepts NULL; unref returns NULL). A new object holds the defaults (check the
+ * mounts); NULL options mean the defaults too. Returns 0, -ENOMEM, or -EINVAL for NULL @ret. */
+struct seinstall_check_options;
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_check_options_new(struct seinstall_check_options **ret);
+SEINSTALL_EXPORT struct seinstall_check_options *
+seinstall_check_options_ref(struct seinstall_check_options *o);
+SEINSTALL_EXPORT struct seinstall_check_options *
+seinstall_check_options_unref(struct seinstall_check_options *o);
+/* Check the planned layout in the fstab-format file @path (its devices' filesystems of type
+ * "auto" or none probed with libblkid) instead of the mounts; NULL, the default: the mounts.
+ * Returns 0, -ENOMEM, or -EINVAL for "". */
+SEINSTALL_EXPORT int seinstall_check_options_set_plan_file(struct seinstall_check_options *o,
+                                                           const char *path);
+
+/* Check the target of @ctx with @options (NULL: defaults): the mounts at and below its root
+ * (each probed live: can the kernel store security.selinux there?), or the planned layout the
+ * options name. The mode, policy type and seinstall.unsupported come from @settings (NULL:
+ * defaults), else the target's /etc/selinux/config; the policy is the target's newest policy.N
+ * of that type, else this system's, else a built-in table. Returns 0 and a new check in *ret
+ * (whatever its verdict); -EBADMSG for a malformed plan line, -ENOENT for a missing plan or
+ * device, -EINVAL for a device without a known filesystem, -ENOPKG when no policy of the type
+ * exists anywhere, other -errno when the system failed. */
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_check_run(struct seinstall_ctx *ctx, const struct seinstall_settings *settings,
+                    const struct seinstall_check_options *options,
+                    struct seinstall_check_result **ret);
 /* Take another reference (returns @c), or drop one: unref frees the check with the last one,
  * accepts NULL and returns NULL. */
 SEINSTALL_EXPORT struct seinstall_check_result *
@@ -600,7 +615,7 @@ enum seinstall_kernel_case {
 /* "unknown", "default", "opt-in", "none". */
 SEINSTALL_EXPORT const char *seinstall_kernel_case_to_string(enum seinstall_kernel_case k);
 
-/* Flags of seinstall_apply(), or-ed into its unsigned @flags. */
+/* Flags of seinstall_apply(), or-ed together for seinstall_apply_options_set_flags(). */
 enum seinstall_apply_flags {
         /* Run the distribution's boot loader regeneration (update-grub, grub2-mkconfig, inside
          * the target via chroot when the root is not "/") when the GRUB defaults changed, or
@@ -622,9 +637,30 @@ enum seinstall_apply_flags {
 
 struct seinstall_apply_result;
 
-/* Make the target boot in @mode with policy @policy_type (NULL: the target's SELINUXTYPE, else
- * "default"): boot loader command line first, relabel scheduling, the first-boot mark, and the
- * config that enables SELinux last (first when it lowers the mode). While a relabel is pending
+/* How an apply runs: an options object, reference counted (seinstall_apply_options_ref(),
+ * _unref(): each accepts NULL; unref returns NULL). A new object holds the defaults: boot
+ * loader SEINSTALL_BOOTLOADER_AUTO, no flags; NULL options mean the defaults too. Returns 0,
+ * -ENOMEM, or -EINVAL for NULL @ret. */
+struct seinstall_apply_options;
+SEINSTALL_EXPORT SEINSTALL_WUR int
+seinstall_apply_options_new(struct seinstall_apply_options **ret);
+SEINSTALL_EXPORT struct seinstall_apply_options *
+seinstall_apply_options_ref(struct seinstall_apply_options *o);
+SEINSTALL_EXPORT struct seinstall_apply_options *
+seinstall_apply_options_unref(struct seinstall_apply_options *o);
+/* Which form of the kernel command line to edit (SEINSTALL_BOOTLOADER_AUTO: every form the
+ * target has). Returns 0, or -EINVAL for a value out of the enum. */
+SEINSTALL_EXPORT int seinstall_apply_options_set_bootloader(struct seinstall_apply_options *o,
+                                                            enum seinstall_bootloader bootloader);
+/* The flags (SEINSTALL_APPLY_* or-ed), replacing those set before. Returns 0, or -EINVAL for an
+ * unknown flag or SEINSTALL_APPLY_RELABEL with SEINSTALL_APPLY_LABELED. */
+SEINSTALL_EXPORT int seinstall_apply_options_set_flags(struct seinstall_apply_options *o,
+                                                       unsigned flags);
+
+/* Make the target boot in the mode of @settings with its policy type (unset: the target's
+ * SELINUXTYPE, else "default"), as @options say (NULL: defaults): boot loader command line
+ * first, relabel scheduling, the first-boot mark, and the config that enables SELinux last
+ * (first when it lowers the mode). The other settings are not used. While a relabel is pending
  * the config says permissive, never enforcing: the mark's mode= keeps the choice and applying
  * enforcing again after the relabel completes it. Files already right are not rewritten, so a
  * second call changes nothing. Every file, directory and link it creates or replaces gets the
@@ -637,13 +673,13 @@ struct seinstall_apply_result;
  * of a written file the running system refuses; with SEINSTALL_APPLY_REGENERATE, -ENOPKG (no
  * bubblewrap) or another error of the sandbox when the regeneration cannot be sandboxed (then
  * nothing was written) and -SEINSTALL_ERROR_PROGRAM_FAILED when it failed (then every file the
- * call wrote is put back); other -errno from I/O. @mode SEINSTALL_MODE_INVALID with
- * SEINSTALL_APPLY_REGENERATE: write no config, only regenerate grub.cfg when its default entry
- * lacks what GRUB's defaults say. */
-SEINSTALL_EXPORT SEINSTALL_WUR int
-seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *policy_type,
-                enum seinstall_bootloader bootloader, unsigned flags,
-                struct seinstall_apply_result **ret_result);
+ * call wrote is put back); other -errno from I/O. @settings NULL (only with
+ * SEINSTALL_APPLY_REGENERATE, else -EINVAL): write no config, only regenerate grub.cfg when
+ * its default entry lacks what GRUB's defaults say. */
+SEINSTALL_EXPORT SEINSTALL_WUR int seinstall_apply(struct seinstall_ctx *ctx,
+                                                   const struct seinstall_settings *settings,
+                                                   const struct seinstall_apply_options *options,
+                                                   struct seinstall_apply_result **ret_result);
 /* Take another reference to a result of seinstall_apply(), or drop one (freeing it with the
  * last). Each accepts NULL; unref returns NULL. */
 SEINSTALL_EXPORT struct seinstall_apply_result *

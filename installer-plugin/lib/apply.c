@@ -18,6 +18,7 @@
 
 #include "cmdline.h"
 #include "apply.h"
+#include "stage-options.h"
 #include "bootmenu.h"
 #include "config.h"
 #include "marks.h"
@@ -582,29 +583,19 @@ static int regenerate_menu(struct seinstall_ctx *ctx, const struct si_config *co
         return r < 0 ? r : 0;
 }
 
-SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_mode mode,
-                                     const char *policy_type, enum seinstall_bootloader bootloader,
-                                     unsigned flags, struct seinstall_apply_result **ret_result)
+/* seinstall_apply() on its arguments unpacked: @mode SEINSTALL_MODE_INVALID for no settings. */
+static int apply_mode(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *policy_type,
+                      enum seinstall_bootloader bootloader, unsigned flags,
+                      struct seinstall_apply_result **ret_result)
 {
-        const unsigned known = SEINSTALL_APPLY_REGENERATE | SEINSTALL_APPLY_RELABEL |
-                               SEINSTALL_APPLY_LABELED | SEINSTALL_APPLY_FIRSTBOOT |
-                               SEINSTALL_APPLY_DRY_RUN;
         _cleanup_(si_config_done) struct si_config config = {.mode = SEINSTALL_MODE_INVALID};
         int r;
 
-        if (!ctx ||
-            (!seinstall_mode_to_string(mode) &&
-             (mode != SEINSTALL_MODE_INVALID || !(flags & SEINSTALL_APPLY_REGENERATE))) ||
-            !seinstall_bootloader_to_string(bootloader) || (flags & ~known) ||
-            ((flags & SEINSTALL_APPLY_RELABEL) && (flags & SEINSTALL_APPLY_LABELED)))
-                return -EINVAL;
         /* The trial is enforcing deferred: the run below writes for enforcing, the flag defers. */
         if (mode == SEINSTALL_MODE_TRIAL) {
                 mode = SEINSTALL_MODE_ENFORCING;
                 flags |= SI_APPLY_TRIAL;
         }
-        if (policy_type && !si_policy_type_valid(policy_type))
-                return si_error(ctx, -EINVAL, "Invalid policy type '%s'", policy_type);
         r = si_config_read(ctx, &config);
         if (r >= 0)
                 /* the files written are labeled for the policy the config will name */
@@ -620,6 +611,24 @@ SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx, enum seinstall_m
                 return r;
         /* The same run either way; only the writes at the bottom (rootfs-write.c) are skipped. */
         return si_apply_run(ctx, &config, mode, policy_type, bootloader, flags, ret_result);
+}
+
+SEINSTALL_EXPORT int seinstall_apply(struct seinstall_ctx *ctx,
+                                     const struct seinstall_settings *settings,
+                                     const struct seinstall_apply_options *options,
+                                     struct seinstall_apply_result **ret_result)
+{
+        static const struct seinstall_apply_options defaults = {.bootloader =
+                                                                    SEINSTALL_BOOTLOADER_AUTO};
+        const struct seinstall_apply_options *o = options ? options : &defaults;
+
+        /* Without settings there is no config to write: only the boot menu to bring in line. */
+        if (!ctx || (!settings && !(o->flags & SEINSTALL_APPLY_REGENERATE)))
+                return -EINVAL;
+        /* (the settings' setters took only a valid mode and policy type) */
+        return apply_mode(ctx, seinstall_settings_get_mode(settings, NULL),
+                          seinstall_settings_get_policy(settings, NULL), o->bootloader, o->flags,
+                          ret_result);
 }
 
 SEINSTALL_EXPORT size_t seinstall_apply_result_get_n_changes(const struct seinstall_apply_result *r)
@@ -721,35 +730,4 @@ SEINSTALL_EXPORT int seinstall_apply_result_to_json(const struct seinstall_apply
         json_array_end(&j);
         json_object_end(&j);
         return json_steal(&j, ret);
-}
-
-SEINSTALL_EXPORT const char *seinstall_bootloader_to_string(enum seinstall_bootloader b)
-{
-        static const char *const names[] = {
-            [SEINSTALL_BOOTLOADER_AUTO] = "auto",
-            [SEINSTALL_BOOTLOADER_GRUB] = "grub",
-            [SEINSTALL_BOOTLOADER_BLS] = "bls",
-            [SEINSTALL_BOOTLOADER_KERNEL_CMDLINE] = "kernel-cmdline",
-            [SEINSTALL_BOOTLOADER_NONE] = "none",
-        };
-        return b >= 0 && (size_t) b < ELEMENTSOF(names) ? names[b] : NULL;
-}
-
-SEINSTALL_EXPORT enum seinstall_bootloader seinstall_bootloader_from_string(const char *s)
-{
-        for (int b = SEINSTALL_BOOTLOADER_AUTO; s && b <= SEINSTALL_BOOTLOADER_NONE; b++)
-                if (streq(s, seinstall_bootloader_to_string((enum seinstall_bootloader) b)))
-                        return (enum seinstall_bootloader) b;
-        return SEINSTALL_BOOTLOADER_INVALID;
-}
-
-SEINSTALL_EXPORT const char *seinstall_kernel_case_to_string(enum seinstall_kernel_case k)
-{
-        static const char *const names[] = {
-            [SEINSTALL_KERNEL_CASE_UNKNOWN] = "unknown",
-            [SEINSTALL_KERNEL_CASE_SELINUX_DEFAULT] = "default",
-            [SEINSTALL_KERNEL_CASE_SELINUX_OPTIN] = "opt-in",
-            [SEINSTALL_KERNEL_CASE_NO_SELINUX] = "none",
-        };
-        return k >= 0 && (size_t) k < ELEMENTSOF(names) ? names[k] : NULL;
 }

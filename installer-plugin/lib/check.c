@@ -10,6 +10,7 @@
 
 #include "seinstall-private.h"
 #include "check-stage.h"
+#include "stage-options.h"
 #include "config.h"
 #include "policy.h"
 #include "settings.h"
@@ -276,8 +277,10 @@ int si_check_run_mounts(struct seinstall_ctx *ctx, const struct seinstall_settin
 
 SEINSTALL_EXPORT int seinstall_check_run(struct seinstall_ctx *ctx,
                                          const struct seinstall_settings *settings,
-                                         const char *plan_file, struct seinstall_check_result **ret)
+                                         const struct seinstall_check_options *options,
+                                         struct seinstall_check_result **ret)
 {
+        const char *plan_file = options ? options->plan_file : NULL;
         const struct si_plan_source plan = {.name = plan_file};
 
         if (!ctx || !ret)

@@ -84,13 +84,44 @@ SEINSTALL_EXPORT const char *seinstall_verdict_to_string(enum seinstall_verdict 
         return name_of(names, ELEMENTSOF(names), v);
 }
 
+SEINSTALL_EXPORT const char *seinstall_bootloader_to_string(enum seinstall_bootloader b)
+{
+        static const char *const names[] = {
+            [SEINSTALL_BOOTLOADER_AUTO] = "auto",
+            [SEINSTALL_BOOTLOADER_GRUB] = "grub",
+            [SEINSTALL_BOOTLOADER_BLS] = "bls",
+            [SEINSTALL_BOOTLOADER_KERNEL_CMDLINE] = "kernel-cmdline",
+            [SEINSTALL_BOOTLOADER_NONE] = "none",
+        };
+        return name_of(names, ELEMENTSOF(names), b);
+}
+
+SEINSTALL_EXPORT enum seinstall_bootloader seinstall_bootloader_from_string(const char *s)
+{
+        for (int b = SEINSTALL_BOOTLOADER_AUTO; s && b <= SEINSTALL_BOOTLOADER_NONE; b++)
+                if (streq(s, seinstall_bootloader_to_string((enum seinstall_bootloader) b)))
+                        return (enum seinstall_bootloader) b;
+        return SEINSTALL_BOOTLOADER_INVALID;
+}
+
+SEINSTALL_EXPORT const char *seinstall_kernel_case_to_string(enum seinstall_kernel_case k)
+{
+        static const char *const names[] = {
+            [SEINSTALL_KERNEL_CASE_UNKNOWN] = "unknown",
+            [SEINSTALL_KERNEL_CASE_SELINUX_DEFAULT] = "default",
+            [SEINSTALL_KERNEL_CASE_SELINUX_OPTIN] = "opt-in",
+            [SEINSTALL_KERNEL_CASE_NO_SELINUX] = "none",
+        };
+        return name_of(names, ELEMENTSOF(names), k);
+}
+
 SEINSTALL_EXPORT const char *seinstall_relabel_when_to_string(enum seinstall_relabel_when r)
 {
         static const char *const names[] = {
             [SEINSTALL_RELABEL_WHEN_INSTALL] = "install",
             [SEINSTALL_RELABEL_WHEN_FIRSTBOOT] = "firstboot",
         };
-        return r >= 0 && (size_t) r < ELEMENTSOF(names) ? names[r] : NULL;
+        return name_of(names, ELEMENTSOF(names), r);
 }
 
 SEINSTALL_EXPORT enum seinstall_relabel_when seinstall_relabel_when_from_string(const char *s)

@@ -78,7 +78,7 @@ int seinstall_settings_get_origin(const struct seinstall_settings *s,
 SEINSTALL_WUR int seinstall_settings_load_profile(struct seinstall_settings *s,
                                                   struct seinstall_ctx *ctx, const char *path);
 
-/* The layout the kickstart @path plans, for seinstall_check_run()'s @plan_file: read as
+/* The layout the kickstart @path plans, for seinstall_check_options_set_plan_file(): read as
  * pykickstart reads it (%include and %ksappend followed) with the options of pykickstart's
  * newest part/partition, logvol, raid, btrfs, autopart and reqpart, each device given the file
  * system Anaconda gives it (seinstall.ks(5)): --fstype, else @default_fstype (NULL: "xfs"),

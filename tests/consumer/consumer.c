@@ -70,6 +70,7 @@ static void check_plan(struct seinstall_ctx *ctx, const char *plan)
 {
         struct seinstall_settings *s = NULL;
         struct seinstall_check_result *c = NULL;
+        struct seinstall_check_options *co = NULL;
         enum seinstall_source src;
         char *json = NULL;
         int r;
@@ -80,7 +81,12 @@ static void check_plan(struct seinstall_ctx *ctx, const char *plan)
                 return;
         r = seinstall_settings_set_mode(s, SEINSTALL_MODE_ENFORCING, SEINSTALL_SOURCE_PROFILE);
         expect(r == 1, "set_mode(profile) returned %d", r);
-        r = seinstall_check_run(ctx, s, plan, &c);
+        r = seinstall_check_options_new(&co);
+        expect(r == 0, "seinstall_check_options_new: %d", r);
+        r = seinstall_check_options_set_plan_file(co, plan);
+        expect(r == 0, "seinstall_check_options_set_plan_file: %d", r);
+        r = seinstall_check_run(ctx, s, co, &c);
+        seinstall_check_options_unref(co);
         expect(r == 0 && c, "seinstall_check_run(%s): %s: %s", plan, strerror(-r),
                seinstall_last_error(ctx) ? seinstall_last_error(ctx) : "no message");
         if (r < 0) {

@@ -7,9 +7,11 @@
 . "$(dirname "$0")/../lib.sh"
 
 LIMIT=800
-# Files allowed past LIMIT: "PATH|REASON", PATH relative to the top of the tree. None today; an
-# exception whose file is gone or back under the limit fails the test, so the list stays true.
-EXCEPTIONS=()
+# Files allowed past LIMIT: "PATH|REASON", PATH relative to the top of the tree. An exception
+# whose file is gone or back under the limit fails the test, so the list stays true.
+EXCEPTIONS=(
+        "installer-plugin/include/seinstall.h|the ABI, one job in one installed header (as libmount.h and libkmod.h are), each call with its contract; abi.sh compares it with libseinstall.sym"
+)
 
 # too_long ROOT: each C source under ROOT's installer-plugin/ and firstboot/ with more than
 # LIMIT lines, as "PATH: N lines", PATH relative to ROOT, in name order. A last line without a
@@ -60,7 +62,10 @@ check() {
 }
 
 # The check itself: a file one line past the limit fails, one at the limit and files that are
-# not C sources do not, a last line without its line break counts.
+# not C sources do not, a last line without its line break counts. (The tree's own exceptions
+# do not apply to the scratch tree.)
+kept=("${EXCEPTIONS[@]}")
+EXCEPTIONS=()
 d=$(scratch_dir)
 mkdir -p "$d/installer-plugin/lib" "$d/firstboot" "$d/tests"
 lines() { seq "$1" | sed 's/.*/int x;/'; }
@@ -78,7 +83,6 @@ assert_contains "the check's failure" "$out" "firstboot/unterminated.h: 801 line
 case $out in *limit.*) fail "the check named a file of $LIMIT lines: $out" ;; esac
 echo "ok: the check fails naming each file past $LIMIT lines and its length"
 # An exception lets its file through with its reason, and fails once it no longer holds.
-kept=("${EXCEPTIONS[@]}")
 EXCEPTIONS=("installer-plugin/lib/planted.c|planted by this test" "firstboot/unterminated.h|planted too")
 out=$( (check "$d") 2>&1) || fail "the check refused files listed as exceptions: $out"
 assert_contains "the check's exception" "$out" "installer-plugin/lib/planted.c: 801 lines (planted by this test)"
@@ -91,4 +95,4 @@ EXCEPTIONS=("${kept[@]}")
 n=$(find "$TOP/installer-plugin" "$TOP/firstboot" -type f \( -name '*.c' -o -name '*.h' \) | wc -l)
 [ "$n" -gt 0 ] || fail "no C source found under $TOP/installer-plugin or $TOP/firstboot"
 check "$TOP"
-echo "ok: none of the $n C sources under installer-plugin/ or firstboot/ is longer than $LIMIT lines"
+echo "ok: none of the $n C sources under installer-plugin/ or firstboot/ is longer than $LIMIT lines but ${#EXCEPTIONS[@]} exception(s)"

@@ -75,9 +75,8 @@ START_TEST(test_debian_enforcing)
         _cleanup_free_ char *cfg = NULL, *grub = NULL, *rel = NULL, *mark = NULL;
 
         debian_target();
-        ck_assert_int_eq(seinstall_apply(ctx, SEINSTALL_MODE_ENFORCING, NULL,
-                                         SEINSTALL_BOOTLOADER_AUTO, SEINSTALL_APPLY_FIRSTBOOT,
-                                         &res),
+        ck_assert_int_eq(apply_with(ctx, SEINSTALL_MODE_ENFORCING, NULL, SEINSTALL_BOOTLOADER_AUTO,
+                                    SEINSTALL_APPLY_FIRSTBOOT, &res),
                          0);
         /* SELinux was off: relabel at first boot, permissive until then */
         ck_assert(seinstall_apply_result_get_relabel(res));
@@ -106,9 +105,8 @@ START_TEST(test_debian_enforcing)
         ck_assert_str_eq(mark, "mode=enforcing\npolicy=default\nrelabel=pending\n");
 
         /* a second run changes nothing */
-        ck_assert_int_eq(seinstall_apply(ctx, SEINSTALL_MODE_ENFORCING, NULL,
-                                         SEINSTALL_BOOTLOADER_AUTO, SEINSTALL_APPLY_FIRSTBOOT,
-                                         &res),
+        ck_assert_int_eq(apply_with(ctx, SEINSTALL_MODE_ENFORCING, NULL, SEINSTALL_BOOTLOADER_AUTO,
+                                    SEINSTALL_APPLY_FIRSTBOOT, &res),
                          0);
         ck_assert_uint_eq(seinstall_apply_result_get_n_changes(res), 0);
         seinstall_apply_result_unref(res);
@@ -123,8 +121,8 @@ START_TEST(test_labeled_enforcing_and_status)
 
         debian_target();
         put("etc/selinux/config", "# mine\nSELINUX=disabled\nSELINUXTYPE=default\nFOO=bar\n");
-        ck_assert_int_eq(seinstall_apply(ctx, SEINSTALL_MODE_ENFORCING, "default",
-                                         SEINSTALL_BOOTLOADER_AUTO, SEINSTALL_APPLY_LABELED, &res),
+        ck_assert_int_eq(apply_with(ctx, SEINSTALL_MODE_ENFORCING, "default",
+                                    SEINSTALL_BOOTLOADER_AUTO, SEINSTALL_APPLY_LABELED, &res),
                          0);
         ck_assert(!seinstall_apply_result_get_relabel(res));
         seinstall_apply_result_unref(res);
@@ -155,8 +153,7 @@ START_TEST(test_labeled_enforcing_and_status)
 
         /* and back to disabled: security=selinux removed, nothing added (opt-in kernel) */
         ck_assert_int_eq(
-            seinstall_apply(ctx, SEINSTALL_MODE_DISABLED, NULL, SEINSTALL_BOOTLOADER_AUTO, 0, NULL),
-            0);
+            apply_with(ctx, SEINSTALL_MODE_DISABLED, NULL, SEINSTALL_BOOTLOADER_AUTO, 0, NULL), 0);
         free(cfg);
         cfg = get("etc/default/grub");
         ck_assert_str_eq(cfg, "GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX_DEFAULT=\"quiet\"\n"
@@ -179,8 +176,7 @@ START_TEST(test_fedora_bls_disabled)
         put("etc/kernel/cmdline", "root=UUID=1 ro enforcing=0\n");
         /* disabling needs no policy */
         ck_assert_int_eq(
-            seinstall_apply(ctx, SEINSTALL_MODE_DISABLED, NULL, SEINSTALL_BOOTLOADER_AUTO, 0, NULL),
-            0);
+            apply_with(ctx, SEINSTALL_MODE_DISABLED, NULL, SEINSTALL_BOOTLOADER_AUTO, 0, NULL), 0);
         e1 = get("boot/loader/entries/a.conf");
         e2 = get("boot/loader/entries/b.conf");
         k = get("etc/kernel/cmdline");
@@ -203,9 +199,9 @@ START_TEST(test_refusals_change_nothing)
         /* no built policy: -ENOPKG naming the package, nothing written */
         put("boot/config-6.1.0-13-amd64", debian_kconfig);
         put("etc/default/grub", "GRUB_CMDLINE_LINUX=\"\"\n");
-        ck_assert_int_eq(seinstall_apply(ctx, SEINSTALL_MODE_ENFORCING, NULL,
-                                         SEINSTALL_BOOTLOADER_AUTO, 0, NULL),
-                         -ENOPKG);
+        ck_assert_int_eq(
+            apply_with(ctx, SEINSTALL_MODE_ENFORCING, NULL, SEINSTALL_BOOTLOADER_AUTO, 0, NULL),
+            -ENOPKG);
         ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "selinux-policy-default"));
         grub = get("etc/default/grub");
         ck_assert_str_eq(grub, "GRUB_CMDLINE_LINUX=\"\"\n");
@@ -215,29 +211,83 @@ START_TEST(test_refusals_change_nothing)
         /* a kernel without SELinux cannot be made to run it */
         put("etc/selinux/default/policy/policy.33", "x");
         put("boot/config-6.1.0-13-amd64", "# CONFIG_SECURITY_SELINUX is not set\n");
-        ck_assert_int_eq(seinstall_apply(ctx, SEINSTALL_MODE_PERMISSIVE, NULL,
-                                         SEINSTALL_BOOTLOADER_AUTO, 0, NULL),
-                         -EOPNOTSUPP);
+        ck_assert_int_eq(
+            apply_with(ctx, SEINSTALL_MODE_PERMISSIVE, NULL, SEINSTALL_BOOTLOADER_AUTO, 0, NULL),
+            -EOPNOTSUPP);
         ck_assert_ptr_null(get("etc/selinux/config"));
 
         /* an explicit boot loader that is not there */
         put("boot/config-6.1.0-13-amd64", debian_kconfig);
-        ck_assert_int_eq(seinstall_apply(ctx, SEINSTALL_MODE_PERMISSIVE, NULL,
-                                         SEINSTALL_BOOTLOADER_BLS, 0, NULL),
-                         -ENOENT);
+        ck_assert_int_eq(
+            apply_with(ctx, SEINSTALL_MODE_PERMISSIVE, NULL, SEINSTALL_BOOTLOADER_BLS, 0, NULL),
+            -ENOENT);
         /* a GRUB value too clever to edit is refused with its line, before the config */
         put("etc/default/grub", "X=1\nGRUB_CMDLINE_LINUX=\"$(cat /proc/foo)\"'x'\n");
-        ck_assert_int_eq(seinstall_apply(ctx, SEINSTALL_MODE_PERMISSIVE, NULL,
-                                         SEINSTALL_BOOTLOADER_AUTO, 0, NULL),
-                         -EBADMSG);
+        ck_assert_int_eq(
+            apply_with(ctx, SEINSTALL_MODE_PERMISSIVE, NULL, SEINSTALL_BOOTLOADER_AUTO, 0, NULL),
+            -EBADMSG);
         ck_assert_ptr_nonnull(strstr(seinstall_last_error(ctx), "/etc/default/grub:2:"));
         ck_assert_ptr_null(get("etc/selinux/config"));
         ck_assert_int_eq(
-            seinstall_apply(ctx, SEINSTALL_MODE_INVALID, NULL, SEINSTALL_BOOTLOADER_AUTO, 0, NULL),
+            apply_with(ctx, SEINSTALL_MODE_INVALID, NULL, SEINSTALL_BOOTLOADER_AUTO, 0, NULL),
             -EINVAL);
-        ck_assert_int_eq(seinstall_apply(ctx, SEINSTALL_MODE_ENFORCING, "../x",
-                                         SEINSTALL_BOOTLOADER_AUTO, 0, NULL),
+        ck_assert_int_eq(
+            apply_with(ctx, SEINSTALL_MODE_ENFORCING, "../x", SEINSTALL_BOOTLOADER_AUTO, 0, NULL),
+            -EINVAL);
+}
+END_TEST
+
+/* The options objects refuse what seinstall_apply() and seinstall_check_run() would; NULL
+ * options are the defaults, NULL settings are only the boot menu's regeneration. */
+START_TEST(test_stage_options)
+{
+        struct seinstall_apply_options *o = NULL;
+        struct seinstall_check_options *c = NULL;
+        struct seinstall_settings *s = NULL;
+        struct seinstall_apply_result *res = NULL;
+        _cleanup_free_ char *config = NULL;
+
+        debian_target();
+        ck_assert_int_eq(seinstall_apply_options_new(NULL), -EINVAL);
+        ck_assert_int_eq(seinstall_apply_options_new(&o), 0);
+        ck_assert_int_eq(seinstall_apply_options_set_flags(o, 1u << 15), -EINVAL);
+        ck_assert_int_eq(
+            seinstall_apply_options_set_flags(o, SEINSTALL_APPLY_RELABEL | SEINSTALL_APPLY_LABELED),
+            -EINVAL);
+        ck_assert_int_eq(seinstall_apply_options_set_bootloader(o, SEINSTALL_BOOTLOADER_INVALID),
                          -EINVAL);
+        ck_assert_int_eq(seinstall_apply_options_set_bootloader(o, SEINSTALL_BOOTLOADER_NONE + 1),
+                         -EINVAL);
+        ck_assert_int_eq(seinstall_apply_options_set_flags(NULL, 0), -EINVAL);
+        ck_assert_int_eq(seinstall_apply_options_set_flags(o, SEINSTALL_APPLY_DRY_RUN), 0);
+        /* no settings: nothing to write, so only with the regeneration */
+        ck_assert_int_eq(seinstall_apply(ctx, NULL, o, NULL), -EINVAL);
+        ck_assert_int_eq(seinstall_apply(ctx, NULL, NULL, NULL), -EINVAL);
+        ck_assert_int_eq(seinstall_apply(NULL, NULL, NULL, NULL), -EINVAL);
+        /* settings with options NULL: the defaults, the same as a new options object */
+        ck_assert_int_eq(seinstall_settings_new(&s), 0);
+        ck_assert_int_eq(
+            seinstall_settings_set_mode(s, SEINSTALL_MODE_PERMISSIVE, SEINSTALL_SOURCE_OPTION), 1);
+        ck_assert_int_eq(seinstall_apply(ctx, s, o, &res), 0); /* the dry run */
+        ck_assert_ptr_null(get("etc/selinux/config"));
+        ck_assert_uint_gt(seinstall_apply_result_get_n_changes(res), 0);
+        res = seinstall_apply_result_unref(res);
+        ck_assert_int_eq(seinstall_apply(ctx, s, NULL, &res), 0);
+        ck_assert_int_eq(seinstall_apply_result_get_config_mode(res), SEINSTALL_MODE_PERMISSIVE);
+        config = get("etc/selinux/config");
+        ck_assert_ptr_nonnull(config);
+        ck_assert_ptr_nonnull(strstr(config, "SELINUX=permissive"));
+        seinstall_apply_result_unref(res);
+        seinstall_settings_unref(s);
+        seinstall_apply_options_unref(o);
+
+        ck_assert_int_eq(seinstall_check_options_new(NULL), -EINVAL);
+        ck_assert_int_eq(seinstall_check_options_new(&c), 0);
+        ck_assert_int_eq(seinstall_check_options_set_plan_file(c, ""), -EINVAL);
+        ck_assert_int_eq(seinstall_check_options_set_plan_file(NULL, "x"), -EINVAL);
+        ck_assert_int_eq(seinstall_check_options_set_plan_file(c, "/nonexistent/plan"), 0);
+        ck_assert_int_eq(seinstall_check_options_set_plan_file(c, NULL), 0);
+        seinstall_check_options_unref(c);
 }
 END_TEST
 
@@ -262,12 +312,11 @@ START_TEST(test_symlinks_out_of_target)
         put("usr/x", "");
         /* the policy must be found for enabling: ROOT/etc/selinux is the symlink, so no
          * policy is visible and apply refuses, writing nothing anywhere */
-        r = seinstall_apply(ctx, SEINSTALL_MODE_ENFORCING, NULL, SEINSTALL_BOOTLOADER_AUTO, 0,
-                            NULL);
+        r = apply_with(ctx, SEINSTALL_MODE_ENFORCING, NULL, SEINSTALL_BOOTLOADER_AUTO, 0, NULL);
         ck_assert_int_eq(r, -ENOPKG);
         /* disabled needs no policy: the config write cannot follow etc/selinux out */
-        r = seinstall_apply(ctx, SEINSTALL_MODE_DISABLED, NULL, SEINSTALL_BOOTLOADER_AUTO,
-                            SEINSTALL_APPLY_RELABEL, NULL);
+        r = apply_with(ctx, SEINSTALL_MODE_DISABLED, NULL, SEINSTALL_BOOTLOADER_AUTO,
+                       SEINSTALL_APPLY_RELABEL, NULL);
         ck_assert_int_lt(r, 0);
         ck_assert(!exists(out_cfg));
         ck_assert(!exists(out_rel));
@@ -277,7 +326,7 @@ START_TEST(test_symlinks_out_of_target)
         /* relative links climbing out are clamped at the root the same way */
         ck_assert_int_eq(unlink(l_sel), 0);
         ck_assert_int_eq(symlink("../../../../../../../../../..", l_sel), 0);
-        r = seinstall_apply(ctx, SEINSTALL_MODE_DISABLED, NULL, SEINSTALL_BOOTLOADER_NONE, 0, NULL);
+        r = apply_with(ctx, SEINSTALL_MODE_DISABLED, NULL, SEINSTALL_BOOTLOADER_NONE, 0, NULL);
         /* "etc/selinux" -> "/" inside the root: the config lands in ROOT/config, not /config */
         ck_assert_int_eq(r, 0);
         free(text);
@@ -287,8 +336,8 @@ START_TEST(test_symlinks_out_of_target)
         /* a symlinked .autorelabel is replaced by a file, never followed */
         ck_assert_int_eq(unlink(l_sel), 0);
         put("etc/selinux/default/policy/policy.33", "x");
-        r = seinstall_apply(ctx, SEINSTALL_MODE_PERMISSIVE, NULL, SEINSTALL_BOOTLOADER_NONE,
-                            SEINSTALL_APPLY_RELABEL, NULL);
+        r = apply_with(ctx, SEINSTALL_MODE_PERMISSIVE, NULL, SEINSTALL_BOOTLOADER_NONE,
+                       SEINSTALL_APPLY_RELABEL, NULL);
         ck_assert_int_eq(r, 0);
         ck_assert_int_eq(lstat(l_rel, &st), 0);
         ck_assert(S_ISREG(st.st_mode));
@@ -308,9 +357,9 @@ START_TEST(test_readonly_root_and_mark)
 
         debian_target();
         put("etc/fstab", "# <fs> <mp> <type> <opts>\nUUID=1 / ext4 ro,relatime 0 1\n");
-        ck_assert_int_eq(seinstall_apply(ctx, SEINSTALL_MODE_PERMISSIVE, NULL,
-                                         SEINSTALL_BOOTLOADER_AUTO, 0, &res),
-                         0);
+        ck_assert_int_eq(
+            apply_with(ctx, SEINSTALL_MODE_PERMISSIVE, NULL, SEINSTALL_BOOTLOADER_AUTO, 0, &res),
+            0);
         ck_assert(seinstall_apply_result_get_relabel(res));
         seinstall_apply_result_unref(res);
         ck_assert_ptr_null(get(".autorelabel"));
@@ -524,8 +573,8 @@ START_TEST(test_trial_changes_each_file_once)
         put("boot/loader/entries/b.conf", "title B\noptions root=UUID=1 ro\n");
         put("etc/kernel/cmdline", "root=UUID=1 ro enforcing=1\n");
 
-        ck_assert_int_eq(seinstall_apply(ctx, SEINSTALL_MODE_TRIAL, NULL, SEINSTALL_BOOTLOADER_AUTO,
-                                         SEINSTALL_APPLY_DRY_RUN, &dry),
+        ck_assert_int_eq(apply_with(ctx, SEINSTALL_MODE_TRIAL, NULL, SEINSTALL_BOOTLOADER_AUTO,
+                                    SEINSTALL_APPLY_DRY_RUN, &dry),
                          0);
         n = seinstall_apply_result_get_n_changes(dry);
         for (size_t i = 0; i < n; i++)
@@ -541,8 +590,7 @@ START_TEST(test_trial_changes_each_file_once)
 
         snapshot(&before);
         ck_assert_int_eq(
-            seinstall_apply(ctx, SEINSTALL_MODE_TRIAL, NULL, SEINSTALL_BOOTLOADER_AUTO, 0, &real),
-            0);
+            apply_with(ctx, SEINSTALL_MODE_TRIAL, NULL, SEINSTALL_BOOTLOADER_AUTO, 0, &real), 0);
         snapshot(&after);
         assert_same_result(dry, real, "trial");
         assert_changed_files(&before, &after, real, "trial");
@@ -597,13 +645,12 @@ START_TEST(test_dry_run_is_the_run)
                                                      seinstall_mode_to_string(m)),
                                             0);
                                         snapshot(&before);
-                                        r_dry = seinstall_apply(
-                                            ctx, m, NULL, SEINSTALL_BOOTLOADER_AUTO,
-                                            flag_sets[f] | SEINSTALL_APPLY_DRY_RUN, &dry);
+                                        r_dry = apply_with(ctx, m, NULL, SEINSTALL_BOOTLOADER_AUTO,
+                                                           flag_sets[f] | SEINSTALL_APPLY_DRY_RUN,
+                                                           &dry);
                                         snapshot(&after_dry);
                                         assert_changed_files(&before, &after_dry, NULL, what);
-                                        r_real =
-                                            seinstall_apply(ctx, m, NULL, SEINSTALL_BOOTLOADER_AUTO,
+                                        r_real = apply_with(ctx, m, NULL, SEINSTALL_BOOTLOADER_AUTO,
                                                             flag_sets[f], &real);
                                         ck_assert_msg(r_dry == r_real, "%s: dry run %d, run %d",
                                                       what, r_dry, r_real);
@@ -634,6 +681,7 @@ int main(void)
         tcase_add_test(tc, test_labeled_enforcing_and_status);
         tcase_add_test(tc, test_fedora_bls_disabled);
         tcase_add_test(tc, test_refusals_change_nothing);
+        tcase_add_test(tc, test_stage_options);
         tcase_add_test(tc, test_symlinks_out_of_target);
         tcase_add_test(tc, test_readonly_root_and_mark);
         tcase_add_test(tc, test_policy_ensure);

@@ -304,7 +304,7 @@ static struct seinstall_check_result *run_plan(const char *plan_text, enum seins
                 ck_assert_int_eq(
                     seinstall_settings_set_unsupported_warn(s, true, SEINSTALL_SOURCE_BOOT), 1);
         ck_assert_int_eq(seinstall_new(root, &ctx), 0);
-        ck_assert_int_eq(seinstall_check_run(ctx, s, plan, &c), 0);
+        ck_assert_int_eq(check_with_plan(ctx, s, plan, &c), 0);
         seinstall_unref(ctx);
         seinstall_settings_unref(s);
         *root_out = root;

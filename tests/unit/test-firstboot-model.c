@@ -460,8 +460,8 @@ START_TEST(test_trial)
         /* once the trial is pending, a mode chosen by hand cancels it, the trial does not */
         {
                 struct seinstall_apply_result *res = NULL;
-                ck_assert_int_eq(seinstall_apply(t.ctx, SEINSTALL_MODE_TRIAL, "default",
-                                                 SEINSTALL_BOOTLOADER_AUTO, 0, &res),
+                ck_assert_int_eq(apply_with(t.ctx, SEINSTALL_MODE_TRIAL, "default",
+                                            SEINSTALL_BOOTLOADER_AUTO, 0, &res),
                                  0);
                 seinstall_apply_result_unref(res);
         }

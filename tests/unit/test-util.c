@@ -9,6 +9,7 @@
 #include "avc.h"
 #include "relabel.h"
 #include "seinstall-private.h"
+#include "stage-options.h"
 #include "testutil.h"
 #include "trial.h"
 
@@ -481,14 +482,19 @@ START_TEST(test_object_refs)
         struct seinstall_status_result *status = NULL;
         struct seinstall_trial_result *trial = NULL;
         struct seinstall_avc_result *avc = si_avc_report_new("audit.log");
+        struct seinstall_apply_options *apply_opts = NULL;
+        struct seinstall_check_options *check_opts = NULL;
 
         ck_assert_int_eq(si_relabel_result_new(refs_root, "default", NULL, 1, true, &relabel), 0);
-        ck_assert_int_eq(seinstall_apply(refs_ctx, SEINSTALL_MODE_DISABLED, NULL,
-                                         SEINSTALL_BOOTLOADER_NONE, SEINSTALL_APPLY_DRY_RUN,
-                                         &apply),
+        ck_assert_int_eq(apply_with(refs_ctx, SEINSTALL_MODE_DISABLED, NULL,
+                                    SEINSTALL_BOOTLOADER_NONE, SEINSTALL_APPLY_DRY_RUN, &apply),
                          0);
         ck_assert_int_eq(seinstall_status_read(refs_ctx, &status), 0);
         ck_assert_int_eq(si_trial_new(SEINSTALL_TRIAL_PENDING, &trial), 0);
+        ck_assert_int_eq(seinstall_apply_options_new(&apply_opts), 0);
+        ck_assert_int_eq(seinstall_apply_options_set_flags(apply_opts, SEINSTALL_APPLY_RELABEL), 0);
+        ck_assert_int_eq(seinstall_check_options_new(&check_opts), 0);
+        ck_assert_int_eq(seinstall_check_options_set_plan_file(check_opts, "plan"), 0);
 
         CHECK_REFS(relabel, seinstall_relabel_result,
                    seinstall_relabel_result_get_count(relabel, SEINSTALL_RELABEL_COUNT_SEEN) == 0);
@@ -503,6 +509,9 @@ START_TEST(test_object_refs)
         CHECK_REFS(refs_settings, seinstall_settings,
                    seinstall_settings_get_mode(refs_settings, NULL) == SEINSTALL_MODE_ENFORCING);
         CHECK_REFS(refs_options, seinstall_relabel_options, refs_options->threads == 1);
+        CHECK_REFS(apply_opts, seinstall_apply_options,
+                   apply_opts->flags == SEINSTALL_APPLY_RELABEL);
+        CHECK_REFS(check_opts, seinstall_check_options, streq(check_opts->plan_file, "plan"));
         CHECK_REFS(refs_ctx, seinstall, streq(seinstall_get_root(refs_ctx), refs_root));
 }
 END_TEST
@@ -526,7 +535,7 @@ START_TEST(test_stage_result_refs)
         fc = path_join(refs_root, "file_contexts");
         write_file(fc, "/.*\tsystem_u:object_r:default_t:s0\n");
 
-        ck_assert_int_eq(seinstall_check_run(refs_ctx, refs_settings, plan, &check), 0);
+        ck_assert_int_eq(check_with_plan(refs_ctx, refs_settings, plan, &check), 0);
         ck_assert_int_eq(seinstall_relabel_options_set_file_contexts(refs_options, fc), 0);
         ck_assert_int_ge(seinstall_verify(refs_ctx, refs_options, 0, &verify), 0);
         /* install takes the file contexts from the target */

@@ -113,3 +113,45 @@ int run_suite(Suite *s)
         }
         return EXIT_SUCCESS;
 }
+
+int apply_with(struct seinstall_ctx *ctx, enum seinstall_mode mode, const char *policy_type,
+               enum seinstall_bootloader bootloader, unsigned flags,
+               struct seinstall_apply_result **ret)
+{
+        struct seinstall_settings *s = NULL;
+        struct seinstall_apply_options *o = NULL;
+        int r;
+
+        r = seinstall_apply_options_new(&o);
+        if (r >= 0)
+                r = seinstall_apply_options_set_bootloader(o, bootloader);
+        if (r >= 0)
+                r = seinstall_apply_options_set_flags(o, flags);
+        if (r >= 0 && mode != SEINSTALL_MODE_INVALID) {
+                r = seinstall_settings_new(&s);
+                if (r >= 0)
+                        r = seinstall_settings_set_mode(s, mode, SEINSTALL_SOURCE_OPTION);
+                if (r >= 0 && policy_type)
+                        r = seinstall_settings_set_policy(s, policy_type, SEINSTALL_SOURCE_OPTION);
+        }
+        if (r >= 0)
+                r = seinstall_apply(ctx, s, o, ret);
+        seinstall_settings_unref(s);
+        seinstall_apply_options_unref(o);
+        return r;
+}
+
+int check_with_plan(struct seinstall_ctx *ctx, const struct seinstall_settings *settings,
+                    const char *plan, struct seinstall_check_result **ret)
+{
+        struct seinstall_check_options *o = NULL;
+        int r;
+
+        r = seinstall_check_options_new(&o);
+        if (r >= 0)
+                r = seinstall_check_options_set_plan_file(o, plan);
+        if (r >= 0)
+                r = seinstall_check_run(ctx, settings, o, ret);
+        seinstall_check_options_unref(o);
+        return r;
+}
