@@ -20,13 +20,16 @@
  *  - objects are opaque and reference counted: *_ref() and *_unref() (each accepts NULL;
  *    unref returns NULL and frees with the last reference); what a stage returns is a struct
  *    seinstall_STAGE_result;
- *  - a call whose options may grow takes an options object with setters
- *    (seinstall_relabel_options), so that a new option is a new setter, not a new signature;
+ *  - a stage takes the context, the settings where it uses them, an options object with
+ *    setters (seinstall_check_options, seinstall_relabel_options, seinstall_apply_options;
+ *    NULL: the defaults) and returns its result: a new option is a new setter, not a new
+ *    signature;
  *    a field of a list item is read by its own getter or an enum, never a string key;
  *  - a list inside an object is read as seinstall_OBJ_get_n_ITEMS() and, for index 0 up to
  *    that minus 1, seinstall_OBJ_get_ITEM[_FIELD](obj, i), which returns NULL (or the type's
  *    "none" value) beyond the end;
- *  - flags are named enums (enum seinstall_*_flags) or-ed into an unsigned argument;
+ *  - flags are named enums (enum seinstall_*_flags) or-ed into an unsigned (an argument, or
+ *    for apply its options' set_flags());
  *  - an object a command prints as JSON has seinstall_OBJ_to_json(): the library produces the
  *    document, front ends only print it (the seinstall command adds its "schema" and
  *    "warnings" keys); a string member that is not valid UTF-8 shows each bad byte as U+FFFD
