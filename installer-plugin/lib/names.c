@@ -145,22 +145,19 @@ bool si_policy_type_valid(const char *type)
 }
 
 /* seinstall's own error codes: name and what each says (seinstall.h, enum seinstall_error). */
+/* One entry of own_errors[]: its index is the code's distance from the first code, its name
+ * the enum constant's own (spelt once). */
+#define OWN_ERROR(code, text) [code - SEINSTALL_ERROR_LABEL_REFUSED] = {#code, text}
 static const struct {
         const char *name, *text;
 } own_errors[] = {
-    [SEINSTALL_ERROR_LABEL_REFUSED - SEINSTALL_ERROR_LABEL_REFUSED] =
-        {"SEINSTALL_ERROR_LABEL_REFUSED",
-         "The running system's SELinux policy refused a label of the target's"},
-    [SEINSTALL_ERROR_INCOMPLETE -
-        SEINSTALL_ERROR_LABEL_REFUSED] = {"SEINSTALL_ERROR_INCOMPLETE",
-                                          "Some entries could not be labeled, read or fixed"},
-    [SEINSTALL_ERROR_PROGRAM_FAILED -
-        SEINSTALL_ERROR_LABEL_REFUSED] = {"SEINSTALL_ERROR_PROGRAM_FAILED",
-                                          "A program run for the target failed"},
-    [SEINSTALL_ERROR_NOT_CONFINED -
-        SEINSTALL_ERROR_LABEL_REFUSED] = {"SEINSTALL_ERROR_NOT_CONFINED",
-                                          "A program of the target could not be confined"},
+    OWN_ERROR(SEINSTALL_ERROR_LABEL_REFUSED,
+              "The running system's SELinux policy refused a label of the target's"),
+    OWN_ERROR(SEINSTALL_ERROR_INCOMPLETE, "Some entries could not be labeled, read or fixed"),
+    OWN_ERROR(SEINSTALL_ERROR_PROGRAM_FAILED, "A program run for the target failed"),
+    OWN_ERROR(SEINSTALL_ERROR_NOT_CONFINED, "A program of the target could not be confined"),
 };
+#undef OWN_ERROR
 
 static int own_index(int err)
 {
