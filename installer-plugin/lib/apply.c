@@ -257,7 +257,8 @@ static int check_regenerate(struct seinstall_ctx *ctx, unsigned flags)
                         "configuration and GRUB's defaults and leaves %s to the installer (its "
                         "boot loader step runs it in the target, as debian-installer's "
                         "grub-installer does) or to you: chroot %s %s",
-                        why ? why : "the sandbox cannot be made", cmd[0], ctx->root, cmd[0]);
+                        why ? why : si_tr(ctx, "the sandbox cannot be made"), cmd[0], ctx->root,
+                        cmd[0]);
 }
 
 /* The directory @path would be written in (the nearest that exists, in the target) and the
@@ -391,7 +392,7 @@ static int check_enable(struct seinstall_ctx *ctx, const struct si_kconfig *k, c
                                 "install %s in the target (seinstall install also builds it from "
                                 "installed modules)",
                                 type, streq(ctx->root, "/") ? "" : ctx->root, type,
-                                si_policy_package_hint(type));
+                                si_policy_package_hint(ctx, type));
         }
         return 0;
 }

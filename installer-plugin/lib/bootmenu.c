@@ -98,12 +98,17 @@ static int read_grubcfg(struct seinstall_ctx *ctx, const char *path, struct si_b
                 return -ENOMEM;
         }
         m->entry = TAKE_PTR(e.title);
-        m->chosen = TAKE_PTR(e.chosen);
+        /* (a format without %s ignores the argument) */
+        m->chosen = str_printf(si_tr(ctx, e.chosen_fmt), e.chosen_arg);
         m->cmdline = TAKE_PTR(e.cmdline);
         si_grubcfg_entry_done(&e);
+        if (!m->chosen)
+                return -ENOMEM;
         if (!m->cmdline)
-                m->unknown = str_printf("%s's default entry%s%s has no linux line", path,
-                                        m->entry ? " " : "", m->entry ? m->entry : "");
+                m->unknown =
+                    m->entry ? str_printf(si_tr(ctx, "%s's default entry %s has no linux line"),
+                                          path, m->entry)
+                             : str_printf(si_tr(ctx, "%s's default entry has no linux line"), path);
         return !m->cmdline && !m->unknown ? -ENOMEM : 1;
 }
 
@@ -134,8 +139,9 @@ static int read_grub(struct seinstall_ctx *ctx, struct si_bootmenu *m)
         for (size_t i = 0; r == 0 && i < ELEMENTSOF(bios); i++)
                 r = read_grubcfg(ctx, bios[i], m);
         if (r == 0)
-                m->unknown = strdup("no grub.cfg with a menu entry (/boot/grub/grub.cfg): "
-                                    "GRUB's install writes it from /etc/default/grub");
+                m->unknown = strdup(si_tr(ctx, "no grub.cfg with a menu entry "
+                                               "(/boot/grub/grub.cfg): GRUB's install writes it "
+                                               "from /etc/default/grub"));
         else if (r == -EMEDIUMTYPE)
                 return 0; /* blscfg: the BLS entries are the menu */
         return r < 0 ? r : m->unknown || m->cmdline ? 1 : -ENOMEM;
@@ -153,14 +159,16 @@ static const char *first_difference(const char *a, const char *b)
         return NULL;
 }
 
-/* "says security=selinux" / "has no security=" / "has security=apparmor" */
-static char *arg_phrase(const char *cmdline, const char *name, const char *verb)
+/* NAME=VALUE as @cmdline has it ("security=selinux", a bare "selinux" without a value), or
+ * NULL when it has no NAME (*ret_absent then true) or memory ran out. */
+static char *arg_text(const char *cmdline, const char *name, bool *ret_absent)
 {
         _cleanup_free_ char *v = si_cmdline_get(cmdline, name);
 
+        *ret_absent = !v;
         if (!v)
-                return str_printf("has no %s=", name);
-        return str_printf("%s %s%s%s", verb, name, *v ? "=" : "", v);
+                return NULL;
+        return str_printf("%s%s%s", name, *v ? "=" : "", v);
 }
 
 /* What brings the menu up to its configuration. */
@@ -192,21 +200,45 @@ static char *lag_fix(struct seinstall_ctx *ctx, const struct si_bootmenu *m)
 
 static int compute_lag(struct seinstall_ctx *ctx, struct si_bootmenu *m)
 {
+        /* Whole sentences for the translators, by what each side has: [grub][case], case 0 both
+         * an argument, 1 the menu none, 2 the defaults none. */
+        static const char *const lags[2][3] = {
+            {/* TRANSLATORS: the configuration file, an argument of the kernel (name=value), the
+              * boot entry's file, its argument, then what to run */
+             N_("%s says %s but %s has %s: %s"),
+             /* TRANSLATORS: the configuration file, an argument (name=value), the boot entry's
+              * file, the argument's name, what to run */
+             N_("%s says %s but %s has no %s=: %s"),
+             /* TRANSLATORS: the configuration file, an argument's name, the boot entry's file,
+              * its argument (name=value), what to run */
+             N_("%s has no %s= but %s has %s: %s")},
+            {/* TRANSLATORS: GRUB's defaults file, an argument of the kernel (name=value), the
+              * boot menu's file (grub.cfg), the argument its default entry has, what to run */
+             N_("%s says %s but %s's default entry has %s: %s"),
+             /* TRANSLATORS: as above; the fourth is the argument's name */
+             N_("%s says %s but %s's default entry has no %s=: %s"),
+             /* TRANSLATORS: as above; the second is the argument's name */
+             N_("%s has no %s= but %s's default entry has %s: %s")},
+        };
         _cleanup_free_ char *says = NULL, *has = NULL, *fix = NULL;
+        bool says_none, has_none;
         const char *name;
+        int c;
 
         if (!m->config_cmdline || !m->cmdline || !m->config_file)
                 return 0;
         name = first_difference(m->config_cmdline, m->cmdline);
         if (!name)
                 return 0;
-        says = arg_phrase(m->config_cmdline, name, "says");
-        has = arg_phrase(m->cmdline, name, "has");
+        says = arg_text(m->config_cmdline, name, &says_none);
+        has = arg_text(m->cmdline, name, &has_none);
         fix = lag_fix(ctx, m);
-        if (!says || !has || !fix)
+        if ((!says && !says_none) || (!has && !has_none) || !fix)
                 return -ENOMEM;
-        m->lag = str_printf("%s %s but %s%s %s: %s", m->config_file, says, m->file,
-                            m->grub ? "'s default entry" : "", has, fix);
+        /* they differ on @name: at most one side lacks it */
+        c = says_none ? 2 : has_none ? 1 : 0;
+        m->lag = str_printf(si_tr(ctx, lags[m->grub][c]), m->config_file, says ? says : name,
+                            m->file, has ? has : name, fix);
         return m->lag ? 0 : -ENOMEM;
 }
 
@@ -247,7 +279,8 @@ static int read_bls(struct seinstall_ctx *ctx, struct si_bootmenu *m)
         si_strv_free(entries, n);
         if (r >= 0 && m->file) {
                 free(m->chosen);
-                m->chosen = strdup(n > 1 ? "every entry checked" : "the only entry");
+                m->chosen = strdup(n > 1 ? si_tr(ctx, "every entry checked")
+                                         : si_tr(ctx, "the only entry"));
                 r = m->chosen ? 1 : -ENOMEM;
         }
         return r < 0 ? r : m->file ? 1 : 0;
@@ -370,7 +403,7 @@ static int read_uki(struct seinstall_ctx *ctx, struct si_bootmenu *m)
         }
         if (r >= 0 && m->file) {
                 m->uki = true;
-                m->chosen = strdup("its .cmdline; every unified kernel image checked");
+                m->chosen = strdup(si_tr(ctx, "its .cmdline; every unified kernel image checked"));
                 return m->chosen ? 1 : -ENOMEM;
         }
         return r < 0 ? r : 0;

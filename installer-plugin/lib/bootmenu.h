@@ -11,8 +11,11 @@
 struct si_grubcfg_entry {
         char *title;   /* its title, NULL when it has none */
         char *cmdline; /* the arguments after the kernel on its linux line; NULL: no linux line */
-        char *chosen;  /* how it was chosen, for people: "the first menuentry", "saved_entry
-                        * 'X' of grubenv", "set default=\"1>2\"" */
+        /* how it was chosen, for people: a format (static, marked for translation, in
+         * English) with one %s for @chosen_arg or none: "the first menuentry", "saved_entry
+         * '%s' of grubenv", "set default=\"%s\"" */
+        const char *chosen_fmt;
+        char *chosen_arg; /* the format's argument (the saved or default entry), or NULL */
 };
 /* Find the default entry of the grub.cfg text @text: the last `set default=` outside the menu
  * entries (a one-time next_entry aside), ${saved_entry} read from @saved (grubenv's

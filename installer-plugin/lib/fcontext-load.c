@@ -164,7 +164,7 @@ int si_fcontext_load_target(struct seinstall_ctx *ctx, const char *type, unsigne
                                 "missing; install %s in the target first, or choose a policy "
                                 "type the target has",
                                 type, ctx->root, streq(ctx->root, "/") ? "" : ctx->root, path,
-                                si_policy_package_hint(type));
+                                si_policy_package_hint(ctx, type));
         return r;
 }
 

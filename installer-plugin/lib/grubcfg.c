@@ -257,7 +257,7 @@ void si_grubcfg_entry_done(struct si_grubcfg_entry *e)
 {
         free(e->title);
         free(e->cmdline);
-        free(e->chosen);
+        free(e->chosen_arg);
         *e = (struct si_grubcfg_entry){};
 }
 
@@ -268,25 +268,23 @@ static int choose(const struct parse *p, const char *saved, struct si_grubcfg_en
 
         if (streq(spec, "${saved_entry}") || streq(spec, "$saved_entry")) {
                 spec = saved && *saved ? saved : "0";
-                ret->chosen = saved && *saved ? str_printf("saved_entry '%s' of grubenv", saved)
-                                              : strdup("the first menuentry (no saved_entry in "
-                                                       "grubenv)");
+                ret->chosen_fmt = saved && *saved
+                                      ? N_("saved_entry '%s' of grubenv")
+                                      : N_("the first menuentry (no saved_entry in grubenv)");
         } else if (streq(spec, "0")) {
-                ret->chosen = strdup("the first menuentry");
+                ret->chosen_fmt = N_("the first menuentry");
         } else {
-                ret->chosen = str_printf("set default=\"%s\"", spec);
+                ret->chosen_fmt = N_("set default=\"%s\"");
         }
-        if (!ret->chosen)
+        ret->chosen_arg = strdup(spec);
+        if (!ret->chosen_arg)
                 return -ENOMEM;
         node = resolve(p, spec);
         if (node == -2)
                 return -ENOMEM;
         if (node < 0) {
                 /* GRUB falls back to the first entry when its default names none */
-                free(ret->chosen);
-                ret->chosen = str_printf("the first menuentry ('%s' names no entry)", spec);
-                if (!ret->chosen)
-                        return -ENOMEM;
+                ret->chosen_fmt = N_("the first menuentry ('%s' names no entry)");
                 node = find_child(p, -1, "0");
         }
         /* a submenu as the default: GRUB opens it; its first entry is what boots */

@@ -133,7 +133,7 @@ static int policy_preview(struct pipeline *p)
                                 "The target has no SELinux policy '%s' (neither %s/etc/selinux/%s/"
                                 "policy nor modules in %s%s): install %s in the target",
                                 res->policy, p->ctx->root, res->policy, p->ctx->root, modules,
-                                si_policy_package_hint(res->policy));
+                                si_policy_package_hint(p->ctx, res->policy));
         res->policy_built = true; /* would be */
         p->policy_pending = true;
         return 0;

@@ -445,7 +445,7 @@ static int build_confined(struct seinstall_ctx *ctx, const char *type, int etc_f
         w.feed_data = &rl;
         status = si_watch_run(ctx, &w);
         close(pipefd[0]);
-        cause = si_watch_cause(&w, status, BUILD_MEM_MAX, why, sizeof(why));
+        cause = si_watch_cause(ctx, &w, status, BUILD_MEM_MAX, why, sizeof(why));
         if (!cause && status >= 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && !w.cg &&
             BUILD_LIMIT_AS)
                 cause = "was killed (at its address-space limit?)";
@@ -491,7 +491,7 @@ int si_policy_build(struct seinstall_ctx *ctx, const char *type)
                                 "The target has no SELinux policy '%s' (neither %s/etc/selinux/%s/"
                                 "policy nor modules in %s%s): install %s in the target",
                                 type, ctx->root, type, ctx->root, modules,
-                                si_policy_package_hint(type));
+                                si_policy_package_hint(ctx, type));
         r = si_policy_store_open(ctx, type, &etc_fd, &var_fd);
         if (r < 0)
                 return r;

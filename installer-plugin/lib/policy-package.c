@@ -42,12 +42,12 @@ char *si_semodule_command(const char *root)
         return shell_command(NULL, "semodule -p %q -n -B", root);
 }
 
-const char *si_policy_package_hint(const char *type)
+const char *si_policy_package_hint(struct seinstall_ctx *ctx, const char *type)
 {
         if (streq_ptr(type, "default"))
-                return "the policy package selinux-policy-default";
+                return si_tr(ctx, "the policy package selinux-policy-default");
         if (streq_ptr(type, "mls"))
-                return "the policy package selinux-policy-mls";
-        return "the policy package that provides this policy type (Debian's are "
-               "selinux-policy-default and selinux-policy-mls)";
+                return si_tr(ctx, "the policy package selinux-policy-mls");
+        return si_tr(ctx, "the policy package that provides this policy type (Debian's are "
+                          "selinux-policy-default and selinux-policy-mls)");
 }

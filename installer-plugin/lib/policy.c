@@ -243,7 +243,7 @@ int si_policy_load_at(struct seinstall_ctx *ctx, const char *type, const char *h
                                 "system has /etc/selinux/%s/policy/policy.N, and seinstall only "
                                 "knows the default policy by itself; install %s in the target, "
                                 "or choose --policy default",
-                                type, ctx->root, type, si_policy_package_hint(type));
+                                type, ctx->root, type, si_policy_package_hint(ctx, type));
         if (r >= 0)
                 si_info(ctx,
                         "No built %s policy in the target or on this system: using "
@@ -275,7 +275,7 @@ int si_policy_require_target(struct seinstall_ctx *ctx, const struct si_policy *
                             "/etc/selinux/%s/policy/policy.N), so its labels cannot be "
                             "checked: install %s in the target, or build its policy there "
                             "from installed modules: ",
-                            type, ctx->root, type, si_policy_package_hint(type));
+                            type, ctx->root, type, si_policy_package_hint(ctx, type));
 }
 
 int si_policy_load_target(struct seinstall_ctx *ctx, const char *type, struct si_policy **ret)

@@ -34,8 +34,9 @@ int si_policy_load(struct seinstall_ctx *ctx, const char *type, struct si_policy
 /* The Debian package that provides policy @type (static string). */
 const char *si_policy_package(const char *type);
 /* What to install for the policy @type, for a message: "the package selinux-policy-default",
- * or, for a type no known package provides, a phrase naming Debian's packages. Never NULL. */
-const char *si_policy_package_hint(const char *type);
+ * or, for a type no known package provides, a phrase naming Debian's packages, in the
+ * language of @ctx. Never NULL. */
+const char *si_policy_package_hint(struct seinstall_ctx *ctx, const char *type);
 /* The command that builds the policy of the tree @root from its modules: "semodule -B", or
  * "semodule -p ROOT -n -B" (quoted) elsewhere. NULL on ENOMEM. */
 char *si_semodule_command(const char *root);

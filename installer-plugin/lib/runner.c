@@ -128,21 +128,21 @@ int si_watch_run(struct seinstall_ctx *ctx, struct si_watch *w)
         return status;
 }
 
-const char *si_watch_cause(const struct si_watch *w, int status, unsigned long long mem_max,
-                           char *buf, size_t size)
+const char *si_watch_cause(struct seinstall_ctx *ctx, const struct si_watch *w, int status,
+                           unsigned long long mem_max, char *buf, size_t size)
 {
         if (w->tripped == SI_CGROUP_PIDS_HIT)
-                snprintf(buf, size, "reached the limit of %d processes at once",
+                snprintf(buf, size, si_tr(ctx, "reached the limit of %d processes at once"),
                          SI_CGROUP_PIDS_MAX);
         else if (w->tripped == SI_CGROUP_OOM_KILL)
                 snprintf(buf, size,
-                         "reached the memory limit of %llu MiB (the kernel killed a "
-                         "process of it)",
+                         si_tr(ctx, "reached the memory limit of %llu MiB (the kernel killed a "
+                                    "process of it)"),
                          mem_max >> 20);
         else if (w->killed)
-                snprintf(buf, size, "ran longer than %u s", w->timeout_s);
+                snprintf(buf, size, si_tr(ctx, "ran longer than %u s"), w->timeout_s);
         else if (status >= 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU)
-                snprintf(buf, size, "used more than its limit of CPU time");
+                snprintf(buf, size, "%s", si_tr(ctx, "used more than its limit of CPU time"));
         else
                 return NULL;
         return buf;

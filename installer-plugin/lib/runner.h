@@ -34,9 +34,9 @@ struct si_watch {
 int si_watch_run(struct seinstall_ctx *ctx, struct si_watch *w);
 /* Why @w ended as @status did, for a message: "reached the limit of N processes at once",
  * "reached the memory limit of N MiB", "ran longer than N s", "used more than N s of CPU"
- * (SIGXCPU), or NULL when it was not killed by a limit. */
-const char *si_watch_cause(const struct si_watch *w, int status, unsigned long long mem_max,
-                           char *buf, size_t size);
+ * (SIGXCPU), in the language of @ctx, or NULL when it was not killed by a limit. */
+const char *si_watch_cause(struct seinstall_ctx *ctx, const struct si_watch *w, int status,
+                           unsigned long long mem_max, char *buf, size_t size);
 /* The cause's kind, for the error code: -EAGAIN processes, -ENOMEM memory, -ETIME time. */
 int si_watch_cause_err(const struct si_watch *w, int status);
 

@@ -26,11 +26,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 int r = si_grubcfg_default(text, size, saved[i], &e);
 
                 if (r == 0) {
-                        if (!e.chosen)
+                        if (!e.chosen_fmt || !e.chosen_arg)
                                 abort(); /* what was chosen is always said */
                         if (e.cmdline)
                                 free(si_cmdline_get(e.cmdline, "security"));
-                } else if (e.title || e.cmdline || e.chosen) {
+                } else if (e.title || e.cmdline || e.chosen_fmt || e.chosen_arg) {
                         abort(); /* nothing handed out on failure */
                 }
                 si_grubcfg_entry_done(&e);

@@ -118,6 +118,22 @@ assert_words "de: seinstall-firstboot's to-do" "$OUT" "$(prefix "$(tr_of de_DE.U
         fail "de: seinstall-firstboot left the library's English: $OUT"
 echo "ok: seinstall-firstboot prints the library's changes and to-dos in German"
 
+# status of a boot menu that lags its configuration: the sentence that says so, and which
+# entry GRUB boots, are whole sentences of the catalog
+b=$d/menu
+mkdir -p "$b/etc/default" "$b/boot/grub"
+printf 'GRUB_CMDLINE_LINUX="security=selinux"\n' >"$b/etc/default/grub"
+printf "menuentry 'Debian' {\n\tlinux /boot/vmlinuz root=/dev/vda1 ro quiet\n}\n" >"$b/boot/grub/grub.cfg"
+lag="%s says %s but %s's default entry has no %s=: %s"
+for loc in de_DE.UTF-8 fr_FR.UTF-8; do
+        run 0 "$loc" status --root "$b"
+        assert_words "$loc: status's lag" "$OUT" "/etc/default/grub $(prefix "$(tr_of "$loc" "$lag" | cut -c3-)")"
+        assert_words "$loc: status's entry chosen" "$OUT" "($(tr_of "$loc" "the first menuentry"))"
+        [[ $OUT != *" says "* && $OUT != *"default entry"* && $OUT != *"the first menuentry"* ]] ||
+                fail "$loc: status left the library's English: $OUT"
+done
+echo "ok: status says how the menu lags and which entry boots in German and French"
+
 # ---- --json: English, the same in every language ------------------------------------------
 run 1 C check --root "$d/target" --plan "$d/plan" --mode enforcing --json
 c_json=$OUT

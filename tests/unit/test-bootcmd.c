@@ -301,7 +301,8 @@ START_TEST(test_grubcfg)
                          0);
         ck_assert_str_eq(e.title, "b c");
         ck_assert_str_eq(e.cmdline, "two 'x;y'");
-        ck_assert_str_eq(e.chosen, "set default=\"1\"");
+        ck_assert_str_eq(e.chosen_fmt, "set default=\"%s\"");
+        ck_assert_str_eq(e.chosen_arg, "1");
         si_grubcfg_entry_done(&e);
         ck_assert_int_eq(grubcfg("set default=bee\nmenuentry a {\nlinux /k one; initrd /i\n}\n"
                                  "menuentry b --id bee {\n}\n",
@@ -320,11 +321,12 @@ START_TEST(test_grubcfg)
         /* a one-time next_entry is not the default */
         ck_assert_int_eq(
             grubcfg("set default=\"${next_entry}\"\nmenuentry a {\nlinux /k a\n}\n", NULL, &e), 0);
-        ck_assert_str_eq(e.chosen, "the first menuentry");
+        ck_assert_str_eq(e.chosen_fmt, "the first menuentry");
         si_grubcfg_entry_done(&e);
         ck_assert_int_eq(grubcfg("insmod blscfg\nblscfg\n", NULL, &e), -EMEDIUMTYPE);
         ck_assert_int_eq(grubcfg("configfile $prefix/grub.cfg\n", NULL, &e), -ENOENT);
-        ck_assert_ptr_null(e.chosen);
+        ck_assert_ptr_null(e.chosen_fmt);
+        ck_assert_ptr_null(e.chosen_arg);
         /* a menu of submenus without entries: nothing boots */
         ck_assert_int_eq(grubcfg("submenu 'x' {\n}\n", NULL, &e), -ENOENT);
 }
