@@ -231,6 +231,12 @@ trial_boot() {
                         first_boot_steps 0
                 fi
                 echo "expect 900 trial-decided $re"
+                # The trial's unit runs after a settled boot, in no order with the console's
+                # login: the shell's prompt may come before its line (on a loaded machine, or
+                # a slow one: 900 s spent waiting for a prompt already printed), and an
+                # expect reads only what came after the last match. Enter asks the shell for a
+                # prompt after it, whichever came first.
+                echo 'send \r'
                 echo "expect 900 login root@e2e-target:~#"
                 echo 'send e2e-facts\r'
                 echo "expect 400 facts E2E-FACTS-DONE"
