@@ -25,6 +25,8 @@ No pexpect: a plain select() loop over the pipe.
 
 import argparse
 import codecs
+import ctypes
+import functools
 import os
 import re
 import select
@@ -73,6 +75,24 @@ def parse_script(path):
     return steps
 
 
+PR_SET_PDEATHSIG = 1
+
+
+def _own_group_dying_with(parent):
+    """In the child before exec: a process group of its own, SIGKILL when @parent dies."""
+    os.setpgid(0, 0)
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        os._exit(126)
+    if os.getppid() != parent:  # it died before prctl
+        os._exit(126)
+
+
+def _stop(signum, frame):
+    """TERM, INT, HUP (a time limit, the test runner's reaper): end QEMU, then exit."""
+    raise SystemExit(128 + signum)
+
+
 class Console:
     def __init__(self, cmd, log):
         self.log = log
@@ -80,8 +100,12 @@ class Console:
         self.pos = 0  # output before this offset has been consumed by a match
         self.last = b""  # what the last expect matched
         self.start = time.monotonic()
+        # QEMU gets a process group of its own (kill() ends it with its children) but stays
+        # in the caller's session, where tests/run-tests.sh's reaper finds it, and dies with
+        # this process, however that ends (a SIGKILL included).
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, start_new_session=True)
+                                     stderr=subprocess.STDOUT,
+                                     preexec_fn=functools.partial(_own_group_dying_with, os.getpid()))
         os.set_blocking(self.proc.stdout.fileno(), False)
 
     def elapsed(self):
@@ -157,6 +181,8 @@ def main():
         sys.exit("serial.py: no QEMU command after --")
     steps = parse_script(args.script)
 
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, _stop)
     with open(args.log, "ab") as log:
         con = Console(cmd, log)
         try:

@@ -1,12 +1,13 @@
 #!/bin/bash
 # A test runner stopped from outside takes its test's QEMU guest, mounts and loop devices with
 # it. A stand-in test, through the helpers the real ones use (tests/lib.sh's make_fs_image,
-# scratch_dir, mount_image; QEMU started as tests/vm-lib.sh starts it, under `timeout -s KILL`,
-# which puts it in a process group of its own), loop-mounts an ext4 image, starts a QEMU guest
-# and waits. tests/run-tests.sh running it is then stopped three ways: SIGTERM; a time limit
-# (`timeout 25 tests/run-tests.sh ...`); SIGKILL (then the watcher tests/reap.sh cleans up).
-# Each time: no QEMU process of it, no mount, no loop device on its image, and no run directory
-# are left.
+# scratch_dir, mount_image), loop-mounts an ext4 image, starts a QEMU guest and waits; QEMU
+# started the two ways the tests start it, each in a process group of its own: as
+# tests/vm-lib.sh does, under `timeout -s KILL`, and as qemu/e2e.sh does, through
+# qemu/serial.py on its console. tests/run-tests.sh running it is then stopped three ways:
+# SIGTERM; a time limit (`timeout 25 tests/run-tests.sh ...`); SIGKILL (then the watcher
+# tests/reap.sh cleans up). Each time: no QEMU process of it, no mount, no loop device on its
+# image, and no run directory are left.
 . "$(dirname "$0")/../lib.sh"
 require_loop
 require_tool qemu-system-x86_64 qemu-system-x86
@@ -23,8 +24,16 @@ mount_image "$s/disk.img" "$s/mnt"
 echo "$s/disk.img" >"$info/image"
 echo "$s/mnt" >"$info/mount"
 echo "standin: mounted $s/disk.img on $s/mnt; starting QEMU"
-timeout -s KILL 900 nice qemu-system-x86_64 -accel tcg -m 64 -nodefaults -display none \
-        -monitor none -S -name "seinstall-standin-$$" -pidfile "$info/qemu.pid" </dev/null
+if [ "$STANDIN_VIA" = serial ]; then
+        # as qemu/e2e.sh runs a guest: qemu/serial.py on its serial console, waiting
+        echo "expect 900 never NEVER-PRINTED" >"$s/script"
+        python3 "$SEINSTALL_TOP/qemu/serial.py" --log "$s/serial.log" --script "$s/script" -- \
+                qemu-system-x86_64 -accel tcg -m 64 -nodefaults -display none -monitor none \
+                -serial stdio -S -name "seinstall-standin-$$" -pidfile "$info/qemu.pid"
+else
+        timeout -s KILL 900 nice qemu-system-x86_64 -accel tcg -m 64 -nodefaults -display none \
+                -monitor none -S -name "seinstall-standin-$$" -pidfile "$info/qemu.pid" </dev/null
+fi
 echo "standin: QEMU ended"
 STANDIN
 
@@ -35,10 +44,11 @@ qemu_alive() {
         tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "seinstall-standin-"
 }
 
-for how in TERM timeout KILL; do
-        info=$d/$how
+for run in timeout-TERM timeout-timeout timeout-KILL serial-TERM serial-timeout serial-KILL; do
+        via=${run%%-*} how=${run#*-}
+        info=$d/$run
         mkdir -p "$info/logs" "$info/tmp"
-        export SEINSTALL_TOP=$TOP STANDIN_INFO=$info
+        export SEINSTALL_TOP=$TOP STANDIN_INFO=$info STANDIN_VIA=$via
         if [ "$how" = timeout ]; then
                 TMPDIR=$info/tmp TEST_LOGDIR=$info/logs timeout 25 bash "$TOP/tests/run-tests.sh" \
                         "$standin" >"$info/runner.out" 2>&1 &
@@ -53,20 +63,20 @@ for how in TERM timeout KILL; do
                 sleep 0.1
         done
         qemu_alive "$info/qemu.pid" ||
-                fail "$how: the stand-in did not start QEMU: $(cat "$info/runner.out" "$info"/logs/*.log 2>/dev/null)"
+                fail "$run: the stand-in did not start QEMU: $(cat "$info/runner.out" "$info"/logs/*.log 2>/dev/null)"
         img=$(cat "$info/image") mnt=$(cat "$info/mount")
-        grep -q " $mnt " /proc/self/mounts || fail "$how: $mnt is not mounted"
-        [ -n "$(losetup -j "$img")" ] || fail "$how: no loop device on $img"
+        grep -q " $mnt " /proc/self/mounts || fail "$run: $mnt is not mounted"
+        [ -n "$(losetup -j "$img")" ] || fail "$run: no loop device on $img"
         qpid=$(cat "$info/qemu.pid")
         on_exit "qemu_alive '$info/qemu.pid' && kill -KILL $qpid"
-        echo "$how: the stand-in runs QEMU (pid $qpid, process group $(ps -o pgid= -p "$qpid" | tr -d ' ')), $img on $mnt ($(losetup -j "$img" | cut -d: -f1))"
+        echo "$run: the stand-in runs QEMU (pid $qpid, process group $(ps -o pgid= -p "$qpid" | tr -d ' ')), $img on $mnt ($(losetup -j "$img" | cut -d: -f1))"
         case $how in
         TERM) kill -TERM "$runner" ;;
         KILL) kill -KILL "$runner" ;;
         esac
         wait "$runner"
         rc=$?
-        echo "$how: the runner exited $rc: $(grep -v '^$' "$info/runner.out" | head -n 3 | tr '\n' ' ')"
+        echo "$run: the runner exited $rc: $(grep -v '^$' "$info/runner.out" | head -n 3 | tr '\n' ' ')"
         case $how in
         TERM) assert_eq "the runner's exit status after SIGTERM" 143 "$rc" ;;
         timeout) assert_eq "timeout's exit status" 124 "$rc" ;;
@@ -85,17 +95,17 @@ for how in TERM timeout KILL; do
                 [ "$how" = KILL ] || break
                 sleep 0.1
         done
-        qemu_alive "$info/qemu.pid" && fail "$how: QEMU (pid $qpid) is still running"
-        grep -q " $mnt " /proc/self/mounts && fail "$how: $mnt is still mounted"
-        [ -z "$(losetup -j "$img" 2>/dev/null)" ] || fail "$how: a loop device is still on $img: $(losetup -j "$img")"
-        echo "ok: $how: no QEMU, no mount, no loop device left"
+        qemu_alive "$info/qemu.pid" && fail "$run: QEMU (pid $qpid) is still running"
+        grep -q " $mnt " /proc/self/mounts && fail "$run: $mnt is still mounted"
+        [ -z "$(losetup -j "$img" 2>/dev/null)" ] || fail "$run: a loop device is still on $img: $(losetup -j "$img")"
+        echo "ok: $run: no QEMU, no mount, no loop device left"
         # The run directory goes with the watcher, just after the runner.
         for _ in $(seq 1 100); do
                 [ -z "$(ls -A "$info/tmp")" ] && break
                 sleep 0.1
         done
-        [ -z "$(ls -A "$info/tmp")" ] || fail "$how: the run directory is left: $(ls -A "$info/tmp")"
-        echo "ok: $how: the runner's directory is gone ($(tr '\n' ' ' <"$info/logs/reap.log"))"
+        [ -z "$(ls -A "$info/tmp")" ] || fail "$run: the run directory is left: $(ls -A "$info/tmp")"
+        echo "ok: $run: the runner's directory is gone ($(tr '\n' ' ' <"$info/logs/reap.log"))"
 done
 
 # A test that passes but leaves a mount below its TMPDIR or a process in its session fails,
