@@ -156,27 +156,46 @@ PKG_SLOW   := $(wildcard tests/integration/deb-package.sh tests/integration/deb-
 QUICK_SKIP := $(HOSTS_SLOW) $(PKG_SLOW) $(wildcard tests/integration/tree-anywhere.sh \
                 tests/integration/dist.sh tests/integration/install-layout.sh)
 
-# Debian packages the build, the tests, the demo and the end-to-end test need.
+# Debian packages, by what needs them. Each goal that runs something installs its own list,
+# DEPS_FOR_goal (`make deps-GOAL` alone; `make -s deps-list GOAL=G` prints it), and plain
+# `make deps` all of them (DEPS); tests/integration/deps-goals.sh checks the lists. The lists
+# overlap: each is sorted, which drops the repeats.
 DEPS_LIBS  := libblkid-dev libmount-dev libselinux1-dev libsepol-dev libsemanage-dev libpcre2-dev \
               libbz2-dev libseccomp-dev libnewt-dev
 DEPS_BUILD := build-essential pkg-config clang $(DEPS_LIBS) check gettext
-DEPS_TEST  := selinux-policy-default policycoreutils selinux-utils e2fsprogs xfsprogs \
-              btrfs-progs dosfstools reiserfsprogs nilfs-tools exfatprogs f2fs-tools util-linux \
-              tmux shellcheck attr python3 python3-jsonschema bubblewrap keyutils \
-              lvm2 mdadm grub-common \
+# tests/demo.sh: the sample target's filesystems, the host's policy, findmnt and getfattr.
+DEPS_DEMO  := selinux-policy-default policycoreutils e2fsprogs xfsprogs dosfstools reiserfsprogs \
+              util-linux attr
+# The unit and integration tests; /usr/bin/time measures peak memory, strace injects faults.
+DEPS_TEST  := $(DEPS_DEMO) selinux-utils btrfs-progs nilfs-tools exfatprogs f2fs-tools \
+              tmux shellcheck python3 python3-jsonschema bubblewrap keyutils \
+              lvm2 mdadm grub-common time strace \
               debhelper po-debconf lintian git libaudit-dev libcap-ng-dev autopkgtest rpm rpmlint
+# qemu/e2e.sh: QEMU, the Debian root it installs onto, and the host tools it puts in the
+# installer's initramfs (qemu/initramfs.sh) or runs on the disks.
 DEPS_E2E   := qemu-system-x86 qemu-utils busybox-static mmdebstrap cpio zstd kmod checkpolicy \
-              ovmf mtools fdisk
-DEPS       := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_E2E)
+              ovmf mtools fdisk python3 $(DEPS_DEMO) nilfs-tools bubblewrap
 # The real installer hosts the adapter tests run in (tests/integration/adapter-*.sh).
 DEPS_HOSTS := calamares xvfb imagemagick mkosi debootstrap systemd-container xdotool cmake \
               qtbase5-dev qttools5-dev libqt5svg5-dev qtdeclarative5-dev libkf5coreaddons-dev \
               extra-cmake-modules libyaml-cpp-dev \
               debian-installer-12-netboot-amd64 gnupg
-DEPS       += $(DEPS_HOSTS)
-# make bench builds the newest libsepol/libselinux (flex) and times them (time, bc, strace)
-DEPS_BENCH := flex time bc strace
-DEPS       += $(DEPS_BENCH)
+# tests/bench: the newest libsepol and libselinux built (flex), timed (time, bc, strace) on
+# loop-mounted ext4 next to Debian's setfiles.
+DEPS_BENCH := flex time bc strace selinux-policy-default policycoreutils e2fsprogs attr python3 git
+DEPS       := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_E2E) $(DEPS_HOSTS) $(DEPS_BENCH)
+
+DEPS_FOR_demo        := $(DEPS_BUILD) $(DEPS_DEMO)
+DEPS_FOR_check       := $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_E2E) $(DEPS_HOSTS)
+# The adapters' tests use the tests' tools; the mkosi one boots its image as qemu/e2e.sh does.
+DEPS_FOR_hosts       := $(DEPS_FOR_check)
+DEPS_FOR_e2e         := $(DEPS_BUILD) $(DEPS_E2E)
+# make bench ends with the first-boot relabel under QEMU (tests/bench/firstboot-bench.sh).
+DEPS_FOR_bench       := $(DEPS_BUILD) $(DEPS_BENCH) $(DEPS_E2E)
+DEPS_FOR_bench-scale := $(DEPS_BUILD) $(DEPS_BENCH)
+DEPS_FOR_fuzz        := build-essential pkg-config clang $(DEPS_LIBS)
+DEPS_FOR_deps        := $(DEPS)
+DEPS_GOALS           := demo check hosts e2e bench bench-scale fuzz
 
 .PHONY: test deb uninstall dist tests hosts pot update-po all help deps check check-quick unit integration e2e demo bench bench-scale fuzz install clean format check-format
 .DEFAULT_GOAL := all
@@ -188,7 +207,8 @@ help:
 	@echo "make [all]      build the library, seinstall and seinstall-firstboot"
 	@echo "make pot        build/po/seinstall.pot, the strings to translate (also by all)"
 	@echo "make update-po  merge that template into po/*.po (then translate what changed)"
-	@echo "make deps       install the Debian packages everything needs (root)"
+	@echo "make deps       install the Debian packages everything needs (root); each goal"
+	@echo "                 below installs only its own: make -s deps-list GOAL=check lists them"
 	@echo "make demo       build and run seinstall on a sample target it makes itself"
 	@echo "make check      build and run every test (unit, integration, end-to-end)"
 	@echo "make tests      build what the tests run; then tests/run-tests.sh FILE... runs some"
@@ -208,22 +228,30 @@ help:
 	@echo "WITH_FIRSTBOOT=0  build without libnewt: no seinstall-firstboot"
 
 # ---- dependencies ------------------------------------------------------------------------
-# Installs only what is missing, and says what; as non-root it names the packages and stops.
-deps:
-	@missing=; for p in $(DEPS); do \
+# `make deps` and each goal's deps-GOAL: one recipe, the list DEPS_FOR_GOAL. Installs only what
+# is missing, and says what; as non-root it names the packages and stops.
+.PHONY: $(DEPS_GOALS:%=deps-%) deps-list
+deps $(DEPS_GOALS:%=deps-%):
+	@missing=; for p in $(sort $(DEPS_FOR_$(@:deps-%=%))); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' \
 			|| missing="$$missing $$p"; \
 	done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" != 0 ]; then \
-		echo "make deps: these Debian packages are missing:$$missing" >&2; \
-		echo "make deps: install them as root, then run make again:" >&2; \
+		echo "make $(@:deps-%=%): these Debian packages are missing:$$missing" >&2; \
+		echo "make $(@:deps-%=%): install them as root, then run make again:" >&2; \
 		echo "  apt-get install --no-install-recommends$$missing" >&2; \
 		exit 1; \
 	fi; \
-	echo "make deps: installing$$missing"; \
+	echo "make $(@:deps-%=%): installing$$missing"; \
 	export DEBIAN_FRONTEND=noninteractive; \
 	apt-get update -q && apt-get install -y -q --no-install-recommends $$missing
+
+# make -s deps-list GOAL=G: the packages `make G` installs, one a line (no GOAL: `make deps`'s).
+deps-list:
+	@$(if $(filter undefined,$(origin DEPS_FOR_$(or $(GOAL),deps))), \
+		echo "make deps-list: GOAL is one of: $(DEPS_GOALS) (none: make deps)" >&2; exit 2, \
+		printf '%s\n' $(sort $(DEPS_FOR_$(or $(GOAL),deps))))
 
 # Every library the build needs, named before the first compile rather than as a missing
 # header later (order-only: it never makes anything rebuild).
@@ -403,7 +431,7 @@ integration: all $(HELPER_BIN)
 	@$(TESTS_RUN) $(INTEG)
 
 # The project's own checks build with -Werror and keep the formatting (check-format).
-check: deps
+check: deps-check
 	$(MAKE) --no-print-directory WERROR=-Werror tests
 	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(INTEG) $(E2E)
 	@$(MAKE) --no-print-directory check-tsan
@@ -428,7 +456,7 @@ test: tests
 	@$(TESTS_RUN) $(UNIT_BIN) $(FUZZ_CHECK) $(TEST_RUN)
 
 # Only the adapters in their real installers (Calamares, debian-installer, Anaconda's way, mkosi).
-hosts: deps
+hosts: deps-hosts
 	$(MAKE) --no-print-directory all
 	@$(TESTS_RUN) $(HOSTS)
 
@@ -462,21 +490,21 @@ $(TSAN)/canary: tests/tsan/canary.c
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(TSAN_FLAGS) -o $@ $<
 
-e2e: deps
+e2e: deps-e2e
 	$(MAKE) --no-print-directory all
 	@$(TESTS_RUN) $(E2E)
 
-demo: deps
+demo: deps-demo
 	$(MAKE) --no-print-directory all
 	@SEINSTALL_BUILD=$(BUILD) tests/demo.sh
 
 # BENCH_UPSTREAM_SRC (SELinux userspace sources, tests/bench/upstream-src.sh) and the other
 # BENCH_* and SCALE_* variables reach the scripts through the environment.
-bench: deps
+bench: deps-bench
 	$(MAKE) --no-print-directory all
 	@SEINSTALL_BUILD=$(BUILD) tests/bench/bench.sh
 
-bench-scale: deps
+bench-scale: deps-bench-scale
 	$(MAKE) --no-print-directory all
 	@SEINSTALL_BUILD=$(BUILD) tests/bench/bench-scale.sh
 

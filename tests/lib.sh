@@ -69,6 +69,13 @@ _errf=$(mktemp)
 # records its directories in this file instead, which the test's own shell reads at exit.
 _scratch_list=$(mktemp)
 
+# seconds_since T0: the seconds since T0 (a `date +%s%N`), to the millisecond ("12.345"),
+# without bc (make check does not install it: the bench's).
+seconds_since() {
+        local ms=$((($(date +%s%N) - $1) / 1000000))
+        printf '%d.%03d\n' $((ms / 1000)) $((ms % 1000))
+}
+
 require_root() {
         [ "$(id -u)" = 0 ] || skip "needs root (loop devices and mounts)"
 }

@@ -28,7 +28,9 @@ $(FUZZ_DIR)/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_LIB_OBJ)
 	$(call quiet,FUZZLD,$@)
 	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(PKG_LIBS)
 
-fuzz: $(FUZZ_BINS)
+# The build's packages first (deps-fuzz: clang among them), then the fuzzers.
+fuzz: deps-fuzz
+	$(MAKE) --no-print-directory fuzz-build
 	@set -e; for t in $(FUZZ_NAMES); do \
 		mkdir -p $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/crashes/$$t; \
 		echo "== fuzz-$$t for $(FUZZ_SECONDS)s"; \

@@ -134,6 +134,7 @@ bombed() { # EXPECTED-TEXT: the install is refused with exit 2 naming it, quickl
         echo "ok: refused in $((SECONDS - start)) s, peak $peak KB: $(grep -m1 inflates "$d/err")"
 }
 command -v bzip2 >/dev/null || skip "bzip2 is missing (Debian: apt-get install bzip2)"
+[ -x /usr/bin/time ] || skip "/usr/bin/time is missing (Debian: apt-get install time)"
 restore_store
 bomb zeros 256
 bombed "400/zeros/cil inflates to more than 64 MiB"

@@ -84,9 +84,9 @@ compare() {
 }
 
 # 1. A fresh relabel.
-start=$(date +%s.%N)
+start=$(date +%s%N)
 expect_exit 0 "$SEINSTALL" relabel --root "$R" --json --no-progress
-echo "relabel took $(echo "$(date +%s.%N) - $start" | bc) s"
+echo "relabel took $(seconds_since "$start") s"
 json=$OUT
 echo "$json" | python3 -c '
 import json, sys
