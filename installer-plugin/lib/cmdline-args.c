@@ -70,6 +70,19 @@ static bool token_is(const char *t, size_t n, const char *name, const char **ret
         return true;
 }
 
+/* A SELinux argument whose value keeps a '"' once the kernel removed its quotes. */
+static bool token_keeps_quote(const char *t, size_t n)
+{
+        static const char *const names[] = {"selinux", "enforcing", "security", "lsm"};
+        const char *v;
+        size_t vn;
+
+        for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                if (token_is(t, n, names[i], &v, &vn) && memchr(v, '"', vn))
+                        return true;
+        return false;
+}
+
 /* A bare "--": the kernel stops there and hands the rest to init. */
 static bool token_is_dashes(const char *t, size_t n)
 {
@@ -77,6 +90,17 @@ static bool token_is_dashes(const char *t, size_t n)
 }
 
 /* Offset of the bare "--" in [s, s + n), or SIZE_MAX. */
+bool si_cmdline_selinux_args_plain(const char *text, size_t len)
+{
+        const char *pos = text, *end = text + len, *t;
+        size_t n;
+
+        while (next_token(&pos, end, &t, &n) && !token_is_dashes(t, n))
+                if (token_keeps_quote(t, n))
+                        return false;
+        return true;
+}
+
 size_t si_cmdline_find_dashes(const char *s, size_t n)
 {
         const char *pos = s, *t;
@@ -288,6 +312,11 @@ int si_cmdline_fix(const char *text, size_t len, const char *all,
                         if (r >= 0)
                                 r = sbuf_append(&b, t, (size_t) (end - t));
                         prev_end = end;
+                        break;
+                }
+                /* the callers' parsers refuse such a line; never rewrite one regardless */
+                if (token_keeps_quote(t, n)) {
+                        r = -EBADMSG;
                         break;
                 }
                 a = token_action(t, n, lsm != NULL, goal, &repl);

@@ -208,7 +208,8 @@ static int grub_parts(const char *text, size_t len, struct part **ret, size_t *r
                 }
                 /* A value with an odd '"' (an escaped one in a double-quoted value is the
                  * kernel's) would swallow what is added into its quote (found by fuzz-grub). */
-                if (!si_cmdline_quotes_balanced(text + part.start, part.end - part.start)) {
+                if (!si_cmdline_quotes_balanced(text + part.start, part.end - part.start) ||
+                    !si_cmdline_selinux_args_plain(text + part.start, part.end - part.start)) {
                         r = -EBADMSG;
                         break;
                 }

@@ -37,6 +37,10 @@ int si_cmdline_fix(const char *text, size_t len, const char *all,
  * opening or closing a quoted stretch, so after an odd one the rest of the line, and whatever
  * is added to it, is a single argument. The editors refuse such a command line (-EBADMSG). */
 bool si_cmdline_quotes_balanced(const char *text, size_t len);
+/* Whether every SELinux argument of @text (selinux=, enforcing=, security=, lsm=, before a
+ * bare "--") is plain: its value keeps no '"' after the kernel has removed its quotes.
+ * lsm=""n is not: no rewrite of it could say what the kernel reads (found by fuzz-grub). */
+bool si_cmdline_selinux_args_plain(const char *text, size_t len);
 /* The arguments (space separated, "" when none) that @all lacks for @goal. */
 int si_cmdline_missing(const char *all, const struct si_cmdline_goal *goal, char **ret);
 /* Value of the last argument @name in @cmdline ("" without "="), quotes removed as the
