@@ -28,24 +28,12 @@ static void relabel_options_free(struct seinstall_relabel_options *o)
 SI_DEFINE_PUBLIC_REF_UNREF(seinstall_relabel_options, seinstall_relabel_options,
                            relabel_options_free);
 
-/* Replace *@slot by a copy of @value (NULL clears it). */
-static int set_string(char **slot, const char *value)
-{
-        char *copy = NULL;
-
-        if (value && !(copy = strdup(value)))
-                return -ENOMEM;
-        free(*slot);
-        *slot = copy;
-        return 0;
-}
-
 SEINSTALL_EXPORT int seinstall_relabel_options_set_policy(struct seinstall_relabel_options *o,
                                                           const char *type)
 {
         if (!o || (type && !si_policy_type_valid(type)))
                 return -EINVAL;
-        return set_string(&o->policy, type);
+        return si_strdup_replace(&o->policy, type);
 }
 
 SEINSTALL_EXPORT int
@@ -53,7 +41,7 @@ seinstall_relabel_options_set_file_contexts(struct seinstall_relabel_options *o,
 {
         if (!o || (path && !*path))
                 return -EINVAL;
-        return set_string(&o->file_contexts, path);
+        return si_strdup_replace(&o->file_contexts, path);
 }
 
 SEINSTALL_EXPORT int seinstall_relabel_options_set_threads(struct seinstall_relabel_options *o,

@@ -29,15 +29,9 @@ SI_DEFINE_PUBLIC_REF_UNREF(seinstall_check_options, seinstall_check_options, che
 SEINSTALL_EXPORT int seinstall_check_options_set_plan_file(struct seinstall_check_options *o,
                                                            const char *path)
 {
-        char *copy = NULL;
-
         if (!o || (path && !*path))
                 return -EINVAL;
-        if (path && !(copy = strdup(path)))
-                return -ENOMEM;
-        free(o->plan_file);
-        o->plan_file = copy;
-        return 0;
+        return si_strdup_replace(&o->plan_file, path);
 }
 
 SEINSTALL_EXPORT int seinstall_apply_options_new(struct seinstall_apply_options **ret)

@@ -9,6 +9,17 @@
 
 #include "util.h"
 
+int si_strdup_replace(char **slot, const char *value)
+{
+        char *copy = NULL;
+
+        if (value && !(copy = strdup(value)))
+                return -ENOMEM;
+        free(*slot);
+        *slot = copy;
+        return 0;
+}
+
 int sbuf_append(struct sbuf *b, const char *s, size_t n)
 {
         if (n > SIZE_MAX / 2 - b->len - 1)

@@ -92,6 +92,9 @@ static inline const char *startswith(const char *s, const char *prefix)
 char *str_vprintf(const char *fmt, va_list ap) _printf_(1, 0);
 /* The same with the arguments given. */
 char *str_printf(const char *fmt, ...) _printf_(1, 2);
+/* Replace *@slot by a copy of @value (NULL clears it; the old value is freed). 0 or -ENOMEM,
+ * *@slot untouched then. */
+int si_strdup_replace(char **slot, const char *value);
 
 /* ---- string lists ----------------------------------------------------------------------- */
 
