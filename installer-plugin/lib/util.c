@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* util.c — growable strings, UTF-8 sequences, string lists, lines and paths (util.h). The
- * other generic helpers util.h declares each have a file: json.c (JSON text), escape.c (names
+/* util.c — growable strings and arrays, UTF-8 sequences, string lists, lines and paths (util.h).
+ * The other generic helpers util.h declares each have a file: json.c (JSON text), escape.c (names
  * and commands for people), fileio.c (bounded reads, complete writes), exit-status.c. No
  * seinstall types here. */
 #include <fcntl.h>
@@ -20,20 +20,39 @@ int si_strdup_replace(char **slot, const char *value)
         return 0;
 }
 
+/* The least a first si_grow() allocates, in bytes: a few small elements need one call. */
+#define GROW_MIN_BYTES 64
+
+bool si_grow(void **p, size_t *cap, size_t need, size_t size)
+{
+        size_t max = SIZE_MAX / size, n;
+        void *q;
+
+        if (need <= *cap)
+                return true;
+        if (need > max) {
+                errno = ENOMEM;
+                return false;
+        }
+        n = *cap <= max / 2 ? *cap * 2 : need;
+        if (n < need)
+                n = need;
+        if (n < GROW_MIN_BYTES / size)
+                n = GROW_MIN_BYTES / size;
+        q = realloc(*p, n * size);
+        if (!q)
+                return false;
+        *p = q;
+        *cap = n;
+        return true;
+}
+
 int sbuf_append(struct sbuf *b, const char *s, size_t n)
 {
         if (n > SIZE_MAX / 2 - b->len - 1)
                 return -ENOMEM;
-        if (b->len + n + 1 > b->cap) {
-                size_t cap = b->cap ? b->cap : 64;
-                while (cap < b->len + n + 1)
-                        cap *= 2;
-                char *p = realloc(b->s, cap);
-                if (!p)
-                        return -ENOMEM;
-                b->s = p;
-                b->cap = cap;
-        }
+        if (!SI_GROW(b->s, b->cap, b->len + n + 1))
+                return -ENOMEM;
         memcpy(b->s + b->len, s, n);
         b->len += n;
         b->s[b->len] = '\0';

@@ -2,11 +2,11 @@
 /*
  * util.h — generic helpers with no seinstall types, shared by the library, the `seinstall`
  * command, seinstall-firstboot and the tests: cleanup attributes, string comparisons, growable
- * strings, string lists, lines (util.c), the one JSON string writer and the JSON documents
- * (json.c), names and commands escaped for people (escape.c), bounded reads and complete
- * writes (fileio.c), and the one errno-to-exit-status table of the command-line contract
- * (exit-status.c). Not installed; the commands link these objects themselves (the library
- * exports none of it).
+ * strings and arrays, string lists, lines (util.c), the one JSON string writer and the JSON
+ * documents (json.c), names and commands escaped for people (escape.c), bounded reads and
+ * complete writes (fileio.c), and the one errno-to-exit-status table of the command-line
+ * contract (exit-status.c). Not installed; the commands link these objects themselves (the
+ * library exports none of it).
  */
 #ifndef SEINSTALL_UTIL_H
 #define SEINSTALL_UTIL_H
@@ -95,6 +95,22 @@ char *str_printf(const char *fmt, ...) _printf_(1, 2);
 /* Replace *@slot by a copy of @value (NULL clears it; the old value is freed). 0 or -ENOMEM,
  * *@slot untouched then. */
 int si_strdup_replace(char **slot, const char *value);
+
+/* ---- growable arrays -------------------------------------------------------------------- */
+
+/* Make room in the array @array (a pointer variable, NULL when empty) of @cap elements for at
+ * least @need elements of sizeof(*@array): when @need is more than @cap, realloc() it to twice
+ * @cap, or to @need if that is more (64 bytes at first at least), and update @array and @cap;
+ * else do nothing. The elements past the caller's count are not initialised. False (errno
+ * ENOMEM) when out of memory or when @need elements would not fit in size_t: then @array and
+ * @cap are as they were, so the caller's cleanup still frees the old array. @cap is a size_t.
+ * The one way to grow an array (tests/integration/one-grow.sh), in the manner of systemd's
+ * GREEDY_REALLOC:
+ *         if (!SI_GROW(v, cap_v, n_v + 1))
+ *                 return -ENOMEM;
+ *         v[n_v++] = x; */
+#define SI_GROW(array, cap, need) si_grow((void **) &(array), &(cap), (need), sizeof(*(array)))
+bool si_grow(void **p, size_t *cap, size_t need, size_t size) __attribute__((warn_unused_result));
 
 /* ---- string lists ----------------------------------------------------------------------- */
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Unit tests of util.c, ctx.c, rootfs.c and refcount.h: strings, lines, JSON, escaping for
- * terminals, the exit status table, listing and writes in the root, the ref/unref pair of every
- * object. */
+/* Unit tests of util.c, ctx.c, rootfs.c and refcount.h: strings, growable arrays, lines, JSON,
+ * escaping for terminals, the exit status table, listing and writes in the root, the ref/unref
+ * pair of every object. */
 #include <check.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -24,6 +24,55 @@ START_TEST(test_mode_names)
         ck_assert_ptr_null(seinstall_mode_to_string(SEINSTALL_MODE_INVALID));
         ck_assert_str_eq(seinstall_source_to_string(SEINSTALL_SOURCE_BOOT), "boot");
         ck_assert_str_eq(seinstall_source_to_string(SEINSTALL_SOURCE_OPTION), "option");
+}
+END_TEST
+
+struct grow_elem {
+        char bytes[24];
+};
+
+START_TEST(test_grow)
+{
+        _cleanup_free_ struct grow_elem *v = NULL;
+        _cleanup_free_ char *c = NULL;
+        size_t cap = 0, cap_c = 0;
+        struct grow_elem *before;
+
+        /* nothing asked of an empty array: nothing allocated */
+        ck_assert(SI_GROW(v, cap, 0));
+        ck_assert_ptr_null(v);
+        ck_assert_uint_eq(cap, 0);
+        /* from empty: what was asked, or 64 bytes' worth of small elements */
+        ck_assert(SI_GROW(v, cap, 1));
+        ck_assert_ptr_nonnull(v);
+        ck_assert_uint_eq(cap, 2);
+        ck_assert(SI_GROW(c, cap_c, 1));
+        ck_assert_uint_eq(cap_c, 64);
+        ck_assert(SI_GROW(c, cap_c, 65));
+        ck_assert_uint_eq(cap_c, 128);
+        memset(v, 'x', cap * sizeof(*v));
+        /* doubling, the elements kept; more than twice: what was asked */
+        ck_assert(SI_GROW(v, cap, 3));
+        ck_assert_uint_eq(cap, 4);
+        ck_assert(SI_GROW(v, cap, 5));
+        ck_assert_uint_eq(cap, 8);
+        ck_assert(SI_GROW(v, cap, 100));
+        ck_assert_uint_eq(cap, 100);
+        ck_assert_int_eq(v[1].bytes[23], 'x');
+        /* room enough: the array is not touched */
+        before = v;
+        ck_assert(SI_GROW(v, cap, 100));
+        ck_assert(SI_GROW(v, cap, 7));
+        ck_assert_ptr_eq(v, before);
+        ck_assert_uint_eq(cap, 100);
+        /* more than size_t counts: refused, the array and its capacity as they were */
+        errno = 0;
+        ck_assert(!SI_GROW(v, cap, SIZE_MAX / sizeof(*v) + 1));
+        ck_assert_int_eq(errno, ENOMEM);
+        ck_assert(!SI_GROW(v, cap, SIZE_MAX));
+        ck_assert_ptr_eq(v, before);
+        ck_assert_uint_eq(cap, 100);
+        ck_assert_int_eq(v[1].bytes[23], 'x');
 }
 END_TEST
 
@@ -557,6 +606,7 @@ int main(void)
         TCase *tc = tcase_create("core");
 
         tcase_add_test(tc, test_mode_names);
+        tcase_add_test(tc, test_grow);
         tcase_add_test(tc, test_lines);
         tcase_add_test(tc, test_json_escape);
         tcase_add_test(tc, test_json_writer);
