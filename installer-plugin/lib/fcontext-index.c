@@ -8,14 +8,8 @@
 
 static int node_new(struct si_fcontext *fc, unsigned char ch, uint32_t *ret)
 {
-        if (fc->nnodes == fc->cap_nodes) {
-                size_t cap = fc->cap_nodes ? fc->cap_nodes * 2 : 4096;
-                struct trie_node *nn = realloc(fc->nodes, cap * sizeof(*nn));
-                if (!nn)
-                        return -ENOMEM;
-                fc->nodes = nn;
-                fc->cap_nodes = cap;
-        }
+        if (!SI_GROW(fc->nodes, fc->cap_nodes, fc->nnodes + 1))
+                return -ENOMEM;
         fc->nodes[fc->nnodes] = (struct trie_node){.ch = ch};
         *ret = (uint32_t) fc->nnodes++;
         return 0;
@@ -44,14 +38,8 @@ static int trie_insert(struct si_fcontext *fc, const char *prefix, size_t len, u
                 cur = found;
         }
         node = &fc->nodes[cur];
-        if (node->nspecs == node->cap) {
-                uint32_t cap = node->cap ? node->cap * 2 : 4;
-                uint32_t *ns = realloc(node->specs, cap * sizeof(*ns));
-                if (!ns)
-                        return -ENOMEM;
-                node->specs = ns;
-                node->cap = cap;
-        }
+        if (!SI_GROW(node->specs, node->cap, node->nspecs + 1))
+                return -ENOMEM;
         node->specs[node->nspecs++] = spec;
         return 0;
 }
@@ -113,13 +101,8 @@ int si_fc_build_index(struct seinstall_ctx *ctx, struct si_fcontext *fc)
                 size_t len = strlen(sp->regex), plen;
                 bool complete;
 
-                if (len + 1 > bufcap) {
-                        char *nb = realloc(buf, len + 1);
-                        if (!nb)
-                                return -ENOMEM;
-                        buf = nb;
-                        bufcap = len + 1;
-                }
+                if (!SI_GROW(buf, bufcap, len + 1))
+                        return -ENOMEM;
                 si_fc_literal_prefix(sp->regex, buf, &plen, &complete);
                 if (!sp->meta && complete && !memchr(sp->regex, '\\', sp->stem_len)) {
                         /* A plain string: "^s$" matches s and s followed by a newline. */

@@ -45,7 +45,8 @@ struct trie_node {
         uint32_t child;   /* first child, 0 for none (the root is never a child) */
         uint32_t sibling; /* next sibling, 0 for none */
         uint32_t *specs;  /* spec indices filed here, ascending */
-        uint32_t nspecs, cap;
+        size_t cap;
+        uint32_t nspecs;
         unsigned char ch;
 };
 
@@ -80,8 +81,8 @@ struct si_fc_scratch {
         int limit_spec; /* the spec whose match hit a limit in the last lookup, or -1 */
         struct sbuf key, norm;
         const uint32_t **lists;
-        uint32_t *pos;
-        size_t cap_lists;
+        uint32_t *pos; /* beside lists, as many */
+        size_t cap_lists, cap_pos;
 };
 
 /* FNV-1a of @n bytes of @s: the literal hash table's, shared by build and lookup. */

@@ -199,18 +199,8 @@ int si_fcontext_lookup(const struct si_fcontext *fc, struct si_fc_scratch *s, co
         }
 
         /* Candidate lists along the path in the trie. */
-        if (s->cap_lists < len + 1) {
-                const uint32_t **nl = realloc(s->lists, (len + 1) * sizeof(*nl));
-                uint32_t *np;
-                if (!nl)
-                        return -ENOMEM;
-                s->lists = nl;
-                np = realloc(s->pos, (len + 1) * sizeof(*np));
-                if (!np)
-                        return -ENOMEM;
-                s->pos = np;
-                s->cap_lists = len + 1;
-        }
+        if (!SI_GROW(s->lists, s->cap_lists, len + 1) || !SI_GROW(s->pos, s->cap_pos, len + 1))
+                return -ENOMEM;
         for (size_t i = 0;; i++) {
                 const struct trie_node *n = &fc->nodes[cur];
                 uint32_t c;

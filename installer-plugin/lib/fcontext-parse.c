@@ -39,14 +39,8 @@ static int context_index(struct si_fcontext *fc, const char *s)
         for (size_t i = fc->ncontexts; i > 0; i--)
                 if (streq(fc->contexts[i - 1].str, s))
                         return (int) (i - 1);
-        if (fc->ncontexts == fc->cap_contexts) {
-                size_t cap = fc->cap_contexts ? fc->cap_contexts * 2 : 256;
-                struct fc_context *n = realloc(fc->contexts, cap * sizeof(*n));
-                if (!n)
-                        return -ENOMEM;
-                fc->contexts = n;
-                fc->cap_contexts = cap;
-        }
+        if (!SI_GROW(fc->contexts, fc->cap_contexts, fc->ncontexts + 1))
+                return -ENOMEM;
         fc->contexts[fc->ncontexts].str = strdup(s);
         if (!fc->contexts[fc->ncontexts].str)
                 return -ENOMEM;
@@ -85,14 +79,8 @@ static int add_spec(struct seinstall_ctx *ctx, struct si_fcontext *fc, char **fi
         struct fc_spec *sp;
         int ci = -1;
 
-        if (fc->nspecs == fc->cap_specs) {
-                size_t cap = fc->cap_specs ? fc->cap_specs * 2 : 1024;
-                struct fc_spec *nsp = realloc(fc->specs, cap * sizeof(*nsp));
-                if (!nsp)
-                        return -ENOMEM;
-                fc->specs = nsp;
-                fc->cap_specs = cap;
-        }
+        if (!SI_GROW(fc->specs, fc->cap_specs, fc->nspecs + 1))
+                return -ENOMEM;
         if (!streq(con, "<<none>>")) {
                 ci = context_index(fc, con);
                 if (ci < 0)
@@ -141,13 +129,8 @@ int si_fc_parse_file(struct seinstall_ctx *ctx, struct si_fcontext *fc, const ch
                                         "%s:%u: not a text file (NUL byte); a policy's file "
                                         "contexts are text",
                                         name, lineno);
-                if (llen + 1 > bufcap) {
-                        char *nb = realloc(buf, llen + 1);
-                        if (!nb)
-                                return -ENOMEM;
-                        buf = nb;
-                        bufcap = llen + 1;
-                }
+                if (!SI_GROW(buf, bufcap, llen + 1))
+                        return -ENOMEM;
                 memcpy(buf, l, llen);
                 buf[llen] = '\0';
                 n = split_fields(buf, fields, 3);
@@ -198,14 +181,8 @@ int si_fc_parse_subs(struct seinstall_ctx *ctx, const char *name, char *data, si
                         return si_error(ctx, -EBADMSG, "%s:%u: expected two paths (ALIAS ORIGINAL)",
                                         name, lineno);
                 }
-                if (n == cap) {
-                        struct fc_sub *ns;
-                        cap = cap ? cap * 2 : 16;
-                        ns = realloc(subs, cap * sizeof(*ns));
-                        if (!ns)
-                                goto oom;
-                        subs = ns;
-                }
+                if (!SI_GROW(subs, cap, n + 1))
+                        goto oom;
                 subs[n].src = strdup(fields[0]);
                 subs[n].dst = strdup(fields[1]);
                 subs[n].slen = strlen(fields[0]);

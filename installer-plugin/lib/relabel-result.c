@@ -21,11 +21,11 @@ struct seinstall_relabel_result {
         unsigned extra_refs; /* references beyond the maker's: 0 as made (calloc) */
         unsigned long long counts[SEINSTALL_RELABEL_COUNT_ERRORS + 1];
         struct skipped_mount *skipped;
-        size_t nskipped;
+        size_t nskipped, cap_skipped;
         char **errors;
-        size_t nerrors;
+        size_t nerrors, cap_errors;
         struct verified *verified;
-        size_t nverified;
+        size_t nverified, cap_verified;
         char *root, *policy, *file_contexts;
         unsigned threads;
         bool dry_run;
@@ -228,25 +228,17 @@ void si_relabel_result_add_count(struct seinstall_relabel_result *r,
 
 void si_relabel_result_add_error(struct seinstall_relabel_result *r, char *msg)
 {
-        if (msg && r->nerrors < MAX_ERRORS) {
-                char **n = realloc(r->errors, (r->nerrors + 1) * sizeof(*n));
-                if (n) {
-                        r->errors = n;
-                        n[r->nerrors++] = TAKE_PTR(msg);
-                }
-        }
+        if (msg && r->nerrors < MAX_ERRORS && SI_GROW(r->errors, r->cap_errors, r->nerrors + 1))
+                r->errors[r->nerrors++] = TAKE_PTR(msg);
         free(msg);
 }
 
 int si_relabel_result_add_skipped(struct seinstall_relabel_result *r, const char *path,
                                   const char *fstype, const char *reason)
 {
-        struct skipped_mount *n = realloc(r->skipped, (r->nskipped + 1) * sizeof(*n));
-
-        if (!n)
+        if (!SI_GROW(r->skipped, r->cap_skipped, r->nskipped + 1))
                 return -ENOMEM;
-        r->skipped = n;
-        n[r->nskipped] = (struct skipped_mount){
+        r->skipped[r->nskipped] = (struct skipped_mount){
             .path = strdup(*path ? path : "/"),
             .fstype = strdup(fstype),
             .reason = strdup(reason),
@@ -258,12 +250,9 @@ int si_relabel_result_add_skipped(struct seinstall_relabel_result *r, const char
 int si_relabel_result_add_verified(struct seinstall_relabel_result *r, const char *path,
                                    const char *actual, const char *expected)
 {
-        struct verified *nv = realloc(r->verified, (r->nverified + 1) * sizeof(*nv));
-
-        if (!nv)
+        if (!SI_GROW(r->verified, r->cap_verified, r->nverified + 1))
                 return -ENOMEM;
-        r->verified = nv;
-        nv[r->nverified] = (struct verified){
+        r->verified[r->nverified] = (struct verified){
             .path = strdup(path),
             .actual = actual ? strdup(actual) : NULL,
             .expected = strdup(expected),

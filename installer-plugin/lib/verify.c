@@ -142,15 +142,10 @@ static int dir_add_example(struct dir *d, bool all, const char *path, const char
                 example_clear(&e);
                 return -ENOMEM;
         }
-        if (d->nex == d->cap && (all || d->cap < MAX_EXAMPLES)) {
-                size_t cap = all && d->cap ? d->cap * 2 : MAX_EXAMPLES;
-                struct example *n = realloc(d->ex, cap * sizeof(*n));
-                if (!n) {
-                        example_clear(&e);
-                        return -ENOMEM;
-                }
-                d->ex = n;
-                d->cap = cap;
+        /* all of them, or room for the first MAX_EXAMPLES (the last one pushed out) */
+        if (!SI_GROW(d->ex, d->cap, all ? d->nex + 1 : MAX_EXAMPLES)) {
+                example_clear(&e);
+                return -ENOMEM;
         }
         if (all) {
                 d->ex[d->nex++] = e;

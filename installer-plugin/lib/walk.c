@@ -287,16 +287,10 @@ void si_walk_dir(struct si_walker *w, struct si_walk_work *start)
 
                 if (fd >= 0) {
                         /* push a frame for fd */
-                        if (depth == cap) {
-                                size_t ncap = cap ? cap * 2 : 32;
-                                struct frame *ns = realloc(stack, ncap * sizeof(*ns));
-                                if (!ns) {
-                                        close(fd);
-                                        si_walk_fatal(j, -ENOMEM);
-                                        break;
-                                }
-                                stack = ns;
-                                cap = ncap;
+                        if (!SI_GROW(stack, cap, depth + 1)) {
+                                close(fd);
+                                si_walk_fatal(j, -ENOMEM);
+                                break;
                         }
                         struct stat st;
                         if (depth - lowest >= WALK_OPEN_MAX)
