@@ -207,11 +207,11 @@ static int apply_grub(struct seinstall_ctx *ctx, const struct si_cmdline_goal *g
 int si_bls_entries(struct seinstall_ctx *ctx, char ***ret, size_t *ret_n)
 {
         char **all = NULL;
-        size_t n = 0;
+        size_t n = 0, cap = 0;
         int r = 0;
 
         for (size_t d = 0; r >= 0 && d < ELEMENTSOF(bls_dirs); d++) {
-                char **names = NULL, **p;
+                char **names = NULL;
                 size_t k = 0;
                 r = si_root_list(ctx, bls_dirs[d], NULL, ".conf", &names, &k);
                 if (r < 0) {
@@ -221,13 +221,11 @@ int si_bls_entries(struct seinstall_ctx *ctx, char ***ret, size_t *ret_n)
                 }
                 if (k == 0)
                         continue;
-                p = realloc(all, (n + k) * sizeof(*all));
-                if (!p) {
+                if (!SI_GROW(all, cap, n + k)) {
                         si_strv_free(names, k);
                         r = -ENOMEM;
                         break;
                 }
-                all = p;
                 memcpy(all + n, names, k * sizeof(*names));
                 free(names);
                 n += k;

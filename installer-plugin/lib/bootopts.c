@@ -35,7 +35,7 @@ struct bootarg {
 
 struct bootargs {
         struct bootarg *v;
-        size_t n;
+        size_t n, cap;
 };
 
 static void bootargs_free(struct bootargs *a)
@@ -147,10 +147,8 @@ static int parse_args(struct seinstall_ctx *ctx, const char *name, const char *t
                         return -ENOMEM;
                 b = bootargs_find(a, key);
                 if (!b) {
-                        struct bootarg *v = realloc(a->v, (a->n + 1) * sizeof(*v));
-                        if (!v)
+                        if (!SI_GROW(a->v, a->cap, a->n + 1))
                                 return -ENOMEM;
-                        a->v = v;
                         b = &a->v[a->n++];
                         *b = (struct bootarg){.key = TAKE_PTR(key)};
                 }

@@ -127,17 +127,13 @@ static int parts_join(const char *text, const struct part *parts, size_t n, stru
 
 #define PARTS_MAX 4096
 
-static int add_part(struct part **parts, size_t *n, struct part p)
+static int add_part(struct part **parts, size_t *n, size_t *cap, struct part p)
 {
-        struct part *np;
-
         if (*n >= PARTS_MAX)
                 return -E2BIG;
-        np = realloc(*parts, (*n + 1) * sizeof(**parts));
-        if (!np)
+        if (!SI_GROW(*parts, *cap, *n + 1))
                 return -ENOMEM;
-        np[(*n)++] = p;
-        *parts = np;
+        (*parts)[(*n)++] = p;
         return 0;
 }
 
@@ -148,7 +144,7 @@ static int grub_parts(const char *text, size_t len, struct part **ret, size_t *r
 {
         const char *pos = text, *end = text + len, *line;
         struct part *parts = NULL;
-        size_t n = 0, ll;
+        size_t n = 0, cap = 0, ll;
         unsigned lineno = 0;
         int r = 0;
 
@@ -213,7 +209,7 @@ static int grub_parts(const char *text, size_t len, struct part **ret, size_t *r
                         r = -EBADMSG;
                         break;
                 }
-                r = add_part(&parts, &n, part);
+                r = add_part(&parts, &n, &cap, part);
         }
         if (r < 0) {
                 free(parts);
@@ -297,7 +293,7 @@ static int bls_parts(const char *text, size_t len, struct part **ret, size_t *re
 {
         const char *pos = text, *end = text + len, *line;
         struct part *parts = NULL;
-        size_t n = 0, ll;
+        size_t n = 0, cap = 0, ll;
         int r = 0;
 
         while (r >= 0 && next_line(&pos, end, &line, &ll)) {
@@ -310,7 +306,7 @@ static int bls_parts(const char *text, size_t len, struct part **ret, size_t *re
                 p += 7;
                 while (p < le && (*p == ' ' || *p == '\t'))
                         p++;
-                r = add_part(&parts, &n,
+                r = add_part(&parts, &n, &cap,
                              (struct part){.start = (size_t) (p - text),
                                            .end = (size_t) (le - text),
                                            .quote = '\'', /* never add quotes */

@@ -23,7 +23,7 @@ struct node {
 
 struct parse {
         struct node *nodes;
-        size_t n;
+        size_t n, cap;
         int stack[GRUBCFG_DEPTH_MAX]; /* node index of each open block, -1 for other blocks */
         size_t depth;
         char *dflt; /* the last `set default=` at the top, unquoted */
@@ -76,16 +76,14 @@ static bool next_word(const char **pos, const char *end, struct sbuf *out, int *
 static int add_node(struct parse *p, const char *line, const char *end, bool submenu)
 {
         struct sbuf w = {};
-        struct node *nodes, *n;
+        struct node *n;
         int r = 0;
 
         if (p->n >= GRUBCFG_ENTRIES_MAX)
                 return -E2BIG;
-        nodes = realloc(p->nodes, (p->n + 1) * sizeof(*nodes));
-        if (!nodes)
+        if (!SI_GROW(p->nodes, p->cap, p->n + 1))
                 return -ENOMEM;
-        p->nodes = nodes;
-        n = &nodes[p->n];
+        n = &p->nodes[p->n];
         *n = (struct node){.parent = -1, .submenu = submenu};
         for (size_t d = p->depth; d > 0; d--)
                 if (p->stack[d - 1] >= 0) {

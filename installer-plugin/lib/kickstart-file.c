@@ -133,13 +133,9 @@ int si_ks_preprocess(struct ks_reader *r, struct ks_file *f)
                 struct stat st;
                 size_t clen;
 
-                if (nseg + 2 > cap) {
-                        struct ks_segment *v = realloc(seg, (cap = cap * 2 + 8) * sizeof(*seg));
-                        if (!v) {
-                                ret = -ENOMEM;
-                                break;
-                        }
-                        seg = v;
+                if (!SI_GROW(seg, cap, nseg + 2)) {
+                        ret = -ENOMEM;
+                        break;
                 }
                 if (!is_ksappend(p, q, &s, &e)) {
                         if (!top_open)
@@ -215,16 +211,12 @@ int si_ks_preprocess(struct ks_reader *r, struct ks_file *f)
 /* Keep @name (taken over) alive for the whole read; NULL on ENOMEM. */
 const char *si_ks_keep_name(struct ks_reader *r, char *name)
 {
-        char **v;
-
         if (!name)
                 return NULL;
-        v = realloc(r->names, (r->nnames + 1) * sizeof(*v));
-        if (!v) {
+        if (!SI_GROW(r->names, r->cap_names, r->nnames + 1)) {
                 free(name);
                 return NULL;
         }
-        r->names = v;
         r->names[r->nnames++] = name;
         return name;
 }

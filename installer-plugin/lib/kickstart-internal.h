@@ -71,7 +71,7 @@ struct ks_reader {
         size_t bytes;   /* read so far, against KS_READ_BYTES_MAX */
         char *currentdir[KS_DEPTH_MAX + 2];
         char **names; /* every file name an origin points at, freed at the end */
-        size_t nnames;
+        size_t nnames, cap_names;
 };
 
 /* kickstart-file.c: keep @name (taken over) alive for the whole read; NULL on ENOMEM. */

@@ -17,23 +17,10 @@ void si_ks_words_free(struct si_ks_words *w)
 
 static int words_end(struct si_ks_words *w, size_t at)
 {
-        size_t *off, *pos;
-
         if (w->n >= KS_WORDS_MAX)
                 return -E2BIG;
-        if (w->n == w->cap) {
-                /* doubling: a line of 65536 words must not cost 65536 copies */
-                size_t cap = w->cap ? w->cap * 2 : 16;
-                off = realloc(w->off, cap * sizeof(*off));
-                if (!off)
-                        return -ENOMEM;
-                w->off = off;
-                pos = realloc(w->pos, cap * sizeof(*pos));
-                if (!pos)
-                        return -ENOMEM;
-                w->pos = pos;
-                w->cap = cap;
-        }
+        if (!SI_GROW(w->off, w->cap_off, w->n + 1) || !SI_GROW(w->pos, w->cap_pos, w->n + 1))
+                return -ENOMEM;
         w->pos[w->n] = at;
         w->off[w->n++] = w->start;
         if (sbuf_append(&w->buf, "", 1) < 0) /* each word ends with its NUL */

@@ -82,14 +82,8 @@ int si_ks_layout_add(struct ks_layout *l, enum ks_rank rank, const struct si_ks_
                         o->file, o->line, mountpoint, source ? source : "(none named)");
                 return 0;
         }
-        if (l->n == l->cap) {
-                size_t cap = l->cap ? l->cap * 2 : 16;
-                struct ks_entry *v = reallocarray(l->v, cap, sizeof(*v));
-                if (!v)
-                        return -ENOMEM;
-                l->v = v;
-                l->cap = cap;
-        }
+        if (!SI_GROW(l->v, l->cap, l->n + 1))
+                return -ENOMEM;
         e.source = strdup(source ? source : "planned");
         e.mountpoint = strdup(mountpoint);
         e.fstype = strdup(fstype ? kernel_type(fstype) : "auto");
@@ -109,13 +103,9 @@ int si_ks_layout_add_implicit(struct ks_layout *l, enum ks_rank rank, const char
                               const char *mp, const char *fstype, const char *options)
 {
         struct ks_entry e = {.rank = rank, .seq = l->n};
-        struct ks_entry *v;
 
-        v = reallocarray(l->v, l->n + 1, sizeof(*v));
-        if (!v)
+        if (!SI_GROW(l->v, l->cap, l->n + 1))
                 return -ENOMEM;
-        l->v = v;
-        l->cap = l->n + 1;
         e.source = strdup("planned");
         e.mountpoint = strdup(mp);
         e.fstype = strdup(kernel_type(fstype));

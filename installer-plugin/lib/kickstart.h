@@ -45,7 +45,7 @@ struct si_ks_words {
         struct sbuf buf;
         size_t *off;
         size_t *pos; /* where each word starts in the input */
-        size_t cap;  /* of off and pos */
+        size_t cap_off, cap_pos;
         size_t start;
 };
 void si_ks_words_free(struct si_ks_words *w);
