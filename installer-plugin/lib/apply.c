@@ -35,9 +35,9 @@ struct change {
 struct seinstall_apply_result {
         unsigned extra_refs; /* references beyond the maker's: 0 as made (calloc) */
         struct change *changes;
-        size_t n_changes;
+        size_t n_changes, cap_changes;
         char **todo;
-        size_t n_todo;
+        size_t n_todo, cap_todo;
         enum seinstall_mode config_mode;
         char *policy;
         enum seinstall_kernel_case kcase;
@@ -64,12 +64,11 @@ SI_DEFINE_PUBLIC_REF_UNREF(seinstall_apply_result, seinstall_apply_result, apply
 static int add_change(void *userdata, const char *file, const char *what)
 {
         struct seinstall_apply_result *res = userdata;
-        struct change *c = realloc(res->changes, (res->n_changes + 1) * sizeof(*c));
+        struct change *c;
 
-        if (!c)
+        if (!SI_GROW(res->changes, res->cap_changes, res->n_changes + 1))
                 return -ENOMEM;
-        res->changes = c;
-        c += res->n_changes;
+        c = &res->changes[res->n_changes];
         c->file = strdup(file);
         c->what = strdup(what);
         if (!c->file || !c->what) {
@@ -87,16 +86,14 @@ static int add_todo(const struct seinstall_ctx *ctx, struct seinstall_apply_resu
 static int add_todo(const struct seinstall_ctx *ctx, struct seinstall_apply_result *res,
                     const char *fmt, ...)
 {
-        char **t = realloc(res->todo, (res->n_todo + 1) * sizeof(*t));
         va_list ap;
 
-        if (!t)
+        if (!SI_GROW(res->todo, res->cap_todo, res->n_todo + 1))
                 return -ENOMEM;
-        res->todo = t;
         va_start(ap, fmt);
-        t[res->n_todo] = str_vprintf(si_tr(ctx, fmt), ap);
+        res->todo[res->n_todo] = str_vprintf(si_tr(ctx, fmt), ap);
         va_end(ap);
-        if (!t[res->n_todo])
+        if (!res->todo[res->n_todo])
                 return -ENOMEM;
         res->n_todo++;
         return 0;

@@ -57,7 +57,7 @@ struct si_avc_locator {
         size_t *dev_heads; /* open addressing over devs, SIZE_MAX empty */
         size_t n_dev_heads;
         struct fs_index *fs;
-        size_t n_fs;
+        size_t n_fs, cap_fs;
 };
 
 static uint64_t str_hash(const char *s)
@@ -151,17 +151,13 @@ static int read_mounts(struct si_avc_locator *l)
 /* The filesystem index for the mount @m (created, not yet walked, on first use). */
 static int fs_for_mount(struct si_avc_locator *l, const struct mount_line *m, size_t *ret)
 {
-        struct fs_index *grown;
-
         for (size_t i = 0; i < l->n_fs; i++)
                 if (l->fs[i].maj == m->maj && l->fs[i].min == m->min) {
                         *ret = i;
                         return 0;
                 }
-        grown = realloc(l->fs, (l->n_fs + 1) * sizeof(*grown));
-        if (!grown)
+        if (!SI_GROW(l->fs, l->cap_fs, l->n_fs + 1))
                 return -ENOMEM;
-        l->fs = grown;
         l->fs[l->n_fs] = (struct fs_index){.maj = m->maj, .min = m->min, .top = strdup(m->mp)};
         if (!l->fs[l->n_fs].top)
                 return -ENOMEM;
@@ -209,14 +205,8 @@ static size_t *dev_slot(size_t *heads, size_t n, const struct dev_name *devs, co
 /* Room for one more dev= name: the arrays and the hash (at most half full) grown. */
 static int devs_reserve(struct si_avc_locator *l)
 {
-        if (l->n_devs == l->cap_devs) {
-                size_t cap = l->cap_devs ? 2 * l->cap_devs : 16;
-                struct dev_name *grown = realloc(l->devs, cap * sizeof(*grown));
-                if (!grown)
-                        return -ENOMEM;
-                l->devs = grown;
-                l->cap_devs = cap;
-        }
+        if (!SI_GROW(l->devs, l->cap_devs, l->n_devs + 1))
+                return -ENOMEM;
         if (2 * (l->n_devs + 1) > l->n_dev_heads) {
                 size_t n = l->n_dev_heads ? 2 * l->n_dev_heads : 64;
                 size_t *heads = malloc(n * sizeof(*heads));
@@ -259,14 +249,8 @@ static int lookup_dev(struct si_avc_locator *l, const char *dev, size_t *ret)
 
 static int fs_add(struct fs_index *f, uint64_t ino, size_t parent, const char *name)
 {
-        if (f->n == f->cap) {
-                size_t cap = f->cap ? 2 * f->cap : 1024;
-                struct fs_entry *grown = realloc(f->e, cap * sizeof(*grown));
-                if (!grown)
-                        return -ENOMEM;
-                f->e = grown;
-                f->cap = cap;
-        }
+        if (!SI_GROW(f->e, f->cap, f->n + 1))
+                return -ENOMEM;
         f->e[f->n] = (struct fs_entry){.ino = ino,
                                        .parent = parent,
                                        .next = SIZE_MAX,

@@ -149,15 +149,9 @@ int si_avc_report_add(struct seinstall_avc_result *rep, const struct si_avc *a,
                 si_avc_group_done(g);
                 return 0;
         }
-        if (rep->n_groups == rep->cap) {
-                size_t cap = rep->cap ? rep->cap * 2 : 16;
-                struct si_avc_group *n = realloc(rep->groups, cap * sizeof(*n));
-                if (!n) {
-                        si_avc_group_done(g);
-                        return -ENOMEM;
-                }
-                rep->groups = n;
-                rep->cap = cap;
+        if (!SI_GROW(rep->groups, rep->cap, rep->n_groups + 1)) {
+                si_avc_group_done(g);
+                return -ENOMEM;
         }
         g->count = 1;
         g->permissive = a->permissive == 1;

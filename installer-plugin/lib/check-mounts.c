@@ -37,8 +37,7 @@ void si_mount_list_free(struct si_mount_list *l)
         for (size_t i = 0; i < l->n; i++)
                 si_mount_clear(&l->v[i]);
         free(l->v);
-        l->v = NULL;
-        l->n = 0;
+        *l = (struct si_mount_list){};
 }
 
 static int dup_or_null(const char *s, char **ret)
@@ -67,11 +66,8 @@ static int mount_init(struct si_mount *m, const char *mountpoint, const char *pa
 int si_mount_list_add(struct si_mount_list *l, const char *mountpoint, const char *path,
                       const char *source, const char *fstype, const char *options, unsigned line)
 {
-        struct si_mount *v = reallocarray(l->v, l->n + 1, sizeof(*v));
-
-        if (!v)
+        if (!SI_GROW(l->v, l->cap, l->n + 1))
                 return -ENOMEM;
-        l->v = v;
         if (mount_init(&l->v[l->n], mountpoint, path, source, fstype, options, line) < 0)
                 return -ENOMEM;
         l->n++;

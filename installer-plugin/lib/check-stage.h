@@ -43,7 +43,7 @@ struct si_mount {
 
 struct si_mount_list {
         struct si_mount *v;
-        size_t n;
+        size_t n, cap;
 };
 
 /* What check found (check.c fills it; check-result.c reads it out and frees it). */

@@ -63,6 +63,8 @@ int read_fd_bounded(int fd, size_t max, char **ret, size_t *ret_len)
         for (;;) {
                 ssize_t n;
 
+                /* not SI_GROW(): the buffer stops at @max and one read past it, where doubling
+                 * could allocate up to twice @max */
                 if (len + 4096 + 1 > cap) {
                         size_t ncap = cap ? cap * 2 : 8192;
                         if (ncap > max + 4096 + 1)

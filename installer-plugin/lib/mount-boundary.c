@@ -249,14 +249,9 @@ int si_mounts_own_list(struct seinstall_ctx *ctx, struct si_own_mount **ret, siz
                 r = si_mount_is_own(ctx, m.id);
                 if (r <= 0)
                         continue;
-                if (n == cap) {
-                        size_t ncap = cap ? cap * 2 : 8;
-                        struct si_own_mount *nv = realloc(v, ncap * sizeof(*v));
-                        if (!nv) {
-                                r = -ENOMEM;
-                                break;
-                        }
-                        v = nv, cap = ncap;
+                if (!SI_GROW(v, cap, n + 1)) {
+                        r = -ENOMEM;
+                        break;
                 }
                 r = own_entry(&m, rootpath, &v[n]);
                 n++;
@@ -282,7 +277,7 @@ int si_mounts_on(struct seinstall_ctx *ctx, uint64_t parent_id, char ***ret, siz
         _cleanup_free_ char *rootpath = NULL;
         _cleanup_(si_mountinfo_done) struct si_mountinfo mi = {};
         char **v = NULL;
-        size_t n = 0, kept = 0, skip;
+        size_t n = 0, cap = 0, kept = 0, skip;
         int r;
 
         r = read_mountinfo(ctx, &rootpath, &mi);
@@ -291,16 +286,13 @@ int si_mounts_on(struct seinstall_ctx *ctx, uint64_t parent_id, char ***ret, siz
         skip = streq(rootpath, "/") ? 0 : strlen(rootpath);
         for (size_t i = 0; i < mi.n; i++) {
                 const struct si_mountinfo_entry m = mi.v[i];
-                char **nv;
 
                 if (m.parent != parent_id || !path_below(m.point, rootpath, false))
                         continue;
-                nv = realloc(v, (n + 1) * sizeof(*v));
-                if (!nv || !(nv[n] = strdup(m.point + skip))) {
-                        si_strv_free(nv ? nv : v, n);
+                if (!SI_GROW(v, cap, n + 1) || !(v[n] = strdup(m.point + skip))) {
+                        si_strv_free(v, n);
                         return -ENOMEM;
                 }
-                v = nv;
                 n++;
         }
         /* Sorted (an upper point before the ones below it), a point below another or the

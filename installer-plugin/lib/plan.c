@@ -54,7 +54,7 @@ static int prepare(const char *data, size_t len, struct sbuf *out, unsigned **re
 {
         const char *pos = data, *end = data + len, *line;
         _cleanup_free_ unsigned *lines = NULL;
-        size_t n = 0, ll;
+        size_t n = 0, cap = 0, ll;
         unsigned no = 0;
         int r;
 
@@ -72,10 +72,8 @@ static int prepare(const char *data, size_t len, struct sbuf *out, unsigned **re
                         return r;
                 if (sl == 0 || *s == '#')
                         continue;
-                unsigned *nl = reallocarray(lines, n + 1, sizeof(*lines));
-                if (!nl)
+                if (!SI_GROW(lines, cap, n + 1))
                         return -ENOMEM;
-                lines = nl;
                 lines[n++] = no;
         }
         *ret_lines = TAKE_PTR(lines);

@@ -93,7 +93,7 @@ int si_root_list(struct seinstall_ctx *ctx, const char *dir, const char *prefix,
 {
         int dfd = si_root_open(ctx, dir, O_RDONLY | O_DIRECTORY, 0);
         char **names = NULL;
-        size_t n = 0;
+        size_t n = 0, cap = 0;
         struct dirent *de;
         DIR *d;
         int r = 0;
@@ -113,7 +113,6 @@ int si_root_list(struct seinstall_ctx *ctx, const char *dir, const char *prefix,
         }
         while ((de = readdir(d))) {
                 size_t l = strlen(de->d_name), sl = suffix ? strlen(suffix) : 0;
-                char **p;
 
                 if (de->d_name[0] == '.' || (prefix && !startswith(de->d_name, prefix)) ||
                     (suffix && (l <= sl || !streq(de->d_name + l - sl, suffix))))
@@ -122,12 +121,10 @@ int si_root_list(struct seinstall_ctx *ctx, const char *dir, const char *prefix,
                         r = -E2BIG;
                         break;
                 }
-                p = realloc(names, (n + 1) * sizeof(*names));
-                if (!p) {
+                if (!SI_GROW(names, cap, n + 1)) {
                         r = -ENOMEM;
                         break;
                 }
-                names = p;
                 names[n] = path_join(dir, de->d_name);
                 if (!names[n]) {
                         r = -ENOMEM;

@@ -122,17 +122,13 @@ bool si_sandbox_dev_names(dev_t d, struct sandbox_dev *n)
 /* Whether @d is listed already; if not, add it (up to SANDBOX_DEVS_MAX). */
 int si_sandbox_devs_add(struct sandbox *s, dev_t d)
 {
-        dev_t *v;
-
         for (size_t i = 0; i < s->n_devs; i++)
                 if (s->devs[i] == d)
                         return 0;
         if (s->n_devs >= SANDBOX_DEVS_MAX)
                 return -E2BIG;
-        v = realloc(s->devs, (s->n_devs + 1) * sizeof(*v));
-        if (!v)
+        if (!SI_GROW(s->devs, s->cap_devs, s->n_devs + 1))
                 return -ENOMEM;
-        s->devs = v;
         s->devs[s->n_devs++] = d;
         return 0;
 }

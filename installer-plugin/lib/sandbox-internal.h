@@ -34,9 +34,9 @@ struct sandbox_dev {
 
 struct sandbox {
         char **args;
-        size_t n_args;
+        size_t n_args, cap_args;
         dev_t *devs; /* the block devices of the target's own mounts */
-        size_t n_devs;
+        size_t n_devs, cap_devs;
         struct sandbox_dev *names; /* per device of @devs */
         char **uuids;              /* per device of @devs: its /dev/disk/by-uuid name, or NULL */
         char **partuuids;  /* per device of @devs: its /dev/disk/by-partuuid name, or NULL */

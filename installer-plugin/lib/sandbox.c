@@ -89,15 +89,12 @@ static void sandbox_done(struct sandbox *s)
 
 static int arg(struct sandbox *s, const char *a)
 {
-        char **v = realloc(s->args, (s->n_args + 2) * sizeof(*v));
-
-        if (!v)
+        if (!SI_GROW(s->args, s->cap_args, s->n_args + 2)) /* and the NULL after the last */
                 return -ENOMEM;
-        s->args = v;
-        v[s->n_args] = strdup(a);
-        if (!v[s->n_args])
+        s->args[s->n_args] = strdup(a);
+        if (!s->args[s->n_args])
                 return -ENOMEM;
-        v[++s->n_args] = NULL;
+        s->args[++s->n_args] = NULL;
         return 0;
 }
 

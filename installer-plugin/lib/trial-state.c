@@ -67,14 +67,11 @@ int si_trial_add_path(struct seinstall_trial_result *t, const char *path, const 
                         return 0;
         if (t->n_paths >= TRIAL_PATHS_MAX)
                 return 0;
-        p = realloc(t->paths, (t->n_paths + 1) * sizeof(*p));
-        if (!p)
+        if (!SI_GROW(t->paths, t->cap_paths, t->n_paths + 1) ||
+            !SI_GROW(t->fixes, t->cap_fixes, t->n_paths + 1))
                 return -ENOMEM;
-        t->paths = p;
-        f = realloc(t->fixes, (t->n_paths + 1) * sizeof(*f));
-        if (!f)
-                return -ENOMEM;
-        t->fixes = f;
+        p = t->paths;
+        f = t->fixes;
         p[t->n_paths] = strdup(path);
         f[t->n_paths] = fix ? strdup(fix) : NULL;
         if (!p[t->n_paths] || (fix && !f[t->n_paths])) {

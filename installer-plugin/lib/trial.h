@@ -59,8 +59,8 @@ struct seinstall_trial_result {
         enum seinstall_trial_state state;
         char *policy, *started, *decided, *log;
         unsigned long long denials, label_denials, mislabeled;
-        char **paths, **fixes;
-        size_t n_paths;
+        char **paths, **fixes; /* as many */
+        size_t n_paths, cap_paths, cap_fixes;
         bool enforcing_now;
         char *setenforce_error;
         char *error; /* status only: why the state file could not be read */
