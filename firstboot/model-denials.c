@@ -40,23 +40,20 @@ static bool has_path(const struct fb_denials *d, const char *path)
 int fb_denials_from_report(const struct seinstall_avc_result *rep, struct fb_denials *ret)
 {
         _cleanup_(fb_denials_done) struct fb_denials d = {.read = true};
-        size_t n = seinstall_avc_result_get_n_groups(rep);
+        size_t n = seinstall_avc_result_get_n_groups(rep), cap = 0;
 
         d.n_denials = seinstall_avc_result_get_n_denials(rep);
         d.n_label = seinstall_avc_result_get_n_label(rep);
         for (size_t i = 0; i < n; i++) {
                 const char *path =
                     seinstall_avc_result_get_group_field(rep, i, SEINSTALL_AVC_FIELD_PATH);
-                char **v;
 
                 /* only a file named by its full path can be relabeled */
                 if (seinstall_avc_result_get_group_cause(rep, i) != SEINSTALL_AVC_CAUSE_LABEL ||
                     !path || path[0] != '/' || has_path(&d, path))
                         continue;
-                v = realloc(d.paths, (d.n_paths + 1) * sizeof(*v));
-                if (!v)
+                if (!SI_GROW(d.paths, cap, d.n_paths + 1))
                         return -ENOMEM;
-                d.paths = v;
                 d.paths[d.n_paths] = strdup(path);
                 if (!d.paths[d.n_paths])
                         return -ENOMEM;

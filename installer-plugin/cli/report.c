@@ -21,20 +21,16 @@ static bool json_errors;
 /* The warnings the library logged in this run, for the document's "warnings" member: a
  * program reading --json sees them without parsing stderr. */
 static char **warnings;
-static size_t n_warnings;
+static size_t n_warnings, cap_warnings;
 static bool warnings_lost; /* one could not be kept (no memory, or too many) */
 #define CLI_MAX_WARNINGS 1000
 
 static void warning_keep(const char *message)
 {
-        char **v = NULL, *m = NULL;
+        char *m = NULL;
 
-        if (n_warnings < CLI_MAX_WARNINGS)
-                v = realloc(warnings, (n_warnings + 1) * sizeof(*v));
-        if (v) {
-                warnings = v;
+        if (n_warnings < CLI_MAX_WARNINGS && SI_GROW(warnings, cap_warnings, n_warnings + 1))
                 m = strdup(message);
-        }
         if (!m) {
                 warnings_lost = true;
                 return;
