@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -291,11 +292,19 @@ void si_relabel_prepared_done(struct si_relabel_prepared *p)
 }
 
 /* Hand the heap's free pages back to the kernel: what a parsed policy leaves behind would
- * otherwise stay resident under the patterns and the walk. */
-static void release_freed(void)
+ * otherwise stay resident under the patterns and the walk. One thread at a time: where
+ * another allocator took malloc() (AddressSanitizer's, jemalloc), glibc's own heap is still
+ * unset, and malloc_trim() sets it up on the calling thread's account without counting that
+ * thread. Two threads doing so at once leave the count one short, and the second of them to
+ * exit aborts inside glibc ("a->attached_threads > 0"). */
+void si_relabel_release_heap(void)
 {
 #ifdef __GLIBC__
+        static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+        pthread_mutex_lock(&lock);
         malloc_trim(0);
+        pthread_mutex_unlock(&lock);
 #endif
 }
 
@@ -338,7 +347,7 @@ int si_relabel_prepare(struct seinstall_ctx *ctx, const char *policy_type,
         if (r < 0)
                 return r;
         policy = si_policy_free(policy);
-        release_freed();
+        si_relabel_release_heap();
         r = si_fcontext_compile(ctx, p.fc);
         if (r < 0)
                 return r;

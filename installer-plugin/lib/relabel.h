@@ -84,6 +84,9 @@ int si_relabel_prepare(struct seinstall_ctx *ctx, const char *policy_type,
                        struct si_relabel_prepared *ret);
 void si_relabel_prepared_done(struct si_relabel_prepared *p);
 
+/* malloc_trim(0), one caller at a time (relabel.c says why); any thread may call it. */
+void si_relabel_release_heap(void);
+
 /* ---- inside the engine (relabel.c, relabel-hidden.c, relabel-paths.c) ---- */
 
 #include <stddef.h>
