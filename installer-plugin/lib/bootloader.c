@@ -113,8 +113,26 @@ static int grub_bad(struct seinstall_ctx *ctx, const char *path, unsigned line)
 {
         return si_error(ctx, -EBADMSG,
                         "%s%s:%u: cannot edit this GRUB_CMDLINE_LINUX safely (a value spanning "
-                        "lines, built from other shell words, or with an unbalanced '\"'): put "
-                        "the kernel arguments there by hand, or use --bootloader none",
+                        "lines, built from other shell words, with an unbalanced '\"', or with a "
+                        "SELinux argument whose value keeps a '\"'): put the kernel arguments "
+                        "there by hand, or use --bootloader none",
+                        ctx->root, path, line);
+}
+
+/* A BLS entry's options line (@line from 1) or /etc/kernel/cmdline (@line 0: the whole file). */
+static int cmdline_bad(struct seinstall_ctx *ctx, const char *path, unsigned line)
+{
+        if (line == 0)
+                return si_error(ctx, -EBADMSG,
+                                "%s%s: cannot edit this kernel command line safely (an "
+                                "unbalanced '\"', or a SELinux argument whose value keeps a "
+                                "'\"'): put the kernel arguments there by hand, or use "
+                                "--bootloader none",
+                                ctx->root, path);
+        return si_error(ctx, -EBADMSG,
+                        "%s%s:%u: cannot edit this kernel command line safely (an unbalanced "
+                        "'\"', or a SELinux argument whose value keeps a '\"'): put the kernel "
+                        "arguments there by hand, or use --bootloader none",
                         ctx->root, path, line);
 }
 
@@ -246,20 +264,17 @@ static int apply_one(struct seinstall_ctx *ctx, const char *path, bool bls,
 {
         struct tfile f = {.path = (char *) path};
         struct sbuf what = {};
+        unsigned line = 0;
         int r;
 
         r = read_tfile(ctx, &f, true);
         if (r <= 0)
                 return r;
         *ret_found = true;
-        r = bls ? si_bls_edit(f.text, f.len, goal, &f.new, &what)
-                : si_kernel_cmdline_edit(f.text, f.len, goal, &f.new, &what);
+        r = bls ? si_bls_edit(f.text, f.len, goal, &f.new, &line, &what)
+                : si_kernel_cmdline_edit(f.text, f.len, goal, &f.new, &line, &what);
         if (r == -EBADMSG)
-                r = si_error(ctx, r,
-                             "%s%s: cannot edit this kernel command line safely (an unbalanced "
-                             "'\"' would take in what is added): put the kernel arguments there by "
-                             "hand, or use --bootloader none",
-                             ctx->root, path);
+                r = cmdline_bad(ctx, path, line);
         if (r >= 0 && f.new)
                 r = write_reported(ctx, path, f.new, wflags, &what, report, userdata);
         sbuf_free(&what);

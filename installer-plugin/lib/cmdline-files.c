@@ -137,6 +137,16 @@ static int add_part(struct part **parts, size_t *n, size_t *cap, struct part p)
         return 0;
 }
 
+/* Whether an edit of @p keeps what it means to the kernel: no odd '"' (an escaped one in a
+ * double-quoted GRUB value is the kernel's), which would swallow what is added into its quote
+ * (found by fuzz-grub and fuzz-bls), and no SELinux argument whose value keeps a '"' once the
+ * kernel unquotes it (lsm=""n reads as "n), which no rewrite can keep meaning the same. */
+static bool part_editable(const char *text, const struct part *p)
+{
+        return si_cmdline_quotes_balanced(text + p->start, p->end - p->start) &&
+               si_cmdline_selinux_args_plain(text + p->start, p->end - p->start);
+}
+
 /* Find the GRUB_CMDLINE_LINUX(_DEFAULT) assignments of a shell text. -EBADMSG with *ret_line
  * for one whose value seinstall cannot edit without understanding more shell than it does. */
 static int grub_parts(const char *text, size_t len, struct part **ret, size_t *ret_n,
@@ -202,10 +212,7 @@ static int grub_parts(const char *text, size_t len, struct part **ret, size_t *r
                         r = -EBADMSG;
                         break;
                 }
-                /* A value with an odd '"' (an escaped one in a double-quoted value is the
-                 * kernel's) would swallow what is added into its quote (found by fuzz-grub). */
-                if (!si_cmdline_quotes_balanced(text + part.start, part.end - part.start) ||
-                    !si_cmdline_selinux_args_plain(text + part.start, part.end - part.start)) {
+                if (!part_editable(text, &part)) {
                         r = -EBADMSG;
                         break;
                 }
@@ -377,8 +384,18 @@ static int edit_self_contained(const char *old, size_t len, const struct part *p
         return 0;
 }
 
+/* The number of the line (from 1) that holds offset @at of @text. */
+static unsigned line_of(const char *text, size_t at)
+{
+        unsigned line = 1;
+
+        for (size_t i = 0; i < at; i++)
+                line += text[i] == '\n';
+        return line;
+}
+
 int si_bls_edit(const char *old, size_t len, const struct si_cmdline_goal *goal, char **ret,
-                struct sbuf *what)
+                unsigned *ret_line, struct sbuf *what)
 {
         _cleanup_free_ struct part *parts = NULL;
         size_t n = 0;
@@ -386,22 +403,25 @@ int si_bls_edit(const char *old, size_t len, const struct si_cmdline_goal *goal,
 
         if (r < 0)
                 return r;
-        /* An odd '"' on an options line would swallow what is added (found by fuzz-bls). */
         for (size_t i = 0; i < n; i++)
-                if (!si_cmdline_quotes_balanced(old + parts[i].start,
-                                                parts[i].end - parts[i].start))
+                if (!part_editable(old, &parts[i])) {
+                        if (ret_line)
+                                *ret_line = line_of(old, parts[i].start);
                         return -EBADMSG;
+                }
         return edit_self_contained(old, len, parts, n, goal, "options ", ret, what);
 }
 
 int si_kernel_cmdline_edit(const char *old, size_t len, const struct si_cmdline_goal *goal,
-                           char **ret, struct sbuf *what)
+                           char **ret, unsigned *ret_line, struct sbuf *what)
 {
         /* The whole file is the command line (kernel-install joins its lines). */
         struct part whole = {.start = 0, .end = len, .quote = '\'', .primary = true};
 
-        /* An odd '"' would swallow what is added into its quote (found by fuzz-bls). */
-        if (!si_cmdline_quotes_balanced(old, len))
+        if (!part_editable(old, &whole)) {
+                if (ret_line)
+                        *ret_line = 0; /* the file as a whole */
                 return -EBADMSG;
+        }
         return edit_self_contained(old, len, &whole, 1, goal, "", ret, what);
 }

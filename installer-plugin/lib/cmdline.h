@@ -67,12 +67,15 @@ bool si_grub_has_cmdline_linux(const char *text, size_t len);
 /* The GRUB_CMDLINE_LINUX and _DEFAULT values of a GRUB defaults text, joined by a space;
  * -EBADMSG with *ret_line (may be NULL) as si_grub_edit(). */
 int si_grub_cmdline(const char *text, size_t len, struct sbuf *out, unsigned *ret_line);
-/* The same for a BLS entry (its options lines) and /etc/kernel/cmdline. */
+/* The same for a BLS entry (its options lines) and /etc/kernel/cmdline. -EBADMSG for a command
+ * line an edit cannot keep the meaning of (an odd '"', or a SELinux argument whose value keeps
+ * a '"'), with *ret_line (may be NULL) the BLS options line, 0 for /etc/kernel/cmdline (the
+ * file is one command line). */
 int si_bls_edit(const char *old, size_t len, const struct si_cmdline_goal *goal, char **ret,
-                struct sbuf *what);
+                unsigned *ret_line, struct sbuf *what);
 int si_bls_cmdline(const char *text, size_t len, struct sbuf *out);
 int si_kernel_cmdline_edit(const char *old, size_t len, const struct si_cmdline_goal *goal,
-                           char **ret, struct sbuf *what);
+                           char **ret, unsigned *ret_line, struct sbuf *what);
 
 /* Shared by cmdline-args.c and cmdline-files.c. */
 /* A blank between arguments: space, tab, newline or carriage return. */

@@ -8,7 +8,7 @@
 #include "fuzz-text.h"
 
 typedef int (*edit_fn)(const char *old, size_t len, const struct si_cmdline_goal *goal, char **ret,
-                       struct sbuf *what);
+                       unsigned *ret_line, struct sbuf *what);
 
 static void check_editor(const char *text, size_t size, edit_fn edit, bool bls)
 {
@@ -20,7 +20,7 @@ static void check_editor(const char *text, size_t size, edit_fn edit, bool bls)
                         struct sbuf what = {}, all = {};
                         const char *cur;
 
-                        if (edit(text, size, &goal, &once, &what) < 0) {
+                        if (edit(text, size, &goal, &once, NULL, &what) < 0) {
                                 sbuf_free(&what);
                                 continue;
                         }
@@ -39,7 +39,7 @@ static void check_editor(const char *text, size_t size, edit_fn edit, bool bls)
                         sbuf_free(&all);
                         if (*add)
                                 abort(); /* the edit left something the goal needs */
-                        if (edit(cur, strlen(cur), &goal, &twice, &what) < 0)
+                        if (edit(cur, strlen(cur), &goal, &twice, NULL, &what) < 0)
                                 abort();
                         sbuf_free(&what);
                         if (twice)

@@ -27,7 +27,7 @@ static const struct si_cmdline_goal dis_unknown = {SEINSTALL_MODE_DISABLED,
 static char *kcmd(const char *in, const struct si_cmdline_goal *goal)
 {
         char *out = NULL;
-        ck_assert_int_eq(si_kernel_cmdline_edit(in, strlen(in), goal, &out, NULL), 0);
+        ck_assert_int_eq(si_kernel_cmdline_edit(in, strlen(in), goal, &out, NULL, NULL), 0);
         return out ? out : strdup("=");
 }
 
@@ -210,15 +210,25 @@ START_TEST(test_unbalanced_quote_refused)
                              "lsm=\"\"n", "quiet selinux=1\"\"0"};
         for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
                 char *out = NULL, *opts = NULL;
+                unsigned line = 99;
                 ck_assert(!si_cmdline_quotes_balanced(bad[i], strlen(bad[i])) ||
                           !si_cmdline_selinux_args_plain(bad[i], strlen(bad[i])));
                 ck_assert_int_eq(
-                    si_kernel_cmdline_edit(bad[i], strlen(bad[i]), &enf_optin, &out, NULL),
+                    si_kernel_cmdline_edit(bad[i], strlen(bad[i]), &enf_optin, &out, &line, NULL),
                     -EBADMSG);
                 ck_assert_ptr_null(out);
-                ck_assert_int_ge(asprintf(&opts, "title x\noptions %s\n", bad[i]), 0);
-                ck_assert_int_eq(si_bls_edit(opts, strlen(opts), &enf_optin, &out, NULL), -EBADMSG);
-                ck_assert_ptr_null(out);
+                ck_assert_uint_eq(line, 0); /* the whole file */
+                /* refused with the options line's number, also when the goal keeps it as is */
+                ck_assert_int_ge(asprintf(&opts, "title x\noptions ro\n\noptions %s\n", bad[i]), 0);
+                for (size_t g = 0; g < 2; g++) {
+                        line = 0;
+                        ck_assert_int_eq(si_bls_edit(opts, strlen(opts),
+                                                     g ? &perm_optin : &enf_optin, &out, &line,
+                                                     NULL),
+                                         -EBADMSG);
+                        ck_assert_ptr_null(out);
+                        ck_assert_uint_eq(line, 4);
+                }
                 free(opts);
         }
         ck_assert(si_cmdline_quotes_balanced("a=\"b c\" d", 9));
@@ -228,7 +238,7 @@ END_TEST
 static char *bls(const char *in, const struct si_cmdline_goal *goal)
 {
         char *out = NULL;
-        ck_assert_int_eq(si_bls_edit(in, strlen(in), goal, &out, NULL), 0);
+        ck_assert_int_eq(si_bls_edit(in, strlen(in), goal, &out, NULL, NULL), 0);
         return out ? out : strdup("=");
 }
 

@@ -19,7 +19,7 @@ static const struct si_cmdline_goal dis_default = {SEINSTALL_MODE_DISABLED,
 static char *kcmd(const char *in, const struct si_cmdline_goal *goal)
 {
         char *out = NULL;
-        ck_assert_int_eq(si_kernel_cmdline_edit(in, strlen(in), goal, &out, NULL), 0);
+        ck_assert_int_eq(si_kernel_cmdline_edit(in, strlen(in), goal, &out, NULL, NULL), 0);
         return out ? out : strdup("=");
 }
 
@@ -109,7 +109,7 @@ START_TEST(test_dashes_belong_to_init)
 
         /* two options lines: the second is wholly after the first one's "--" */
         const char *b = "title x\noptions root=/dev/vda1 --\noptions single\n";
-        ck_assert_int_eq(si_bls_edit(b, strlen(b), &enf_optin, &bls, NULL), 0);
+        ck_assert_int_eq(si_bls_edit(b, strlen(b), &enf_optin, &bls, NULL, NULL), 0);
         ck_assert_ptr_nonnull(bls);
         ck_assert_str_eq(bls,
                          "title x\noptions root=/dev/vda1 security=selinux --\noptions single\n");
