@@ -13,7 +13,7 @@
 # (no seinstall-firstboot). The version is defined here and nowhere else: the commands, the
 # .pc file, the man pages' footers and `make dist` take it from VERSION.
 
-VERSION    := 0.1
+VERSION    := 1.0
 SONAME     := libseinstall.so.0
 PREFIX     ?= /usr
 BINDIR     ?= $(PREFIX)/sbin

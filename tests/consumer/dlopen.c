@@ -13,7 +13,7 @@
 
 #include <seinstall.h>
 
-#define ABI "SEINSTALL_0.1"
+#define ABI "SEINSTALL_1.0"
 
 static int failures;
 

@@ -54,10 +54,16 @@ done <"$d/nm"
 
 # Declared in the header but not exported: the .sym file lacks it (or it is not defined).
 newest=$(tail -n 1 <<<"$nodes")
+# A released node (tests/abi/NODE.symbols, abi-frozen.sh) takes no new call: a new node does.
+where="node $newest"
+if [ -f "$TOP/tests/abi/$newest.symbols" ]; then
+        minor=${newest##*.}
+        where="a new node '${newest%.*}.$((minor + 1)) { global: ...; } $newest;' after the released $newest"
+fi
 comm -23 "$d/declared" "$d/exported" >"$d/missing"
 while read -r name; do
         [ -n "$name" ] || continue
-        problem "'$name' is declared SEINSTALL_EXPORT in seinstall.h but libseinstall.so.0 does not export it: add the line '        $name;' under 'global:' in node $newest of installer-plugin/lib/libseinstall.sym (and define the call in installer-plugin/lib/)"
+        problem "'$name' is declared SEINSTALL_EXPORT in seinstall.h but libseinstall.so.0 does not export it: add the line '        $name;' under 'global:' in $where of installer-plugin/lib/libseinstall.sym (and define the call in installer-plugin/lib/)"
 done <"$d/missing"
 
 # Exported but not declared: an ABI nobody documented.
@@ -76,7 +82,7 @@ if grep -q '[*?]' <<<"$globals"; then
 else
         sort -u <<<"$globals" >"$d/listed"
         while read -r name; do
-                problem "'$name' is declared in seinstall.h but not listed in libseinstall.sym: add '        $name;' under 'global:' in node $newest"
+                problem "'$name' is declared in seinstall.h but not listed in libseinstall.sym: add '        $name;' under 'global:' in $where"
         done < <(comm -23 "$d/declared" "$d/listed")
         while read -r name; do
                 problem "'$name' is listed in libseinstall.sym but not declared SEINSTALL_EXPORT in seinstall.h: declare and document it, or remove it (only from a node not yet released)"

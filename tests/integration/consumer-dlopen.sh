@@ -1,6 +1,6 @@
 #!/bin/bash
 # A plugin host that loads the installed libseinstall.so.0 with dlopen: no link-time
-# dependency, every call resolved at version SEINSTALL_0.1, and none of the library's private
+# dependency, every call resolved at version SEINSTALL_1.0, and none of the library's private
 # functions reachable through dlsym, whatever their name.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../install-lib.sh"

@@ -16,7 +16,7 @@ libdir=$dest/usr/lib/$MULTIARCH
 export PKG_CONFIG_PATH=$libdir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest
 export PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=1 PKG_CONFIG_ALLOW_SYSTEM_LIBS=1
 pkg-config --exists seinstall || fail "pkg-config does not find seinstall in $PKG_CONFIG_PATH"
-assert_eq "pkg-config --modversion" 0.1 "$(pkg-config --modversion seinstall)"
+assert_eq "pkg-config --modversion" 1.0 "$(pkg-config --modversion seinstall)"
 cflags=$(pkg-config --cflags seinstall)
 libs=$(pkg-config --libs seinstall)
 assert_contains "pkg-config --cflags" "$cflags" "-I$dest/usr/include"

@@ -138,7 +138,7 @@ assert_contains "seinstall's dependencies: the policy build's helper" "$(field "
         "libsemanage2"
 has "$s" /usr/libexec/seinstall/seinstall-policy-build
 symbols=$(dpkg-deb --ctrl-tarfile "$l" | tar -xO ./symbols)
-assert_contains "libseinstall0's symbols file" "$symbols" " seinstall_new@SEINSTALL_0.1 $upstream"
+assert_contains "libseinstall0's symbols file" "$symbols" " seinstall_new@SEINSTALL_1.0 $upstream"
 assert_contains "libseinstall0's shlibs file" "$(dpkg-deb --ctrl-tarfile "$l" | tar -xO ./shlibs)" \
         "libseinstall 0 libseinstall0"
 
