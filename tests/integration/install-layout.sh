@@ -127,7 +127,8 @@ for b in /usr/sbin/seinstall /usr/sbin/seinstall-firstboot; do
 done
 out=$(env -u LD_LIBRARY_PATH "$dest/usr/sbin/seinstall" --version) ||
         fail "installed seinstall --version failed"
-assert_contains "installed seinstall --version" "$out" "seinstall 0."
+assert_eq "installed seinstall --version" \
+        "seinstall $(sed -n 's/^VERSION *:= *//p' "$TOP/Makefile")" "$(printf '%s\n' "$out" | head -n 1)"
 out=$(env -u LD_LIBRARY_PATH "$dest/usr/sbin/seinstall" status --root "$d" --json) ||
         fail "installed seinstall status (internal calls) failed: $out"
 assert_contains "installed seinstall status --json" "$out" '"root"'
